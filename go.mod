@@ -1,0 +1,9 @@
+module github.com/mcpgen/mcpgen
+
+go 1.26.8
+
+require (
+	github.com/Masterminds/semver/v3 v3.5.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)
