@@ -68,6 +68,14 @@ func MsgType(allowed []Kind, got Kind) string {
 	return "expected type " + strings.Join(names, "|") + ", got " + got.String()
 }
 
+// MsgIntegerRange reports an integer that a 64-bit signed integer cannot
+// hold. JSON Schema's integer is unbounded; a Go service's is int64, and a
+// value it would silently wrap is refused instead.
+const MsgIntegerRange = "out of range for a 64-bit integer"
+
+// MsgNumberRange reports a number beyond a double's range (1e400).
+const MsgNumberRange = "out of range for a 64-bit float"
+
 // MsgConst reports a value other than the schema's const.
 func MsgConst(c any) string { return "must be " + Repr(c) }
 

@@ -122,8 +122,8 @@ type SchemaError struct {
 
 func (e *SchemaError) Error() string { return e.Path.String() + ": " + e.Message }
 
-// SchemaErrors is every problem found in one schema, in document order
-// (keys sorted).
+// SchemaErrors is every problem found in one schema, in a deterministic
+// order (keywords sorted at each level, cross-keyword checks after them).
 type SchemaErrors []*SchemaError
 
 func (e SchemaErrors) Error() string {
@@ -305,9 +305,9 @@ func (p *parser) schema(doc any, path Path) *Schema {
 			}
 		}
 	}
-	for _, v := range s.Enum {
-		if KindOf(v) == KindInvalid {
-			p.fail(at(path, "enum"), "enum holds a value that is not JSON")
+	for _, kw := range []string{"const", "default", "enum", "examples"} {
+		if v, ok := m[kw]; ok && !IsJSON(v) {
+			p.fail(at(path, kw), "%s holds a value that is not JSON", kw)
 		}
 	}
 	return s
@@ -385,7 +385,7 @@ func (p *parser) bound(v any, path Path) *Bound {
 
 func (p *parser) count(v any, path Path) *int {
 	if KindOf(v) == KindInteger {
-		if n, ok := exactInt(normalizeInt(v)); ok && n >= 0 && n <= 1<<31 {
+		if n, ok := exactInt(normalizeInt(v)); ok && n >= 0 && n < 1<<31 {
 			c := int(n)
 			return &c
 		}
@@ -428,30 +428,34 @@ func (s *Schema) Document() map[string]any {
 
 // Public returns the schema as it is shown to clients: the document with
 // every x-secret marker removed (the marker is for the call log, not for the
-// model). It is a fresh copy.
+// model). Only the keyword is removed, at every schema position; a property
+// that happens to be named "x-secret", or such a key inside a const or an
+// enum value, is content and stays. It is a fresh copy.
 func (s *Schema) Public() map[string]any {
-	return stripSecret(s.Document()).(map[string]any)
-}
-
-func stripSecret(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			if k == "x-secret" {
-				continue
+	doc := s.Document()
+	out := make(map[string]any, len(doc))
+	for k, v := range doc {
+		switch k {
+		case "x-secret":
+			continue
+		case "properties":
+			props := make(map[string]any, len(s.Properties))
+			for name, sub := range s.Properties {
+				props[name] = sub.Public()
 			}
-			out[k] = stripSecret(e)
+			v = props
+		case "items":
+			if s.Items != nil {
+				v = s.Items.Public()
+			}
+		case "additionalProperties":
+			if s.AdditionalProperties != nil {
+				v = s.AdditionalProperties.Public()
+			}
 		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = stripSecret(e)
-		}
-		return out
+		out[k] = v
 	}
-	return v
+	return out
 }
 
 // Hash is the schema hash of the public form (see [Schema.Public]): what a

@@ -1,6 +1,9 @@
 package schema
 
 import (
+	"encoding/json"
+	"slices"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -35,6 +38,10 @@ func (s *Schema) validate(v any, path string, errs *Errors) {
 		*errs = append(*errs, ValidationError{path, MsgType(s.Types, k)})
 		return
 	}
+	if msg := s.rangeError(v, k); msg != "" {
+		*errs = append(*errs, ValidationError{path, msg})
+		return
+	}
 	if s.HasConst && !Equal(v, s.Const) {
 		*errs = append(*errs, ValidationError{path, MsgConst(s.Const)})
 	}
@@ -52,6 +59,29 @@ func (s *Schema) validate(v any, path string, errs *Errors) {
 	case KindArray:
 		s.validateArray(v.([]any), path, errs)
 	}
+}
+
+// rangeError is the check that follows the type check for numbers: a typed
+// schema promises its Go type, int64 for an integer-only schema and float64
+// for a number, and a literal that type cannot hold is refused (and, like a
+// type error, ends the checks of that value). Untyped schemas hold the
+// literal as written and have no range.
+func (s *Schema) rangeError(v any, k Kind) string {
+	n, ok := v.(json.Number)
+	if !ok || len(s.Types) == 0 || (k != KindInteger && k != KindNumber) {
+		return ""
+	}
+	number := slices.Contains(s.Types, KindNumber)
+	if k == KindInteger && !number {
+		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
+			return MsgIntegerRange
+		}
+		return ""
+	}
+	if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+		return MsgNumberRange
+	}
+	return ""
 }
 
 func inEnum(v any, values []any) bool {
@@ -136,33 +166,26 @@ func (s *Schema) validateArray(v []any, path string, errs *Errors) {
 	}
 }
 
-// Unique reports whether no two elements of v are equal JSON values
-// (1 and 1.0 are equal; objects compare without regard to key order).
+// Unique reports whether no two elements of v are equal JSON values, by
+// Equal (1 and 1.0 are equal; objects compare without regard to key order).
+// The canonical form buckets the elements; Equal decides within a bucket, so
+// two integers beyond 2^53 that share a canonical form stay distinct.
 func Unique(v []any) bool {
 	if len(v) < 2 {
 		return true
 	}
-	seen := make(map[string]struct{}, len(v))
+	buckets := make(map[string][]any, len(v))
 	for _, e := range v {
 		key, err := CanonicalJSON(e)
 		if err != nil {
-			return uniquePairwise(v)
+			key = nil // not JSON: everything such shares one bucket
 		}
-		if _, dup := seen[string(key)]; dup {
-			return false
-		}
-		seen[string(key)] = struct{}{}
-	}
-	return true
-}
-
-func uniquePairwise(v []any) bool {
-	for i := range v {
-		for j := i + 1; j < len(v); j++ {
-			if Equal(v[i], v[j]) {
+		for _, other := range buckets[string(key)] {
+			if Equal(e, other) {
 				return false
 			}
 		}
+		buckets[string(key)] = append(buckets[string(key)], e)
 	}
 	return true
 }

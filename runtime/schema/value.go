@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // A JSON value, as this package sees it, is one of:
@@ -69,17 +70,20 @@ func KindOf(v any) Kind {
 	case bool:
 		return KindBoolean
 	case json.Number:
-		if IsIntegerLiteral(string(v)) {
+		switch {
+		case IsIntegerLiteral(string(v)):
 			return KindInteger
+		case IsNumberLiteral(string(v)):
+			// Even a literal beyond a double's range is a JSON number;
+			// whether it fits is the validator's question, not a type.
+			return KindNumber
 		}
-		if _, err := strconv.ParseFloat(string(v), 64); err != nil {
-			return KindInvalid
-		}
-		return KindNumber
+		return KindInvalid
 	case float64:
 		return floatKind(v)
 	case float32:
-		return floatKind(float64(v))
+		f, _ := NumberValue(v)
+		return floatKind(f)
 	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return KindInteger
 	case string:
@@ -184,7 +188,10 @@ func NumberValue(v any) (float64, bool) {
 	case float64:
 		return v, !math.IsNaN(v) && !math.IsInf(v, 0)
 	case float32:
-		return float64(v), true
+		// The shortest decimal that round-trips the float32, so 0.1 is
+		// 0.1 and not the widened 0.10000000149011612.
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
+		return f, !math.IsNaN(f) && !math.IsInf(f, 0)
 	case int:
 		return float64(v), true
 	case int8:
@@ -214,18 +221,104 @@ func NumberValue(v any) (float64, bool) {
 var ErrTrailingData = errors.New("unexpected data after the JSON value")
 
 // DecodeJSON decodes one JSON value into the representation described at the
-// top of this file. Trailing data after the value is an error.
+// top of this file. It is strict where parsers disagree, because a value two
+// parsers read differently is a way past a check: invalid UTF-8 (including
+// an escaped lone surrogate) and duplicate object member names at any depth
+// are errors, as is anything after the value. The JSON-RPC layer applies the
+// same rules to whole messages, so arguments that reach a validator have
+// one reading.
 func DecodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	v, err := readValue(dec)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if rest := data[dec.InputOffset():]; len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
 		return nil, ErrTrailingData
 	}
 	return v, nil
+}
+
+func readValue(dec *jsontext.Decoder) (any, error) {
+	switch dec.PeekKind() {
+	case '{':
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		for dec.PeekKind() != '}' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			name := tok.String() // before the next read voids tok
+			v, err := readValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			m[name] = v
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		return m, nil
+	case '[':
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		a := []any{}
+		for dec.PeekKind() != ']' {
+			v, err := readValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		return a, nil
+	case '0':
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		return json.Number(string(raw)), nil
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	switch tok.Kind() {
+	case 'n':
+		return nil, nil
+	case 't', 'f':
+		return tok.Bool(), nil
+	case '"':
+		return tok.String(), nil
+	}
+	return nil, fmt.Errorf("unexpected JSON token %s", tok.Kind())
+}
+
+// IsJSON reports whether v and everything inside it is a JSON value.
+func IsJSON(v any) bool {
+	switch v := v.(type) {
+	case []any:
+		for _, e := range v {
+			if !IsJSON(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range v {
+			if !IsJSON(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return KindOf(v) != KindInvalid
 }
 
 // Equal reports whether a and b are the same JSON value: numbers compare by
