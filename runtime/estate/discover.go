@@ -1,0 +1,122 @@
+package estate
+
+// maxCachedViews bounds the discovery cache. Views are few in practice (a
+// view is a tenant, a scope set and a clearance, not a caller), but the
+// bound keeps a flood of distinct scope sets from growing memory without
+// limit: when it is reached the cache starts over.
+const maxCachedViews = 4096
+
+// Discover returns what p may see right now: for each tool, the newest
+// version that is active and that p is entitled to (the newest VISIBLE
+// version, not the newest version if visible — when 2.0.0 needs a scope p
+// lacks, p sees 1.0.0), at most one version per tool, sorted by name.
+// Deprecated and retired versions are never listed.
+//
+// The answer depends only on p's view — tenant, scope set (order and
+// duplicates ignored) and clearance — and is computed once per view and
+// cached until the estate changes. The returned slice is shared by every
+// caller with the same view and must not be modified. An unknown clearance
+// is an error.
+func (r *Registry) Discover(p Principal) ([]ToolSpec, error) {
+	v, err := p.view()
+	if err != nil {
+		return nil, err
+	}
+	key := v.key()
+
+	r.mu.RLock()
+	if list, ok := r.views[key]; ok {
+		r.mu.RUnlock()
+		r.viewHits.Add(1)
+		return list, nil
+	}
+	r.viewMisses.Add(1)
+	gen := r.gen
+	list, err := r.discoverLocked(v)
+	r.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	if r.beforeStore != nil {
+		r.beforeStore()
+	}
+
+	r.mu.Lock()
+	// Store only if the estate has not changed meanwhile: the list was
+	// computed from generation gen and is that generation's answer.
+	if r.gen == gen {
+		if len(r.views) >= maxCachedViews {
+			clear(r.views)
+		}
+		r.views[key] = list
+	}
+	r.mu.Unlock()
+	return list, nil
+}
+
+// discoverLocked computes a view's list; r.mu must be held.
+func (r *Registry) discoverLocked(v view) ([]ToolSpec, error) {
+	list := []ToolSpec{}
+	for _, name := range r.names {
+		s, ok, err := newestVisible(r.tools[name], v)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			list = append(list, s)
+		}
+	}
+	return list, nil
+}
+
+// newestVisible is the one implementation of "the version a view sees":
+// the newest active version of versions (ascending) that v is entitled to.
+func newestVisible(versions []ToolSpec, v view) (ToolSpec, bool, error) {
+	for i := len(versions) - 1; i >= 0; i-- {
+		s := versions[i]
+		if s.Lifecycle != Active {
+			continue
+		}
+		ok, err := v.entitles(s)
+		if err != nil {
+			return ToolSpec{}, false, err
+		}
+		if ok {
+			return s, true, nil
+		}
+	}
+	return ToolSpec{}, false, nil
+}
+
+// ResolveFor returns the version of name that p's call reaches. With a nil
+// constraint it is the version Discover lists for p. With a constraint (a
+// caller's pin) it is the newest version satisfying it among the versions p
+// is entitled to — deprecated included, so a migration window works;
+// retired never. ok is false when there is none; an unknown clearance is an
+// error. Like Discover's, the returned spec must be treated as read-only.
+func (r *Registry) ResolveFor(p Principal, name string, c *Constraint) (ToolSpec, bool, error) {
+	v, err := p.view()
+	if err != nil {
+		return ToolSpec{}, false, err
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	versions := r.tools[name]
+	if c == nil {
+		return newestVisible(versions, v)
+	}
+	for i := len(versions) - 1; i >= 0; i-- {
+		s := versions[i]
+		if !c.Check(s.Version) {
+			continue
+		}
+		ok, err := v.entitles(s) // false for a retired version
+		if err != nil {
+			return ToolSpec{}, false, err
+		}
+		if ok {
+			return s, true, nil
+		}
+	}
+	return ToolSpec{}, false, nil
+}

@@ -1,0 +1,99 @@
+package estate
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Principal is who is asking. Discovery and entitlement are answered
+// relative to a principal, never in the abstract. Principals are never
+// logged.
+type Principal struct {
+	AgentID string
+	Tenant  string
+	// Scopes are the scopes the caller's credential carries.
+	Scopes []string
+	// MaxClassification is the caller's clearance. It is required: an empty
+	// or unknown clearance is an error, not "internal".
+	MaxClassification Classification
+}
+
+// Entitled reports whether p may see and call s: s is not retired, p's
+// tenant is on s's allow-list (an empty list admits every tenant), s's
+// classification ranks at or below p's clearance, and p holds every scope s
+// requires. Deprecated versions are entitled — an explicit pin may still
+// reach them — although discovery does not list them. An unknown
+// classification or lifecycle, on either side, is an error.
+func (p Principal) Entitled(s ToolSpec) (bool, error) {
+	v, err := p.view()
+	if err != nil {
+		return false, err
+	}
+	return v.entitles(s)
+}
+
+// view is a principal reduced to what entitlement depends on. Two principals
+// with the same view see the same estate, so a view is also the discovery
+// cache's key.
+type view struct {
+	tenant    string
+	scopes    []string // sorted, without duplicates
+	clearance int      // rank of MaxClassification
+}
+
+func (p Principal) view() (view, error) {
+	rank, err := p.MaxClassification.Rank()
+	if err != nil {
+		return view{}, err
+	}
+	scopes := slices.Clone(p.Scopes)
+	slices.Sort(scopes)
+	return view{tenant: p.Tenant, scopes: slices.Compact(scopes), clearance: rank}, nil
+}
+
+// entitles is the one implementation of the entitlement rule; Entitled,
+// Discover and ResolveFor all use it.
+func (v view) entitles(s ToolSpec) (bool, error) {
+	life, err := s.Lifecycle.effective()
+	if err != nil {
+		return false, err
+	}
+	rank, err := s.DataClassification.Rank()
+	if err != nil {
+		return false, err
+	}
+	if life == Retired {
+		return false, nil
+	}
+	if len(s.Tenants) > 0 && !slices.Contains(s.Tenants, v.tenant) {
+		return false, nil
+	}
+	if rank > v.clearance {
+		return false, nil
+	}
+	for _, scope := range s.RequiredScopes {
+		if _, held := slices.BinarySearch(v.scopes, scope); !held {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// key renders the view unambiguously (every string length-prefixed), for
+// use as a map key.
+func (v view) key() string {
+	var b strings.Builder
+	write := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	b.WriteString(strconv.Itoa(v.clearance))
+	b.WriteByte('|')
+	write(v.tenant)
+	for _, s := range v.scopes {
+		write(s)
+	}
+	return b.String()
+}

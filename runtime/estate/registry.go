@@ -1,0 +1,364 @@
+package estate
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// Registry is the estate: every published version of every tool. It is safe
+// for concurrent use. Readers take a read lock; changes (publish, deprecate,
+// retire) take the write lock, bump the generation, drop the discovery cache
+// and then, outside the lock, call the OnChange subscribers.
+type Registry struct {
+	mu    sync.RWMutex
+	tools map[string][]ToolSpec // per name, ascending by version
+	names []string              // sorted
+	gen   uint64
+
+	// views caches Discover's answer per principal view; it is emptied on
+	// every change. viewHits and viewMisses count lookups so tests can see
+	// the cache working.
+	views      map[string][]ToolSpec
+	viewHits   atomic.Uint64
+	viewMisses atomic.Uint64
+	// beforeStore, when set by a test, runs between computing a view and
+	// caching it: the window in which a change can make the answer stale.
+	beforeStore func()
+
+	subMu  sync.Mutex
+	subs   map[uint64]func()
+	nextID uint64
+}
+
+// NewRegistry returns an empty estate.
+func NewRegistry() *Registry {
+	return &Registry{
+		tools: map[string][]ToolSpec{},
+		views: map[string][]ToolSpec{},
+		subs:  map[uint64]func(){},
+	}
+}
+
+// The publish guard's rules, as PublishError.Rule reports them.
+const (
+	ruleInvalidSpec  = "invalid-spec"
+	ruleImmutable    = "immutable"
+	ruleNotNewer     = "not-newer"
+	ruleBumpTooSmall = "bump-too-small"
+)
+
+// PublishError is a publish the guard refused, with the rule that refused it.
+type PublishError struct {
+	// Rule is "invalid-spec", "immutable", "not-newer" or "bump-too-small".
+	Rule string
+	// Key is the refused name@version.
+	Key string
+	// Against is the version the new one was compared with ("" if none).
+	Against string
+	// Diff is the contract change when Rule is "bump-too-small": the input
+	// schema's changes with their paths as written ("$.amount"), then the
+	// output schema's with "output:" before the path ("output:$.status").
+	// Its Class is the more severe of the two.
+	Diff schema.Diff
+	// Message is one line for people.
+	Message string
+}
+
+// Error returns the Message.
+func (e *PublishError) Error() string { return e.Message }
+
+// Publish adds a new tool version after the publish guard (seed 000 §4):
+//
+//  1. The spec must be valid (ToolSpec.Validate).
+//  2. Immutability: a name@version already published, in any lifecycle
+//     state, is refused — a pin must mean the same contract forever.
+//  3. Monotonicity: the version must be newer than the latest ACTIVE
+//     version, so "latest" is well defined. Evolution is from the live
+//     contract: after 1.0.0 is deprecated and 2.0.0 published, 2.1.0 is
+//     compared with 2.0.0. When every published version is deprecated or
+//     retired there is no live contract; the version must then be newer
+//     than every published one (a revived tool does not reappear under an
+//     old number), and no bump is enforced.
+//  4. Bump enforcement, against the latest active version: the input
+//     schemas are classified in the Input direction and the output schemas
+//     (absent = anything) in the Output direction, and the more severe class
+//     decides. Major needs major = previous major + 1; Minor needs the same
+//     major and a higher minor; Patch and None accept any newer version.
+//
+// Steps 3 and 4 are skipped for a name's first publish. A refusal is a
+// *PublishError. An empty Lifecycle is stored as Active; the registry keeps
+// its own copies of the spec's slices.
+func (r *Registry) Publish(spec ToolSpec) error {
+	if err := spec.Validate(); err != nil {
+		return &PublishError{Rule: ruleInvalidSpec, Key: spec.Key(), Message: err.Error()}
+	}
+	spec = spec.clone()
+	spec.Lifecycle, _ = spec.Lifecycle.effective() // validated above
+
+	r.mu.Lock()
+	versions := r.tools[spec.Name]
+	i, exists := slices.BinarySearchFunc(versions, spec.Version, byVersion)
+	if exists {
+		r.mu.Unlock()
+		return &PublishError{
+			Rule: ruleImmutable, Key: spec.Key(), Against: spec.Version.String(),
+			Message: spec.Key() + " already published; publish a new version instead",
+		}
+	}
+	if err := guard(spec, versions); err != nil {
+		r.mu.Unlock()
+		return err
+	}
+	if versions == nil {
+		j, _ := slices.BinarySearch(r.names, spec.Name)
+		r.names = slices.Insert(r.names, j, spec.Name)
+	}
+	r.tools[spec.Name] = slices.Insert(versions, i, spec)
+	r.changedLocked()
+	r.mu.Unlock()
+	r.notify()
+	return nil
+}
+
+// guard applies monotonicity and bump enforcement to spec against the
+// name's published versions (ascending).
+func guard(spec ToolSpec, versions []ToolSpec) *PublishError {
+	if len(versions) == 0 {
+		return nil
+	}
+	previous, ok := latestActive(versions)
+	if !ok {
+		newest := versions[len(versions)-1]
+		if spec.Version.Compare(newest.Version) <= 0 {
+			return &PublishError{
+				Rule: ruleNotNewer, Key: spec.Key(), Against: newest.Version.String(),
+				Message: fmt.Sprintf("%s is not newer than %s (no version is active; a new one must be newer than every published version)", spec.Key(), newest.Key()),
+			}
+		}
+		return nil
+	}
+	prev := previous.Version
+	if spec.Version.Compare(prev) <= 0 {
+		return &PublishError{
+			Rule: ruleNotNewer, Key: spec.Key(), Against: prev.String(),
+			Message: fmt.Sprintf("%s is not newer than the current latest %s", spec.Key(), previous.Key()),
+		}
+	}
+	diff := contractDiff(previous, spec)
+	v := spec.Version
+	var problem string
+	switch diff.Class {
+	case schema.Major:
+		if v.Major() != prev.Major()+1 {
+			problem = fmt.Sprintf("major version must be %d", prev.Major()+1)
+		}
+	case schema.Minor:
+		if v.Major() != prev.Major() || v.Minor() <= prev.Minor() {
+			problem = fmt.Sprintf("expected %d.%d.0 (same major, higher minor)", prev.Major(), prev.Minor()+1)
+		}
+	}
+	if problem == "" {
+		return nil
+	}
+	return &PublishError{
+		Rule: ruleBumpTooSmall, Key: spec.Key(), Against: prev.String(), Diff: diff,
+		Message: fmt.Sprintf("%s: schema change is %s; %s", spec.Key(), diff.Class, problem),
+	}
+}
+
+// contractDiff classifies the change from previous to next: the input
+// schema in the Input direction, the output schema in the Output direction
+// (a nil output schema is the schema that allows anything, which is what a
+// tool without one promises), the more severe class winning.
+func contractDiff(previous, next ToolSpec) schema.Diff {
+	in := schema.Classify(previous.InputSchema, next.InputSchema, schema.Input)
+	out := schema.Classify(previous.OutputSchema, next.OutputSchema, schema.Output)
+	changes := slices.Clip(in.Changes)
+	for _, c := range out.Changes {
+		c.Path = "output:" + c.Path
+		changes = append(changes, c)
+	}
+	return schema.Diff{Class: max(in.Class, out.Class), Changes: changes}
+}
+
+// Deprecate marks name@version deprecated: still reachable by an explicit
+// pin, no longer discovered or latest. supersededBy ("name@X.Y.Z") names
+// where callers should move; "" keeps the current value. Deprecating a
+// retired version is refused (retirement is final); deprecating a
+// deprecated version only updates supersededBy.
+func (r *Registry) Deprecate(name, version, supersededBy string) error {
+	return r.setLifecycle(name, version, Deprecated, supersededBy)
+}
+
+// Retire marks name@version retired: it is never resolved, discovered or
+// entitled again. Retiring a retired version changes nothing.
+func (r *Registry) Retire(name, version string) error {
+	return r.setLifecycle(name, version, Retired, "")
+}
+
+// setLifecycle moves one version's lifecycle forward, the only edit a
+// published version ever receives. A call that changes nothing is not a
+// change: no generation bump, no notification.
+func (r *Registry) setLifecycle(name, version string, to Lifecycle, supersededBy string) error {
+	v, err := ParseVersion(version)
+	if err != nil {
+		return err
+	}
+	if supersededBy != "" {
+		if err := checkSuccessor(name, v, supersededBy); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	versions := r.tools[name]
+	i, ok := slices.BinarySearchFunc(versions, v, byVersion)
+	if !ok {
+		r.mu.Unlock()
+		return fmt.Errorf("no such tool version: %s@%s", name, version)
+	}
+	spec := versions[i]
+	if to.stage() < spec.Lifecycle.stage() {
+		r.mu.Unlock()
+		return fmt.Errorf("%s is %s; a lifecycle only moves forward (active, deprecated, retired)", spec.Key(), spec.Lifecycle)
+	}
+	updated := spec
+	updated.Lifecycle = to
+	if supersededBy != "" {
+		updated.SupersededBy = supersededBy
+	}
+	if updated.Lifecycle == spec.Lifecycle && updated.SupersededBy == spec.SupersededBy {
+		r.mu.Unlock()
+		return nil
+	}
+	versions[i] = updated
+	r.changedLocked()
+	r.mu.Unlock()
+	r.notify()
+	return nil
+}
+
+// changedLocked records a change; r.mu must be held for writing.
+func (r *Registry) changedLocked() {
+	r.gen++
+	clear(r.views)
+}
+
+// notify calls every subscriber, outside r.mu so a subscriber may read the
+// registry.
+func (r *Registry) notify() {
+	r.subMu.Lock()
+	subs := make([]func(), 0, len(r.subs))
+	ids := make([]uint64, 0, len(r.subs))
+	for id := range r.subs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids) // in registration order
+	for _, id := range ids {
+		subs = append(subs, r.subs[id])
+	}
+	r.subMu.Unlock()
+	for _, f := range subs {
+		f()
+	}
+}
+
+// Generation increases on every change (publish, deprecate, retire); a
+// cache stamped with it is current while it is unchanged.
+func (r *Registry) Generation() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.gen
+}
+
+// OnChange registers f to be called after every change, synchronously in
+// the goroutine that made it and outside the registry's lock (f may read the
+// registry). Subscribers are called in registration order. The returned
+// function unregisters f; calling it again does nothing.
+func (r *Registry) OnChange(f func()) (cancel func()) {
+	r.subMu.Lock()
+	id := r.nextID
+	r.nextID++
+	r.subs[id] = f
+	r.subMu.Unlock()
+	return func() {
+		r.subMu.Lock()
+		delete(r.subs, id)
+		r.subMu.Unlock()
+	}
+}
+
+// Names returns every published tool name, sorted, whatever the lifecycle
+// of its versions.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.names)
+}
+
+// Versions returns every published version of name, ascending, in every
+// lifecycle state.
+func (r *Registry) Versions(name string) []ToolSpec {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	versions := r.tools[name]
+	if len(versions) == 0 {
+		return nil
+	}
+	out := make([]ToolSpec, len(versions))
+	for i, s := range versions {
+		out[i] = s.clone()
+	}
+	return out
+}
+
+// Get returns name@v in whatever lifecycle state it is.
+func (r *Registry) Get(name string, v Version) (ToolSpec, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	versions := r.tools[name]
+	i, ok := slices.BinarySearchFunc(versions, v, byVersion)
+	if !ok {
+		return ToolSpec{}, false
+	}
+	return versions[i].clone(), true
+}
+
+// Latest returns the newest ACTIVE version of name: a deprecated version is
+// still reachable by a pin, but it is never what "latest" means.
+func (r *Registry) Latest(name string) (ToolSpec, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	s, ok := latestActive(r.tools[name])
+	return s.clone(), ok
+}
+
+// Resolve returns the newest version of name that satisfies c and is not
+// retired (deprecated versions included: that is what a pin is for).
+func (r *Registry) Resolve(name string, c Constraint) (ToolSpec, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	versions := r.tools[name]
+	for i := len(versions) - 1; i >= 0; i-- {
+		s := versions[i]
+		if s.Lifecycle != Retired && c.Check(s.Version) {
+			return s.clone(), true
+		}
+	}
+	return ToolSpec{}, false
+}
+
+// latestActive returns the newest active spec of versions (ascending).
+func latestActive(versions []ToolSpec) (ToolSpec, bool) {
+	for i := len(versions) - 1; i >= 0; i-- {
+		if versions[i].Lifecycle == Active {
+			return versions[i], true
+		}
+	}
+	return ToolSpec{}, false
+}
+
+func byVersion(s ToolSpec, v Version) int { return s.Version.Compare(v) }

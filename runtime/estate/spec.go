@@ -1,0 +1,169 @@
+package estate
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// ToolSpec is one version of one tool. Immutable once published: a change is
+// a new version, never an edit; the registry only ever moves Lifecycle and
+// SupersededBy. The Registry keeps its own copy of the slices, and the
+// specs it hands out share their slices and schemas with other readers:
+// treat them as read-only.
+type ToolSpec struct {
+	// Name is the tool's MCP name: 1 to 128 characters from A-Z, a-z, 0-9,
+	// '_', '-' and '.', as MCP recommends (so "@" in a Key is unambiguous).
+	Name    string
+	Version Version
+	Title   string
+	// Description is prompt surface: the model reads it to choose tools.
+	Description string
+	// InputSchema is required and describes an object (MCP's rule).
+	InputSchema *schema.Schema
+	// OutputSchema is nil when the tool declares none; when present it
+	// describes an object.
+	OutputSchema *schema.Schema
+	// SideEffect is required; there is no default.
+	SideEffect SideEffect
+	// RequiredScopes must all be held by a caller (a subset test).
+	RequiredScopes []string
+	// DataClassification is required; a caller's clearance must reach it.
+	DataClassification Classification
+	// Owner is the accountable team; required.
+	Owner string
+	// Tenants is an allow-list; empty means all tenants.
+	Tenants []string
+	// Lifecycle is the version's state; "" means Active.
+	Lifecycle Lifecycle
+	// SupersededBy is "name@X.Y.Z" or "": where callers should move to.
+	SupersededBy string
+}
+
+// Key identifies the version: "payments.lookup@1.0.0".
+func (s ToolSpec) Key() string { return s.Name + "@" + s.Version.String() }
+
+// maxNameLength is MCP's recommended upper bound on a tool name.
+const maxNameLength = 128
+
+// checkName reports why name is not a tool name, or "".
+func checkName(name string) string {
+	if name == "" {
+		return "name is empty"
+	}
+	if len(name) > maxNameLength {
+		return fmt.Sprintf("name is longer than %d characters", maxNameLength)
+	}
+	for _, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
+		if !ok {
+			return fmt.Sprintf("name %q has character %q (allowed: A-Z a-z 0-9 _ - .)", name, r)
+		}
+	}
+	return ""
+}
+
+// parseKey splits "name@X.Y.Z" into a name and a version.
+func parseKey(key string) (string, Version, error) {
+	name, ver, ok := strings.Cut(key, "@")
+	if !ok {
+		return "", Version{}, fmt.Errorf("%q is not name@X.Y.Z", key)
+	}
+	if msg := checkName(name); msg != "" {
+		return "", Version{}, fmt.Errorf("%q is not name@X.Y.Z: %s", key, msg)
+	}
+	v, err := ParseVersion(ver)
+	if err != nil {
+		return "", Version{}, fmt.Errorf("%q is not name@X.Y.Z: %v", key, err)
+	}
+	return name, v, nil
+}
+
+// Validate reports every missing required field and unknown enum value, in
+// one error, so a manifest author fixes them in one pass. The rules: a valid
+// name and version, a known side effect, classification and lifecycle ("" is
+// Active), a non-empty owner, an input schema of type "object" (and an
+// output schema of type "object" when declared), no empty scope or tenant,
+// and a SupersededBy that is "" or names another version as name@X.Y.Z.
+func (s ToolSpec) Validate() error {
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	if msg := checkName(s.Name); msg != "" {
+		fail("%s", msg)
+	}
+	if s.Version.IsZero() {
+		fail("version is missing")
+	}
+	if _, err := ParseSideEffect(string(s.SideEffect)); err != nil {
+		fail("%v", err)
+	}
+	if _, err := s.DataClassification.Rank(); err != nil {
+		fail("%v", err)
+	}
+	if _, err := s.Lifecycle.effective(); err != nil {
+		fail("%v", err)
+	}
+	if strings.TrimSpace(s.Owner) == "" {
+		fail("owner is empty")
+	}
+	switch {
+	case s.InputSchema == nil:
+		fail("input schema is missing")
+	case !isObjectSchema(s.InputSchema):
+		fail(`input schema must have type "object"`)
+	}
+	if s.OutputSchema != nil && !isObjectSchema(s.OutputSchema) {
+		fail(`output schema must have type "object"`)
+	}
+	if slices.Contains(s.RequiredScopes, "") {
+		fail("required scopes contain an empty scope")
+	}
+	if slices.Contains(s.Tenants, "") {
+		fail("tenants contain an empty tenant")
+	}
+	if s.SupersededBy != "" {
+		if err := checkSuccessor(s.Name, s.Version, s.SupersededBy); err != nil {
+			fail("%v", err)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	subject := s.Key()
+	if s.Name == "" || s.Version.IsZero() {
+		subject = "tool spec " + fmt.Sprintf("%q", s.Key())
+	}
+	return errors.New(subject + ": " + strings.Join(problems, "; "))
+}
+
+// checkSuccessor checks that supersededBy is name@X.Y.Z and not the version
+// it supersedes.
+func checkSuccessor(name string, v Version, supersededBy string) error {
+	sname, sv, err := parseKey(supersededBy)
+	if err != nil {
+		return fmt.Errorf("supersededBy %v", err)
+	}
+	if sname == name && sv.Compare(v) == 0 {
+		return fmt.Errorf("supersededBy %q names the version itself", supersededBy)
+	}
+	return nil
+}
+
+// isObjectSchema reports whether s declares exactly type "object", as MCP
+// requires of a tool's input and output schemas.
+func isObjectSchema(s *schema.Schema) bool {
+	return len(s.Types) == 1 && s.Types[0] == schema.KindObject
+}
+
+// clone returns s with its own copies of the slices, so that neither the
+// publisher nor a reader can edit a published version through them.
+// Schemas are immutable after parsing and are shared.
+func (s ToolSpec) clone() ToolSpec {
+	s.RequiredScopes = slices.Clone(s.RequiredScopes)
+	s.Tenants = slices.Clone(s.Tenants)
+	return s
+}
