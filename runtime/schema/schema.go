@@ -306,8 +306,13 @@ func (p *parser) schema(doc any, path Path) *Schema {
 		}
 	}
 	for _, kw := range []string{"const", "default", "enum", "examples"} {
-		if v, ok := m[kw]; ok && !IsJSON(v) {
-			p.fail(at(path, kw), "%s holds a value that is not JSON", kw)
+		if v, ok := m[kw]; ok {
+			// The hash must be computable for every parsed schema: a
+			// value canonical JSON refuses (not JSON, a number beyond a
+			// double) is refused here, at load.
+			if _, err := CanonicalJSON(v); err != nil {
+				p.fail(at(path, kw), "%s holds a value that cannot be hashed: %v", kw, err)
+			}
 		}
 	}
 	return s
@@ -483,4 +488,28 @@ func (s *Schema) Allows(k Kind) bool {
 		}
 	}
 	return false
+}
+
+// At returns the sub-schema at path (segments as in SchemaError paths:
+// "properties", name, "items", "additionalProperties"), or nil when there
+// is none. Generated code uses it to reach the parts of a schema it hands
+// to the reference validator.
+func (s *Schema) At(path ...string) *Schema {
+	for i := 0; s != nil && i < len(path); i++ {
+		switch path[i] {
+		case "properties":
+			if i+1 >= len(path) {
+				return nil
+			}
+			s = s.Properties[path[i+1]]
+			i++
+		case "items":
+			s = s.Items
+		case "additionalProperties":
+			s = s.AdditionalProperties
+		default:
+			return nil
+		}
+	}
+	return s
 }

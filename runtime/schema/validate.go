@@ -32,6 +32,12 @@ func (s *Schema) ValidateJSON(data []byte) (Errors, error) {
 	return s.Validate(v), nil
 }
 
+// ValidateAt appends the errors of v, found at path, to errs, unsorted.
+// Generated validators call it for the parts of a schema they do not
+// decode into a Go type of their own (type unions, untyped values); the
+// caller sorts once at the end.
+func (s *Schema) ValidateAt(v any, path string, errs *Errors) { s.validate(v, path, errs) }
+
 func (s *Schema) validate(v any, path string, errs *Errors) {
 	k := KindOf(v)
 	if !s.Allows(k) {
