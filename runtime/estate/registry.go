@@ -124,13 +124,39 @@ func (r *Registry) Publish(spec ToolSpec) error {
 	return nil
 }
 
+// CheckPublish applies the publish guard to spec against an explicit
+// history of the same name (any order), without a Registry: what Publish
+// would answer if those versions were the ones published. The breaking-change
+// gate uses it on the estate record of a generated package, so the gate and
+// the runtime registry apply one rule.
+func CheckPublish(spec ToolSpec, published []ToolSpec) error {
+	if err := spec.Validate(); err != nil {
+		return &PublishError{Rule: ruleInvalidSpec, Key: spec.Key(), Message: err.Error()}
+	}
+	versions := slices.Clone(published)
+	for i := range versions {
+		versions[i].Lifecycle, _ = versions[i].Lifecycle.effective()
+	}
+	slices.SortFunc(versions, func(a, b ToolSpec) int { return a.Version.Compare(b.Version) })
+	if _, exists := slices.BinarySearchFunc(versions, spec.Version, byVersion); exists {
+		return &PublishError{
+			Rule: ruleImmutable, Key: spec.Key(), Against: spec.Version.String(),
+			Message: spec.Key() + " already published; publish a new version instead",
+		}
+	}
+	if err := guard(spec, versions); err != nil {
+		return err
+	}
+	return nil
+}
+
 // guard applies monotonicity and bump enforcement to spec against the
 // name's published versions (ascending).
 func guard(spec ToolSpec, versions []ToolSpec) *PublishError {
 	if len(versions) == 0 {
 		return nil
 	}
-	previous, ok := latestActive(versions)
+	previous, ok := LatestActive(versions)
 	if !ok {
 		newest := versions[len(versions)-1]
 		if spec.Version.Compare(newest.Version) <= 0 {
@@ -148,7 +174,7 @@ func guard(spec ToolSpec, versions []ToolSpec) *PublishError {
 			Message: fmt.Sprintf("%s is not newer than the current latest %s", spec.Key(), previous.Key()),
 		}
 	}
-	diff := contractDiff(previous, spec)
+	diff := ContractDiff(previous, spec)
 	v := spec.Version
 	var problem string
 	switch diff.Class {
@@ -170,11 +196,12 @@ func guard(spec ToolSpec, versions []ToolSpec) *PublishError {
 	}
 }
 
-// contractDiff classifies the change from previous to next: the input
+// ContractDiff classifies the change from previous to next, as the publish
+// guard does (and the breaking-change gate reports): the input
 // schema in the Input direction, the output schema in the Output direction
 // (a nil output schema is the schema that allows anything, which is what a
 // tool without one promises), the more severe class winning.
-func contractDiff(previous, next ToolSpec) schema.Diff {
+func ContractDiff(previous, next ToolSpec) schema.Diff {
 	in := schema.Classify(previous.InputSchema, next.InputSchema, schema.Input)
 	out := schema.Classify(previous.OutputSchema, next.OutputSchema, schema.Output)
 	changes := slices.Clip(in.Changes)
@@ -332,7 +359,7 @@ func (r *Registry) Get(name string, v Version) (ToolSpec, bool) {
 func (r *Registry) Latest(name string) (ToolSpec, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	s, ok := latestActive(r.tools[name])
+	s, ok := LatestActive(r.tools[name])
 	return s.clone(), ok
 }
 
@@ -351,8 +378,9 @@ func (r *Registry) Resolve(name string, c Constraint) (ToolSpec, bool) {
 	return ToolSpec{}, false
 }
 
-// latestActive returns the newest active spec of versions (ascending).
-func latestActive(versions []ToolSpec) (ToolSpec, bool) {
+// LatestActive returns the newest active spec of versions (ascending): the
+// version a new one is compared with. Exported for the breaking-change gate.
+func LatestActive(versions []ToolSpec) (ToolSpec, bool) {
 	for i := len(versions) - 1; i >= 0; i-- {
 		if versions[i].Lifecycle == Active {
 			return versions[i], true

@@ -1,0 +1,269 @@
+// Package decode is what generated decoders call: locations that become
+// "$.a.b[2]" paths only when an error needs one, reading a value's JSON type
+// (telling an integer literal from a number), the end-of-input check, and
+// the strictness rules shared with runtime/schema's DecodeJSON.
+//
+// Generated code reads raw JSON with github.com/go-faster/jx in one pass and
+// appends schema.ValidationErrors built with runtime/schema's message
+// functions, so its errors are byte-identical to the reference validator's.
+package decode
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// Loc is the location of the value being decoded. Locations link to their
+// parent and live on the stack of the decoding functions; the path string is
+// built only when an error is reported, so valid input costs nothing. The
+// nil *Loc is the root, "$".
+type Loc struct {
+	parent *Loc
+	name   string
+	index  int
+	isElem bool
+}
+
+// Prop is the location of property name under parent.
+func Prop(parent *Loc, name string) Loc { return Loc{parent: parent, name: name} }
+
+// Elem is the location of element i under parent.
+func Elem(parent *Loc, i int) Loc { return Loc{parent: parent, index: i, isElem: true} }
+
+// String renders the path: "$", "$.a", "$.a[2].b". It uses the same
+// functions as the reference validator.
+func (l *Loc) String() string {
+	if l == nil {
+		return "$"
+	}
+	base := l.parent.String()
+	if l.isElem {
+		return schema.IndexPath(base, l.index)
+	}
+	return schema.PropertyPath(base, l.name)
+}
+
+// Add appends the error msg at l.
+func Add(errs *schema.Errors, l *Loc, msg string) {
+	*errs = append(*errs, schema.ValidationError{Path: l.String(), Message: msg})
+}
+
+// AddProp appends the error msg at property name of l, without building a
+// Loc (required and additional-property errors).
+func AddProp(errs *schema.Errors, l *Loc, name, msg string) {
+	*errs = append(*errs, schema.ValidationError{Path: schema.PropertyPath(l.String(), name), Message: msg})
+}
+
+// Syntax errors: input that is not one well-formed JSON value with one
+// reading. They are returned as the decoder's error, apart from the
+// validation errors, exactly where schema.DecodeJSON would refuse the input.
+var (
+	// ErrTrailingData: something other than whitespace after the value.
+	ErrTrailingData = schema.ErrTrailingData
+	// ErrInvalidUTF8: a string that is not valid UTF-8.
+	ErrInvalidUTF8 = errors.New("invalid UTF-8 in a string")
+)
+
+// DuplicateError is a property that appears twice in one object.
+type DuplicateError struct{ Path string }
+
+func (e *DuplicateError) Error() string { return "duplicate property " + e.Path }
+
+// Duplicate reports property name of l appearing twice.
+func Duplicate(l *Loc, name string) error {
+	return &DuplicateError{Path: schema.PropertyPath(l.String(), name)}
+}
+
+// End checks that nothing but whitespace follows the decoded value.
+func End(d *jx.Decoder) error {
+	err := d.Skip()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err == nil {
+		return ErrTrailingData
+	}
+	return fmt.Errorf("%w: %v", ErrTrailingData, err)
+}
+
+// Str reads a string and checks its encoding.
+func Str(d *jx.Decoder) (string, error) {
+	s, err := d.Str()
+	if err != nil {
+		return "", err
+	}
+	if !utf8.ValidString(s) {
+		return "", ErrInvalidUTF8
+	}
+	return s, nil
+}
+
+// Kind names the JSON kind of the next value for a type-mismatch message and
+// skips the value. A number is read to tell an integer literal from a
+// number.
+func Kind(d *jx.Decoder, t jx.Type) (schema.Kind, error) {
+	switch t {
+	case jx.Number:
+		n, err := d.Num()
+		if err != nil {
+			return schema.KindInvalid, err
+		}
+		return NumKind(n), nil
+	case jx.String:
+		_, err := Str(d)
+		return schema.KindString, err
+	}
+	if err := d.Skip(); err != nil {
+		return schema.KindInvalid, err
+	}
+	switch t {
+	case jx.Null:
+		return schema.KindNull, nil
+	case jx.Bool:
+		return schema.KindBoolean, nil
+	case jx.Array:
+		return schema.KindArray, nil
+	case jx.Object:
+		return schema.KindObject, nil
+	}
+	return schema.KindInvalid, nil
+}
+
+// NumKind is KindInteger for an integer literal and KindNumber otherwise.
+func NumKind(n jx.Num) schema.Kind {
+	if IsIntLiteral(n) {
+		return schema.KindInteger
+	}
+	return schema.KindNumber
+}
+
+// IsIntLiteral is schema.IsIntegerLiteral on bytes.
+func IsIntLiteral(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	i := 0
+	if b[0] == '-' {
+		i = 1
+	}
+	if i == len(b) {
+		return false
+	}
+	if b[i] == '0' {
+		return i+1 == len(b)
+	}
+	for ; i < len(b); i++ {
+		if b[i] < '0' || b[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Int64 converts an integer literal; ok is false when int64 cannot hold it
+// (the caller reports schema.MsgIntegerRange).
+func Int64(n jx.Num) (v int64, ok bool) {
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	return v, err == nil
+}
+
+// Float64 converts a number literal; ok is false beyond a double's range
+// (the caller reports schema.MsgNumberRange).
+func Float64(n jx.Num) (v float64, ok bool) {
+	v, err := n.Float64()
+	return v, err == nil
+}
+
+// Value reads any JSON value into runtime/schema's value model, for
+// properties whose Go type is `any` (type unions, untyped schemas). It is as
+// strict as schema.DecodeJSON.
+func Value(d *jx.Decoder) (any, error) {
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return schema.DecodeJSON(raw)
+}
+
+// Mismatch reports the next value (of jx type t) as not of the wanted
+// kind, at l, and skips it. It is the type check every generated decoder
+// makes first; after it nothing else is checked for that value.
+func Mismatch(d *jx.Decoder, t jx.Type, errs *schema.Errors, l *Loc, want schema.Kind) error {
+	k, err := Kind(d, t)
+	if err != nil {
+		return err
+	}
+	Add(errs, l, schema.MsgType([]schema.Kind{want}, k))
+	return nil
+}
+
+// NumEquals reports whether the number literal n equals the JSON number
+// lit, by schema.Equal (exact for 64-bit integers, by double otherwise):
+// enum and const checks on numbers.
+func NumEquals(n jx.Num, lit string) bool {
+	return schema.Equal(json.Number(n), json.Number(lit))
+}
+
+// Unique reports whether no two elements of s are equal: uniqueItems for
+// arrays of scalars, where Go equality is JSON equality (strings, int64,
+// float64 with 1 == 1.0, bool).
+func Unique[T comparable](s []T) bool {
+	if len(s) < 2 {
+		return true
+	}
+	if len(s) <= 16 {
+		for i := range s {
+			for j := i + 1; j < len(s); j++ {
+				if s[i] == s[j] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	seen := make(map[T]struct{}, len(s))
+	for _, e := range s {
+		if _, dup := seen[e]; dup {
+			return false
+		}
+		seen[e] = struct{}{}
+	}
+	return true
+}
+
+// Extra records an undeclared property name of one object and reports a
+// second occurrence as a duplicate (declared properties use a presence
+// array instead). The list is allocated only when an object has undeclared
+// properties at all.
+func Extra(seen *[]string, l *Loc, name string) error {
+	for _, s := range *seen {
+		if s == name {
+			return Duplicate(l, name)
+		}
+	}
+	*seen = append(*seen, name)
+	return nil
+}
+
+// Adapt turns a generated Decode function into the runtime's validator
+// shape (mcp.Validator): the typed value and the sorted violations. Input
+// that is not well-formed JSON cannot reach a validator through the server,
+// whose envelope rules are at least as strict; should it happen, it is
+// reported as one violation at "$" rather than a panic.
+func Adapt[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(raw json.RawMessage) (any, schema.Errors) {
+	return func(raw json.RawMessage) (any, schema.Errors) {
+		v, errs, err := decodeFn(raw)
+		if err != nil {
+			return nil, schema.Errors{{Path: "$", Message: err.Error()}}
+		}
+		return v, errs
+	}
+}

@@ -1,0 +1,91 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Marshal encodes v with encoding/json's rules (map keys sorted, so equal
+// values encode to equal bytes) but without HTML escaping: "<" stays "<".
+// A json.RawMessage is returned as it is, unchecked.
+func Marshal(v any) (json.RawMessage, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// absent reports whether v stands for "no value": nil, or a nil
+// json.RawMessage (the params of a decoded message that had none).
+func absent(v any) bool {
+	raw, isRaw := v.(json.RawMessage)
+	return v == nil || (isRaw && raw == nil)
+}
+
+// EncodeRequest encodes a request. A nil params leaves the member out.
+func EncodeRequest(id ID, method string, params any) ([]byte, error) {
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id.String()...)
+	return appendCall(b, method, params)
+}
+
+// EncodeNotification encodes a notification (a request without id, which
+// is never answered). A nil params leaves the member out.
+func EncodeNotification(method string, params any) ([]byte, error) {
+	return appendCall([]byte(`{"jsonrpc":"2.0"`), method, params)
+}
+
+func appendCall(b []byte, method string, params any) ([]byte, error) {
+	b = append(b, `,"method":`...)
+	b, _ = jsontext.AppendQuote(b, method)
+	if !absent(params) {
+		p, err := Marshal(params)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"params":`...)
+		b = append(b, p...)
+	}
+	return append(b, '}'), nil
+}
+
+// EncodeResult encodes a success response. A nil result is sent as {}.
+func EncodeResult(id ID, result any) ([]byte, error) {
+	r := json.RawMessage(`{}`)
+	if !absent(result) {
+		var err error
+		if r, err = Marshal(result); err != nil {
+			return nil, err
+		}
+	}
+	b := make([]byte, 0, len(r)+48)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id.String()...)
+	b = append(b, `,"result":`...)
+	b = append(b, r...)
+	return append(b, '}'), nil
+}
+
+// EncodeError encodes an error response; the zero id goes out as null. It
+// cannot fail: data that does not encode is left out, the code and message
+// still go.
+func EncodeError(id ID, e *Error) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id.String()...)
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(e.Code), 10)
+	b = append(b, `,"message":`...)
+	b, _ = jsontext.AppendQuote(b, e.Message)
+	if data, err := e.DataJSON(); err == nil && data != nil {
+		b = append(b, `,"data":`...)
+		b = append(b, data...)
+	}
+	return append(b, "}}"...)
+}

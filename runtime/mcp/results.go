@@ -1,0 +1,123 @@
+package mcp
+
+import (
+	"encoding/json"
+	"maps"
+	"time"
+)
+
+// common holds the members every result may carry, decided by the revision
+// in force (see finish). Result types embed it, so the members are
+// promoted into the result object.
+type common struct {
+	ResultType string `json:"resultType,omitempty"`
+	// TTLMs is a pointer so that a TTL of 0 ("immediately stale") is sent.
+	TTLMs      *int64         `json:"ttlMs,omitempty"`
+	CacheScope string         `json:"cacheScope,omitempty"`
+	Meta       map[string]any `json:"_meta,omitempty"`
+}
+
+// cacheScopePrivate: our lists depend on who asks, so a shared cache must
+// not serve one caller's list to another.
+const (
+	cacheScopePrivate = "private"
+	cacheScopePublic  = "public"
+)
+
+// DefaultListTTL is the ttlMs hint of list results when Options.ListTTL is
+// zero. A client that subscribed to list changes learns of a change at
+// once; the TTL bounds how stale a client that did not can be.
+const DefaultListTTL = time.Minute
+
+// finish fills the members r's revision requires. cacheScope is "" for a
+// result that is not cacheable, otherwise the scope to declare. Any _meta
+// already set (a handler's) is kept; the server's key is added to a copy.
+func (s *Server) finish(rev Revision, c *common, cacheScope string) {
+	if rev.ResultType() {
+		c.ResultType = "complete"
+	}
+	if cacheScope != "" && rev.CacheHints() {
+		ttl := s.listTTLMs
+		c.TTLMs = &ttl
+		c.CacheScope = cacheScope
+	}
+	if rev.ServerInfoInResults() {
+		meta := make(map[string]any, len(c.Meta)+1)
+		maps.Copy(meta, c.Meta)
+		meta[MetaServerInfo] = s.info
+		c.Meta = meta
+	}
+}
+
+// implementation is serverInfo (and clientInfo).
+type implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// capabilities is what the server declares, the same in both eras: tools
+// with list-change notifications; resources and prompts, which are fixed at
+// construction and so never change.
+type capabilities struct {
+	Tools     listChangedCap `json:"tools"`
+	Resources resourcesCap   `json:"resources"`
+	Prompts   listChangedCap `json:"prompts"`
+}
+
+type listChangedCap struct {
+	ListChanged bool `json:"listChanged"`
+}
+
+type resourcesCap struct {
+	Subscribe   bool `json:"subscribe"`
+	ListChanged bool `json:"listChanged"`
+}
+
+var serverCapabilities = capabilities{
+	Tools:     listChangedCap{ListChanged: true},
+	Resources: resourcesCap{},
+	Prompts:   listChangedCap{},
+}
+
+type initializeResult struct {
+	ProtocolVersion Revision       `json:"protocolVersion"`
+	Capabilities    capabilities   `json:"capabilities"`
+	ServerInfo      implementation `json:"serverInfo"`
+	Instructions    string         `json:"instructions,omitempty"`
+	common
+}
+
+type discoverResult struct {
+	SupportedVersions []string     `json:"supportedVersions"`
+	Capabilities      capabilities `json:"capabilities"`
+	Instructions      string       `json:"instructions,omitempty"`
+	common
+}
+
+type emptyResult struct {
+	common
+}
+
+// listenResult ends a subscriptions/listen stream that the server closes
+// gracefully (on shutdown); its _meta names the subscription.
+type listenResult struct {
+	common
+}
+
+// subscriptionFilter is subscriptions/listen's "notifications" member and
+// the acknowledgement's: which notification types a stream carries.
+type subscriptionFilter struct {
+	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
+	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+}
+
+type subscriptionAck struct {
+	Meta          map[string]any     `json:"_meta"`
+	Notifications subscriptionFilter `json:"notifications"`
+}
+
+// rawResult is a result already encoded (tools/list assembles its own).
+type rawResult = json.RawMessage

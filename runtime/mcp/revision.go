@@ -1,0 +1,193 @@
+package mcp
+
+import "slices"
+
+// Revision is an MCP protocol revision, named by its date. Every rule that
+// differs between revisions is a method here and nowhere else: the server
+// asks the revision in force for a request, it never compares dates itself.
+//
+// # The two eras
+//
+// The handshake era (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25) opens a
+// session with initialize and notifications/initialized; the revision is
+// negotiated once and governs the session.
+//
+// The stateless era starts at 2026-07-28 (SEP-2575). There is no handshake:
+// every request carries its revision and the client's capabilities in
+// params._meta, and the server answers each request on its own. What this
+// package implements of it, with the names as the 2026-07-28 schema and
+// specification pages write them:
+//
+//   - _meta keys "io.modelcontextprotocol/protocolVersion" (string,
+//     required), "io.modelcontextprotocol/clientCapabilities" (object,
+//     required) and "io.modelcontextprotocol/clientInfo" (optional). A
+//     request missing a required key, or with one of the wrong type, is
+//     -32602 Invalid params.
+//   - An unsupported revision is UnsupportedProtocolVersionError: code
+//     -32022, message "Unsupported protocol version", data
+//     {"supported": [...], "requested": "..."}.
+//   - server/discover answers {supportedVersions, capabilities,
+//     instructions?} as a cacheable result.
+//   - Every result carries "resultType": "complete" and identifies the server
+//     in "_meta": {"io.modelcontextprotocol/serverInfo": {name, version}}.
+//   - tools/list, resources/list, resources/templates/list, prompts/list and
+//     resources/read carry "ttlMs" and "cacheScope". Ours is "private": what
+//     a caller sees depends on who it is.
+//   - subscriptions/listen {notifications: {toolsListChanged, ...}} opens a
+//     stream; the server first sends notifications/subscriptions/acknowledged
+//     with the subset it honours, then tags every notification on the stream
+//     with "_meta": {"io.modelcontextprotocol/subscriptionId": <listen id>}.
+//     On stdio the client ends it with notifications/cancelled.
+//   - initialize, ping, logging/setLevel, resources/subscribe and
+//     resources/unsubscribe do not exist in it: -32601.
+//
+// Decisions where the specification leaves room:
+//
+//   - A request is in the stateless era when its _meta carries
+//     "io.modelcontextprotocol/protocolVersion" or
+//     "io.modelcontextprotocol/clientCapabilities", or when its method is
+//     server/discover or subscriptions/listen (methods of that era only).
+//     Any other request belongs to the session's handshake.
+//   - server/discover lists every revision the server speaks, newest first:
+//     a dual-era client may still choose a handshake revision through
+//     initialize. The -32022 error lists only the revisions a request may
+//     name in its _meta (the stateless ones), since those are the only ones
+//     a retry of that request can use; it is a subset of discover's list.
+//   - server/discover's result is "cacheScope": "public": it is the same
+//     for every caller.
+type Revision string
+
+// The revisions this server speaks, oldest first.
+const (
+	Revision20241105 Revision = "2024-11-05"
+	Revision20250326 Revision = "2025-03-26"
+	Revision20250618 Revision = "2025-06-18"
+	Revision20251125 Revision = "2025-11-25"
+	Revision20260728 Revision = "2026-07-28"
+)
+
+var revisions = []Revision{Revision20241105, Revision20250326, Revision20250618, Revision20251125, Revision20260728}
+
+// Revisions returns every revision this server speaks, oldest first.
+func Revisions() []Revision { return slices.Clone(revisions) }
+
+// LatestRevision is the newest revision this server speaks.
+func LatestRevision() Revision { return revisions[len(revisions)-1] }
+
+// LatestHandshakeRevision is the newest revision of the handshake era: what
+// initialize offers a client that asked for a revision it does not know.
+func LatestHandshakeRevision() Revision {
+	for i := len(revisions) - 1; ; i-- {
+		if !revisions[i].Stateless() {
+			return revisions[i]
+		}
+	}
+}
+
+// ParseRevision reports whether s names a revision this server speaks.
+func ParseRevision(s string) (Revision, bool) {
+	r := Revision(s)
+	return r, slices.Contains(revisions, r)
+}
+
+// Stateless reports whether r is of the stateless era: no handshake, the
+// revision and client capabilities in every request's _meta,
+// server/discover, results with resultType.
+func (r Revision) Stateless() bool { return r >= Revision20260728 }
+
+// SchemaViolationIsToolError reports whether a tools/call whose arguments
+// fail the input schema is answered with an isError result (2025-11-25 on,
+// SEP-1303, so the model sees the errors and can correct itself) rather than
+// a -32602 protocol error (earlier revisions, as in the seeds). Either way
+// the handler is never reached and every error is listed, sorted.
+func (r Revision) SchemaViolationIsToolError() bool { return r >= Revision20251125 }
+
+// ResultType reports whether results carry "resultType".
+func (r Revision) ResultType() bool { return r.Stateless() }
+
+// CacheHints reports whether list results (and resources/read) carry
+// "ttlMs" and "cacheScope".
+func (r Revision) CacheHints() bool { return r.Stateless() }
+
+// ServerInfoInResults reports whether every result names the server in
+// _meta["io.modelcontextprotocol/serverInfo"] (there is no initialize
+// result to carry it).
+func (r Revision) ServerInfoInResults() bool { return r.Stateless() }
+
+// Serves reports whether method exists in r. The handshake and ping exist
+// only in the handshake era; discovery and subscriptions/listen only in
+// the stateless one. Everything else is common to both.
+func (r Revision) Serves(method string) bool {
+	switch method {
+	case methodInitialize, methodPing:
+		return !r.Stateless()
+	case methodDiscover, methodListen:
+		return r.Stateless()
+	case methodToolsList, methodToolsCall, methodResourcesList, methodResourcesRead,
+		methodResourceTemplatesList, methodPromptsList, methodPromptsGet:
+		return true
+	}
+	return false
+}
+
+// negotiate is initialize's choice: the requested revision when it is a
+// handshake revision this server speaks, else the newest handshake one. It
+// never fails: a version skew must degrade a connection, not break it.
+func negotiate(requested string) Revision {
+	if r, ok := ParseRevision(requested); ok && !r.Stateless() {
+		return r
+	}
+	return LatestHandshakeRevision()
+}
+
+// supportedVersions lists, newest first, the revisions server/discover
+// advertises (all of them) or, with statelessOnly, the ones a request may
+// name in its _meta.
+func supportedVersions(statelessOnly bool) []string {
+	var out []string
+	for i := len(revisions) - 1; i >= 0; i-- {
+		if !statelessOnly || revisions[i].Stateless() {
+			out = append(out, string(revisions[i]))
+		}
+	}
+	return out
+}
+
+// The methods the server knows.
+const (
+	methodInitialize            = "initialize"
+	methodPing                  = "ping"
+	methodDiscover              = "server/discover"
+	methodListen                = "subscriptions/listen"
+	methodToolsList             = "tools/list"
+	methodToolsCall             = "tools/call"
+	methodResourcesList         = "resources/list"
+	methodResourcesRead         = "resources/read"
+	methodResourceTemplatesList = "resources/templates/list"
+	methodPromptsList           = "prompts/list"
+	methodPromptsGet            = "prompts/get"
+
+	notificationInitialized     = "notifications/initialized"
+	notificationCancelled       = "notifications/cancelled"
+	notificationToolsChanged    = "notifications/tools/list_changed"
+	notificationSubscriptionAck = "notifications/subscriptions/acknowledged"
+)
+
+// The _meta keys of the stateless era (reserved by MCP).
+const (
+	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+)
+
+// The estate's _meta keys: on a tools/list entry (version, sideEffect,
+// schemaHash) and on a tools/call request (version: a constraint pinning
+// the version the call reaches; schemaHash: the input schema hash the caller
+// planned against).
+const (
+	MetaVersion    = "version"
+	MetaSideEffect = "sideEffect"
+	MetaSchemaHash = "schemaHash"
+)

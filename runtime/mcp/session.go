@@ -1,0 +1,456 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// Session is one connection: its principal, the revision its handshake
+// negotiated, whether it is initialized, its requests in flight, its open
+// subscriptions, and where server-initiated messages go. Stateless-era
+// requests are served on any session without touching its handshake state.
+// A Session is safe for concurrent use.
+type Session struct {
+	srv       *Server
+	principal estate.Principal
+	send      func([]byte)
+	// sendMu orders server-initiated messages, so that a subscription's
+	// acknowledgement goes out before any notification on it.
+	sendMu sync.Mutex
+
+	mu          sync.Mutex
+	revision    Revision // negotiated by initialize; "" before
+	initialized bool     // notifications/initialized received after initialize
+	clientCaps  map[string]any
+	closed      bool
+	inflight    map[string]*inflight     // by request id text
+	listens     map[string]*subscription // open subscriptions/listen, by id text
+}
+
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool // by notifications/cancelled: the answer is dropped
+}
+
+type subscription struct {
+	id       jsonrpc.ID
+	filter   subscriptionFilter // what the server agreed to send
+	end      chan struct{}
+	graceful bool // ended by the server: answer the listen request
+}
+
+// noResponse is the result of a request that must not be answered (a
+// subscription that ended with its transport or was cancelled).
+type noResponseType struct{}
+
+var noResponse = noResponseType{}
+
+// Handle processes one message (one line of stdio, one HTTP POST body) and
+// returns the encoded answer, or nil when there is none (a notification, a
+// response, a request without id, a cancelled request). It blocks for as
+// long as the request runs; a subscriptions/listen request runs until the
+// subscription ends (ctx done, notifications/cancelled, Session.Close or
+// Server.Close). Handle may be called concurrently. raw must not change
+// until Handle returns, and a handler's Call.Raw aliases it.
+func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
+	msg, rpcErr := jsonrpc.Decode(raw)
+	if rpcErr != nil {
+		return jsonrpc.EncodeError(msg.ID, rpcErr) // gate 1
+	}
+	now, run := s.start(ctx, msg)
+	if run == nil {
+		return now
+	}
+	return run()
+}
+
+// start takes a decoded message through the gates that need no work and
+// registers a request as in flight. It returns either the answer to send
+// now (possibly nil) or a function that runs the request and returns its
+// answer (nil when there is none). ServeStream calls start in reading order
+// and may then run requests concurrently.
+func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, run func() []byte) {
+	defer func() {
+		if v := recover(); v != nil {
+			now, run = s.recovered(ctx, msg, v), nil
+		}
+	}()
+	if msg.IsResponse() {
+		// This server sends no requests, so a response answers nothing;
+		// answering it could start two peers replying to each other.
+		return nil, nil
+	}
+	if strings.HasPrefix(msg.Method, "notifications/") {
+		s.notification(msg) // gate 2: handled, never answered
+		return nil, nil
+	}
+	if msg.ID.IsZero() {
+		return nil, nil // gate 3: nothing to answer to
+	}
+	reqCtx, finish, ok := s.track(ctx, msg.ID)
+	if !ok {
+		return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id "+msg.ID.String()+" is already in flight")), nil
+	}
+	return nil, func() []byte {
+		out := s.run(reqCtx, msg)
+		if cancelled := finish(); cancelled {
+			return nil
+		}
+		return out
+	}
+}
+
+func (s *Session) recovered(ctx context.Context, msg jsonrpc.Message, v any) []byte {
+	s.srv.log.LogAttrs(ctx, slog.LevelError, "panic while handling a message",
+		slog.String("method", msg.Method), slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
+	if !msg.IsRequest() {
+		return nil
+	}
+	return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
+}
+
+// run dispatches a request and encodes its answer.
+func (s *Session) run(ctx context.Context, msg jsonrpc.Message) (out []byte) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = s.recovered(ctx, msg, v)
+		}
+	}()
+	result, rpcErr := s.dispatch(ctx, msg)
+	if rpcErr != nil {
+		return jsonrpc.EncodeError(msg.ID, rpcErr)
+	}
+	if _, none := result.(noResponseType); none {
+		return nil
+	}
+	b, err := jsonrpc.EncodeResult(msg.ID, result)
+	if err != nil {
+		s.srv.log.LogAttrs(ctx, slog.LevelError, "result does not encode", slog.String("method", msg.Method), slog.String("error", err.Error()))
+		return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
+	}
+	return b
+}
+
+// track registers a request in flight, so notifications/cancelled can
+// reach it. ok is false when a request with the same id is already in
+// flight. finish unregisters it and reports whether it was cancelled.
+func (s *Session) track(ctx context.Context, id jsonrpc.ID) (context.Context, func() (cancelled bool), bool) {
+	key := id.String()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, busy := s.inflight[key]; busy {
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	f := &inflight{cancel: cancel}
+	s.inflight[key] = f
+	return ctx, func() bool {
+		s.mu.Lock()
+		delete(s.inflight, key)
+		cancelled := f.cancelled
+		s.mu.Unlock()
+		cancel()
+		return cancelled
+	}, true
+}
+
+// notification handles a client notification (gate 2). Unknown ones are
+// ignored, as JSON-RPC requires.
+func (s *Session) notification(msg jsonrpc.Message) {
+	switch msg.Method {
+	case notificationInitialized:
+		s.mu.Lock()
+		if s.revision != "" { // only after initialize has negotiated
+			s.initialized = true
+		}
+		s.mu.Unlock()
+	case notificationCancelled:
+		p := parseParams(msg.Params)
+		raw := p.member("requestId")
+		if raw == nil {
+			return
+		}
+		var id jsonrpc.ID
+		if json.Unmarshal(raw, &id) != nil || id.IsZero() {
+			return
+		}
+		s.mu.Lock()
+		if f, ok := s.inflight[id.String()]; ok {
+			f.cancelled = true
+			f.cancel()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// dispatch is gates 4 and 5: the era and revision in force, the handshake
+// gate, and the method table.
+func (s *Session) dispatch(ctx context.Context, msg jsonrpc.Message) (any, *jsonrpc.Error) {
+	r := &request{ctx: ctx, session: s, id: msg.ID, method: msg.Method, params: parseParams(msg.Params)}
+	if isStateless(msg.Method, r.params) {
+		rev, caps, err := statelessRevision(r.params)
+		if err != nil {
+			return nil, err
+		}
+		r.rev, r.clientCaps = rev, caps
+	} else {
+		if msg.Method == methodInitialize {
+			return s.initialize(r)
+		}
+		s.mu.Lock()
+		r.rev, r.clientCaps = s.revision, s.clientCaps
+		live := s.initialized
+		s.mu.Unlock()
+		if !live {
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "server not initialized") // gate 4
+		}
+	}
+	if !r.rev.Serves(msg.Method) {
+		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+msg.Method) // gate 5
+	}
+	if r.params.metaState == metaMalformed {
+		return nil, invalidParams("_meta must be an object")
+	}
+	srv := s.srv
+	switch msg.Method {
+	case methodPing:
+		res := &emptyResult{}
+		srv.finish(r.rev, &res.common, "")
+		return res, nil
+	case methodDiscover:
+		return srv.discover(r)
+	case methodListen:
+		return s.listen(r)
+	case methodToolsList:
+		return srv.toolsList(r)
+	case methodToolsCall:
+		return srv.toolsCall(r)
+	case methodResourcesList:
+		return srv.resourcesList(r)
+	case methodResourceTemplatesList:
+		return srv.resourceTemplatesList(r)
+	case methodResourcesRead:
+		return srv.resourcesRead(r)
+	case methodPromptsList:
+		return srv.promptsList(r)
+	case methodPromptsGet:
+		return srv.promptsGet(r)
+	}
+	// Serves and this switch list the same methods.
+	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+msg.Method)
+}
+
+// isStateless decides a request's era (see Revision): the methods of the
+// stateless era, or a _meta carrying its protocol keys.
+func isStateless(method string, p *params) bool {
+	if method == methodDiscover || method == methodListen {
+		return true
+	}
+	_, hasVersion := p.meta[MetaProtocolVersion]
+	_, hasCaps := p.meta[MetaClientCapabilities]
+	return hasVersion || hasCaps
+}
+
+// statelessRevision reads a stateless-era request's _meta: its revision,
+// which must be one of that era this server speaks, and the client's
+// capabilities.
+func statelessRevision(p *params) (Revision, map[string]any, *jsonrpc.Error) {
+	switch p.metaState {
+	case metaAbsent:
+		return "", nil, invalidParams("_meta is required: it carries " + MetaProtocolVersion + " and " + MetaClientCapabilities)
+	case metaMalformed:
+		return "", nil, invalidParams("_meta must be an object")
+	}
+	v, present := p.meta[MetaProtocolVersion]
+	version, isString := v.(string)
+	if !present || !isString {
+		return "", nil, invalidParams("_meta." + MetaProtocolVersion + " is required and must be a string")
+	}
+	caps, isObject := p.meta[MetaClientCapabilities].(map[string]any)
+	if !isObject {
+		return "", nil, invalidParams("_meta." + MetaClientCapabilities + " is required and must be an object")
+	}
+	rev, known := ParseRevision(version)
+	if !known || !rev.Stateless() {
+		return "", nil, &jsonrpc.Error{
+			Code:    jsonrpc.CodeUnsupportedProtocolVersion,
+			Message: "Unsupported protocol version",
+			Data:    map[string]any{"supported": supportedVersions(true), "requested": version},
+		}
+	}
+	return rev, caps, nil
+}
+
+// initialize is the handshake: lenient negotiation, once per session.
+func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
+	requested, ok := r.params.str("protocolVersion")
+	if !ok {
+		return nil, invalidParams("protocolVersion is required and must be a string")
+	}
+	var caps map[string]any
+	if raw := r.params.member("capabilities"); raw != nil {
+		v, _ := schema.DecodeJSON(raw)
+		caps, _ = v.(map[string]any)
+	}
+	rev := negotiate(requested)
+	s.mu.Lock()
+	if s.revision != "" {
+		s.mu.Unlock()
+		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "initialize was already received on this session")
+	}
+	s.revision, s.clientCaps = rev, caps
+	s.mu.Unlock()
+	res := &initializeResult{
+		ProtocolVersion: rev,
+		Capabilities:    serverCapabilities,
+		ServerInfo:      s.srv.info,
+		Instructions:    s.srv.instructions,
+	}
+	s.srv.finish(rev, &res.common, "")
+	return res, nil
+}
+
+func (s *Server) discover(r *request) (any, *jsonrpc.Error) {
+	res := &discoverResult{
+		SupportedVersions: supportedVersions(false),
+		Capabilities:      serverCapabilities,
+		Instructions:      s.instructions,
+	}
+	s.finish(r.rev, &res.common, cacheScopePublic)
+	return res, nil
+}
+
+// listen serves subscriptions/listen: acknowledge what is honoured (tool
+// list changes; resources and prompts never change), then hold the request
+// open until the client cancels it, the transport ends, or the server
+// shuts down (the one case that is answered).
+func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
+	if s.send == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "this transport cannot carry a notification stream")
+	}
+	var requested map[string]any
+	if raw := r.params.member("notifications"); raw != nil {
+		v, _ := schema.DecodeJSON(raw)
+		obj, isObject := v.(map[string]any)
+		if !isObject {
+			return nil, invalidParams("notifications must be an object")
+		}
+		requested = obj
+	}
+	sub := &subscription{
+		id:     r.id,
+		filter: subscriptionFilter{ToolsListChanged: requested["toolsListChanged"] == true},
+		end:    make(chan struct{}),
+	}
+	ack, err := jsonrpc.EncodeNotification(notificationSubscriptionAck, subscriptionAck{
+		Meta:          map[string]any{MetaSubscriptionID: r.id},
+		Notifications: sub.filter,
+	})
+	if err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
+	}
+	key := r.id.String()
+	s.sendMu.Lock()
+	s.mu.Lock()
+	closed := s.closed
+	if !closed {
+		s.listens[key] = sub
+	}
+	s.mu.Unlock()
+	if !closed {
+		s.send(ack)
+	}
+	s.sendMu.Unlock()
+	if closed {
+		return noResponse, nil
+	}
+
+	select {
+	case <-r.ctx.Done():
+		s.mu.Lock()
+		delete(s.listens, key)
+		s.mu.Unlock()
+		return noResponse, nil
+	case <-sub.end:
+	}
+	if !sub.graceful {
+		return noResponse, nil
+	}
+	res := &listenResult{}
+	res.Meta = map[string]any{MetaSubscriptionID: r.id}
+	s.srv.finish(r.rev, &res.common, "")
+	return res, nil
+}
+
+// endSubscriptions ends every open subscription; graceful ones are
+// answered (server shutdown), the others end silently (their transport is
+// gone).
+func (s *Session) endSubscriptions(graceful bool) {
+	s.mu.Lock()
+	subs := s.listens
+	s.listens = map[string]*subscription{}
+	s.mu.Unlock()
+	for _, sub := range subs {
+		sub.graceful = graceful
+		close(sub.end)
+	}
+}
+
+// toolsChanged tells the client the tool list changed: in the handshake era
+// when the session is initialized (the server declared tools.listChanged),
+// and on every open subscription that asked for tool list changes.
+func (s *Session) toolsChanged() {
+	if s.send == nil {
+		return
+	}
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	handshake := s.initialized
+	var ids []jsonrpc.ID
+	for _, sub := range s.listens {
+		if sub.filter.ToolsListChanged {
+			ids = append(ids, sub.id)
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(ids, func(a, b jsonrpc.ID) int { return strings.Compare(a.String(), b.String()) })
+	if handshake {
+		msg, _ := jsonrpc.EncodeNotification(notificationToolsChanged, nil)
+		s.send(msg)
+	}
+	for _, id := range ids {
+		msg, _ := jsonrpc.EncodeNotification(notificationToolsChanged, map[string]any{
+			"_meta": map[string]any{MetaSubscriptionID: id},
+		})
+		s.send(msg)
+	}
+}
+
+// Close ends the session: its subscriptions end without an answer and it
+// receives no more notifications. It does not wait for requests in flight.
+func (s *Session) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.endSubscriptions(false)
+	s.srv.removeSession(s)
+}

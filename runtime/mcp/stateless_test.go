@@ -1,0 +1,212 @@
+package mcp_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// The stateless revision, 2026-07-28: no handshake, _meta on every request.
+
+const serverInfoMeta = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"bank-payments-mcp","version":"2.3.1"}}`
+
+func TestStatelessDiscover(t *testing.T) {
+	b := newBank(t, mcp.Options{Instructions: "Payments tools."})
+	w := serve(t, b.srv, investigator)
+	got := w.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + statelessMeta + `}}`)
+	want := `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],` +
+		`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":false},"prompts":{"listChanged":false}},` +
+		`"instructions":"Payments tools.","resultType":"complete","ttlMs":60000,"cacheScope":"public",` + serverInfoMeta + `}}`
+	if got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+	// clientInfo is optional.
+	withInfo := `{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	if got := w.call(withInfo); jget(t, got, "result", "resultType") != "complete" {
+		t.Errorf("with clientInfo: %s", got)
+	}
+}
+
+func TestStatelessMetaIsRequired(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	for _, c := range []struct{ method, params, message string }{
+		{"server/discover", `{}`, "_meta is required: it carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities"},
+		{"server/discover", ``, "_meta is required: it carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities"},
+		{"subscriptions/listen", `{"notifications":{"toolsListChanged":true}}`, "_meta is required: it carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities"},
+		{"server/discover", `{"_meta":[]}`, "_meta must be an object"},
+		{"server/discover", `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}`, "_meta.io.modelcontextprotocol/protocolVersion is required and must be a string"},
+		{"tools/list", `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}`, "_meta.io.modelcontextprotocol/protocolVersion is required and must be a string"},
+		{"server/discover", `{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728,"io.modelcontextprotocol/clientCapabilities":{}}}`, "_meta.io.modelcontextprotocol/protocolVersion is required and must be a string"},
+		{"server/discover", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, "_meta.io.modelcontextprotocol/clientCapabilities is required and must be an object"},
+		{"tools/call", `{"name":"payments.lookup","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[]}}`, "_meta.io.modelcontextprotocol/clientCapabilities is required and must be an object"},
+	} {
+		params := ""
+		if c.params != "" {
+			params = `,"params":` + c.params
+		}
+		got := w.call(`{"jsonrpc":"2.0","id":104,"method":"` + c.method + `"` + params + `}`)
+		if want := `{"jsonrpc":"2.0","id":104,"error":{"code":-32602,"message":"` + c.message + `"}}`; got != want {
+			t.Errorf("%s %s:\n got %s\nwant %s", c.method, c.params, got, want)
+		}
+	}
+}
+
+func TestStatelessUnsupportedVersion(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	for _, v := range []string{"2099-01-01", "v999.0.0", "2025-06-18", ""} {
+		got := w.call(`{"jsonrpc":"2.0","id":301,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + v + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		want := `{"jsonrpc":"2.0","id":301,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"` + v + `","supported":["2026-07-28"]}}}`
+		if got != want {
+			t.Errorf("%q:\n got %s\nwant %s", v, got, want)
+		}
+	}
+}
+
+func TestStatelessResultsCarryTypeAndCacheHints(t *testing.T) {
+	b := newBank(t, mcp.Options{ListTTL: 5 * time.Second, Resources: []mcp.Resource{holdPolicy}, Prompts: []mcp.Prompt{investigatePrompt}})
+	w := serve(t, b.srv, investigator) // no handshake
+	for _, m := range []string{"tools/list", "resources/list", "resources/templates/list", "prompts/list"} {
+		got := w.call(`{"jsonrpc":"2.0","id":1,"method":"` + m + `","params":{` + statelessMeta + `}}`)
+		if !strings.HasSuffix(got, `"resultType":"complete","ttlMs":5000,"cacheScope":"private",`+serverInfoMeta+`}}`) {
+			t.Errorf("%s: %s", m, got)
+		}
+	}
+	read := w.call(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"policy://sanctions/hold-release",` + statelessMeta + `}}`)
+	if want := `{"jsonrpc":"2.0","id":2,"result":{"contents":[{"uri":"policy://sanctions/hold-release","mimeType":"text/markdown","text":"Releases above 100k need dual control."}],"resultType":"complete","ttlMs":5000,"cacheScope":"private",` + serverInfoMeta + `}}`; read != want {
+		t.Errorf("resources/read:\n got %s\nwant %s", read, want)
+	}
+	call := w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"},` + statelessMeta + `}}`)
+	if want := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"PMT-771: HELD, 250000 AED, beneficiary 'Acme Trading FZE'"}],"isError":false,"resultType":"complete",` + serverInfoMeta + `}}`; call != want {
+		t.Errorf("tools/call:\n got %s\nwant %s", call, want)
+	}
+	get := w.call(`{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"investigate","arguments":{"reference":"PMT-771"},` + statelessMeta + `}}`)
+	if !strings.HasSuffix(get, `"resultType":"complete",`+serverInfoMeta+`}}`) || strings.Contains(get, "ttlMs") {
+		t.Errorf("prompts/get: %s", get)
+	}
+	// Handshake-era results carry none of it.
+	w.handshake(mcp.Revision20251125)
+	legacy := w.call(`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)
+	for _, member := range []string{"resultType", "ttlMs", "cacheScope", "serverInfo"} {
+		if strings.Contains(legacy, member) {
+			t.Errorf("handshake-era tools/list carries %s: %s", member, legacy)
+		}
+	}
+}
+
+func TestStatelessListTTLZero(t *testing.T) {
+	b := newBank(t, mcp.Options{ListTTL: -1})
+	w := serve(t, b.srv, investigator)
+	got := w.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{` + statelessMeta + `}}`)
+	if !strings.Contains(got, `"ttlMs":0,"cacheScope":"private"`) {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestStatelessMethodTable(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	for _, m := range []string{"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "unknown/method"} {
+		got := w.call(`{"jsonrpc":"2.0","id":500,"method":"` + m + `","params":{` + statelessMeta + `}}`)
+		if want := `{"jsonrpc":"2.0","id":500,"error":{"code":-32601,"message":"unknown method: ` + m + `"}}`; got != want {
+			t.Errorf("%s:\n got %s\nwant %s", m, got, want)
+		}
+	}
+	// The stream's handshake state is untouched by stateless requests.
+	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); code(t, got) != "-32600" {
+		t.Errorf("a handshake-era request after stateless ones: %s", got)
+	}
+}
+
+func TestStatelessSubscriptions(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	b.bind(t, lookupSpec("2.0.0", lookupV2Schema), func(*mcp.Call) (*mcp.Result, error) { return nil, nil })
+	w := serve(t, b.srv, investigator)
+	listen := func(id, filter string) string {
+		w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{` + statelessMeta + `,"notifications":` + filter + `}}`)
+		return w.notification()
+	}
+	if ack := listen(`"prompts"`, `{"promptsListChanged":true}`); ack != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"prompts"},"notifications":{}}}` {
+		t.Fatalf("prompts-only ack: %s", ack)
+	}
+	if ack := listen(`7`, `{"toolsListChanged":true,"resourceSubscriptions":["policy://x"]}`); ack != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7},"notifications":{"toolsListChanged":true}}}` {
+		t.Fatalf("tools ack: %s", ack)
+	}
+	if err := b.reg.Deprecate("payments.lookup", "2.0.0", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.notification(); got != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}` {
+		t.Fatalf("change: %s", got)
+	}
+	// A third subscription's acknowledgement goes out after everything the
+	// change produced on this stream: the prompts-only stream got nothing.
+	if ack := listen(`"late"`, `{}`); !strings.Contains(ack, `subscriptionId":"late"`) {
+		t.Fatalf("late ack: %s", ack)
+	}
+	// The stream still serves requests while subscriptions are open.
+	if got := w.call(`{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{` + statelessMeta + `}}`); jget(t, got, "result", "tools", 1, "_meta", "version") != "1.0.0" {
+		t.Errorf("tools/list: %s", got)
+	}
+	// The client cancels one subscription; the server closes the others
+	// gracefully.
+	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"prompts"}}`)
+	// Notifications are handled in reading order: once a request sent
+	// after the cancellation is answered, the cancellation has been applied.
+	w.call(`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{` + statelessMeta + `}}`)
+	b.srv.Close()
+	var answers []string
+	for len(answers) < 2 {
+		answers = append(answers, w.response())
+	}
+	for _, id := range []string{`7`, `"late"`} {
+		want := `{"jsonrpc":"2.0","id":` + id + `,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"bank-payments-mcp","version":"2.3.1"},"io.modelcontextprotocol/subscriptionId":` + id + `}}}`
+		if answers[0] != want && answers[1] != want {
+			t.Errorf("no graceful end for %s: %v", id, answers)
+		}
+	}
+	rest, err := w.finish()
+	if err != nil || len(rest) != 0 || len(w.notes) != 0 {
+		t.Errorf("the cancelled subscription was answered: %v %v %v", rest, w.notes, err)
+	}
+}
+
+func TestSubscriptionsEndWithTheStream(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{` + statelessMeta + `,"notifications":{"toolsListChanged":true}}}`)
+	w.notification()
+	rest, err := w.finish()
+	if err != nil || len(rest) != 0 {
+		t.Fatalf("end of input: %v %v", rest, err)
+	}
+}
+
+func TestDualEraSessionGetsBothNotifications(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	w.send(`{"jsonrpc":"2.0","id":"l","method":"subscriptions/listen","params":{` + statelessMeta + `,"notifications":{"toolsListChanged":true}}}`)
+	w.notification()
+	if err := b.reg.Retire("crm.notes.append", "1.0.0"); err != nil {
+		t.Fatal(err)
+	}
+	first, second := w.notification(), w.notification()
+	if first != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` ||
+		second != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"l"}}}` {
+		t.Errorf("got\n%s\n%s", first, second)
+	}
+}
+
+func TestListenNeedsANotificationSink(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	sess := b.srv.NewSession(investigator, nil)
+	defer sess.Close()
+	got := sess.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+statelessMeta+`,"notifications":{}}}`))
+	if code(t, string(got)) != "-32603" {
+		t.Errorf("got %s", got)
+	}
+}

@@ -1,0 +1,189 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// ServeStream serves newline-delimited JSON-RPC read from r, answering on w:
+// the stdio transport, and any other byte stream with the same framing.
+// One session serves the whole stream, as principal p.
+//
+// Each line is one message; blank lines are skipped, and a line longer than
+// Options.MaxMessageBytes is answered with -32600 (id null) and skipped.
+// Notifications, and initialize, are handled in the order they are read (so
+// a pipelined initialize, notifications/initialized, tools/list works);
+// other requests run concurrently. Every answer and notification is written
+// whole, followed by "\n", under one mutex.
+//
+// ServeStream returns nil at end of input, after every request in flight is
+// answered (open subscriptions end with the stream), or the context's error
+// when ctx is done (in-flight requests see their context cancelled and are
+// still answered), or the first read or write error. It does not close r or
+// w; a read blocked in r when ctx is done is left to the caller, who owns r.
+func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p estate.Principal) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := &lineWriter{w: w, failed: cancel}
+	sess := s.NewSession(p, out.write)
+
+	items := make(chan line)
+	readErr := make(chan error, 1)
+	stop := make(chan struct{})
+	go readLines(r, s.maxMessageBytes, items, readErr, stop)
+
+	var wg sync.WaitGroup
+	var err error
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+			break loop
+		case item, ok := <-items:
+			if !ok {
+				err = <-readErr
+				break loop
+			}
+			s.serveLine(ctx, sess, item, out, &wg)
+		}
+	}
+	close(stop)
+	sess.Close() // subscriptions end with the stream, and none can open
+	wg.Wait()
+	out.close()
+	if werr := out.err(); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// line is one framed message, or the mark of one that was too long.
+type line struct {
+	data    []byte
+	tooLong bool
+}
+
+func (s *Server) serveLine(ctx context.Context, sess *Session, item line, out *lineWriter, wg *sync.WaitGroup) {
+	if item.tooLong {
+		out.write(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"message exceeds the limit of "+strconv.Itoa(s.maxMessageBytes)+" bytes")))
+		return
+	}
+	msg, rpcErr := jsonrpc.Decode(item.data)
+	if rpcErr != nil {
+		out.write(jsonrpc.EncodeError(msg.ID, rpcErr)) // gate 1
+		return
+	}
+	now, run := sess.start(ctx, msg)
+	if run == nil {
+		out.write(now)
+		return
+	}
+	if msg.Method == methodInitialize {
+		out.write(run())
+		return
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		out.write(run())
+	}()
+}
+
+// readLines frames r into lines until EOF (readErr gets nil) or a read
+// error (readErr gets it), then closes items.
+func readLines(r io.Reader, max int, items chan<- line, readErr chan<- error, stop <-chan struct{}) {
+	defer close(items)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		item, err := readLine(br, max)
+		if item.tooLong || len(bytes.TrimSpace(item.data)) > 0 {
+			select {
+			case items <- item:
+			case <-stop:
+				readErr <- nil
+				return
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			readErr <- err
+			return
+		}
+	}
+}
+
+// readLine reads up to and without the next "\n" (a final line may lack
+// it). A line longer than max is consumed and reported as too long.
+func readLine(br *bufio.Reader, max int) (line, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > max+1 { // +1: the newline
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if tooLong {
+			return line{tooLong: true}, err
+		}
+		return line{data: bytes.TrimSuffix(buf, []byte{'\n'})}, err
+	}
+}
+
+// lineWriter writes whole messages, one per line, under a mutex. After a
+// write error it writes nothing more and calls failed; after close it
+// writes nothing (a notification racing the end of the stream is dropped).
+type lineWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+	werr   error
+	failed func()
+}
+
+func (l *lineWriter) write(msg []byte) {
+	if msg == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.werr != nil {
+		return
+	}
+	buf := make([]byte, 0, len(msg)+1)
+	buf = append(append(buf, msg...), '\n')
+	if _, err := l.w.Write(buf); err != nil {
+		l.werr = err
+		l.failed()
+	}
+}
+
+func (l *lineWriter) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+}
+
+func (l *lineWriter) err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.werr
+}

@@ -1,0 +1,125 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+func TestServeStreamAnswersInFlightRequestsBeforeReturning(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	started, release := make(chan struct{}), make(chan struct{})
+	b.bind(t, freeTool("slow", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		close(started)
+		<-release
+		return mcp.TextResult("finally"), nil
+	})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
+	<-started
+	w.in.Close() // end of input while the call runs
+	close(release)
+	rest, err := w.finish()
+	if err != nil || len(rest) != 1 || jget(t, rest[0], "result", "content", 0, "text") != "finally" {
+		t.Fatalf("got %v, %v", rest, err)
+	}
+}
+
+func TestServeStreamRunsRequestsConcurrently(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	second := make(chan struct{})
+	b.bind(t, freeTool("first", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		<-second // answers only once the later request has run
+		return mcp.TextResult("first"), nil
+	})
+	b.bind(t, freeTool("second", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		close(second)
+		return mcp.TextResult("second"), nil
+	})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"first"}}`)
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"second"}}`)
+	if a, b := w.response(), w.response(); !strings.HasPrefix(a, `{"jsonrpc":"2.0","id":2,`) || !strings.HasPrefix(b, `{"jsonrpc":"2.0","id":1,`) {
+		t.Errorf("order: %s then %s", a, b)
+	}
+}
+
+func TestServeStreamPipelinedHandshake(t *testing.T) {
+	// A client that does not wait: initialize, initialized and a request
+	// written at once, then the input closed.
+	b := newBank(t, mcp.Options{})
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		"",
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\r",
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"}}}`,
+	}, "\n") // no final newline
+	var out bytes.Buffer
+	if err := b.srv.ServeStream(context.Background(), strings.NewReader(in), &out, investigator); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("got %q", out.String())
+	}
+	answered := map[string]bool{}
+	for _, l := range lines {
+		if code(t, l) != "" {
+			t.Errorf("error: %s", l)
+		}
+		answered[jget(t, l, "id").(json.Number).String()] = true
+	}
+	if !answered["1"] || !answered["2"] || !answered["3"] {
+		t.Errorf("answered %v", answered)
+	}
+}
+
+func TestServeStreamReturnsOnCancel(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.srv.ServeStream(ctx, r, io.Discard, investigator) }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v", err)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestServeStreamReportsWriteErrors(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	r, w := io.Pipe()
+	defer w.Close()
+	done := make(chan error, 1)
+	go func() { done <- b.srv.ServeStream(context.Background(), r, failingWriter{}, investigator) }()
+	io.WriteString(w, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	if err := <-done; err == nil || err.Error() != "broken pipe" {
+		t.Errorf("got %v", err)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("stdin gone") }
+
+func TestServeStreamReportsReadErrors(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	if err := b.srv.ServeStream(context.Background(), failingReader{}, io.Discard, investigator); err == nil || err.Error() != "stdin gone" {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,0 +1,496 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// Handler runs one call of one tool version. A returned error becomes a
+// result with isError: true and the error's text (a tool failure the model
+// should see, not a protocol error); a panic is recovered, logged, and
+// becomes an isError result too. A nil result with a nil error is an empty
+// successful result.
+type Handler func(ctx context.Context, call *Call) (*Result, error)
+
+// Validator decodes a call's raw arguments (always a JSON object) and checks
+// them against the tool's input schema in one pass. It returns the value
+// handed to the handler as Call.Value and every violation, sorted by (path,
+// message) as schema.SortErrors orders them; with violations the value is
+// ignored and the handler is not reached. Generated code supplies a
+// straight-line validator that decodes into the tool's argument type.
+type Validator func(raw json.RawMessage) (value any, errs schema.Errors)
+
+// Tool is the implementation bound to one tool version.
+type Tool struct {
+	Handler Handler
+	// Validate is the fast path generated code provides. Nil means the
+	// reference validator: the arguments decoded into the JSON value model
+	// (Call.Value is then a map[string]any) and checked with
+	// spec.InputSchema.Validate.
+	Validate Validator
+}
+
+// Call is one tools/call that passed every gate and reaches a handler.
+type Call struct {
+	// Spec is the version the call resolved to (the newest visible one, or
+	// the newest entitled one satisfying the caller's _meta.version pin).
+	Spec estate.ToolSpec
+	// Raw is the arguments object as received ({} when absent).
+	Raw json.RawMessage
+	// Value is what the tool's Validator decoded (the arguments as a
+	// map[string]any with the reference validator).
+	Value any
+	// Principal is who is calling. Never log it.
+	Principal estate.Principal
+	// Meta is the request's params._meta, decoded; nil when absent.
+	Meta map[string]any
+	// ClientCapabilities are the capabilities the client declared: in
+	// initialize (handshake era) or in this request's _meta (stateless).
+	ClientCapabilities map[string]any
+	// Revision is the protocol revision in force for this request.
+	Revision Revision
+	// RequestID is the JSON-RPC id of the request.
+	RequestID jsonrpc.ID
+
+	argsOnce sync.Once
+	args     map[string]any
+}
+
+// Arguments returns the arguments decoded into the JSON value model of
+// package schema (json.Number for numbers). It decodes Raw on first use
+// unless the validator already produced that form.
+func (c *Call) Arguments() map[string]any {
+	c.argsOnce.Do(func() {
+		if m, ok := c.Value.(map[string]any); ok {
+			c.args = m
+			return
+		}
+		if v, err := schema.DecodeJSON(c.Raw); err == nil {
+			c.args, _ = v.(map[string]any)
+		}
+	})
+	return c.args
+}
+
+// Content is one block of a tool result: text, or base64 data (an image or
+// audio) with its MIME type.
+type Content struct {
+	// Type is "text" (the default when empty), "image" or "audio".
+	Type     string
+	Text     string
+	Data     string
+	MIMEType string
+}
+
+// TextContent returns a text block.
+func TextContent(text string) Content { return Content{Type: "text", Text: text} }
+
+// MarshalJSON writes the members the block's type requires (a text block
+// always has "text", even when empty).
+func (c Content) MarshalJSON() ([]byte, error) {
+	switch c.Type {
+	case "", "text":
+		return jsonrpc.Marshal(struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}{"text", c.Text})
+	case "image", "audio":
+		return jsonrpc.Marshal(struct {
+			Type     string `json:"type"`
+			Data     string `json:"data"`
+			MIMEType string `json:"mimeType"`
+		}{c.Type, c.Data, c.MIMEType})
+	}
+	return jsonrpc.Marshal(struct {
+		Type     string `json:"type"`
+		Text     string `json:"text,omitempty"`
+		Data     string `json:"data,omitempty"`
+		MIMEType string `json:"mimeType,omitempty"`
+	}{c.Type, c.Text, c.Data, c.MIMEType})
+}
+
+// Result is what a handler returns.
+type Result struct {
+	Content []Content
+	// StructuredContent, when the tool declares an output schema, must
+	// satisfy it: the server checks, and a result that does not is
+	// replaced by an isError result (and logged).
+	StructuredContent any
+	// IsError marks a tool failure the model should see.
+	IsError bool
+	// Meta is the result's _meta.
+	Meta map[string]any
+}
+
+// TextResult is a successful result with one text block.
+func TextResult(text string) *Result { return &Result{Content: []Content{TextContent(text)}} }
+
+// ErrorResult is a tool failure with one text block.
+func ErrorResult(text string) *Result {
+	return &Result{Content: []Content{TextContent(text)}, IsError: true}
+}
+
+type callToolResult struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError"`
+	common
+}
+
+// binding is a bound implementation with its validator resolved.
+type binding struct {
+	tool     Tool
+	validate Validator
+}
+
+// Bind publishes spec into the registry (the publish guard applies: an
+// immutable, non-monotonic or under-bumped version is refused with the
+// registry's *estate.PublishError) and binds tool to it. The binding is in
+// place before the version is visible, so no call finds it unbound.
+func (s *Server) Bind(spec estate.ToolSpec, tool Tool) error {
+	b, err := newBinding(spec, tool)
+	if err != nil {
+		return err
+	}
+	key := spec.Key()
+	s.toolsMu.Lock()
+	_, bound := s.tools[key]
+	if !bound {
+		s.tools[key] = b
+	}
+	s.toolsMu.Unlock()
+	if err := s.registry.Publish(spec); err != nil {
+		if !bound {
+			s.detach(key)
+		}
+		return err
+	}
+	if bound {
+		// A bound version is published, so Publish has refused it above.
+		return errors.New("mcp: bind " + key + ": already bound")
+	}
+	return nil
+}
+
+// BindPublished binds tool to a version already in the registry: one that
+// another server sharing the registry published, or that the estate loaded
+// from its record.
+func (s *Server) BindPublished(name string, version estate.Version, tool Tool) error {
+	spec, ok := s.registry.Get(name, version)
+	if !ok {
+		return fmt.Errorf("mcp: bind %s@%s: not in the registry", name, version)
+	}
+	b, err := newBinding(spec, tool)
+	if err != nil {
+		return err
+	}
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	if _, bound := s.tools[spec.Key()]; bound {
+		return errors.New("mcp: bind " + spec.Key() + ": already bound")
+	}
+	s.tools[spec.Key()] = b
+	return nil
+}
+
+func newBinding(spec estate.ToolSpec, tool Tool) (*binding, error) {
+	if tool.Handler == nil {
+		return nil, errors.New("mcp: bind " + spec.Key() + ": no handler")
+	}
+	if spec.InputSchema == nil {
+		return nil, errors.New("mcp: bind " + spec.Key() + ": no input schema")
+	}
+	b := &binding{tool: tool, validate: tool.Validate}
+	if b.validate == nil {
+		b.validate = referenceValidator(spec.InputSchema)
+	}
+	return b, nil
+}
+
+func (s *Server) detach(key string) {
+	s.toolsMu.Lock()
+	delete(s.tools, key)
+	s.toolsMu.Unlock()
+}
+
+func (s *Server) binding(key string) (*binding, bool) {
+	s.toolsMu.RLock()
+	b, ok := s.tools[key]
+	s.toolsMu.RUnlock()
+	return b, ok
+}
+
+// referenceValidator decodes the arguments into the JSON value model and
+// runs the reference validator.
+func referenceValidator(in *schema.Schema) Validator {
+	return func(raw json.RawMessage) (any, schema.Errors) {
+		v, err := schema.DecodeJSON(raw)
+		if err != nil {
+			// The envelope was decoded strictly already; this cannot
+			// happen for arguments that reached a validator.
+			return nil, schema.Errors{{Path: "$", Message: "arguments are not valid JSON"}}
+		}
+		return v, in.Validate(v)
+	}
+}
+
+// specInfo is what the server derives once per published version: its
+// tools/list entry, encoded, and its input schema hash. A published version
+// never changes (only its lifecycle does, which neither reflects).
+type specInfo struct {
+	entry json.RawMessage
+	hash  string
+}
+
+type toolEntry struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  map[string]any  `json:"inputSchema"`
+	OutputSchema map[string]any  `json:"outputSchema,omitempty"`
+	Annotations  toolAnnotations `json:"annotations"`
+	Meta         toolMeta        `json:"_meta"`
+}
+
+type toolAnnotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+}
+
+type toolMeta struct {
+	Version    string `json:"version"`
+	SideEffect string `json:"sideEffect"`
+	SchemaHash string `json:"schemaHash"`
+}
+
+// specInfo returns the derived information of spec, computing it on first
+// use. The entry carries MCP-standard members only: the estate's platform
+// metadata (scopes, classification, owner, tenants) never leaves the
+// server, and the input schema is its public form (no x-secret marker).
+func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
+	key := spec.Key()
+	if v, ok := s.infos.Load(key); ok {
+		return v.(*specInfo)
+	}
+	hash := spec.InputSchema.Hash()
+	hints := spec.SideEffect.Hints()
+	e := toolEntry{
+		Name:        spec.Name,
+		Title:       spec.Title,
+		Description: spec.Description,
+		InputSchema: spec.InputSchema.Public(),
+		Annotations: toolAnnotations{ReadOnlyHint: hints.ReadOnly, DestructiveHint: hints.Destructive, IdempotentHint: hints.Idempotent},
+		Meta:        toolMeta{Version: spec.Version.String(), SideEffect: string(spec.SideEffect), SchemaHash: hash},
+	}
+	if spec.OutputSchema != nil {
+		e.OutputSchema = spec.OutputSchema.Public()
+	}
+	entry, err := jsonrpc.Marshal(e)
+	if err != nil {
+		// A parsed schema holds JSON values only.
+		panic("mcp: encoding the tools/list entry of " + key + ": " + err.Error())
+	}
+	v, _ := s.infos.LoadOrStore(key, &specInfo{entry: entry, hash: hash})
+	return v.(*specInfo)
+}
+
+func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
+	specs, err := s.registry.Discover(r.session.principal)
+	if err != nil {
+		s.log.LogAttrs(r.ctx, slog.LevelError, "tool discovery failed", slog.String("error", err.Error()))
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "tool discovery failed")
+	}
+	b := make([]byte, 0, 256*len(specs)+128)
+	b = append(b, `{"tools":[`...)
+	for i, spec := range specs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s.specInfo(spec).entry...)
+	}
+	b = append(b, ']')
+	var c common
+	s.finish(r.rev, &c, cacheScopePrivate)
+	b = appendMembers(b, c)
+	return rawResult(append(b, '}')), nil
+}
+
+// appendMembers appends the members of v's encoding (an object) to b, which
+// holds an object still open and not empty.
+func appendMembers(b []byte, v any) []byte {
+	enc, err := jsonrpc.Marshal(v)
+	if err != nil || len(enc) <= 2 {
+		return b
+	}
+	b = append(b, ',')
+	return append(b, enc[1:len(enc)-1]...)
+}
+
+// unknownTool is the one answer for a tool the caller cannot reach, whether
+// it does not exist, is not entitled, is retired, or matches no pin: the
+// same code and message shape, so the estate cannot be probed by diffing
+// errors.
+func unknownTool(name string) *jsonrpc.Error {
+	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown tool: "+name)
+}
+
+// msgSchemaViolation is the message of a schema violation in every revision:
+// the -32602 error before 2025-11-25, the isError result's text after.
+const msgSchemaViolation = "arguments failed schema validation"
+
+func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
+	// Params.
+	name, ok := r.params.str("name")
+	if !ok {
+		return nil, invalidParams("name is required and must be a string")
+	}
+	args := r.params.member("arguments")
+	if args == nil {
+		args = json.RawMessage(`{}`)
+	} else if kindOf(args) != '{' {
+		return nil, invalidParams("arguments must be an object")
+	}
+	var pin *estate.Constraint
+	if v, present := r.params.meta[MetaVersion]; present {
+		text, isString := v.(string)
+		if !isString {
+			return nil, invalidParams("_meta.version must be a string (a version constraint)")
+		}
+		c, err := estate.ParseConstraint(text)
+		if err != nil {
+			return nil, invalidParams("_meta.version: " + err.Error())
+		}
+		pin = &c
+	}
+	expectedHash, hashPinned := r.params.meta[MetaSchemaHash]
+	if hashPinned {
+		if _, isString := expectedHash.(string); !isString {
+			return nil, invalidParams("_meta.schemaHash must be a string")
+		}
+	}
+
+	// Discoverability.
+	spec, found, err := s.registry.ResolveFor(r.session.principal, name, pin)
+	if err != nil {
+		// Logged for the operator; answered like any unreachable tool so
+		// that an error cannot tell an existing name from a missing one.
+		s.log.LogAttrs(r.ctx, slog.LevelError, "tool resolution failed", slog.String("tool", name), slog.String("error", err.Error()))
+		found = false
+	}
+	if !found {
+		return nil, unknownTool(name)
+	}
+	bound, ok := s.binding(spec.Key())
+	if !ok {
+		s.log.LogAttrs(r.ctx, slog.LevelError, "no handler bound", slog.String("tool", spec.Key()))
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "no handler is bound for "+spec.Key())
+	}
+
+	// Schema hash pin.
+	info := s.specInfo(spec)
+	if hashPinned && expectedHash.(string) != info.hash {
+		return nil, (&DriftError{
+			ToolName: spec.Name, Version: spec.Version.String(),
+			ExpectedSchemaHash: expectedHash.(string), ObservedHash: info.hash,
+		}).RPCError()
+	}
+
+	// Schema.
+	value, violations := bound.validate(args)
+	if len(violations) > 0 {
+		if !r.rev.SchemaViolationIsToolError() {
+			return nil, &jsonrpc.Error{
+				Code: jsonrpc.CodeInvalidParams, Message: msgSchemaViolation,
+				Data: map[string]any{"errors": violations.Strings()},
+			}
+		}
+		res := &callToolResult{
+			Content: []Content{TextContent(msgSchemaViolation + ":\n" + strings.Join(violations.Strings(), "\n"))},
+			IsError: true,
+		}
+		res.Meta = map[string]any{"errors": violations.Strings()}
+		s.finish(r.rev, &res.common, "")
+		return res, nil
+	}
+
+	// Handler.
+	call := &Call{
+		Spec: spec, Raw: args, Value: value, Principal: r.session.principal,
+		Meta: r.params.meta, ClientCapabilities: r.clientCaps, Revision: r.rev, RequestID: r.id,
+	}
+	s.logCall(r.ctx, call)
+	out := s.invoke(r.ctx, bound.tool.Handler, call)
+	res := &callToolResult{Content: out.Content, IsError: out.IsError}
+	if res.Content == nil {
+		res.Content = []Content{}
+	}
+	if out.StructuredContent != nil {
+		sc, failure := s.checkOutput(r.ctx, spec, out)
+		if failure != nil {
+			res = &callToolResult{Content: failure.Content, IsError: true}
+		} else {
+			res.StructuredContent = sc
+		}
+	}
+	res.Meta = out.Meta
+	s.finish(r.rev, &res.common, "")
+	return res, nil
+}
+
+// invoke runs the handler, turning an error or a panic into an isError
+// result. A panic's message stays in the log: it may describe internals.
+func (s *Server) invoke(ctx context.Context, h Handler, call *Call) (res *Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "tool handler panicked",
+				slog.String("tool", call.Spec.Key()), slog.String("panic", fmt.Sprint(v)),
+				slog.String("stack", string(debug.Stack())))
+			res = ErrorResult("tool failed: internal error")
+		}
+	}()
+	out, err := h(ctx, call)
+	if err != nil {
+		return ErrorResult(err.Error())
+	}
+	if out == nil {
+		return &Result{}
+	}
+	return out
+}
+
+// checkOutput encodes the structured content and, when the tool declares an
+// output schema and the result is not an error, checks it. A result that
+// breaks the declared contract is a server bug: it is logged and replaced by
+// a failure result.
+func (s *Server) checkOutput(ctx context.Context, spec estate.ToolSpec, out *Result) (json.RawMessage, *Result) {
+	enc, err := jsonrpc.Marshal(out.StructuredContent)
+	if err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "tool result does not encode", slog.String("tool", spec.Key()), slog.String("error", err.Error()))
+		return nil, ErrorResult("tool failed: internal error")
+	}
+	if spec.OutputSchema == nil || out.IsError {
+		return enc, nil
+	}
+	v, err := schema.DecodeJSON(enc)
+	var violations schema.Errors
+	if err == nil {
+		violations = spec.OutputSchema.Validate(v)
+	}
+	if err != nil || len(violations) > 0 {
+		s.log.LogAttrs(ctx, slog.LevelError, "tool result violates its output schema",
+			slog.String("tool", spec.Key()), slog.Any("errors", violations.Strings()))
+		return nil, ErrorResult("tool failed: its result does not match the declared output schema")
+	}
+	return enc, nil
+}

@@ -1,0 +1,383 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+func TestInitializeNegotiatesLeniently(t *testing.T) {
+	b := newBank(t, mcp.Options{Instructions: "Payments tools."})
+	cases := map[string]string{
+		"2024-11-05": "2024-11-05", "2025-03-26": "2025-03-26", "2025-06-18": "2025-06-18", "2025-11-25": "2025-11-25",
+		"1999-01-01": "2025-11-25", "2026-07-28": "2025-11-25", "": "2025-11-25",
+	}
+	for requested, want := range cases {
+		w := serve(t, b.srv, investigator)
+		got := w.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + requested + `","capabilities":{"sampling":{}},"clientInfo":{"name":"kernel","version":"1.0.0"}}}`)
+		wantLine := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"` + want + `",` +
+			`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":false},"prompts":{"listChanged":false}},` +
+			`"serverInfo":{"name":"bank-payments-mcp","version":"2.3.1"},"instructions":"Payments tools."}}`
+		if got != wantLine {
+			t.Errorf("requested %q:\n got %s\nwant %s", requested, got, wantLine)
+		}
+	}
+	w := serve(t, b.srv, investigator)
+	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":20250618}}`); code(t, got) != "-32602" {
+		t.Errorf("a non-string protocolVersion: %s", got)
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`); code(t, got) != "-32602" {
+		t.Errorf("no params: %s", got)
+	}
+}
+
+func TestSchemaViolationFormPerRevision(t *testing.T) {
+	errs := []string{
+		"$.include_legs: expected type boolean, got string",
+		`$.reference: does not match pattern '^PMT-\d{3,}$'`,
+		"$.urgent: additional property is not allowed",
+	}
+	for _, rev := range mcp.Revisions() {
+		t.Run(string(rev), func(t *testing.T) {
+			b := newBank(t, mcp.Options{})
+			w, params := session(t, b.srv, investigator, rev)
+			got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` +
+				params(`{"name":"payments.lookup","arguments":{"reference":"PMT771","include_legs":"yes","urgent":true}}`) + `}`)
+			if !rev.SchemaViolationIsToolError() {
+				if code(t, got) != "-32602" || jget(t, got, "error", "message") != "arguments failed schema validation" {
+					t.Fatalf("got %s", got)
+				}
+				if listed := jget(t, got, "error", "data", "errors"); !sameStrings(listed, errs) {
+					t.Errorf("data.errors %v", listed)
+				}
+			} else {
+				if jget(t, got, "result", "isError") != true {
+					t.Fatalf("got %s", got)
+				}
+				text := jget(t, got, "result", "content", 0, "text").(string)
+				if text != "arguments failed schema validation:\n"+strings.Join(errs, "\n") {
+					t.Errorf("text %q", text)
+				}
+				if listed := jget(t, got, "result", "_meta", "errors"); !sameStrings(listed, errs) {
+					t.Errorf("_meta.errors %v", listed)
+				}
+			}
+			if rt := jget(t, got, "result", "resultType"); rev.Stateless() != (rt == "complete") {
+				t.Errorf("resultType %v", rt)
+			}
+			if n := b.called("payments.lookup@1.0.0"); n != 0 {
+				t.Errorf("the handler ran %d times", n)
+			}
+		})
+	}
+}
+
+func sameStrings(v any, want []string) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) != len(want) {
+		return false
+	}
+	for i := range list {
+		if list[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSchemaHashPinDriftError(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	served := lookupSpec("1.0.0", lookupSchema).InputSchema.Hash()
+	got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT771"},"_meta":{"schemaHash":"fnv1a64:00000000deadbeef"}}}`)
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"schema drift: payments.lookup","data":{"reason":"schemaDrift","toolName":"payments.lookup","version":"1.0.0","expectedSchemaHash":"fnv1a64:00000000deadbeef","observedHash":"` + served + `"}}}`
+	if got != want {
+		t.Fatalf("\n got %s\nwant %s", got, want)
+	}
+	// The pin is checked before the schema: the arguments above are invalid
+	// too, and the drift is what the caller hears about.
+	m, _ := jsonrpc.Decode([]byte(got))
+	drift, ok := mcp.DriftFromRPCError(m.Error)
+	if !ok || *drift != (mcp.DriftError{ToolName: "payments.lookup", Version: "1.0.0", ExpectedSchemaHash: "fnv1a64:00000000deadbeef", ObservedHash: served}) {
+		t.Fatalf("DriftFromRPCError: %+v %v", drift, ok)
+	}
+	if _, ok := mcp.DriftFromRPCError(jsonrpc.NewError(jsonrpc.CodeInvalidParams, "arguments failed schema validation")); ok {
+		t.Error("a schema violation read as drift")
+	}
+	if n := b.called("payments.lookup@1.0.0"); n != 0 {
+		t.Fatalf("the handler ran %d times", n)
+	}
+	ok2 := w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"},"_meta":{"schemaHash":"` + served + `"}}}`)
+	if !strings.Contains(ok2, "HELD") {
+		t.Errorf("matching pin: %s", ok2)
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"payments.lookup","arguments":{},"_meta":{"schemaHash":7}}}`); code(t, got) != "-32602" {
+		t.Errorf("non-string pin: %s", got)
+	}
+}
+
+func TestVersionPinReachesDeprecatedNeverRetired(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	b.bind(t, lookupSpec("1.1.0", strings.Replace(lookupSchema, `"include_legs":{"type":"boolean"}`, `"include_legs":{"type":"boolean"},"verbose":{"type":"boolean"}`, 1)),
+		func(*mcp.Call) (*mcp.Result, error) { return mcp.TextResult("v1.1"), nil })
+	b.bind(t, lookupSpec("2.0.0", lookupV2Schema), func(*mcp.Call) (*mcp.Result, error) { return mcp.TextResult("v2"), nil })
+	for _, v := range []string{"1.0.0", "1.1.0"} {
+		if err := b.reg.Deprecate("payments.lookup", v, "payments.lookup@2.0.0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20251125)
+	call := func(pin string) string {
+		meta := ""
+		if pin != "" {
+			meta = `,"_meta":{"version":"` + pin + `"}`
+		}
+		got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771","as_of":"x"}` + meta + `}}`)
+		if text, ok := jget(t, got, "result", "content", 0, "text").(string); ok {
+			return text
+		}
+		return got
+	}
+	// as_of is required by 2.0.0 and not allowed by 1.x: each answer shows
+	// which contract validated it.
+	if got := call(""); got != "v2" {
+		t.Errorf("unpinned: %s", got)
+	}
+	if got := call("^1.0.0"); !strings.HasPrefix(got, "arguments failed schema validation") {
+		t.Errorf("^1.0.0 must reach 1.1.0, the newest deprecated 1.x: %s", got)
+	}
+	if got := call("~1.0.0"); !strings.HasPrefix(got, "arguments failed schema validation") {
+		t.Errorf("~1.0.0: %s", got)
+	}
+	if err := b.reg.Retire("payments.lookup", "1.1.0"); err != nil {
+		t.Fatal(err)
+	}
+	got := w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"},"_meta":{"version":"^1.0.0"}}}`)
+	if !strings.Contains(got, "HELD") {
+		t.Errorf("^1.0.0 after retiring 1.1.0 must reach 1.0.0: %s", got)
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"},"_meta":{"version":"1.1.0"}}}`); got != `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"unknown tool: payments.lookup"}}` {
+		t.Errorf("exact pin on a retired version: %s", got)
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"payments.lookup","arguments":{},"_meta":{"version":"not a range"}}}`); code(t, got) != "-32602" {
+		t.Errorf("malformed pin: %s", got)
+	}
+}
+
+func TestHandlerErrorAndPanicBecomeToolErrors(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	b.bind(t, freeTool("core.timeout", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		return nil, errors.New("core banking timeout")
+	})
+	b.bind(t, freeTool("core.crash", estate.Read), func(c *mcp.Call) (*mcp.Result, error) {
+		var m map[string]int
+		m["boom"]++ // a nil map write panics
+		return nil, nil
+	})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"core.timeout"}}`); got != `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"core banking timeout"}],"isError":true}}` {
+		t.Errorf("handler error: %s", got)
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"core.crash"}}`); got != `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"tool failed: internal error"}],"isError":true}}` {
+		t.Errorf("handler panic: %s", got)
+	}
+	if recs := b.log.records(t, "tool handler panicked"); len(recs) != 1 || !strings.Contains(recs[0]["panic"].(string), "nil map") {
+		t.Errorf("panic log: %v", recs)
+	}
+	// The server keeps serving.
+	if got := w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"}}}`); !strings.Contains(got, "HELD") {
+		t.Errorf("after the panic: %s", got)
+	}
+}
+
+func TestOutputSchemaIsEnforced(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	spec := freeTool("status", estate.Read)
+	spec.OutputSchema = schema.MustParseJSON(`{"type":"object","properties":{"state":{"type":"string","enum":["HELD","RELEASED"]}},"required":["state"]}`)
+	state := "HELD"
+	b.bind(t, spec, func(*mcp.Call) (*mcp.Result, error) {
+		return &mcp.Result{Content: []mcp.Content{mcp.TextContent(state)}, StructuredContent: map[string]string{"state": state}}, nil
+	})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status"}}`); got != `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"HELD"}],"structuredContent":{"state":"HELD"},"isError":false}}` {
+		t.Errorf("conforming result: %s", got)
+	}
+	state = "LOST"
+	if got := w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"status"}}`); got != `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"tool failed: its result does not match the declared output schema"}],"isError":true}}` {
+		t.Errorf("violating result: %s", got)
+	}
+	if recs := b.log.records(t, "tool result violates its output schema"); len(recs) != 1 {
+		t.Errorf("log: %v", recs)
+	}
+}
+
+func TestCallCarriesWhatTheHandlerNeeds(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	type args struct{ Reference string }
+	var seen *mcp.Call
+	spec := lookupSpec("1.0.0", lookupSchema)
+	spec.Name = "payments.lookup.typed"
+	err := b.srv.Bind(spec, mcp.Tool{
+		// A generated validator decodes into the argument type.
+		Validate: func(raw json.RawMessage) (any, schema.Errors) {
+			var a args
+			if err := json.Unmarshal(raw, &a); err != nil || !strings.HasPrefix(a.Reference, "PMT-") {
+				return nil, schema.Errors{{Path: "$.reference", Message: "bad"}}
+			}
+			return &a, nil
+		},
+		Handler: func(_ mcpCtx, c *mcp.Call) (*mcp.Result, error) {
+			seen = c
+			return mcp.TextResult(c.Value.(*args).Reference), nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := serve(t, b.srv, investigator)
+	got := w.call(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"payments.lookup.typed","arguments":{"reference":"PMT-9"},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"trace":"t1"}}}`)
+	if jget(t, got, "result", "content", 0, "text") != "PMT-9" {
+		t.Fatalf("got %s", got)
+	}
+	if seen.Spec.Key() != "payments.lookup.typed@1.0.0" || string(seen.Raw) != `{"reference":"PMT-9"}` ||
+		seen.Principal.AgentID != "payments-investigator" || seen.Revision != mcp.Revision20260728 ||
+		seen.RequestID != jsonrpc.StringID("c1") || seen.Meta["trace"] != "t1" ||
+		keys(seen.ClientCapabilities) != "elicitation" {
+		t.Errorf("call: %+v", seen)
+	}
+	if a := seen.Arguments(); a["reference"] != "PMT-9" {
+		t.Errorf("Arguments() = %v", a)
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":"c2","method":"tools/call","params":{"name":"payments.lookup.typed","arguments":{"reference":"X"},` + statelessMeta + `}}`); jget(t, got, "result", "content", 0, "text") != "arguments failed schema validation:\n$.reference: bad" {
+		t.Errorf("custom validator's errors: %s", got)
+	}
+}
+
+func TestListChangedAfterDeprecate(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	b.bind(t, lookupSpec("2.0.0", lookupV2Schema), func(*mcp.Call) (*mcp.Result, error) { return nil, nil })
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	before := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if err := b.reg.Deprecate("payments.lookup", "2.0.0", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.notification(); got != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` {
+		t.Fatalf("got %s", got)
+	}
+	after := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if jget(t, before, "result", "tools", 1, "_meta", "version") != "2.0.0" || jget(t, after, "result", "tools", 1, "_meta", "version") != "1.0.0" {
+		t.Errorf("re-listing after the notification:\n%s\n%s", before, after)
+	}
+}
+
+func TestCallLogRedactsSecretsAtAnyDepth(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	spec := freeTool("transfer", estate.WriteNonIdempotent)
+	spec.InputSchema = schema.MustParseJSON(`{"type":"object","properties":{
+		"token":{"type":"string","x-secret":true},
+		"amount":{"type":"integer"},
+		"auth":{"type":"object","properties":{"otp":{"type":"string","x-secret":true},"user":{"type":"string"}}},
+		"legs":{"type":"array","items":{"type":"object","properties":{"pin":{"type":"string","x-secret":true}}}},
+		"extra":{"type":"object","additionalProperties":{"type":"string","x-secret":true}}}}`)
+	b.bind(t, spec, func(*mcp.Call) (*mcp.Result, error) { return mcp.TextResult("ok"), nil })
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	list := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if strings.Contains(list, "x-secret") {
+		t.Errorf("tools/list shows the marker: %s", list)
+	}
+	w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"transfer","arguments":{"token":"tok-SECRET-1","amount":5,` +
+		`"auth":{"otp":"SECRET-2","user":"alice"},"legs":[{"pin":"SECRET-3"},{"pin":"SECRET-4"}],"extra":{"k":"SECRET-5"}}}}`)
+	logged := b.log.String()
+	if strings.Contains(logged, "SECRET") {
+		t.Fatalf("a secret reached the log: %s", logged)
+	}
+	recs := b.log.records(t, "tool call")
+	if len(recs) != 1 {
+		t.Fatalf("records: %v", recs)
+	}
+	args, _ := json.Marshal(recs[0]["arguments"])
+	want := `{"amount":5,"auth":{"otp":"[REDACTED]","user":"alice"},"extra":{"k":"[REDACTED]"},"legs":[{"pin":"[REDACTED]"},{"pin":"[REDACTED]"}],"token":"[REDACTED]"}`
+	if string(args) != want {
+		t.Errorf("logged arguments:\n got %s\nwant %s", args, want)
+	}
+	if recs[0]["tool"] != "transfer" || recs[0]["version"] != "1.0.0" || recs[0]["request_id"] != "2" {
+		t.Errorf("record: %v", recs[0])
+	}
+	for _, who := range []string{"payments-investigator", "wholesale", "payments.read"} {
+		if strings.Contains(logged, who) {
+			t.Errorf("the principal reached the log (%s): %s", who, logged)
+		}
+	}
+}
+
+func TestBindRefusals(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	if err := b.srv.Bind(lookupSpec("2.0.0", lookupSchema), mcp.Tool{}); err == nil {
+		t.Error("a tool without handler was bound")
+	}
+	// The publish guard applies: a major change as a minor bump.
+	err := b.srv.Bind(lookupSpec("1.1.0", lookupV2Schema), mcp.Tool{Handler: func(mcpCtx, *mcp.Call) (*mcp.Result, error) { return nil, nil }})
+	var pe *estate.PublishError
+	if !errors.As(err, &pe) || pe.Rule != "bump-too-small" {
+		t.Errorf("under-bumped version: %v", err)
+	}
+	// A version published elsewhere is bound with BindPublished.
+	other, _ := mcp.NewServer(mcp.Options{Registry: b.reg})
+	defer other.Close()
+	h := mcp.Tool{Handler: func(mcpCtx, *mcp.Call) (*mcp.Result, error) { return mcp.TextResult("replica"), nil }}
+	if err := other.BindPublished("payments.lookup", estate.MustParseVersion("1.0.0"), h); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.BindPublished("payments.lookup", estate.MustParseVersion("1.0.0"), h); err == nil {
+		t.Error("bound twice")
+	}
+	if err := other.BindPublished("payments.lookup", estate.MustParseVersion("9.0.0"), h); err == nil {
+		t.Error("bound an unpublished version")
+	}
+	w := serve(t, other, investigator)
+	w.handshake(mcp.Revision20250618)
+	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-100"}}}`); jget(t, got, "result", "content", 0, "text") != "replica" {
+		t.Errorf("replica: %s", got)
+	}
+	// A version in the registry with no handler on this server.
+	if got := w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"crm.notes.append","arguments":{"customer_id":"c","note":"n"}}}`); got != `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"no handler is bound for crm.notes.append@1.0.0"}}` {
+		t.Errorf("unbound version: %s", got)
+	}
+}
+
+func TestToolsCallParams(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	for _, params := range []string{
+		`{}`, `{"name":7}`, `{"name":"payments.lookup","arguments":[1]}`, `{"name":"payments.lookup","arguments":"x"}`,
+		`{"name":"payments.lookup","arguments":{},"_meta":{"version":1}}`,
+	} {
+		if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + params + `}`); code(t, got) != "-32602" {
+			t.Errorf("%s: %s", params, got)
+		}
+	}
+}
+
+func TestMalformedMetaIsInvalidParams(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"},"_meta":"v1"}}`)
+	if got != `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"_meta must be an object"}}` {
+		t.Errorf("got %s", got)
+	}
+}
