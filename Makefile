@@ -1,26 +1,43 @@
 # mcpgen — the README's two commands are `make demo` and `make test`.
 GO ?= go
 
-.PHONY: test vet demo fuzz
+.PHONY: test vet fmtcheck demo generate build fuzz
 
-# test runs every test of the module, with the race detector, after vet and
-# a gofmt check.
-test: vet
-	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
-	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+# test runs every test of the module with the race detector, after vet and
+# a gofmt check. It includes the check that the committed generated code is
+# what the generator writes today (examples/bankpayments, internal/difftest).
+test: vet fmtcheck
 	$(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...
 
-# demo runs the seed's worked example end to end.
-demo:
-	$(GO) run ./examples/worked
+fmtcheck:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 
-# fuzz runs each fuzz target for FUZZTIME (the seed corpora run in `make test`).
+# generate regenerates every generated package from its manifests.
+generate:
+	$(GO) generate ./examples/... ./internal/...
+
+build: generate
+	$(GO) build -o bin/mcpgen ./cmd/mcpgen
+	$(GO) build -o bin/bankpayments ./examples/bankpayments
+
+# demo generates the bank's package from manifests/, builds the service and
+# runs the seed's worked session against the built binary over stdio.
+demo: build
+	$(GO) run ./examples/bankpayments/demo -server bin/bankpayments
+
+# fuzz runs each fuzz target for FUZZTIME (their seed corpora run in `make test`).
 FUZZTIME ?= 30s
+FUZZ_TARGETS = \
+	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
+	./runtime/schema:FuzzCanonical ./runtime/jsonrpc:FuzzDecode ./runtime/mcp:FuzzSessionHandle \
+	./gen/manifest:FuzzLoad
 fuzz:
-	$(GO) test ./runtime/schema -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime/schema -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime/schema -run '^$$' -fuzz '^FuzzRepair$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime/schema -run '^$$' -fuzz '^FuzzCanonical$$' -fuzztime $(FUZZTIME)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME); \
+	done

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
@@ -31,6 +32,7 @@ const (
 	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
 	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
 )
 
 // Options configure a Client. The zero value is usable.
@@ -101,6 +103,10 @@ func (c *Client) Connect(ctx context.Context) (*ServerInfo, error) {
 		}
 		if info.ProtocolVersion == "" {
 			info.ProtocolVersion = c.opts.ProtocolVersion
+		}
+		// The stateless era names the server in every result's _meta.
+		if info.ServerInfo.Name == "" {
+			info.ServerInfo = info.Meta.ServerInfo
 		}
 	} else {
 		params := map[string]any{
@@ -191,6 +197,14 @@ func (c *Client) Invalidations() int {
 	return c.invalidations
 }
 
+// ToolCaller is what a generated typed client needs of a connection: the
+// runtime's *Client is one; an adapter can make another MCP client one.
+type ToolCaller interface {
+	CallTool(ctx context.Context, name string, arguments any, opts ...CallOption) (*CallResult, error)
+}
+
+var _ ToolCaller = (*Client)(nil)
+
 // CallOption adjusts one tools/call.
 type CallOption func(meta map[string]any)
 
@@ -209,7 +223,9 @@ func WithSchemaHash(hash string) CallOption {
 }
 
 // CallTool calls a tool. arguments is anything that encodes as a JSON
-// object (a map, a struct, json.RawMessage).
+// object (a map, a struct, json.RawMessage). A protocol error is a
+// *jsonrpc.Error, except a schema-hash mismatch, which is a *drift.Error
+// (the pinned contract is not the one served; the tool did not run).
 func (c *Client) CallTool(ctx context.Context, name string, arguments any, opts ...CallOption) (*CallResult, error) {
 	params := map[string]any{"name": name, "arguments": arguments}
 	if arguments == nil {
@@ -224,6 +240,12 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any, opts 
 	}
 	var res CallResult
 	if err := c.call(ctx, "tools/call", params, &res); err != nil {
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) {
+			if d, ok := drift.FromRPCError(rpcErr); ok {
+				return nil, d
+			}
+		}
 		return nil, err
 	}
 	return &res, nil

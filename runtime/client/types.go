@@ -23,6 +23,10 @@ type ServerInfo struct {
 	Instructions    string                     `json:"instructions,omitempty"`
 	// SupportedVersions is server/discover's list (stateless era only).
 	SupportedVersions []string `json:"supportedVersions,omitempty"`
+	// Meta is the result's _meta: in the stateless era it names the server.
+	Meta struct {
+		ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
 }
 
 // Tool is one entry of tools/list.

@@ -9,11 +9,13 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/go-faster/jx"
@@ -82,14 +84,82 @@ func Duplicate(l *Loc, name string) error {
 	return &DuplicateError{Path: schema.PropertyPath(l.String(), name)}
 }
 
+// Check refuses what jx would read more leniently than schema.DecodeJSON,
+// before a one-pass decode of data: invalid UTF-8 anywhere (jx passes such
+// bytes through in strings and property names), and an escaped lone
+// surrogate (jx reads "\ud800" as U+FFFD, which is valid UTF-8, so no later
+// check could tell it from a real U+FFFD). Input that escapes a surrogate at
+// all (a client that escapes every non-ASCII character writes an emoji as a
+// pair) is read once by schema.DecodeJSON to settle it. Duplicate property
+// names are the decoders' to find: Duplicate and Extra for the objects they
+// decode, Skip and Value for the values they do not.
+func Check(data []byte) error {
+	if !utf8.Valid(data) {
+		return ErrInvalidUTF8
+	}
+	if mayEscapeSurrogate(data) {
+		if _, err := schema.DecodeJSON(data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mayEscapeSurrogate reports whether data holds the text of an escaped
+// surrogate code point, \uD800 to \uDFFF in either case. It does not know
+// strings from the rest (an escaped backslash before "uD800" counts too):
+// a false alarm only costs a second reading.
+func mayEscapeSurrogate(data []byte) bool {
+	for {
+		i := bytes.Index(data, []byte(`\u`))
+		if i < 0 || i+4 > len(data) {
+			return false
+		}
+		if d, h := data[i+2], data[i+3]; (d == 'd' || d == 'D') && strings.IndexByte("89abcdefABCDEF", h) >= 0 {
+			return true
+		}
+		data = data[i+2:]
+	}
+}
+
+// Skip skips the next value with the strictness of schema.DecodeJSON: an
+// object or array is read by it, so a duplicate property name anywhere
+// inside is an error, as it is for the reference validator. Generated
+// decoders skip undeclared properties and values of the wrong type with it;
+// jx's own Skip checks only the syntax.
+func Skip(d *jx.Decoder) error {
+	switch d.Next() {
+	case jx.Object, jx.Array:
+		_, err := Value(d)
+		return err
+	}
+	return d.Skip()
+}
+
+// Peek returns the raw bytes of the next value without consuming it.
+func Peek(d *jx.Decoder) (jx.Raw, error) {
+	var raw jx.Raw
+	err := d.Capture(func(d *jx.Decoder) error {
+		var err error
+		raw, err = d.Raw()
+		return err
+	})
+	return raw, err
+}
+
 // End checks that nothing but whitespace follows the decoded value.
 func End(d *jx.Decoder) error {
+	if d.Next() != jx.Invalid {
+		// Another value starts, whole or not: jx reports a value cut short
+		// inside an object or array as io.EOF too, so reading it would not
+		// tell "{" from nothing.
+		return ErrTrailingData
+	}
+	// Nothing that starts a value: either nothing at all (io.EOF) or a byte
+	// that cannot start one.
 	err := d.Skip()
 	if errors.Is(err, io.EOF) {
 		return nil
-	}
-	if err == nil {
-		return ErrTrailingData
 	}
 	return fmt.Errorf("%w: %v", ErrTrailingData, err)
 }
@@ -107,8 +177,8 @@ func Str(d *jx.Decoder) (string, error) {
 }
 
 // Kind names the JSON kind of the next value for a type-mismatch message and
-// skips the value. A number is read to tell an integer literal from a
-// number.
+// skips the value, as strictly as Skip. A number is read to tell an integer
+// literal from a number.
 func Kind(d *jx.Decoder, t jx.Type) (schema.Kind, error) {
 	switch t {
 	case jx.Number:
@@ -121,7 +191,7 @@ func Kind(d *jx.Decoder, t jx.Type) (schema.Kind, error) {
 		_, err := Str(d)
 		return schema.KindString, err
 	}
-	if err := d.Skip(); err != nil {
+	if err := Skip(d); err != nil {
 		return schema.KindInvalid, err
 	}
 	switch t {
@@ -237,6 +307,26 @@ func Unique[T comparable](s []T) bool {
 		seen[e] = struct{}{}
 	}
 	return true
+}
+
+// UniqueItems is uniqueItems for an array of scalars decoded into items,
+// whose raw JSON is raw (see Peek). Go equality on the items answers when
+// every element decoded cleanly and no two are equal; otherwise (an element
+// of the wrong type left its zero value in items, or two numbers are equal
+// as float64 but may be different integers) the JSON values decide, with
+// schema.Unique, as for the reference validator.
+func UniqueItems[T comparable](items []T, raw []byte, clean bool) bool {
+	if clean && Unique(items) {
+		return true
+	}
+	v, err := schema.DecodeJSON(raw)
+	a, isArray := v.([]any)
+	if err != nil || !isArray {
+		// Unreachable for the raw of an array the decoder has read;
+		// should it happen, the read reports it, not this check.
+		return true
+	}
+	return schema.Unique(a)
 }
 
 // Extra records an undeclared property name of one object and reports a

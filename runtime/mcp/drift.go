@@ -1,70 +1,16 @@
 package mcp
 
 import (
-	"encoding/json"
-
+	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
+// DriftError is the schema-drift refusal (package drift holds the rule and
+// its wire form, shared with the client).
+type DriftError = drift.Error
+
 // DriftReason is the "reason" member of a drift error's data.
-const DriftReason = "schemaDrift"
-
-// DriftError is a tools/call refused because the caller pinned an input
-// schema hash (_meta.schemaHash) that is not the hash of the version its
-// call resolved to: the contract it planned against is not the one served.
-// The handler is not reached, so the caller can repair its plan (re-list,
-// re-plan) without a side effect having happened.
-//
-// On the wire it is a JSON-RPC error in every revision: code -32602 (the
-// pinned contract makes the params invalid for the tool served), message
-// "schema drift: <tool>", and data
-//
-//	{"reason": "schemaDrift", "toolName": "...", "version": "X.Y.Z",
-//	 "expectedSchemaHash": "<the caller's pin>", "observedHash": "<served>"}
-//
-// with the member names of seed 004's schemaDrift channel. The reason
-// member tells it apart from a -32602 listing schema errors.
-type DriftError struct {
-	ToolName string `json:"toolName"`
-	// Version is the version the call resolved to.
-	Version string `json:"version"`
-	// ExpectedSchemaHash is the hash the caller pinned.
-	ExpectedSchemaHash string `json:"expectedSchemaHash"`
-	// ObservedHash is the hash of the input schema the server serves.
-	ObservedHash string `json:"observedHash"`
-}
-
-// Error describes the drift.
-func (e *DriftError) Error() string {
-	return "schema drift: " + e.ToolName + "@" + e.Version + " has input schema " + e.ObservedHash + ", the caller pinned " + e.ExpectedSchemaHash
-}
-
-type driftData struct {
-	Reason string `json:"reason"`
-	DriftError
-}
-
-// RPCError is the error the server answers with.
-func (e *DriftError) RPCError() *jsonrpc.Error {
-	return &jsonrpc.Error{
-		Code:    jsonrpc.CodeInvalidParams,
-		Message: "schema drift: " + e.ToolName,
-		Data:    driftData{Reason: DriftReason, DriftError: *e},
-	}
-}
+const DriftReason = drift.Reason
 
 // DriftFromRPCError recognises a drift error received from a server.
-func DriftFromRPCError(e *jsonrpc.Error) (*DriftError, bool) {
-	if e == nil || e.Code != jsonrpc.CodeInvalidParams {
-		return nil, false
-	}
-	raw, err := e.DataJSON()
-	if err != nil || raw == nil {
-		return nil, false
-	}
-	var d driftData
-	if json.Unmarshal(raw, &d) != nil || d.Reason != DriftReason {
-		return nil, false
-	}
-	return &d.DriftError, true
-}
+func DriftFromRPCError(e *jsonrpc.Error) (*DriftError, bool) { return drift.FromRPCError(e) }

@@ -1,0 +1,168 @@
+package manifest
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing/fstest"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+)
+
+// manifestExts are the extensions of the files LoadDir reads.
+var manifestExts = []string{".yaml", ".yml", ".json"}
+
+// serverFile is the base name (without extension) of the server file.
+const serverFile = "server"
+
+// LoadDir loads the manifests in dir: every *.yaml, *.yml and *.json file
+// directly in it (not in subdirectories, and not hidden files) is one tool,
+// except server.yaml (or .yml, .json), which describes the server.
+//
+// The error, when there is one, is a List of every problem in every file,
+// each at its file:line:col, sorted; paths start with dir as given. Nothing
+// is returned with it: an estate with a known problem is not an estate.
+func LoadDir(dir string) (*Estate, error) {
+	root := dir
+	if root == "" {
+		root = "."
+	}
+	return LoadFS(os.DirFS(root), dir)
+}
+
+// LoadFS is LoadDir reading from the root of fsys; dir is what file names
+// in errors and in the model start with.
+func LoadFS(fsys fs.FS, dir string) (*Estate, error) {
+	var errs List
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, List{{Pos: Pos{File: dir}, Msg: "cannot read the directory: " + pathError(err)}}
+	}
+	e := &Estate{Dir: dir}
+	var serverAt string
+	for _, entry := range entries {
+		name := entry.Name()
+		ext := path.Ext(name)
+		if entry.IsDir() || strings.HasPrefix(name, ".") || !slices.Contains(manifestExts, ext) {
+			continue
+		}
+		file := filepath.Join(dir, name)
+		d := &decoder{file: file}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, &Error{Pos: Pos{File: file}, Msg: "cannot read the file: " + pathError(err)})
+			continue
+		}
+		root := d.readFile(data, ext == ".json")
+		switch {
+		case root == nil:
+		case strings.TrimSuffix(name, ext) == serverFile:
+			if serverAt != "" {
+				d.errorf(root, "a directory has one server file; %s is one already", serverAt)
+				break
+			}
+			serverAt = file
+			e.Server = d.server(root)
+		default:
+			if t := d.tool(root); t != nil {
+				e.Tools = append(e.Tools, t)
+			}
+		}
+		errs = append(errs, d.errs...)
+	}
+	if len(e.Tools) == 0 && len(errs) == 0 {
+		errs = append(errs, &Error{Pos: Pos{File: dir}, Msg: "no tool manifests (*.yaml, *.yml, *.json) in this directory"})
+	}
+	errs = append(errs, e.link()...)
+	if len(errs) > 0 {
+		return nil, errs.sort()
+	}
+	return e, nil
+}
+
+// link checks what spans files: a tool name declared in one file only, and
+// every supersededBy naming a version that exists. It sorts tools by name
+// and versions ascending.
+func (e *Estate) link() List {
+	var errs List
+	byName := map[string]*Tool{}
+	tools := e.Tools[:0]
+	for _, t := range e.Tools { // in file order
+		if t.Name == "" {
+			continue
+		}
+		if first, dup := byName[t.Name]; dup {
+			errs = append(errs, &Error{Pos: t.Pos, Msg: fmt.Sprintf("tool %q is also declared at %s", t.Name, first.Pos)})
+			continue
+		}
+		byName[t.Name] = t
+		tools = append(tools, t)
+	}
+	e.Tools = tools
+	slices.SortFunc(e.Tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
+	for _, t := range e.Tools {
+		slices.SortFunc(t.Versions, func(a, b *Version) int { return a.Version.Compare(b.Version) })
+	}
+	for _, t := range e.Tools {
+		for _, v := range t.Versions {
+			if v.SupersededBy == "" {
+				continue
+			}
+			name, ver, _ := strings.Cut(v.SupersededBy, "@")
+			if !declares(byName[name], ver) {
+				p := v.fields["supersededBy"].value
+				errs = append(errs, &Error{
+					Pos: Pos{v.File, p.Line, p.Column},
+					Msg: fmt.Sprintf("supersededBy %q names a version that no manifest in this directory declares", v.SupersededBy),
+				})
+			}
+		}
+	}
+	return errs
+}
+
+// declares reports whether t has version ver.
+func declares(t *Tool, ver string) bool {
+	if t == nil {
+		return false
+	}
+	want, err := estate.ParseVersion(ver)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(t.Versions, func(v *Version) bool { return v.Version.Compare(want) == 0 })
+}
+
+// pathError is what went wrong with a file, without the name the file
+// system gave it (relative to its root, not to what the user named).
+func pathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// LoadFile loads one tool manifest file on its own (mcpgen diff compares two
+// files). A server file is refused: it describes no tool.
+func LoadFile(file string) (*Tool, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, List{{Pos: Pos{File: file}, Msg: "cannot read the file: " + pathError(err)}}
+	}
+	base := filepath.Base(file)
+	if strings.TrimSuffix(base, path.Ext(base)) == serverFile {
+		return nil, List{{Pos: Pos{File: file}, Msg: "a server file describes no tool"}}
+	}
+	e, err := LoadFS(fstest.MapFS{base: {Data: data, Mode: 0o644}}, filepath.Dir(file))
+	if err != nil {
+		return nil, err
+	}
+	return e.Tools[0], nil
+}
