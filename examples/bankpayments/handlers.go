@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// payment is one entry of the service's ledger.
+type payment struct {
+	Status, Amount, Currency, Beneficiary string
+	Legs                                  []string
+}
+
+// handlers implements bank.Handler over an in-memory ledger: the seed's
+// worked session talks to these. A real service would call the payments
+// system of record here; the generated code has already decoded and
+// validated every argument, so the handlers only do the work.
+type handlers struct {
+	ledger map[string]payment
+	// snapshotDate is the date of the ledger; an as_of lookup of any other
+	// date needs core banking's history, which this service reports as
+	// unreachable (a tool failure the model sees, not a protocol error).
+	snapshotDate string
+}
+
+func newHandlers(snapshotDate string) *handlers {
+	return &handlers{
+		snapshotDate: snapshotDate,
+		ledger: map[string]payment{
+			"PMT-771": {Status: "HELD", Amount: "250000", Currency: "AED", Beneficiary: "Acme Trading FZE",
+				Legs: []string{"debit ACC-1001 250000 AED", "credit ACC-7781 250000 AED"}},
+			"PMT-772": {Status: "SETTLED", Amount: "1200", Currency: "USD", Beneficiary: "Blue Dhow LLC"},
+		},
+	}
+}
+
+var _ bank.Handler = (*handlers)(nil)
+
+func (h *handlers) describe(reference string, legs bool) (*mcp.Result, error) {
+	p, ok := h.ledger[reference]
+	if !ok {
+		return mcp.ErrorResult(fmt.Sprintf("%s: no such payment", reference)), nil
+	}
+	text := fmt.Sprintf("%s: %s, %s %s, beneficiary '%s'", reference, p.Status, p.Amount, p.Currency, p.Beneficiary)
+	if legs {
+		for _, l := range p.Legs {
+			text += "\n  leg: " + l
+		}
+	}
+	return mcp.TextResult(text), nil
+}
+
+// PaymentsLookupV1_0_0 answers from the ledger.
+func (h *handlers) PaymentsLookupV1_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV1_0_0Args) (*mcp.Result, error) {
+	return h.describe(args.Reference, args.IncludeLegs.Or(false))
+}
+
+// PaymentsLookupV2_0_0 answers as of a date: the ledger's own date from the
+// ledger, any other from core banking's history, which is unreachable here.
+func (h *handlers) PaymentsLookupV2_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV2_0_0Args) (*mcp.Result, error) {
+	if args.AsOf != h.snapshotDate {
+		return mcp.ErrorResult("core banking timeout"), nil
+	}
+	return h.describe(args.Reference, args.IncludeLegs.Or(false))
+}
+
+// PaymentsReleaseV1_0_0 releases a held payment.
+func (h *handlers) PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsReleaseV1_0_0Args) (*mcp.Result, error) {
+	p, ok := h.ledger[args.Reference]
+	if !ok || p.Status != "HELD" {
+		return mcp.ErrorResult(fmt.Sprintf("%s is not a held payment", args.Reference)), nil
+	}
+	return mcp.TextResult("released"), nil
+}
+
+// CrmNotesAppendV1_0_0 appends a note.
+func (h *handlers) CrmNotesAppendV1_0_0(ctx context.Context, call *mcp.Call, args bank.CrmNotesAppendV1_0_0Args) (*mcp.Result, error) {
+	return mcp.TextResult("note appended"), nil
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/runtime/client"
+)
+
+// TestGeneratedIsUpToDate regenerates package bank from the manifests into
+// a temporary directory and compares it, file by file, with the committed
+// code: CI fails when someone edits a manifest (or the generator) and does
+// not run `make generate`.
+func TestGeneratedIsUpToDate(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "bank")
+	if _, err := gen.Generate(gen.Options{Manifests: "../../manifests", Out: out, Package: "bank"}); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := filepath.Glob(filepath.Join(out, "*"))
+	committed, _ := filepath.Glob("bank/*")
+	if len(fresh) != len(committed) {
+		t.Fatalf("generated %d files, %d committed: run make generate", len(fresh), len(committed))
+	}
+	for _, f := range fresh {
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("bank", filepath.Base(f)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("bank/%s is not what the generator writes from ../../manifests: run make generate", filepath.Base(f))
+		}
+	}
+}
+
+// TestServiceOverStdio runs the service's main loop on pipes (its real
+// stdio transport, without a process) and talks to it with the runtime's
+// client.
+func TestServiceOverStdio(t *testing.T) {
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	var logs bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run([]string{"-agent", "a-1", "-tenant", "wholesale", "-scopes", "payments.read", "-clearance", "confidential", "-snapshot-date", "2026-03-31"},
+			toServer, fromServer, &syncWriter{w: &logs})
+		fromServer.Close()
+	}()
+	c := client.New(client.NewStreamConn(toClient, fromClient), client.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := c.ListTools(ctx, false)
+	if err != nil || len(tools) != 1 || tools[0].Name != "payments.lookup" || tools[0].Meta.Version != "2.0.0" {
+		t.Fatalf("tools/list: %+v %v", tools, err)
+	}
+	res, err := c.CallTool(ctx, "payments.lookup", map[string]any{"reference": "PMT-771", "as_of": "2026-03-31"})
+	if err != nil || res.IsError || res.Text() != "PMT-771: HELD, 250000 AED, beneficiary 'Acme Trading FZE'" {
+		t.Fatalf("call: %+v %v", res, err)
+	}
+	c.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("service: %v", err)
+	}
+	if !strings.Contains(logs.String(), `"msg":"tool call"`) {
+		t.Errorf("no call log in %s", logs.String())
+	}
+}
+
+func TestPrincipalIsValidatedAtStart(t *testing.T) {
+	for _, args := range [][]string{
+		{"-tenant", "wholesale"}, // no agent
+		{"-agent", "a", "-clearance", "top-secret"},
+	} {
+		if err := run(args, strings.NewReader(""), io.Discard, io.Discard); err == nil {
+			t.Errorf("%v: started", args)
+		}
+	}
+}
+
+// syncWriter serialises the service's log writes into a buffer.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

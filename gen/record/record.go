@@ -1,0 +1,316 @@
+// Package record is the estate record a generated package carries: every
+// tool version it was generated from, with its whole contract and schema
+// hashes. The record is "the previously generated version" the next
+// generate or check compares against (DESIGN.md): a published version's
+// contract may never change, and history is append-only.
+//
+// The record is a JSON file (FileName) written beside the generated Go
+// files and embedded into the package, so a CI job can read it from a
+// checkout or from any git revision without building anything.
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// FileName is the record's file name in a generated package.
+const FileName = "mcpgen.estate.json"
+
+// Format is the version of the record's layout.
+const Format = 1
+
+// Record is the estate as generated.
+type Record struct {
+	Format    int     `json:"format"`
+	Generator string  `json:"generator"`
+	Tools     []Entry `json:"tools"` // sorted by name, then version
+}
+
+// Entry is one tool version. Every field but Lifecycle and SupersededBy is
+// the immutable contract.
+type Entry struct {
+	Name               string         `json:"name"`
+	Version            string         `json:"version"`
+	Title              string         `json:"title"`
+	Description        string         `json:"description"`
+	SideEffect         string         `json:"sideEffect"`
+	RequiredScopes     []string       `json:"requiredScopes"`
+	DataClassification string         `json:"dataClassification"`
+	Owner              string         `json:"owner"`
+	Tenants            []string       `json:"tenants"`
+	Lifecycle          string         `json:"lifecycle"`
+	SupersededBy       string         `json:"supersededBy,omitempty"`
+	InputSchema        map[string]any `json:"inputSchema"`
+	InputSchemaHash    string         `json:"inputSchemaHash"`
+	OutputSchema       map[string]any `json:"outputSchema,omitempty"`
+	OutputSchemaHash   string         `json:"outputSchemaHash,omitempty"`
+}
+
+// Key is "name@version".
+func (e Entry) Key() string { return e.Name + "@" + e.Version }
+
+// FromSpecs records specs.
+func FromSpecs(specs []estate.ToolSpec) *Record {
+	r := &Record{Format: Format, Generator: "mcpgen"}
+	for _, s := range specs {
+		e := Entry{
+			Name: s.Name, Version: s.Version.String(), Title: s.Title, Description: s.Description,
+			SideEffect: string(s.SideEffect), RequiredScopes: nonNil(s.RequiredScopes),
+			DataClassification: string(s.DataClassification), Owner: s.Owner, Tenants: nonNil(s.Tenants),
+			Lifecycle: string(s.Lifecycle), SupersededBy: s.SupersededBy,
+			InputSchema: s.InputSchema.Document(), InputSchemaHash: s.InputSchema.Hash(),
+		}
+		if e.Lifecycle == "" {
+			e.Lifecycle = string(estate.Active)
+		}
+		if s.OutputSchema != nil {
+			e.OutputSchema, e.OutputSchemaHash = s.OutputSchema.Document(), s.OutputSchema.Hash()
+		}
+		r.Tools = append(r.Tools, e)
+	}
+	r.sort()
+	return r
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func (r *Record) sort() {
+	slices.SortFunc(r.Tools, func(a, b Entry) int {
+		if a.Name != b.Name {
+			if a.Name < b.Name {
+				return -1
+			}
+			return 1
+		}
+		va, errA := estate.ParseVersion(a.Version)
+		vb, errB := estate.ParseVersion(b.Version)
+		if errA != nil || errB != nil {
+			if a.Version < b.Version {
+				return -1
+			}
+			return 1
+		}
+		return va.Compare(vb)
+	})
+}
+
+// Marshal renders the record: indented, keys sorted, no HTML escaping, a
+// final newline. The same record always renders to the same bytes.
+func (r *Record) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Parse reads a record.
+func Parse(data []byte) (*Record, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	var r Record
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("estate record: %w", err)
+	}
+	if r.Format != Format {
+		return nil, fmt.Errorf("estate record: format %d, this mcpgen reads format %d", r.Format, Format)
+	}
+	r.sort()
+	return &r, nil
+}
+
+// Load reads the record in dir. A directory without one (nothing generated
+// yet) is the empty record, not an error.
+func Load(dir string) (*Record, error) {
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Record{Format: Format, Generator: "mcpgen"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileName), err)
+	}
+	return r, nil
+}
+
+// Specs converts the record back to tool specs (schemas parsed).
+func (r *Record) Specs() ([]estate.ToolSpec, error) {
+	out := make([]estate.ToolSpec, 0, len(r.Tools))
+	for _, e := range r.Tools {
+		s, err := e.Spec()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Spec converts one entry.
+func (e Entry) Spec() (estate.ToolSpec, error) {
+	fail := func(err error) (estate.ToolSpec, error) {
+		return estate.ToolSpec{}, fmt.Errorf("estate record: %s: %w", e.Key(), err)
+	}
+	v, err := estate.ParseVersion(e.Version)
+	if err != nil {
+		return fail(err)
+	}
+	in, err := schema.Parse(e.InputSchema)
+	if err != nil {
+		return fail(err)
+	}
+	s := estate.ToolSpec{
+		Name: e.Name, Version: v, Title: e.Title, Description: e.Description,
+		SideEffect: estate.SideEffect(e.SideEffect), RequiredScopes: e.RequiredScopes,
+		DataClassification: estate.Classification(e.DataClassification), Owner: e.Owner,
+		Tenants: e.Tenants, Lifecycle: estate.Lifecycle(e.Lifecycle), SupersededBy: e.SupersededBy,
+		InputSchema: in,
+	}
+	if e.OutputSchema != nil {
+		out, err := schema.Parse(e.OutputSchema)
+		if err != nil {
+			return fail(err)
+		}
+		s.OutputSchema = out
+	}
+	return s, nil
+}
+
+// ContractChanges lists the contract fields in which b differs from a
+// (lifecycle and supersededBy are not contract). Schemas compare as JSON
+// documents, so a schema written differently but equal is no change.
+func ContractChanges(a, b estate.ToolSpec) []string {
+	var out []string
+	if a.Title != b.Title {
+		out = append(out, "title")
+	}
+	if a.Description != b.Description {
+		out = append(out, "description")
+	}
+	if a.SideEffect != b.SideEffect {
+		out = append(out, "sideEffect")
+	}
+	if !sameSet(a.RequiredScopes, b.RequiredScopes) {
+		out = append(out, "requiredScopes")
+	}
+	if a.DataClassification != b.DataClassification {
+		out = append(out, "dataClassification")
+	}
+	if a.Owner != b.Owner {
+		out = append(out, "owner")
+	}
+	if !sameSet(a.Tenants, b.Tenants) {
+		out = append(out, "tenants")
+	}
+	if !schemaEqual(a.InputSchema, b.InputSchema) {
+		out = append(out, "inputSchema")
+	}
+	if !schemaEqual(a.OutputSchema, b.OutputSchema) {
+		out = append(out, "outputSchema")
+	}
+	return out
+}
+
+// sameSet compares scope and tenant lists as sets: their order carries no
+// meaning.
+func sameSet(a, b []string) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(slices.Compact(x), slices.Compact(y))
+}
+
+func schemaEqual(a, b *schema.Schema) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return schema.Equal(a.Document(), b.Document())
+}
+
+// LoadGit reads the record of the package in dir as it stands at the git
+// revision ref (a branch, a tag, a commit): what mcpgen check -against
+// compares with, so a CI job checks a pull request against its base. A
+// revision at which the package had no record yet is the empty record.
+func LoadGit(dir, ref string) (*Record, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	// The directory may not exist in the working tree; ask git from the
+	// nearest existing parent.
+	base := abs
+	for {
+		if st, err := os.Stat(base); err == nil && st.IsDir() {
+			break
+		}
+		parent := filepath.Dir(base)
+		if parent == base {
+			break
+		}
+		base = parent
+	}
+	top, err := gitOutput(base, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, err
+	}
+	root := strings.TrimSpace(string(top))
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	} else if realBase, err := filepath.EvalSymlinks(base); err == nil {
+		rest, _ := filepath.Rel(base, abs)
+		abs = filepath.Join(realBase, rest)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("%s is not inside the git work tree %s", dir, root)
+	}
+	if _, err := gitOutput(root, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
+		return nil, fmt.Errorf("git revision %q not found", ref)
+	}
+	spec := ref + ":" + filepath.ToSlash(filepath.Join(rel, FileName))
+	data, err := gitOutput(root, "show", spec)
+	if err != nil {
+		// The revision exists; the file does not (yet) at it.
+		return &Record{Format: Format, Generator: "mcpgen"}, nil
+	}
+	r, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec, err)
+	}
+	return r, nil
+}
+
+func gitOutput(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
