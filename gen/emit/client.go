@@ -67,5 +67,30 @@ func (g *gen) client() *jen.File {
 		)
 		f.Line()
 	}
+	g.repairDispatch(f)
 	return f
+}
+
+// repairDispatch emits RepairArguments: the host-side repair step of the
+// repair loop by tool name and version (seed 003 §4.3).
+func (g *gen) repairDispatch(f *jen.File) {
+	var cases []jen.Code
+	for _, v := range g.versions() {
+		cases = append(cases, jen.Case(jen.Lit(v.Spec.Key())).Block(
+			jen.Return(jen.Id("Repair"+v.Args.Name).Call(jen.Id("raw"), jen.Id("defaults"))),
+		))
+	}
+	cases = append(cases, jen.Default().Block(
+		jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool version %s@%s in this package"), jen.Id("name"), jen.Id("version"))),
+	))
+	doc(f, "RepairArguments applies the deterministic repair of name@version to raw\n"+
+		"model-produced arguments: it returns the repaired arguments and the errors\n"+
+		"that remain, sorted; with none left, repaired is ready to send. It never\n"+
+		"invents a value: only defaults the caller supplies fill missing ones\n"+
+		"(client.RepairPrompt renders what remains as one model turn).")
+	f.Func().Id("RepairArguments").Params(
+		jen.List(jen.Id("name"), jen.Id("version")).String(), jen.Id("raw").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any(),
+	).Params(jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error()).Block(
+		jen.Switch(jen.Id("name").Op("+").Lit("@").Op("+").Id("version")).Block(cases...),
+	)
 }

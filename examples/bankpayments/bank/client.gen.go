@@ -4,7 +4,9 @@ package bank
 
 import (
 	"context"
+	"fmt"
 	"github.com/mcpgen/mcpgen/runtime/client"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // Client calls the estate's tools with typed arguments over any MCP connection
@@ -41,4 +43,24 @@ func (c *Client) PaymentsLookupV2_0_0(ctx context.Context, args PaymentsLookupV2
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:38a12c55a225155a.
 func (c *Client) PaymentsReleaseV1_0_0(ctx context.Context, args PaymentsReleaseV1_0_0Args) (*client.CallResult, error) {
 	return c.conn.CallTool(ctx, "payments.release", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:38a12c55a225155a"))
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	switch name + "@" + version {
+	case "crm.notes.append@1.0.0":
+		return RepairCrmNotesAppendV1_0_0Args(raw, defaults)
+	case "payments.lookup@1.0.0":
+		return RepairPaymentsLookupV1_0_0Args(raw, defaults)
+	case "payments.lookup@2.0.0":
+		return RepairPaymentsLookupV2_0_0Args(raw, defaults)
+	case "payments.release@1.0.0":
+		return RepairPaymentsReleaseV1_0_0Args(raw, defaults)
+	default:
+		return nil, nil, fmt.Errorf("no tool version %s@%s in this package", name, version)
+	}
 }
