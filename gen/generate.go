@@ -1,5 +1,6 @@
 // Package gen is mcpgen as a library: Generate turns a directory of tool
-// manifests into a Go package, after the breaking-change gate (package
+// manifests, or a Go package whose structs declare tool versions (package
+// gostruct), into a Go package, after the breaking-change gate (package
 // check) has accepted the release against the estate record of the
 // previous output. cmd/mcpgen is a thin shell over it.
 package gen
@@ -11,15 +12,18 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/gen/check"
 	"github.com/mcpgen/mcpgen/gen/emit"
+	"github.com/mcpgen/mcpgen/gen/gostruct"
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/gen/manifest"
 	"github.com/mcpgen/mcpgen/gen/record"
+	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -27,6 +31,12 @@ import (
 type Options struct {
 	// Manifests is the directory of tool manifests (and server.yaml).
 	Manifests string
+	// Source, instead of Manifests, is a Go package (a directory, or an
+	// import path) whose struct types declare tool versions with
+	// //mcpgen:tool directives (see package gostruct). A version the estate
+	// record holds that no struct declares any more stays as recorded, with
+	// a generated argument type: history is append-only.
+	Source string
 	// Out is the directory of the generated package; it need not exist.
 	Out string
 	// Package is the Go package name; "" derives it from Out's last
@@ -61,34 +71,102 @@ func (e *RefusedError) Error() string {
 	return fmt.Sprintf("release refused: %d reasons", len(e.Report.Findings))
 }
 
-// Load reads the manifests and the record to compare with, and runs the
-// gate. It is what Generate and mcpgen check share.
+// Load reads the manifests (or the Go source) and the record to compare
+// with, and runs the gate. It is what Generate and mcpgen check share.
 func Load(opts Options) (*manifest.Estate, *check.Report, error) {
-	est, err := manifest.LoadDir(opts.Manifests)
+	l, err := load(opts, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	rec := opts.Against
-	if rec == nil {
-		if rec, err = record.Load(opts.Out); err != nil {
-			return nil, nil, err
+	return l.est, check.Run(l.recorded, l.est), nil
+}
+
+// LoadEstate reads the estate of the manifests, or of the Go source with
+// the versions only Out's estate record still holds (when Out is set),
+// without running the gate: what mcpgen diff and mcpgen estate read.
+func LoadEstate(opts Options) (*manifest.Estate, error) {
+	l, err := load(opts, opts.Out != "" || opts.Against != nil)
+	if err != nil {
+		return nil, err
+	}
+	return l.est, nil
+}
+
+// loaded is what load reads.
+type loaded struct {
+	est      *manifest.Estate
+	recorded []estate.ToolSpec
+	// source is the Go package of the structs, nil for manifests.
+	source *gostruct.Source
+}
+
+// load reads the estate and, when withRecord is set, the record to compare
+// with (Against, or Out's), which for a Go source also completes the
+// estate with the versions only the record holds.
+func load(opts Options, withRecord bool) (*loaded, error) {
+	var l loaded
+	var err error
+	switch {
+	case opts.Manifests != "" && opts.Source != "":
+		return nil, errors.New("name the manifests or the Go source, not both")
+	case opts.Source != "":
+		if l.source, err = gostruct.Load(opts.Source); err != nil {
+			return nil, err
+		}
+	case opts.Manifests != "":
+		if l.est, err = manifest.LoadDir(opts.Manifests); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, errors.New("no manifests and no Go source to read")
+	}
+	if withRecord {
+		rec := opts.Against
+		if rec == nil {
+			if rec, err = record.Load(opts.Out); err != nil {
+				return nil, err
+			}
+		}
+		if l.recorded, err = rec.Specs(); err != nil {
+			return nil, err
 		}
 	}
-	recorded, err := rec.Specs()
-	if err != nil {
-		return nil, nil, err
+	if l.source != nil {
+		l.est, err = sourceEstate(l.source, l.recorded, filepath.Join(opts.Out, record.FileName))
+		if err != nil {
+			return nil, err
+		}
 	}
-	return est, check.Run(recorded, est), nil
+	return &l, nil
+}
+
+// sourceEstate is the estate of a Go source: the versions its structs
+// declare, and every recorded version that no struct declares any more,
+// as the record (recordFile) has it. A struct that still declares a
+// recorded version is compared with the record by the gate like a
+// manifest: a published contract does not change.
+func sourceEstate(src *gostruct.Source, recorded []estate.ToolSpec, recordFile string) (*manifest.Estate, error) {
+	versions := append([]*manifest.Version(nil), src.Versions...)
+	for _, spec := range recorded {
+		if _, declared := src.Types[spec.Key()]; declared {
+			continue
+		}
+		versions = append(versions, manifest.NewVersion(spec, func(string, ...string) manifest.Pos {
+			return manifest.Pos{File: recordFile}
+		}))
+	}
+	return manifest.NewEstate(src.Dir, src.Server, versions)
 }
 
 // Generate runs the gate and, when it accepts, writes the package. Files
 // whose content is unchanged are not rewritten (the build cache stays
 // warm); the others are written atomically, all or none.
 func Generate(opts Options) (*Result, error) {
-	est, report, err := Load(opts)
+	l, err := load(opts, true)
 	if err != nil {
 		return nil, err
 	}
+	est, report := l.est, check.Run(l.recorded, l.est)
 	if !report.OK() {
 		return nil, &RefusedError{Report: report}
 	}
@@ -100,7 +178,11 @@ func Generate(opts Options) (*Result, error) {
 		return nil, fmt.Errorf("package name %q is not a Go identifier", pkgName)
 	}
 	specs := est.Specs()
-	p, err := ir.Build(pkgName, specs, serverOf(est))
+	args, err := argsTypes(l.source, opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ir.BuildWithArgs(pkgName, specs, serverOf(est), args)
 	if err != nil {
 		return nil, positioned(err, est)
 	}
@@ -118,6 +200,67 @@ func Generate(opts Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// Extract writes the YAML manifests that state what a Go source states
+// (opts.Source) into the directory opts.Manifests: one manifest per tool,
+// NAME.yaml, and the server file beside the structs, if any. With opts.Out
+// set, the versions only Out's estate record still holds are written too,
+// so that the manifests carry the whole history, as manifests must.
+// Generating from the manifests gives the same schemas and hashes as
+// generating from the structs. Files are written as Generate writes them:
+// unchanged ones are left alone, the others replaced all or none.
+func Extract(opts Options) (*Result, error) {
+	dir := opts.Manifests
+	if dir == "" || opts.Source == "" {
+		return nil, errors.New("extract needs the Go source and the manifests directory to write")
+	}
+	opts.Manifests = ""
+	l, err := load(opts, opts.Out != "")
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Tools: len(l.est.Tools), Report: &check.Report{}}
+	var files []emit.File
+	for _, t := range l.est.Tools {
+		res.Versions += len(t.Versions)
+		data, err := gostruct.ManifestYAML(t, "Extracted by mcpgen from the Go package "+l.source.PkgPath+".")
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, emit.File{Name: t.Name + ".yaml", Data: data})
+	}
+	if srv := l.est.Server; srv != nil {
+		data, err := os.ReadFile(srv.File)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, emit.File{Name: filepath.Base(srv.File), Data: data})
+	}
+	if err := writeAll(dir, files, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// argsTypes maps each version a struct of src declares to that struct, the
+// argument type of the generated handler and client.
+func argsTypes(src *gostruct.Source, out string) (map[string]ir.External, error) {
+	if src == nil {
+		return nil, nil
+	}
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
+	if absOut == src.PkgDir {
+		return nil, fmt.Errorf("-out %s is the package of the structs: generate into a package of its own (it imports the structs' package)", out)
+	}
+	args := map[string]ir.External{}
+	for key, name := range src.Types {
+		args[key] = ir.External{Path: src.PkgPath, Package: src.PkgName, Name: name}
+	}
+	return args, nil
 }
 
 // PackageName derives a package name from a directory: its last element,
@@ -182,6 +325,10 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	for _, f := range files {
 		final := filepath.Join(dir, f.Name)
+		if st, err := os.Lstat(final); err == nil && st.IsDir() {
+			cleanup()
+			return fmt.Errorf("%s is a directory; the generator writes a file there", final)
+		}
 		if old, err := os.ReadFile(final); err == nil && bytes.Equal(old, f.Data) {
 			res.Unchanged = append(res.Unchanged, f.Name)
 			continue
@@ -206,16 +353,67 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 			return err
 		}
 	}
+	// The record goes last: were a rename to fail half way, the record
+	// must never claim versions the Go files do not yet hold. Every file
+	// replaced is first moved aside, so a failure puts the old ones back.
+	slices.SortStableFunc(todo, func(a, b pending) int {
+		return cmpBool(a.name == record.FileName, b.name == record.FileName)
+	})
+	type moved struct{ backup, final string }
+	var done []moved
+	var created []string
+	rollback := func(from int) {
+		for _, p := range todo[from:] {
+			os.Remove(p.tmp)
+		}
+		for _, f := range created {
+			os.Remove(f)
+		}
+		for i := len(done) - 1; i >= 0; i-- {
+			os.Rename(done[i].backup, done[i].final)
+		}
+	}
 	for i, p := range todo {
-		if err := os.Rename(p.tmp, p.final); err != nil {
-			for _, rest := range todo[i:] {
-				os.Remove(rest.tmp)
+		backup := ""
+		if _, err := os.Lstat(p.final); err == nil {
+			backup = p.tmp + ".old"
+			if err := os.Rename(p.final, backup); err != nil {
+				rollback(i)
+				return err
 			}
+		}
+		if err := os.Rename(p.tmp, p.final); err != nil {
+			if backup != "" {
+				os.Rename(backup, p.final)
+			}
+			rollback(i)
 			return err
 		}
+		if backup != "" {
+			done = append(done, moved{backup, p.final})
+		} else {
+			created = append(created, p.final)
+		}
+	}
+	for _, m := range done {
+		os.Remove(m.backup)
+	}
+	for _, p := range todo {
 		res.Written = append(res.Written, p.name)
 	}
+	sort.Strings(res.Written)
 	return nil
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // serverOf converts server.yaml's description for the IR.

@@ -1,11 +1,13 @@
 // Command mcpgen generates a typed Go package from versioned MCP tool
-// manifests, and is the team's breaking-change gate in CI.
+// manifests, or from Go structs that declare tool versions, and is the
+// team's breaking-change gate in CI.
 //
-//	mcpgen generate -manifests DIR -out DIR [-package NAME]
-//	mcpgen check    -manifests DIR -out DIR [-against REF] [-format text|json|github]
+//	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME]
+//	mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-format text|json|github]
 //	mcpgen diff     [-format F] OLD.yaml NEW.yaml
-//	mcpgen diff     [-format F] -manifests DIR -tool NAME V1 V2
-//	mcpgen estate   -manifests DIR [-principals FILE] [-format text|markdown|json]
+//	mcpgen diff     [-format F] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
+//	mcpgen extract  -source PKG -manifests DIR [-out DIR]
+//	mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
 //
 // Exit status: 0 accepted, 1 refused, 2 bad input or usage. It is a thin
 // shell over the library in package gen; every rule lives there and in the
@@ -17,7 +19,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/check"
@@ -36,14 +40,19 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = `mcpgen turns versioned MCP tool manifests into a typed Go package.
+const usage = `mcpgen turns versioned MCP tool manifests, or Go structs that declare
+tool versions, into a typed Go package.
 
 Usage:
-  mcpgen generate -manifests DIR -out DIR [-package NAME]
-  mcpgen check    -manifests DIR -out DIR [-against REF] [-format text|json|github]
+  mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME]
+  mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-format text|json|github]
   mcpgen diff     [-format text|json|github] OLD.yaml NEW.yaml
-  mcpgen diff     [-format text|json|github] -manifests DIR -tool NAME V1 V2
-  mcpgen estate   -manifests DIR [-principals FILE] [-format text|markdown|json]
+  mcpgen diff     [-format text|json|github] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
+  mcpgen extract  -source PKG -manifests DIR [-out DIR]
+  mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
+
+-source names a Go package (a directory or an import path) whose struct
+types carry //mcpgen:tool directives; it takes the place of -manifests.
 
 Run "mcpgen COMMAND -h" for a command's flags.
 `
@@ -62,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return diffCmd(args[1:], stdout, stderr)
 	case "estate":
 		return estateCmd(args[1:], stdout, stderr)
+	case "extract":
+		return extractCmd(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -76,33 +87,66 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags and insists on the required ones.
-func parse(fs *flag.FlagSet, args []string, required map[string]*string) bool {
+// parse parses flags and insists on the required ones. When the command
+// is not to run, ok is false and code is its exit status: 0 after -h (help
+// was asked for and given), 2 on a usage error.
+func parse(fs *flag.FlagSet, args []string, required map[string]*string) (code int, ok bool) {
 	if err := fs.Parse(args); err != nil {
-		return false
+		return parseStatus(err), false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(fs.Output(), "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return false
+		return exitUsage, false
 	}
-	for name, v := range required {
-		if *v == "" {
+	for _, name := range slices.Sorted(maps.Keys(required)) { // one message, the same each run
+		if *required[name] == "" {
 			fmt.Fprintf(fs.Output(), "%s: -%s is required\n", fs.Name(), name)
-			return false
+			return exitUsage, false
 		}
+	}
+	return exitOK, true
+}
+
+// parseStatus is the exit status after a flag parsing error: -h is a
+// request, not a mistake.
+func parseStatus(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
+// sourceFlags are -manifests and -source, of which a command reads one.
+type sourceFlags struct{ manifests, source *string }
+
+func addSourceFlags(fs *flag.FlagSet) sourceFlags {
+	return sourceFlags{
+		manifests: fs.String("manifests", "", "directory of tool manifests (and server.yaml)"),
+		source:    fs.String("source", "", "instead of -manifests: Go package (directory or import path) whose structs carry //mcpgen:tool directives"),
+	}
+}
+
+// one insists on exactly one of the two.
+func (s sourceFlags) one(fs *flag.FlagSet) bool {
+	if (*s.manifests == "") == (*s.source == "") {
+		fmt.Fprintf(fs.Output(), "%s: give -manifests or -source (one of them)\n", fs.Name())
+		return false
 	}
 	return true
 }
 
 func generate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("generate", stderr)
-	manifests := fs.String("manifests", "", "directory of tool manifests (and server.yaml)")
+	src := addSourceFlags(fs)
 	out := fs.String("out", "", "directory of the generated package")
 	pkg := fs.String("package", "", "Go package name (default: the last element of -out)")
-	if !parse(fs, args, map[string]*string{"manifests": manifests, "out": out}) {
+	if code, ok := parse(fs, args, map[string]*string{"out": out}); !ok {
+		return code
+	}
+	if !src.one(fs) {
 		return exitUsage
 	}
-	res, err := gen.Generate(gen.Options{Manifests: *manifests, Out: *out, Package: *pkg})
+	res, err := gen.Generate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Package: *pkg})
 	if code := report(err, "text", stdout, stderr); code != exitOK {
 		return code
 	}
@@ -112,18 +156,21 @@ func generate(args []string, stdout, stderr io.Writer) int {
 
 func checkCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check", stderr)
-	manifests := fs.String("manifests", "", "directory of tool manifests")
+	src := addSourceFlags(fs)
 	out := fs.String("out", "", "directory of the previously generated package (its estate record)")
 	against := fs.String("against", "", "compare with the estate record at this git revision instead of the working tree")
 	format := fs.String("format", "text", "output format: text, json or github")
-	if !parse(fs, args, map[string]*string{"manifests": manifests, "out": out}) {
+	if code, ok := parse(fs, args, map[string]*string{"out": out}); !ok {
+		return code
+	}
+	if !src.one(fs) {
 		return exitUsage
 	}
 	if !validFormat(*format) {
 		fmt.Fprintf(stderr, "mcpgen check: unknown format %q\n", *format)
 		return exitUsage
 	}
-	opts := gen.Options{Manifests: *manifests, Out: *out}
+	opts := gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out}
 	if *against != "" {
 		rec, err := record.LoadGit(*out, *against)
 		if err != nil {
@@ -149,22 +196,22 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 func diffCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
 	format := fs.String("format", "text", "output format: text, json or github")
-	manifests := fs.String("manifests", "", "with -tool: the directory of manifests")
-	tool := fs.String("tool", "", "compare two versions of this tool in -manifests")
+	src := addSourceFlags(fs)
+	out := fs.String("out", "", "with -source: the generated package, whose estate record holds the versions no struct declares any more")
+	tool := fs.String("tool", "", "compare two versions of this tool in -manifests or -source")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		return parseStatus(err)
 	}
 	if !validFormat(*format) || fs.NArg() != 2 {
-		fmt.Fprintln(stderr, "usage: mcpgen diff [-format text|json|github] OLD.yaml NEW.yaml\n       mcpgen diff [-format F] -manifests DIR -tool NAME V1 V2")
+		fmt.Fprintln(stderr, "usage: mcpgen diff [-format text|json|github] OLD.yaml NEW.yaml\n       mcpgen diff [-format F] -manifests DIR | -source PKG [-out DIR] -tool NAME V1 V2")
 		return exitUsage
 	}
 	var old, new *manifest.Version
 	if *tool != "" {
-		if *manifests == "" {
-			fmt.Fprintln(stderr, "mcpgen diff: -tool needs -manifests")
+		if !src.one(fs) {
 			return exitUsage
 		}
-		est, err := manifest.LoadDir(*manifests)
+		est, err := gen.LoadEstate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out})
 		if err != nil {
 			return report(err, *format, stdout, stderr)
 		}
@@ -211,13 +258,17 @@ func findVersion(est *manifest.Estate, name, version string) (*manifest.Version,
 
 func estateCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("estate", stderr)
-	manifests := fs.String("manifests", "", "directory of tool manifests")
+	src := addSourceFlags(fs)
+	out := fs.String("out", "", "with -source: the generated package, whose estate record holds the versions no struct declares any more")
 	principals := fs.String("principals", "", "YAML or JSON list of principals (agent, tenant, scopes, clearance): show what each sees")
 	format := fs.String("format", "text", "output format: text, markdown or json")
-	if !parse(fs, args, map[string]*string{"manifests": manifests}) {
+	if code, ok := parse(fs, args, nil); !ok {
+		return code
+	}
+	if !src.one(fs) {
 		return exitUsage
 	}
-	est, err := manifest.LoadDir(*manifests)
+	est, err := gen.LoadEstate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out})
 	if err != nil {
 		return report(err, "text", stdout, stderr)
 	}
@@ -237,6 +288,23 @@ func estateCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen estate: %v\n", err)
 		return exitUsage
 	}
+	return exitOK
+}
+
+func extractCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("extract", stderr)
+	source := fs.String("source", "", "Go package (directory or import path) whose structs carry //mcpgen:tool directives")
+	manifests := fs.String("manifests", "", "directory to write the equivalent YAML manifests into")
+	out := fs.String("out", "", "the generated package: also write the versions only its estate record holds, so the manifests carry the whole history")
+	if code, ok := parse(fs, args, map[string]*string{"source": source, "manifests": manifests}); !ok {
+		return code
+	}
+	res, err := gen.Extract(gen.Options{Source: *source, Manifests: *manifests, Out: *out})
+	if code := report(err, "text", stdout, stderr); code != exitOK {
+		return code
+	}
+	fmt.Fprintf(stdout, "mcpgen: %s: %d tools, %d versions; %d files written, %d unchanged\n",
+		*manifests, res.Tools, res.Versions, len(res.Written), len(res.Unchanged))
 	return exitOK
 }
 

@@ -114,6 +114,10 @@ func (c *Comparison) Write(w io.Writer, format string) error {
 				return err
 			}
 		}
+		if c.Class == schema.None {
+			_, err := fmt.Fprintf(w, "::notice title=mcpgen diff::%s → %s: no change\n", c.Old, c.New)
+			return err
+		}
 		_, err := fmt.Fprintf(w, "::notice title=mcpgen diff::%s → %s is %s; release it as %s\n", c.Old, c.New, c.Class, c.Suggested)
 		return err
 	}

@@ -41,7 +41,7 @@ func (g *gen) client() *jen.File {
 			jen.Qual(pkgClient, "WithVersion").Call(jen.Lit(v.Spec.Version.String())),
 			jen.Qual(pkgClient, "WithSchemaHash").Call(jen.Lit(v.Spec.InputSchema.Hash())),
 		)
-		params := jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Id(v.Args.Name))
+		params := jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Add(argsType(v)))
 		if v.Output == nil {
 			f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(v.GoName).Add(params).Params(
 				jen.Op("*").Qual(pkgClient, "CallResult"), jen.Error(),
@@ -77,7 +77,7 @@ func (g *gen) repairDispatch(f *jen.File) {
 	var cases []jen.Code
 	for _, v := range g.versions() {
 		cases = append(cases, jen.Case(jen.Lit(v.Spec.Key())).Block(
-			jen.Return(jen.Id("Repair"+v.Args.Name).Call(jen.Id("raw"), jen.Id("defaults"))),
+			jen.Return(jen.Id("Repair"+v.ArgsName()).Call(jen.Id("raw"), jen.Id("defaults"))),
 		))
 	}
 	cases = append(cases, jen.Default().Block(

@@ -31,7 +31,7 @@ func (g *gen) decoders() *jen.File {
 }
 
 func (g *gen) decodeFunc(f *jen.File, t *ir.Type, what string) {
-	name := "Decode" + t.Name
+	name := decoderName(t)
 	docf(f, "%s reads %s from raw JSON in one pass and validates them.\n"+
 		"It returns the typed value and every schema violation, sorted by (path,\n"+
 		"message), with the reference validator's messages; the value is only\n"+
@@ -98,7 +98,7 @@ func (g *gen) structDecoder(f *jen.File, t *ir.Type) {
 			jen.Id("seen").Index(jen.Lit(i)).Op("=").True(),
 		}
 		if !unchecked(fl.Type) {
-			body = append(body, jen.Id(loc).Op(":=").Qual(pkgDecode, "Prop").Call(at, jen.Lit(fl.JSONName)))
+			body = append(body, jen.Id(loc).Op(":=").Add(field(at, fl.JSONName)))
 		}
 		body = append(body, g.value(sc, fl.Type, jen.Op("&").Id(loc), assign)...)
 		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(body...))
@@ -135,7 +135,8 @@ func (g *gen) structDecoder(f *jen.File, t *ir.Type) {
 	for i, fl := range t.Fields {
 		if fl.Required {
 			required = append(required, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
-				jen.Qual(pkgDecode, "AddProp").Call(jen.Id("errs"), at, jen.Lit(fl.JSONName), jen.Qual(pkgSchema, "MsgRequired")),
+				jen.Id("loc").Op(":=").Add(field(at, fl.JSONName)),
+				jen.Qual(pkgDecode, "Add").Call(jen.Id("errs"), jen.Op("&").Id("loc"), jen.Qual(pkgSchema, "MsgRequired")),
 			))
 		}
 	}
@@ -167,6 +168,12 @@ func (g *gen) structDecoder(f *jen.File, t *ir.Type) {
 	f.Line()
 }
 
+// field is the location of a declared property under at, with the path it
+// has at the top level written out (decode.Field).
+func field(at jen.Code, name string) jen.Code {
+	return jen.Qual(pkgDecode, "Field").Call(at, jen.Lit(name), jen.Lit(schema.PropertyPath("$", name)))
+}
+
 // value returns the statements that read one value of type t at loc (an
 // expression of type *decode.Loc), check it, and hand it to assign.
 func (g *gen) value(sc *scope, t *ir.Type, loc jen.Code, assign func(jen.Code) jen.Code) []jen.Code {
@@ -194,6 +201,9 @@ func (g *gen) value(sc *scope, t *ir.Type, loc jen.Code, assign func(jen.Code) j
 			assign(jen.Id(x)),
 		}
 	case ir.String:
+		if onlyEnum(t) {
+			return typed("String", "KindString", enumString(sc, t, add, assign)...)
+		}
 		x := sc.name("s")
 		then := []jen.Code{
 			jen.List(jen.Id(x), jen.Err()).Op(":=").Qual(pkgDecode, "Str").Call(jen.Id("d")),
@@ -291,6 +301,38 @@ func (g *gen) value(sc *scope, t *ir.Type, loc jen.Code, assign func(jen.Code) j
 		out = append(out, jen.Id(g.anyVars[t]).Dot("ValidateAt").Call(jen.Id(val), jen.Parens(loc).Dot("String").Call(), errs))
 	}
 	return append(out, assign(jen.Id(val)))
+}
+
+// onlyEnum reports whether t is a string enum type whose schema states
+// nothing else about the string: its value is then one of the constants,
+// and reading it need not allocate.
+func onlyEnum(t *ir.Type) bool {
+	s := t.Schema
+	return t.Name != "" && s.HasEnum && !s.HasConst && s.MinLength == nil && s.MaxLength == nil && s.Pattern == ""
+}
+
+// enumString reads a string enum in place and assigns the matching typed
+// constant; a value outside the enum is an error, and is assigned as read.
+func enumString(sc *scope, t *ir.Type, add func(string) jen.Code, assign func(jen.Code) jen.Code) []jen.Code {
+	x := sc.name("s")
+	var cases []jen.Code
+	seen := map[string]bool{}
+	for _, c := range t.EnumConsts() {
+		if seen[c[1]] {
+			continue // a value listed twice: its first constant answers
+		}
+		seen[c[1]] = true
+		cases = append(cases, jen.Case(jen.Lit(c[1])).Block(assign(jen.Id(c[0]))))
+	}
+	cases = append(cases, jen.Default().Block(
+		add(schema.MsgEnum(t.Schema.Enum)),
+		assign(jen.Id(t.Name).Call(jen.Id(x))),
+	))
+	return []jen.Code{
+		jen.List(jen.Id(x), jen.Err()).Op(":=").Qual(pkgDecode, "StrBytes").Call(jen.Id("d")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Switch(jen.String().Call(jen.Id(x))).Block(cases...),
+	}
 }
 
 // unchecked reports whether t is a node without a document: the elements

@@ -50,6 +50,9 @@ func Package(p *ir.Package) ([]File, error) {
 		"server.gen.go":  g.register(),
 		"client.gen.go":  g.client(),
 	}
+	if g.externalArgs() {
+		files["args.gen.go"] = g.argsDecoders()
+	}
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
@@ -141,6 +144,7 @@ func newFile(p *ir.Package) *jen.File {
 	f.ImportName(pkgEstate, "estate")
 	f.ImportName(pkgMCP, "mcp")
 	f.ImportName(pkgJx, "jx")
+	importExternal(f, p)
 	return f
 }
 

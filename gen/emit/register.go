@@ -37,7 +37,7 @@ func (g *gen) register() *jen.File {
 			jen.Id(v.GoName).Params(
 				jen.Id("ctx").Qual("context", "Context"),
 				jen.Id("call").Op("*").Qual(pkgMCP, "Call"),
-				jen.Id("args").Id(v.Args.Name),
+				jen.Id("args").Add(argsType(v)),
 			).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()),
 		)
 	}
@@ -108,9 +108,9 @@ func (g *gen) register() *jen.File {
 		binds = append(binds,
 			jen.If(jen.Err().Op(":=").Id("s").Dot("Bind").Call(jen.Id("specs").Index(jen.Lit(i)), jen.Qual(pkgMCP, "Tool").Values(jen.Dict{
 				jen.Id("Handler"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Op("*").Qual(pkgMCP, "Call")).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()).Block(
-					jen.Return(jen.Id("h").Dot(v.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("call").Dot("Value").Assert(jen.Id(v.Args.Name)))),
+					jen.Return(jen.Id("h").Dot(v.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("call").Dot("Value").Assert(argsType(v)))),
 				),
-				jen.Id("Validate"): jen.Qual(pkgDecode, "Adapt").Call(jen.Id("Decode" + v.Args.Name)),
+				jen.Id("Validate"): jen.Qual(pkgDecode, "Adapt").Call(jen.Id("Decode" + v.ArgsName())),
 			})), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		)
 	}

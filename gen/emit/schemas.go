@@ -48,7 +48,7 @@ func (g *gen) schemas() *jen.File {
 }
 
 func (g *gen) schemaVar(f *jen.File, name, field string, v *ir.Version, s *schema.Schema) {
-	doc, err := schema.CanonicalJSON(s.Document())
+	doc, err := schema.Encode(s.Document()) // literals as declared, never rounded
 	if err != nil {
 		// Parse accepted only JSON values; this cannot happen for a
 		// loaded manifest.
@@ -63,7 +63,7 @@ func (g *gen) schemaVar(f *jen.File, name, field string, v *ir.Version, s *schem
 func (g *gen) repairs() *jen.File {
 	f := newFile(g.pkg)
 	for _, v := range g.versions() {
-		name := "Repair" + v.Args.Name
+		name := "Repair" + v.ArgsName()
 		doc(f, strings.Join([]string{
 			fmt.Sprintf("%s applies the deterministic repairs to raw arguments of %s:", name, v.Spec.Key()),
 			"numeric strings to numbers, numbers to strings, \"true\"/\"false\" to booleans,",
@@ -79,7 +79,7 @@ func (g *gen) repairs() *jen.File {
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(pkgSchema, "DecodeJSON").Call(jen.Id("data")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Nil(), jen.Err())),
 			jen.List(jen.Id("fixed"), jen.Id("remaining")).Op(":=").Qual(pkgSchema, "Repair").Call(jen.Id("v"), jen.Id(inputVar(v)), jen.Id("defaults")),
-			jen.List(jen.Id("repaired"), jen.Err()).Op("=").Qual(pkgSchema, "CanonicalJSON").Call(jen.Id("fixed")),
+			jen.List(jen.Id("repaired"), jen.Err()).Op("=").Qual(pkgSchema, "Encode").Call(jen.Id("fixed")),
 			jen.Return(jen.Id("repaired"), jen.Id("remaining"), jen.Err()),
 		)
 		f.Line()

@@ -14,7 +14,7 @@ func (g *gen) types() *jen.File {
 	f := newFile(g.pkg)
 	for _, v := range g.versions() {
 		spec := v.Spec
-		g.namedTypes(f, v.Args, fmt.Sprintf("%s are the arguments of %s %s", v.Args.Name, spec.Name, spec.Version), spec.Title, spec.Description)
+		g.namedTypes(f, v.Args, argsLead(v), spec.Title, spec.Description)
 		if v.Output != nil {
 			g.namedTypes(f, v.Output, fmt.Sprintf("%s is the structured output of %s %s", v.Output.Name, spec.Name, spec.Version), "", v.Output.Doc)
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -50,7 +51,24 @@ type Version struct {
 	Args *Type
 	// Output is the output type, or nil when no outputSchema is declared.
 	Output *Type
+	// ArgsType, when set, is the struct the team wrote as this version's
+	// arguments (mcpgen generate -source): the handler and the client take
+	// it, and Args is then the unexported wire form the generated decoder
+	// validates into before the team's struct is filled.
+	ArgsType *External
 }
+
+// External is a Go type declared outside the generated package.
+type External struct {
+	// Path and Package are the import path and the name of the package
+	// that declares it; Name is the type's name there.
+	Path, Package, Name string
+}
+
+// ArgsName is the name the version's exported functions are derived from
+// (DecodePaymentsLookupV1_0_0Args, RepairPaymentsLookupV1_0_0Args): the
+// name of its argument type when the package declares it.
+func (v *Version) ArgsName() string { return v.GoName + "Args" }
 
 // Kind is how a schema node is represented in Go.
 type Kind int
@@ -125,6 +143,15 @@ func (e Errors) Error() string {
 // Build lays out the package for the given specs (any order; several
 // versions per name).
 func Build(pkgName string, specs []estate.ToolSpec, server Server) (*Package, error) {
+	return BuildWithArgs(pkgName, specs, server, nil)
+}
+
+// BuildWithArgs is Build for an estate some of whose versions take a struct
+// the team wrote as their arguments: args maps a version's key
+// ("payments.lookup@1.0.0") to that type. Such a version's Args is named
+// in lower case ("paymentsLookupV1_0_0Wire"), so its wire form and the
+// types under it stay unexported.
+func BuildWithArgs(pkgName string, specs []estate.ToolSpec, server Server, args map[string]External) (*Package, error) {
 	b := builder{}
 	byName := map[string][]estate.ToolSpec{}
 	for _, s := range specs {
@@ -150,10 +177,24 @@ func Build(pkgName string, specs []estate.ToolSpec, server Server) (*Package, er
 			v := &Version{Spec: spec, Tool: t}
 			v.GoName = fmt.Sprintf("%sV%d_%d_%d", t.GoName, spec.Version.Major(), spec.Version.Minor(), spec.Version.Patch())
 			b.key, b.field = spec.Key(), "inputSchema"
-			v.Args = b.typeOf(spec.InputSchema, v.GoName+"Args", nil)
+			argsName := v.ArgsName()
+			if ext, ok := args[spec.Key()]; ok {
+				v.ArgsType = &ext
+				argsName = wireName(v.GoName)
+			}
+			v.Args = b.typeOf(spec.InputSchema, argsName, nil)
+			if v.Args.Kind != Struct {
+				// Arguments are a struct; a root the reference validator
+				// would have to hold whole (an enum or const on the object)
+				// has no Go struct form.
+				b.fail(spec.Key(), "inputSchema", nil, "the root of an input schema must be a plain object: type object, without enum or const")
+			}
 			if spec.OutputSchema != nil {
 				b.field = "outputSchema"
 				v.Output = b.typeOf(spec.OutputSchema, v.GoName+"Output", nil)
+				if v.Output.Kind != Struct {
+					b.fail(spec.Key(), "outputSchema", nil, "the root of an output schema must be a plain object: type object, without enum or const")
+				}
 			}
 			t.Versions = append(t.Versions, v)
 		}
@@ -292,4 +333,12 @@ func (t *Type) EnumConsts() [][2]string {
 		out = append(out, [2]string{n, s})
 	}
 	return out
+}
+
+// wireName is the unexported name of the wire form of a version whose
+// arguments are a type the team wrote: "paymentsLookupV1_0_0Wire".
+func wireName(goName string) string {
+	r := []rune(goName)
+	r[0] = unicode.ToLower(r[0])
+	return string(r) + "Wire"
 }

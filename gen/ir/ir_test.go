@@ -110,3 +110,11 @@ func TestUnionsAndContainerEnumsFallBackToTheReference(t *testing.T) {
 		t.Errorf("kinds %v", kinds)
 	}
 }
+
+func TestBuildRefusesRootsWithoutAStructForm(t *testing.T) {
+	_, err := Build("x", []estate.ToolSpec{spec("t", "1.0.0", `{"type":"object","const":{}}`)}, Server{})
+	var errs Errors
+	if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Field != "inputSchema" {
+		t.Fatalf("want one inputSchema error, got %v", err)
+	}
+}

@@ -116,9 +116,8 @@ func (e *Estate) link() List {
 			}
 			name, ver, _ := strings.Cut(v.SupersededBy, "@")
 			if !declares(byName[name], ver) {
-				p := v.fields["supersededBy"].value
 				errs = append(errs, &Error{
-					Pos: Pos{v.File, p.Line, p.Column},
+					Pos: v.valuePos("supersededBy"),
 					Msg: fmt.Sprintf("supersededBy %q names a version that no manifest in this directory declares", v.SupersededBy),
 				})
 			}

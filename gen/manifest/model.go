@@ -60,6 +60,9 @@ type Version struct {
 	entry  *yaml.Node      // the version's mapping
 	fields map[string]pair // every field as written
 	tool   *Tool
+	// locate answers Pos for a version not read from a manifest file
+	// (NewVersion).
+	locate Locator
 }
 
 // Key identifies the version: "payments.lookup@1.0.0".
@@ -98,6 +101,9 @@ func (v *Version) Spec() estate.ToolSpec {
 // segment that is not written gives the position of the deepest part of
 // the path that is.
 func (v *Version) Pos(field string, schemaPath ...string) Pos {
+	if v.locate != nil {
+		return v.locate(field, schemaPath...)
+	}
 	at := v.entry
 	switch p, ok := v.fields[field]; {
 	case field == "name" && v.tool != nil:

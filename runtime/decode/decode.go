@@ -30,12 +30,23 @@ import (
 type Loc struct {
 	parent *Loc
 	name   string
-	index  int
-	isElem bool
+	// rootPath is the whole path when parent is the root and the
+	// generator wrote it out (see Field).
+	rootPath string
+	index    int
+	isElem   bool
 }
 
 // Prop is the location of property name under parent.
 func Prop(parent *Loc, name string) Loc { return Loc{parent: parent, name: name} }
+
+// Field is Prop for a property the generator names: rootPath is the path
+// the property has when parent is the root ("$.name", written out at
+// generation time with schema.PropertyPath), so that an error in a
+// top-level property, the common case, builds no string.
+func Field(parent *Loc, name, rootPath string) Loc {
+	return Loc{parent: parent, name: name, rootPath: rootPath}
+}
 
 // Elem is the location of element i under parent.
 func Elem(parent *Loc, i int) Loc { return Loc{parent: parent, index: i, isElem: true} }
@@ -46,6 +57,9 @@ func (l *Loc) String() string {
 	if l == nil {
 		return "$"
 	}
+	if l.parent == nil && l.rootPath != "" {
+		return l.rootPath
+	}
 	base := l.parent.String()
 	if l.isElem {
 		return schema.IndexPath(base, l.index)
@@ -55,13 +69,23 @@ func (l *Loc) String() string {
 
 // Add appends the error msg at l.
 func Add(errs *schema.Errors, l *Loc, msg string) {
-	*errs = append(*errs, schema.ValidationError{Path: l.String(), Message: msg})
+	appendError(errs, schema.ValidationError{Path: l.String(), Message: msg})
 }
 
 // AddProp appends the error msg at property name of l, without building a
 // Loc (required and additional-property errors).
 func AddProp(errs *schema.Errors, l *Loc, name, msg string) {
-	*errs = append(*errs, schema.ValidationError{Path: schema.PropertyPath(l.String(), name), Message: msg})
+	appendError(errs, schema.ValidationError{Path: schema.PropertyPath(l.String(), name), Message: msg})
+}
+
+// appendError appends e, giving a list its room for a few errors at once:
+// invalid input seldom has only one, and growing one at a time costs an
+// allocation per error.
+func appendError(errs *schema.Errors, e schema.ValidationError) {
+	if cap(*errs) == 0 {
+		*errs = make(schema.Errors, 0, 4)
+	}
+	*errs = append(*errs, e)
 }
 
 // Syntax errors: input that is not one well-formed JSON value with one
@@ -176,6 +200,20 @@ func Str(d *jx.Decoder) (string, error) {
 	return s, nil
 }
 
+// StrBytes reads a string in place and checks its encoding. The bytes are
+// valid until the next read from d: generated code compares them with the
+// values of an enum and keeps a typed constant instead.
+func StrBytes(d *jx.Decoder) ([]byte, error) {
+	b, err := d.StrBytes()
+	if err != nil {
+		return nil, err
+	}
+	if !utf8.Valid(b) {
+		return nil, ErrInvalidUTF8
+	}
+	return b, nil
+}
+
 // Kind names the JSON kind of the next value for a type-mismatch message and
 // skips the value, as strictly as Skip. A number is read to tell an integer
 // literal from a number.
@@ -188,7 +226,9 @@ func Kind(d *jx.Decoder, t jx.Type) (schema.Kind, error) {
 		}
 		return NumKind(n), nil
 	case jx.String:
-		_, err := Str(d)
+		// Read in place: only the encoding is checked, the value is
+		// dropped.
+		_, err := StrBytes(d)
 		return schema.KindString, err
 	}
 	if err := Skip(d); err != nil {
@@ -271,9 +311,21 @@ func Mismatch(d *jx.Decoder, t jx.Type, errs *schema.Errors, l *Loc, want schema
 	if err != nil {
 		return err
 	}
-	Add(errs, l, schema.MsgType([]schema.Kind{want}, k))
+	Add(errs, l, typeMessages[want][k])
 	return nil
 }
+
+// typeMessages holds schema.MsgType for every single wanted kind and every
+// kind found, built once: a type mismatch is the most common violation, and
+// its message is always one of these.
+var typeMessages = func() (m [schema.KindObject + 1][schema.KindObject + 1]string) {
+	for want := range m {
+		for got := range m[want] {
+			m[want][got] = schema.MsgType([]schema.Kind{schema.Kind(want)}, schema.Kind(got))
+		}
+	}
+	return m
+}()
 
 // NumEquals reports whether the number literal n equals the JSON number
 // lit, by schema.Equal (exact for 64-bit integers, by double otherwise):

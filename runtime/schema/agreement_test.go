@@ -1,4 +1,4 @@
-package schema
+package schema_test
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	corpus "github.com/mcpgen/mcpgen/internal/schemacorpus"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // The validator is judged against an implementation nobody here wrote:
@@ -50,7 +53,7 @@ const (
 
 // documentedDifference names the documented difference that applies to
 // validating v against s, or returns "" when the verdicts must agree.
-func documentedDifference(s *Schema, v any) string {
+func documentedDifference(s *schema.Schema, v any) string {
 	switch {
 	case !numbersFaithful(s, v):
 		return diffNumberPrecision
@@ -66,14 +69,14 @@ func documentedDifference(s *Schema, v any) string {
 // in v against s, with the schema it is checked against. It descends as
 // Validate does: into declared properties, additionalProperties schemas and
 // items, and not past a type error.
-func anyChecked(s *Schema, v any, fn func(*Schema, any) bool) bool {
+func anyChecked(s *schema.Schema, v any, fn func(*schema.Schema, any) bool) bool {
 	if s == nil {
 		return false
 	}
 	if fn(s, v) {
 		return true
 	}
-	if !s.Allows(KindOf(v)) {
+	if !s.Allows(schema.KindOf(v)) {
 		return false
 	}
 	switch x := v.(type) {
@@ -99,20 +102,20 @@ func anyChecked(s *Schema, v any, fn func(*Schema, any) bool) bool {
 
 // integralWhereIntegerOnly reports whether v is an integral number with a
 // fraction or exponent (5.0, 1e2) and s allows integer but not number.
-func integralWhereIntegerOnly(s *Schema, v any) bool {
+func integralWhereIntegerOnly(s *schema.Schema, v any) bool {
 	n, ok := v.(json.Number)
-	if !ok || KindOf(n) != KindNumber || s.Allows(KindNumber) || !s.Allows(KindInteger) {
+	if !ok || schema.KindOf(n) != schema.KindNumber || s.Allows(schema.KindNumber) || !s.Allows(schema.KindInteger) {
 		return false
 	}
-	d, ok := parseDecimal(string(n))
-	return ok && (d.digits == "" || d.exp >= 0)
+	d, ok := schema.ParseDecimal(string(n))
+	return ok && (d.Digits == "" || d.Exp >= 0)
 }
 
 // beyondGoType reports whether v is a number of an allowed type that the Go
 // type s promises cannot hold.
-func beyondGoType(s *Schema, v any) bool {
-	k := KindOf(v)
-	return s.Allows(k) && s.rangeError(v, k) != ""
+func beyondGoType(s *schema.Schema, v any) bool {
+	k := schema.KindOf(v)
+	return s.Allows(k) && s.RangeError(v) != ""
 }
 
 // numbersFaithful reports whether every number the two validators compare
@@ -121,13 +124,13 @@ func beyondGoType(s *Schema, v any) bool {
 // and no two different decimals among them round to the same double. Then
 // comparing doubles gives the same answers as comparing rationals, since
 // rounding to the nearest double is monotonic.
-func numbersFaithful(s *Schema, v any) bool {
-	seen := map[float64]decimal{}
+func numbersFaithful(s *schema.Schema, v any) bool {
+	seen := map[float64]schema.Decimal{}
 	ok := true
 	add := func(n json.Number) {
 		f, err := strconv.ParseFloat(string(n), 64)
-		d, exact := parseDecimal(string(n))
-		if err != nil || !exact || (f == 0 && d.digits != "") {
+		d, exact := schema.ParseDecimal(string(n))
+		if err != nil || !exact || (f == 0 && d.Digits != "") {
 			ok = false
 			return
 		}
@@ -136,8 +139,8 @@ func numbersFaithful(s *Schema, v any) bool {
 		}
 		seen[f] = d
 	}
-	var schemaNumbers func(*Schema)
-	schemaNumbers = func(s *Schema) {
+	var schemaNumbers func(*schema.Schema)
+	schemaNumbers = func(s *schema.Schema) {
 		if s == nil {
 			return
 		}
@@ -214,25 +217,25 @@ func TestAgreesWithReferenceValidator(t *testing.T) {
 		skipped      = map[string]int{}
 		disagreement int
 	)
-	generatePairs(50_000, schemas, perSchema, func(p corpusPair) {
-		if ref == nil || refSeed != p.seed {
+	corpus.Pairs(50_000, schemas, perSchema, func(p corpus.Pair) {
+		if ref == nil || refSeed != p.Seed {
 			var err error
-			if ref, err = compileReference(p.doc); err != nil {
-				t.Fatalf("seed %d: the reference validator refuses %s: %v", p.seed, corpusJSON(p.doc), err)
+			if ref, err = compileReference(p.Doc); err != nil {
+				t.Fatalf("seed %d: the reference validator refuses %s: %v", p.Seed, corpus.JSON(p.Doc), err)
 			}
-			refSeed = p.seed
+			refSeed = p.Seed
 		}
-		if reason := documentedDifference(p.schema, p.value); reason != "" {
+		if reason := documentedDifference(p.Schema, p.Value); reason != "" {
 			skipped[reason]++
 			return
 		}
-		errs := p.schema.Validate(p.value)
-		refErr := ref.Validate(p.value)
+		errs := p.Schema.Validate(p.Value)
+		refErr := ref.Validate(p.Value)
 		if (errs == nil) != (refErr == nil) {
 			disagreement++
 			if disagreement <= 5 {
 				t.Errorf("seed %d: schema %s, value %s:\nthis package: %v\nreference: %s",
-					p.seed, corpusJSON(p.doc), corpusJSON(p.value), errs, referenceVerdict(refErr))
+					p.Seed, corpus.JSON(p.Doc), corpus.JSON(p.Value), errs, referenceVerdict(refErr))
 			}
 			return
 		}
@@ -266,7 +269,7 @@ func TestDocumentedDifferences(t *testing.T) {
 		{`{"type": "number", "exclusiveMinimum": 0}`, `1e-400`, diffNumberPrecision},
 	} {
 		t.Run(tc.schema+" "+tc.value, func(t *testing.T) {
-			s := MustParseJSON(tc.schema)
+			s := schema.MustParseJSON(tc.schema)
 			v := decodeTestJSON(t, tc.value)
 			if got := documentedDifference(s, v); got != tc.reason {
 				t.Errorf("documentedDifference = %q, want %q", got, tc.reason)
@@ -295,7 +298,7 @@ func TestDocumentedDifferences(t *testing.T) {
 		{`{"minimum": 0}`, `12345678901234567890`},
 		{`{"type": "number"}`, `12345678901234567890`},
 	} {
-		s := MustParseJSON(tc.schema)
+		s := schema.MustParseJSON(tc.schema)
 		v := decodeTestJSON(t, tc.value)
 		if got := documentedDifference(s, v); got != "" {
 			t.Errorf("%s against %s: skipped as %q, but the validators must agree", tc.value, tc.schema, got)

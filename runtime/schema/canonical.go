@@ -62,7 +62,22 @@ func HashCanonical(canonical []byte) string {
 	return fmt.Sprintf("%s%016x", HashPrefix, h.Sum64())
 }
 
+// Encode returns v as compact JSON: keys sorted as CanonicalJSON sorts them,
+// minimal string escapes, but numbers exactly as written. It is the form for
+// storing and sending a value (a repaired argument list, a schema embedded
+// in generated code), where CanonicalJSON is the form for hashing: a double
+// cannot hold 9007199254740993, and what is sent must not be rounded.
+func Encode(v any) ([]byte, error) {
+	return appendJSON(nil, v, false)
+}
+
 func appendCanonical(b []byte, v any) ([]byte, error) {
+	return appendJSON(b, v, true)
+}
+
+// appendJSON writes v; canonicalNumbers prints numbers as ECMAScript does
+// (the hash form) instead of as written.
+func appendJSON(b []byte, v any, canonicalNumbers bool) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -80,7 +95,7 @@ func appendCanonical(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = appendCanonical(b, e); err != nil {
+			if b, err = appendJSON(b, e, canonicalNumbers); err != nil {
 				return nil, err
 			}
 		}
@@ -101,7 +116,7 @@ func appendCanonical(b []byte, v any) ([]byte, error) {
 				return nil, err
 			}
 			b = append(b, ':')
-			if b, err = appendCanonical(b, v[k]); err != nil {
+			if b, err = appendJSON(b, v[k], canonicalNumbers); err != nil {
 				return nil, err
 			}
 		}
@@ -109,6 +124,9 @@ func appendCanonical(b []byte, v any) ([]byte, error) {
 	case json.Number:
 		if !IsNumberLiteral(string(v)) {
 			return nil, fmt.Errorf("canonical JSON: %q is not a JSON number", string(v))
+		}
+		if !canonicalNumbers {
+			return append(b, v...), nil // a JSON literal, as written
 		}
 		f, err := strconv.ParseFloat(string(v), 64)
 		if err != nil {

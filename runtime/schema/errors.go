@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,6 +161,18 @@ func writeRepr(b *strings.Builder, v any) {
 			writeRepr(b, v[k])
 		}
 		b.WriteByte('}')
+	case json.Number:
+		// An integer prints as written: canonical form would round one
+		// beyond 2^53 and name a value the schema does not contain.
+		if IsIntegerLiteral(string(v)) {
+			if v == "-0" {
+				v = "0"
+			}
+			b.WriteString(string(v))
+			return
+		}
+		c, _ := CanonicalJSON(v)
+		b.Write(c)
 	default:
 		if c, err := CanonicalJSON(v); err == nil {
 			b.Write(c)

@@ -1,4 +1,4 @@
-package schema
+package schema_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // fuzzSchema is one of the fixed schemas FuzzValidate and FuzzRepair pick
@@ -94,11 +96,11 @@ var fuzzSeedValues = []string{
 
 // fuzzSetup parses the fixed schemas and compiles them with the reference
 // validator once per process.
-var fuzzSetup = sync.OnceValues(func() ([]*Schema, []*jsonschema.Schema) {
-	ours := make([]*Schema, len(fuzzSchemas))
+var fuzzSetup = sync.OnceValues(func() ([]*schema.Schema, []*jsonschema.Schema) {
+	ours := make([]*schema.Schema, len(fuzzSchemas))
 	refs := make([]*jsonschema.Schema, len(fuzzSchemas))
 	for i, fs := range fuzzSchemas {
-		ours[i] = MustParseJSON(fs.text)
+		ours[i] = schema.MustParseJSON(fs.text)
 		ref, err := compileReference(ours[i].Document())
 		if err != nil {
 			panic("reference validator refuses fuzz schema " + fs.text + ": " + err.Error())
@@ -134,7 +136,7 @@ func FuzzValidate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		defer failOnPanic(t, data)
 		i := int(which) % len(ours)
-		v, err := DecodeJSON(data)
+		v, err := schema.DecodeJSON(data)
 		if err != nil {
 			return
 		}
@@ -165,7 +167,7 @@ func FuzzRepair(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		defer failOnPanic(t, data)
 		i := int(which) % len(ours)
-		v, err := DecodeJSON(data)
+		v, err := schema.DecodeJSON(data)
 		if err != nil {
 			return
 		}
@@ -192,9 +194,9 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer failOnPanic(t, data)
-		s, err := ParseJSON(data)
-		_, decodeErr := DecodeJSON(data)
-		var schemaErrs SchemaErrors
+		s, err := schema.ParseJSON(data)
+		_, decodeErr := schema.DecodeJSON(data)
+		var schemaErrs schema.SchemaErrors
 		isSchemaErr := errors.As(err, &schemaErrs)
 		switch {
 		case decodeErr != nil:
@@ -214,7 +216,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		h := s.Hash()
-		again, err := Parse(s.Document())
+		again, err := schema.Parse(s.Document())
 		if err != nil {
 			t.Fatalf("its own document does not parse: %v", err)
 		}
@@ -223,7 +225,7 @@ func FuzzParse(f *testing.F) {
 		}
 		for _, v := range []any{nil, true, json.Number("1"), json.Number("1.5"), "s", []any{}, map[string]any{}, s.Document()} {
 			s.Validate(v)
-			Repair(v, s, nil)
+			schema.Repair(v, s, nil)
 		}
 	})
 }
@@ -245,34 +247,34 @@ func FuzzCanonical(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer failOnPanic(t, data)
-		out, err := Canonicalize(data)
+		out, err := schema.Canonicalize(data)
 		if err != nil {
 			return
 		}
-		if again, err := Canonicalize(out); err != nil || !bytes.Equal(again, out) {
+		if again, err := schema.Canonicalize(out); err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("canonical %s re-canonicalizes to %s, %v", out, again, err)
 		}
-		v, err := DecodeJSON(data)
+		v, err := schema.DecodeJSON(data)
 		if err != nil {
 			t.Fatalf("Canonicalize accepted %q, DecodeJSON did not: %v", data, err)
 		}
-		h, err := HashValue(v)
-		if err != nil || h != HashCanonical(out) {
-			t.Fatalf("HashValue = %s, %v; the hash of the canonical form is %s", h, err, HashCanonical(out))
+		h, err := schema.HashValue(v)
+		if err != nil || h != schema.HashCanonical(out) {
+			t.Fatalf("HashValue = %s, %v; the hash of the canonical form is %s", h, err, schema.HashCanonical(out))
 		}
 		respelled := respellNumbers(v)
-		if !Equal(v, respelled) {
+		if !schema.Equal(v, respelled) {
 			t.Fatalf("test bug: respelling %s changed the value", out)
 		}
 		text, err := json.MarshalIndent(respelled, "", "\t")
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
 		}
-		other, err := Canonicalize(text)
+		other, err := schema.Canonicalize(text)
 		if err != nil || !bytes.Equal(other, out) {
 			t.Fatalf("the same value spelled %s canonicalizes to %s, %v; want %s", text, other, err, out)
 		}
-		if h2, _ := HashValue(respelled); h2 != h {
+		if h2, _ := schema.HashValue(respelled); h2 != h {
 			t.Fatalf("equal values hash %s and %s", h, h2)
 		}
 	})

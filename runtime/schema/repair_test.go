@@ -1,4 +1,4 @@
-package schema
+package schema_test
 
 import (
 	"encoding/json"
@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	corpus "github.com/mcpgen/mcpgen/internal/schemacorpus"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // seedLookupSchema is PAYMENT_LOOKUP_SCHEMA of seed 001.
@@ -22,7 +25,7 @@ const seedLookupSchema = `{
 
 func decodeTestJSON(t testing.TB, text string) any {
 	t.Helper()
-	v, err := DecodeJSON([]byte(text))
+	v, err := schema.DecodeJSON([]byte(text))
 	if err != nil {
 		t.Fatalf("DecodeJSON(%s): %v", text, err)
 	}
@@ -33,13 +36,13 @@ func decodeTestJSON(t testing.TB, text string) any {
 // not "true"), urgent is dropped by additionalProperties: false, reference is
 // untouched (repairing a pattern would be guessing), and two errors remain.
 func TestRepairSeedTrace(t *testing.T) {
-	s := MustParseJSON(seedLookupSchema)
+	s := schema.MustParseJSON(seedLookupSchema)
 	in := decodeTestJSON(t, `{"reference": "PMT771", "include_legs": "yes", "urgent": true}`)
-	out, errs := Repair(in, s, nil)
+	out, errs := schema.Repair(in, s, nil)
 
 	want := decodeTestJSON(t, `{"reference": "PMT771", "include_legs": "yes"}`)
 	if !reflect.DeepEqual(out, want) {
-		t.Errorf("repaired %s, want %s", corpusJSON(out), corpusJSON(want))
+		t.Errorf("repaired %s, want %s", corpus.JSON(out), corpus.JSON(want))
 	}
 	wantErrs := []string{
 		`$.include_legs: expected type boolean, got string`,
@@ -69,18 +72,18 @@ func runRepairCases(t *testing.T, cases []repairCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := MustParseJSON(tc.schema)
+			s := schema.MustParseJSON(tc.schema)
 			in := decodeTestJSON(t, tc.value)
 			var defaults map[string]any
 			if tc.defaults != "" {
 				defaults = decodeTestJSON(t, tc.defaults).(map[string]any)
 			}
-			inCopy, defaultsCopy := cloneValue(in), cloneValue(defaults)
+			inCopy, defaultsCopy := corpus.Clone(in), corpus.Clone(defaults)
 
-			out, errs := Repair(in, s, defaults)
+			out, errs := schema.Repair(in, s, defaults)
 
 			if want := decodeTestJSON(t, tc.want); !reflect.DeepEqual(out, want) {
-				t.Errorf("Repair(%s) = %s, want %s", tc.value, corpusJSON(out), tc.want)
+				t.Errorf("Repair(%s) = %s, want %s", tc.value, corpus.JSON(out), tc.want)
 			}
 			if got := errs.Strings(); !slices.Equal(got, tc.errs) {
 				t.Errorf("errors %q, want %q", got, tc.errs)
@@ -89,14 +92,14 @@ func runRepairCases(t *testing.T, cases []repairCase) {
 				t.Errorf("a valid result must give nil errors, got %#v", errs)
 			}
 			if !reflect.DeepEqual(in, inCopy) {
-				t.Errorf("Repair modified its input: %s, was %s", corpusJSON(in), corpusJSON(inCopy))
+				t.Errorf("Repair modified its input: %s, was %s", corpus.JSON(in), corpus.JSON(inCopy))
 			}
 			if !reflect.DeepEqual(any(defaults), defaultsCopy) {
-				t.Errorf("Repair modified the defaults: %s", corpusJSON(defaults))
+				t.Errorf("Repair modified the defaults: %s", corpus.JSON(defaults))
 			}
-			again, againErrs := Repair(out, s, defaults)
+			again, againErrs := schema.Repair(out, s, defaults)
 			if !reflect.DeepEqual(again, out) || !slices.Equal(againErrs, errs) {
-				t.Errorf("not idempotent: %s (%v), then %s (%v)", corpusJSON(out), errs, corpusJSON(again), againErrs)
+				t.Errorf("not idempotent: %s (%v), then %s (%v)", corpus.JSON(out), errs, corpus.JSON(again), againErrs)
 			}
 		})
 	}
@@ -362,13 +365,13 @@ func TestRepairObjects(t *testing.T) {
 // promises.
 func TestRepairEdges(t *testing.T) {
 	in := map[string]any{"a": "1"}
-	if out, errs := Repair(in, nil, nil); !reflect.DeepEqual(out, in) || errs != nil {
+	if out, errs := schema.Repair(in, nil, nil); !reflect.DeepEqual(out, in) || errs != nil {
 		t.Errorf("Repair with a nil schema = %v, %v; want the value unchanged and no errors", out, errs)
 	}
 
-	goTyped := MustParseJSON(`{"type": "object", "properties": {
+	goTyped := schema.MustParseJSON(`{"type": "object", "properties": {
 		"s": {"type": "string"}, "f": {"type": "string"}, "g": {"type": "string"}, "i": {"type": "integer"}}}`)
-	out, errs := Repair(map[string]any{"s": 771.0, "f": float32(0.1), "g": int64(-3), "i": 12.0}, goTyped, nil)
+	out, errs := schema.Repair(map[string]any{"s": 771.0, "f": float32(0.1), "g": int64(-3), "i": 12.0}, goTyped, nil)
 	want := map[string]any{"s": "771", "f": "0.1", "g": "-3", "i": 12.0}
 	if !reflect.DeepEqual(out, want) || errs != nil {
 		t.Errorf("Go-typed numbers: got %#v, %v; want %#v", out, errs, want)
@@ -376,10 +379,10 @@ func TestRepairEdges(t *testing.T) {
 
 	// A result shares what needed no repair, but a filled default is a copy:
 	// changing the result must never change the caller's defaults.
-	s := MustParseJSON(`{"type": "object", "properties": {"leg": {"type": "object"}, "x": {"type": "object"}}, "required": ["leg"]}`)
+	s := schema.MustParseJSON(`{"type": "object", "properties": {"leg": {"type": "object"}, "x": {"type": "object"}}, "required": ["leg"]}`)
 	defaults := map[string]any{"$.leg": map[string]any{"c": "AED"}}
 	untouched := map[string]any{"k": "v"}
-	out, _ = Repair(map[string]any{"x": untouched}, s, defaults)
+	out, _ = schema.Repair(map[string]any{"x": untouched}, s, defaults)
 	out.(map[string]any)["leg"].(map[string]any)["c"] = "changed"
 	if got := defaults["$.leg"].(map[string]any)["c"]; got != "AED" {
 		t.Errorf("changing the result changed the defaults to %v", got)
@@ -388,13 +391,13 @@ func TestRepairEdges(t *testing.T) {
 		t.Error("a part that needed no repair was copied")
 	}
 	valid := map[string]any{"x": untouched, "leg": map[string]any{}}
-	if out, _ := Repair(valid, s, defaults); reflect.ValueOf(out).UnsafePointer() != reflect.ValueOf(valid).UnsafePointer() {
+	if out, _ := schema.Repair(valid, s, defaults); reflect.ValueOf(out).UnsafePointer() != reflect.ValueOf(valid).UnsafePointer() {
 		t.Error("a valid value was copied")
 	}
 
 	// A nil object is an empty one: filling it must not panic.
 	var nilObject map[string]any
-	out, errs = Repair(nilObject, s, map[string]any{"$.leg": map[string]any{}})
+	out, errs = schema.Repair(nilObject, s, map[string]any{"$.leg": map[string]any{}})
 	if !reflect.DeepEqual(out, map[string]any{"leg": map[string]any{}}) || errs != nil {
 		t.Errorf("filling a nil object: %#v, %v", out, errs)
 	}
@@ -410,7 +413,7 @@ func TestIntegerLiteral(t *testing.T) {
 		"1e-999999999": "", "1e9223372036854775807": "", "1.5e-9223372036854775808": "",
 		"10000000000000000000000000000000000000000e-40": "1",
 	} {
-		got, ok := integerLiteral(lit)
+		got, ok := schema.IntegerLiteral(lit)
 		if want == "" && ok {
 			t.Errorf("integerLiteral(%s) = %s, want no conversion", lit, got)
 		}
@@ -430,16 +433,16 @@ func TestRepairProperties(t *testing.T) {
 		schemas = 150
 	}
 	var pairs, valid, repaired, fixed int
-	generatePairs(1000, schemas, perSchema, func(p corpusPair) {
+	corpus.Pairs(1000, schemas, perSchema, func(p corpus.Pair) {
 		pairs++
-		where := fmt.Sprintf("seed %d, schema %s, value %s, defaults %s", p.seed, corpusJSON(p.doc), corpusJSON(p.value), corpusJSON(p.defaults))
-		before := p.schema.Validate(p.value)
-		out, n := checkRepair(t, p.schema, p.value, p.defaults, where)
+		where := fmt.Sprintf("seed %d, schema %s, value %s, defaults %s", p.Seed, corpus.JSON(p.Doc), corpus.JSON(p.Value), corpus.JSON(p.Defaults))
+		before := p.Schema.Validate(p.Value)
+		out, n := checkRepair(t, p.Schema, p.Value, p.Defaults, where)
 		if before == nil {
 			valid++
 			return
 		}
-		if !reflect.DeepEqual(out, p.value) {
+		if !reflect.DeepEqual(out, p.Value) {
 			repaired++
 			if n == 0 {
 				fixed++
@@ -455,10 +458,10 @@ func TestRepairProperties(t *testing.T) {
 
 // checkRepair asserts the repair properties for one value and returns the
 // repaired value and the number of remaining errors.
-func checkRepair(t testing.TB, s *Schema, v any, defaults map[string]any, where string) (any, int) {
+func checkRepair(t testing.TB, s *schema.Schema, v any, defaults map[string]any, where string) (any, int) {
 	t.Helper()
-	inCopy, defaultsCopy := cloneValue(v), cloneValue(defaults)
-	out, errs := Repair(v, s, defaults)
+	inCopy, defaultsCopy := corpus.Clone(v), corpus.Clone(defaults)
+	out, errs := schema.Repair(v, s, defaults)
 	if !reflect.DeepEqual(v, inCopy) || !reflect.DeepEqual(any(defaults), defaultsCopy) {
 		t.Fatalf("%s: Repair modified its input or defaults", where)
 	}
@@ -468,28 +471,28 @@ func checkRepair(t testing.TB, s *Schema, v any, defaults map[string]any, where 
 	if !slices.IsSortedFunc(errs, compareErrors) {
 		t.Fatalf("%s: errors not sorted: %v", where, errs)
 	}
-	again, againErrs := Repair(out, s, defaults)
-	if !Equal(again, out) || !reflect.DeepEqual(again, out) || !slices.Equal(againErrs, errs) {
-		t.Fatalf("%s: not idempotent:\nonce  %s %v\ntwice %s %v", where, corpusJSON(out), errs, corpusJSON(again), againErrs)
+	again, againErrs := schema.Repair(out, s, defaults)
+	if !schema.Equal(again, out) || !reflect.DeepEqual(again, out) || !slices.Equal(againErrs, errs) {
+		t.Fatalf("%s: not idempotent:\nonce  %s %v\ntwice %s %v", where, corpus.JSON(out), errs, corpus.JSON(again), againErrs)
 	}
 	if s.Validate(v) == nil && (!reflect.DeepEqual(out, v) || errs != nil) {
-		t.Fatalf("%s: a valid value was changed to %s (%v)", where, corpusJSON(out), errs)
+		t.Fatalf("%s: a valid value was changed to %s (%v)", where, corpus.JSON(out), errs)
 	}
 	if err := provenance(v, out, s, defaults, "$"); err != nil {
-		t.Fatalf("%s: repaired %s: %v", where, corpusJSON(out), err)
+		t.Fatalf("%s: repaired %s: %v", where, corpus.JSON(out), err)
 	}
 	for _, e := range errs {
-		if e.Message == MsgAdditional {
+		if e.Message == schema.MsgAdditional {
 			t.Fatalf("%s: a forbidden property survived repair: %v", where, e)
 		}
-		if _, ok := defaults[e.Path]; ok && e.Message == MsgRequired {
+		if _, ok := defaults[e.Path]; ok && e.Message == schema.MsgRequired {
 			t.Fatalf("%s: a required property with a default is still missing: %v", where, e)
 		}
 	}
 	return out, len(errs)
 }
 
-func compareErrors(a, b ValidationError) int {
+func compareErrors(a, b schema.ValidationError) int {
 	if c := strings.Compare(a.Path, b.Path); c != 0 {
 		return c
 	}
@@ -501,19 +504,19 @@ func compareErrors(a, b ValidationError) int {
 // required property; and when something is missing from out that
 // additionalProperties: false did not forbid. It reads the rules from the
 // schema independently of how Repair is written.
-func provenance(in, out any, s *Schema, defaults map[string]any, path string) error {
+func provenance(in, out any, s *schema.Schema, defaults map[string]any, path string) error {
 	if s == nil {
 		if !reflect.DeepEqual(in, out) {
-			return fmt.Errorf("%s: a value no schema governs changed from %s to %s", path, corpusJSON(in), corpusJSON(out))
+			return fmt.Errorf("%s: a value no schema governs changed from %s to %s", path, corpus.JSON(in), corpus.JSON(out))
 		}
 		return nil
 	}
-	if !s.Allows(KindOf(in)) {
+	if !s.Allows(schema.KindOf(in)) {
 		if reflect.DeepEqual(in, out) {
 			return nil
 		}
-		if !s.Allows(KindOf(out)) {
-			return fmt.Errorf("%s: converted %s to %s, which the schema does not allow either", path, corpusJSON(in), corpusJSON(out))
+		if !s.Allows(schema.KindOf(out)) {
+			return fmt.Errorf("%s: converted %s to %s, which the schema does not allow either", path, corpus.JSON(in), corpus.JSON(out))
 		}
 		return isConversion(in, out, path)
 	}
@@ -521,10 +524,10 @@ func provenance(in, out any, s *Schema, defaults map[string]any, path string) er
 	case map[string]any:
 		y, ok := out.(map[string]any)
 		if !ok {
-			return fmt.Errorf("%s: an object became %s", path, corpusJSON(out))
+			return fmt.Errorf("%s: an object became %s", path, corpus.JSON(out))
 		}
 		for name, xv := range x {
-			child := PropertyPath(path, name)
+			child := schema.PropertyPath(path, name)
 			ps, declared := s.Properties[name]
 			if !declared {
 				ps = s.AdditionalProperties
@@ -547,7 +550,7 @@ func provenance(in, out any, s *Schema, defaults map[string]any, path string) er
 			if _, ok := x[name]; ok {
 				continue
 			}
-			child := PropertyPath(path, name)
+			child := schema.PropertyPath(path, name)
 			d, hasDefault := defaults[child]
 			if !slices.Contains(s.Required, name) || !hasDefault {
 				return fmt.Errorf("%s: added without being a required property with a default", child)
@@ -560,17 +563,17 @@ func provenance(in, out any, s *Schema, defaults map[string]any, path string) er
 	case []any:
 		y, ok := out.([]any)
 		if !ok || len(y) != len(x) {
-			return fmt.Errorf("%s: an array of %d became %s", path, len(x), corpusJSON(out))
+			return fmt.Errorf("%s: an array of %d became %s", path, len(x), corpus.JSON(out))
 		}
 		for i := range x {
-			if err := provenance(x[i], y[i], s.Items, defaults, IndexPath(path, i)); err != nil {
+			if err := provenance(x[i], y[i], s.Items, defaults, schema.IndexPath(path, i)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	if !reflect.DeepEqual(in, out) {
-		return fmt.Errorf("%s: a valid %s changed to %s", path, corpusJSON(in), corpusJSON(out))
+		return fmt.Errorf("%s: a valid %s changed to %s", path, corpus.JSON(in), corpus.JSON(out))
 	}
 	return nil
 }
@@ -584,7 +587,7 @@ func isConversion(in, out any, path string) error {
 	case string:
 		switch y := out.(type) {
 		case json.Number:
-			ok = IsNumberLiteral(x) && Equal(json.Number(x), y)
+			ok = schema.IsNumberLiteral(x) && schema.Equal(json.Number(x), y)
 		case bool:
 			ok = strings.EqualFold(x, fmt.Sprint(y))
 		}
@@ -593,11 +596,11 @@ func isConversion(in, out any, path string) error {
 		case string:
 			ok = y == string(x)
 		case json.Number:
-			ok = KindOf(x) == KindNumber && KindOf(y) == KindInteger && Equal(x, y)
+			ok = schema.KindOf(x) == schema.KindNumber && schema.KindOf(y) == schema.KindInteger && schema.Equal(x, y)
 		}
 	}
 	if !ok {
-		return fmt.Errorf("%s: %s to %s is not a syntax conversion", path, corpusJSON(in), corpusJSON(out))
+		return fmt.Errorf("%s: %s to %s is not a syntax conversion", path, corpus.JSON(in), corpus.JSON(out))
 	}
 	return nil
 }

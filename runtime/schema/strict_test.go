@@ -86,3 +86,21 @@ func TestFloat32PrintsAsItsShortestForm(t *testing.T) {
 		t.Errorf("CanonicalJSON(float32(0.1)) = %s, %v", c, err)
 	}
 }
+
+// TestEncodeKeepsLiterals: Encode is for sending and storing, so numbers
+// come out exactly as written; CanonicalJSON is for hashing and rounds to a
+// double. Messages name the value the schema holds.
+func TestEncodeKeepsLiterals(t *testing.T) {
+	v, _ := schema.DecodeJSON([]byte(`{"b": [9007199254740993, 1.50, 1e400], "a": "<x>"}`))
+	enc, err := schema.Encode(v)
+	if err != nil || string(enc) != `{"a":"<x>","b":[9007199254740993,1.50,1e400]}` {
+		t.Errorf("Encode = %s, %v", enc, err)
+	}
+	if _, err := schema.CanonicalJSON(v); err == nil {
+		t.Error("CanonicalJSON accepted a number beyond a double")
+	}
+	s := schema.MustParseJSON(`{"const": 9007199254740993}`)
+	if errs := s.Validate(json.Number("9007199254740992")); len(errs) != 1 || errs[0].Message != "must be 9007199254740993" {
+		t.Errorf("const message: %v", errs)
+	}
+}

@@ -1,42 +1,45 @@
-package schema
+// Package schemacorpus is a deterministic generator of random schemas of the
+// supported subset and of values for them. Tests that must hold for every
+// schema draw from it: the repair properties, the reference validator's
+// agreement with an independent implementation, and the generated decoders'
+// agreement with the reference validator. The same seed always gives the
+// same schemas and values, so a failure found with it is reproducible from
+// the seed the test prints.
+//
+// Schemas are feasible by construction (every generated schema has valid
+// values), so the valid-value generator always succeeds: numeric bounds lie
+// on a grid of hundredths, string lengths are chosen inside what the pattern
+// can match, uniqueItems never comes with minItems above 1, and an enum or
+// const is drawn from valid values of the rest of the schema.
+package schemacorpus
 
 import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// A deterministic generator of random schemas of the supported subset and of
-// values for them, shared by the repair property tests, the agreement test
-// against another validator and the fuzz seeds. The same seed always gives
-// the same schemas and values: a failure found here is reproducible from
-// the seed the test prints.
-//
-// Schemas are feasible by construction (every generated schema has valid
-// values), so the valid-value generator can always succeed: numeric bounds
-// lie on a grid of hundredths, string lengths are chosen inside what the
-// pattern can match, uniqueItems never comes with minItems above 1, and an
-// enum or const is drawn from valid values of the rest of the schema.
-
-// corpus is one stream of random schemas and values.
-type corpus struct {
+// Corpus is one stream of random schemas and values. It is not safe for
+// concurrent use: every draw advances the stream.
+type Corpus struct {
 	r *rand.Rand
 }
 
-func newCorpus(seed uint64) *corpus {
-	return &corpus{r: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))}
+// New returns the stream of seed.
+func New(seed uint64) *Corpus {
+	return &Corpus{r: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))}
 }
 
-// corpusMaxDepth is the deepest nesting of generated container schemas.
-const corpusMaxDepth = 3
+// MaxDepth is the deepest nesting of generated container schemas.
+const MaxDepth = 3
 
-var corpusKinds = []Kind{KindNull, KindBoolean, KindInteger, KindNumber, KindString, KindArray, KindObject}
+var corpusKinds = []schema.Kind{schema.KindNull, schema.KindBoolean, schema.KindInteger, schema.KindNumber, schema.KindString, schema.KindArray, schema.KindObject}
 
 // propertyPool names declared properties; extraPool names properties no
 // generated schema declares. Neither holds a '.', so a value path names one
@@ -105,8 +108,11 @@ func findSafePattern(re string) (safePattern, bool) {
 	return safePattern{}, false
 }
 
-// schema returns a random schema document at the given nesting depth.
-func (c *corpus) schema(depth int) map[string]any {
+// Schema returns a random schema document (as schema.DecodeJSON would give
+// it, numbers as json.Number) at the given nesting depth: 0 for a root,
+// which is usually but not always an object; containers stop at MaxDepth.
+// The document always parses (see MustParse).
+func (c *Corpus) Schema(depth int) map[string]any {
 	doc := map[string]any{}
 	kinds := c.types(depth)
 	constrained := kinds
@@ -115,7 +121,7 @@ func (c *corpus) schema(depth int) map[string]any {
 		// No type keyword: constraints for some kinds still apply to
 		// values of those kinds.
 		pool := corpusKinds
-		if depth >= corpusMaxDepth {
+		if depth >= MaxDepth {
 			pool = corpusKinds[:5]
 		}
 		for range c.r.IntN(3) {
@@ -130,17 +136,17 @@ func (c *corpus) schema(depth int) map[string]any {
 		}
 		doc["type"] = names
 	}
-	has := func(k Kind) bool { return slices.Contains(constrained, k) }
-	if has(KindString) {
+	has := func(k schema.Kind) bool { return slices.Contains(constrained, k) }
+	if has(schema.KindString) {
 		c.stringConstraints(doc)
 	}
-	if has(KindInteger) || has(KindNumber) {
-		c.numberConstraints(doc, has(KindInteger))
+	if has(schema.KindInteger) || has(schema.KindNumber) {
+		c.numberConstraints(doc, has(schema.KindInteger))
 	}
-	if has(KindArray) {
+	if has(schema.KindArray) {
 		c.arrayConstraints(doc, depth)
 	}
-	if has(KindObject) {
+	if has(schema.KindObject) {
 		c.objectConstraints(doc, depth)
 	}
 	if c.r.IntN(10) == 0 {
@@ -159,15 +165,15 @@ func (c *corpus) schema(depth int) map[string]any {
 }
 
 // types picks the type keyword: none, one kind, or a union of two or three.
-// Containers stop at corpusMaxDepth; a root is usually an object, as tool
+// Containers stop at MaxDepth; a root is usually an object, as tool
 // arguments are.
-func (c *corpus) types(depth int) []Kind {
+func (c *Corpus) types(depth int) []schema.Kind {
 	pool := corpusKinds
-	if depth >= corpusMaxDepth {
+	if depth >= MaxDepth {
 		pool = corpusKinds[:5]
 	}
 	if depth == 0 && c.r.IntN(10) < 6 {
-		return []Kind{KindObject}
+		return []schema.Kind{schema.KindObject}
 	}
 	n := 1
 	switch roll := c.r.IntN(100); {
@@ -177,14 +183,14 @@ func (c *corpus) types(depth int) []Kind {
 		n = 2 + c.r.IntN(2)
 	}
 	perm := c.r.Perm(len(pool))
-	kinds := make([]Kind, n)
+	kinds := make([]schema.Kind, n)
 	for i := range kinds {
 		kinds[i] = pool[perm[i]]
 	}
 	return kinds
 }
 
-func (c *corpus) stringConstraints(doc map[string]any) {
+func (c *Corpus) stringConstraints(doc map[string]any) {
 	lo, hi := 0, -1
 	if c.r.IntN(100) < 30 {
 		p := safePatterns[c.r.IntN(len(safePatterns))]
@@ -196,7 +202,7 @@ func (c *corpus) stringConstraints(doc map[string]any) {
 		if hi >= 0 && n > hi {
 			n = hi
 		}
-		doc["minLength"] = corpusInt(n)
+		doc["minLength"] = intLiteral(n)
 		lo = n
 	}
 	if c.r.IntN(2) == 0 {
@@ -204,14 +210,14 @@ func (c *corpus) stringConstraints(doc map[string]any) {
 		if hi >= 0 && n > hi {
 			n = hi
 		}
-		doc["maxLength"] = corpusInt(n)
+		doc["maxLength"] = intLiteral(n)
 	}
 }
 
 // numberConstraints sets bounds on the grid of hundredths. With integer set,
 // an integer always lies inside them (a bound may still be fractional:
 // minimum 2.5 admits the integers from 3).
-func (c *corpus) numberConstraints(doc map[string]any, integer bool) {
+func (c *Corpus) numberConstraints(doc map[string]any, integer bool) {
 	var lo, hi int // in hundredths
 	if integer {
 		lo = (c.r.IntN(101) - 50) * 100
@@ -242,9 +248,9 @@ func (c *corpus) numberConstraints(doc map[string]any, integer bool) {
 	}
 }
 
-func (c *corpus) arrayConstraints(doc map[string]any, depth int) {
+func (c *Corpus) arrayConstraints(doc map[string]any, depth int) {
 	if c.r.IntN(10) < 7 {
-		doc["items"] = c.schema(depth + 1)
+		doc["items"] = c.Schema(depth + 1)
 	}
 	unique := c.r.IntN(4) == 0
 	if unique {
@@ -256,21 +262,21 @@ func (c *corpus) arrayConstraints(doc map[string]any, depth int) {
 		if unique {
 			lo = min(lo, 1)
 		}
-		doc["minItems"] = corpusInt(lo)
+		doc["minItems"] = intLiteral(lo)
 	}
 	if c.r.IntN(2) == 0 {
-		doc["maxItems"] = corpusInt(lo + c.r.IntN(4))
+		doc["maxItems"] = intLiteral(lo + c.r.IntN(4))
 	}
 }
 
-func (c *corpus) objectConstraints(doc map[string]any, depth int) {
+func (c *Corpus) objectConstraints(doc map[string]any, depth int) {
 	perm := c.r.Perm(len(propertyPool))
 	n := c.r.IntN(5)
 	props := map[string]any{}
 	var required []any
 	for _, i := range perm[:n] {
 		name := propertyPool[i]
-		props[name] = c.schema(depth + 1)
+		props[name] = c.Schema(depth + 1)
 		if c.r.IntN(2) == 0 {
 			required = append(required, name)
 		}
@@ -288,19 +294,19 @@ func (c *corpus) objectConstraints(doc map[string]any, depth int) {
 	case roll < 4:
 		doc["additionalProperties"] = false
 	case roll < 6:
-		doc["additionalProperties"] = c.schema(depth + 1)
+		doc["additionalProperties"] = c.Schema(depth + 1)
 	case roll < 7:
 		doc["additionalProperties"] = true
 	}
 }
 
 // validValues returns n distinct valid values of the schema doc describes.
-func (c *corpus) validValues(doc map[string]any, n, depth int) []any {
-	s := parseCorpusDoc(doc)
+func (c *Corpus) validValues(doc map[string]any, n, depth int) []any {
+	s := MustParse(doc)
 	var out []any
 	for range 4 * n {
-		v := c.valid(s, depth)
-		if !slices.ContainsFunc(out, func(e any) bool { return Equal(e, v) }) {
+		v := c.Valid(s, depth)
+		if !slices.ContainsFunc(out, func(e any) bool { return schema.Equal(e, v) }) {
 			out = append(out, v)
 		}
 		if len(out) == n {
@@ -310,20 +316,22 @@ func (c *corpus) validValues(doc map[string]any, n, depth int) []any {
 	return out
 }
 
-func parseCorpusDoc(doc map[string]any) *Schema {
-	s, err := Parse(doc)
+// MustParse parses a generated schema document. It panics if the document
+// does not parse, which would be a bug of the generator.
+func MustParse(doc map[string]any) *schema.Schema {
+	s, err := schema.Parse(doc)
 	if err != nil {
 		panic("corpus: generated schema does not parse: " + err.Error())
 	}
 	return s
 }
 
-// corpusInt is n as a JSON number.
-func corpusInt(n int) json.Number { return json.Number(strconv.Itoa(n)) }
+// intLiteral is n as a JSON number.
+func intLiteral(n int) json.Number { return json.Number(strconv.Itoa(n)) }
 
 // centsLiteral writes c hundredths as a JSON number, in one of the
 // spellings JSON allows: 12.5, 12.50 or 1250e-2.
-func (c *corpus) centsLiteral(cents int) json.Number {
+func (c *Corpus) centsLiteral(cents int) json.Number {
 	switch c.r.IntN(6) {
 	case 0:
 		return json.Number(strconv.Itoa(cents) + "e-2")
@@ -345,7 +353,7 @@ func (c *corpus) centsLiteral(cents int) json.Number {
 
 // centsRange is the range of hundredths the numeric bounds of s admit.
 // Unbounded sides get a finite range of plausible values.
-func centsRange(s *Schema) (lo, hi int) {
+func centsRange(s *schema.Schema) (lo, hi int) {
 	const span = 10000
 	lo, hi = math.MinInt, math.MaxInt
 	toCents := func(f float64) float64 {
@@ -378,50 +386,53 @@ func centsRange(s *Schema) (lo, hi int) {
 	return lo, hi
 }
 
-// valid returns a random value s accepts.
-func (c *corpus) valid(s *Schema, depth int) any {
+// Valid returns a random value s accepts, for a schema the corpus wrote
+// (it panics on a pattern it has no generator for). depth is the nesting
+// depth of s, as it was passed to Schema: values below MaxDepth hold no
+// containers where the schema leaves the kind open.
+func (c *Corpus) Valid(s *schema.Schema, depth int) any {
 	if s.HasConst {
-		return cloneValue(s.Const)
+		return Clone(s.Const)
 	}
 	if s.HasEnum {
-		return cloneValue(s.Enum[c.r.IntN(len(s.Enum))])
+		return Clone(s.Enum[c.r.IntN(len(s.Enum))])
 	}
 	kinds := s.Types
 	if len(kinds) == 0 {
 		kinds = corpusKinds
-		if depth >= corpusMaxDepth {
+		if depth >= MaxDepth {
 			kinds = corpusKinds[:5]
 		}
 	}
 	switch k := kinds[c.r.IntN(len(kinds))]; k {
-	case KindNull:
+	case schema.KindNull:
 		return nil
-	case KindBoolean:
+	case schema.KindBoolean:
 		return c.r.IntN(2) == 0
-	case KindInteger, KindNumber:
+	case schema.KindInteger, schema.KindNumber:
 		lo, hi := centsRange(s)
-		if k == KindInteger {
+		if k == schema.KindInteger {
 			// Without a type keyword the bounds may have been drawn for
 			// numbers only and admit no integer; a number is then as good.
 			ilo, ihi := int(math.Ceil(float64(lo)/100)), int(math.Floor(float64(hi)/100))
 			if ilo <= ihi {
-				return corpusInt(ilo + c.r.IntN(ihi-ilo+1))
+				return intLiteral(ilo + c.r.IntN(ihi-ilo+1))
 			}
-			if !s.Allows(KindNumber) {
+			if !s.Allows(schema.KindNumber) {
 				panic("corpus: integer bounds admit no integer")
 			}
 		}
 		return c.centsLiteral(lo + c.r.IntN(hi-lo+1))
-	case KindString:
+	case schema.KindString:
 		return c.validString(s)
-	case KindArray:
+	case schema.KindArray:
 		return c.validArray(s, depth)
 	default:
 		return c.validObject(s, depth)
 	}
 }
 
-func (c *corpus) validString(s *Schema) string {
+func (c *Corpus) validString(s *schema.Schema) string {
 	lo, hi := 0, -1
 	p, hasPattern := findSafePattern(s.Pattern)
 	if s.Pattern != "" && !hasPattern {
@@ -453,7 +464,7 @@ func (c *corpus) validString(s *Schema) string {
 	return runesFrom(c.r, stringAlphabet, n)
 }
 
-func (c *corpus) validArray(s *Schema, depth int) []any {
+func (c *Corpus) validArray(s *schema.Schema, depth int) []any {
 	lo, hi := 0, 3
 	if s.MinItems != nil {
 		lo = *s.MinItems
@@ -467,11 +478,11 @@ func (c *corpus) validArray(s *Schema, depth int) []any {
 	for attempt := 0; len(out) < n && attempt < 4*n; attempt++ {
 		var e any
 		if s.Items != nil {
-			e = c.valid(s.Items, depth+1)
+			e = c.Valid(s.Items, depth+1)
 		} else {
 			e = c.arbitrary(depth + 1)
 		}
-		if s.UniqueItems && slices.ContainsFunc(out, func(x any) bool { return Equal(x, e) }) {
+		if s.UniqueItems && slices.ContainsFunc(out, func(x any) bool { return schema.Equal(x, e) }) {
 			continue
 		}
 		out = append(out, e)
@@ -479,11 +490,11 @@ func (c *corpus) validArray(s *Schema, depth int) []any {
 	return out
 }
 
-func (c *corpus) validObject(s *Schema, depth int) map[string]any {
+func (c *Corpus) validObject(s *schema.Schema, depth int) map[string]any {
 	m := map[string]any{}
 	for _, name := range s.PropertyNames {
 		if slices.Contains(s.Required, name) || c.r.IntN(2) == 0 {
-			m[name] = c.valid(s.Properties[name], depth+1)
+			m[name] = c.Valid(s.Properties[name], depth+1)
 		}
 	}
 	if s.Closed {
@@ -499,7 +510,7 @@ func (c *corpus) validObject(s *Schema, depth int) map[string]any {
 			continue
 		}
 		if s.AdditionalProperties != nil {
-			m[name] = c.valid(s.AdditionalProperties, depth+1)
+			m[name] = c.Valid(s.AdditionalProperties, depth+1)
 		} else {
 			m[name] = c.arbitrary(depth + 1)
 		}
@@ -508,28 +519,28 @@ func (c *corpus) validObject(s *Schema, depth int) map[string]any {
 }
 
 // arbitrary returns a random JSON value no schema governs.
-func (c *corpus) arbitrary(depth int) any {
+func (c *Corpus) arbitrary(depth int) any {
 	n := len(corpusKinds)
-	if depth >= corpusMaxDepth {
+	if depth >= MaxDepth {
 		n = 5
 	}
 	return c.ofKind(corpusKinds[c.r.IntN(n)], depth)
 }
 
-// ofKind returns a random value of kind k; a KindNumber is never integral.
-func (c *corpus) ofKind(k Kind, depth int) any {
+// ofKind returns a random value of kind k; a schema.KindNumber is never integral.
+func (c *Corpus) ofKind(k schema.Kind, depth int) any {
 	switch k {
-	case KindNull:
+	case schema.KindNull:
 		return nil
-	case KindBoolean:
+	case schema.KindBoolean:
 		return c.r.IntN(2) == 0
-	case KindInteger:
-		return corpusInt(c.r.IntN(2001) - 1000)
-	case KindNumber:
+	case schema.KindInteger:
+		return intLiteral(c.r.IntN(2001) - 1000)
+	case schema.KindNumber:
 		return c.centsLiteral((c.r.IntN(2001)-1000)*100 + 1 + c.r.IntN(99))
-	case KindString:
+	case schema.KindString:
 		return runesFrom(c.r, stringAlphabet, c.r.IntN(6))
-	case KindArray:
+	case schema.KindArray:
 		out := []any{}
 		for range c.r.IntN(4) {
 			out = append(out, c.arbitrary(depth+1))
@@ -548,41 +559,41 @@ func (c *corpus) ofKind(k Kind, depth int) any {
 // schema that governs it (nil when none does) and how to replace it.
 type valueSite struct {
 	path string
-	s    *Schema
+	s    *schema.Schema
 	v    any
 	set  func(any)
 }
 
 // collectSites lists v and every place inside it the validator reaches, in
 // a deterministic order.
-func collectSites(v any, s *Schema, path string, set func(any), out *[]valueSite) {
+func collectSites(v any, s *schema.Schema, path string, set func(any), out *[]valueSite) {
 	*out = append(*out, valueSite{path, s, v, set})
-	if s != nil && !s.Allows(KindOf(v)) {
+	if s != nil && !s.Allows(schema.KindOf(v)) {
 		return
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		for _, name := range corpusKeys(x) {
-			var ps *Schema
+		for _, name := range sortedKeys(x) {
+			var ps *schema.Schema
 			if s != nil {
 				if ps = s.Properties[name]; ps == nil {
 					ps = s.AdditionalProperties
 				}
 			}
-			collectSites(x[name], ps, PropertyPath(path, name), func(nv any) { x[name] = nv }, out)
+			collectSites(x[name], ps, schema.PropertyPath(path, name), func(nv any) { x[name] = nv }, out)
 		}
 	case []any:
 		for i := range x {
-			var is *Schema
+			var is *schema.Schema
 			if s != nil {
 				is = s.Items
 			}
-			collectSites(x[i], is, IndexPath(path, i), func(nv any) { x[i] = nv }, out)
+			collectSites(x[i], is, schema.IndexPath(path, i), func(nv any) { x[i] = nv }, out)
 		}
 	}
 }
 
-func corpusKeys(m map[string]any) []string {
+func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -591,14 +602,14 @@ func corpusKeys(m map[string]any) []string {
 	return keys
 }
 
-// mutate returns a copy of v with one to three random changes that usually
+// Mutate returns a copy of v with one to three random changes that usually
 // make it invalid: a wrong type, a number or boolean sent as a string, 5.0
 // for an integer, a number for a string, an extra property, a missing
 // required property, a value out of range. For a removed required property
 // the defaults often hold the original value, under its path, and sometimes
 // hold values for paths that do not exist.
-func (c *corpus) mutate(s *Schema, v any) (any, map[string]any) {
-	root := cloneValue(v)
+func (c *Corpus) Mutate(s *schema.Schema, v any) (any, map[string]any) {
+	root := Clone(v)
 	defaults := map[string]any{}
 	for range 1 + c.r.IntN(3) {
 		var sites []valueSite
@@ -615,33 +626,33 @@ func (c *corpus) mutate(s *Schema, v any) (any, map[string]any) {
 	return root, defaults
 }
 
-func (c *corpus) mutateSite(st valueSite, defaults map[string]any) bool {
+func (c *Corpus) mutateSite(st valueSite, defaults map[string]any) bool {
 	var ops []func()
-	k := KindOf(st.v)
+	k := schema.KindOf(st.v)
 	governed := st.s != nil && st.s.Allows(k)
 	if st.s != nil && len(st.s.Types) > 0 {
-		var wrong []Kind
+		var wrong []schema.Kind
 		for _, w := range corpusKinds {
 			if !st.s.Allows(w) {
 				wrong = append(wrong, w)
 			}
 		}
 		if len(wrong) > 0 {
-			ops = append(ops, func() { st.set(c.ofKind(wrong[c.r.IntN(len(wrong))], corpusMaxDepth-1)) })
+			ops = append(ops, func() { st.set(c.ofKind(wrong[c.r.IntN(len(wrong))], MaxDepth-1)) })
 		}
 	}
 	switch k {
-	case KindInteger, KindNumber:
+	case schema.KindInteger, schema.KindNumber:
 		if n, ok := st.v.(json.Number); ok {
 			ops = append(ops, func() { st.set(string(n)) })
-			if k == KindInteger {
+			if k == schema.KindInteger {
 				ops = append(ops, func() {
 					forms := []string{".0", "e0", ".000", "0e-1", "E+0"}
 					st.set(n + json.Number(forms[c.r.IntN(len(forms))]))
 				})
 			}
 		}
-	case KindBoolean:
+	case schema.KindBoolean:
 		ops = append(ops, func() {
 			text := strconv.FormatBool(st.v.(bool))
 			if c.r.IntN(2) == 0 {
@@ -649,19 +660,19 @@ func (c *corpus) mutateSite(st valueSite, defaults map[string]any) bool {
 			}
 			st.set(text)
 		})
-	case KindString:
-		if st.s != nil && !st.s.Allows(KindInteger) {
+	case schema.KindString:
+		if st.s != nil && !st.s.Allows(schema.KindInteger) {
 			ops = append(ops, func() {
-				if text := st.v.(string); IsNumberLiteral(text) {
+				if text := st.v.(string); schema.IsNumberLiteral(text) {
 					st.set(json.Number(text))
 				} else {
-					st.set(c.ofKind([]Kind{KindInteger, KindNumber}[c.r.IntN(2)], 0))
+					st.set(c.ofKind([]schema.Kind{schema.KindInteger, schema.KindNumber}[c.r.IntN(2)], 0))
 				}
 			})
 		}
-	case KindObject:
+	case schema.KindObject:
 		m := st.v.(map[string]any)
-		ops = append(ops, func() { m[extraPool[c.r.IntN(len(extraPool))]] = c.arbitrary(corpusMaxDepth - 1) })
+		ops = append(ops, func() { m[extraPool[c.r.IntN(len(extraPool))]] = c.arbitrary(MaxDepth - 1) })
 		if governed {
 			var present []string
 			for _, name := range st.s.Required {
@@ -673,7 +684,7 @@ func (c *corpus) mutateSite(st valueSite, defaults map[string]any) bool {
 				ops = append(ops, func() {
 					name := present[c.r.IntN(len(present))]
 					if c.r.IntN(5) < 3 {
-						defaults[PropertyPath(st.path, name)] = m[name]
+						defaults[schema.PropertyPath(st.path, name)] = m[name]
 					}
 					delete(m, name)
 				})
@@ -694,26 +705,26 @@ func (c *corpus) mutateSite(st valueSite, defaults map[string]any) bool {
 
 // outOfRange returns a change that breaks a constraint of st's schema other
 // than its type, or nil when there is none to break.
-func (c *corpus) outOfRange(st valueSite) func() {
+func (c *Corpus) outOfRange(st valueSite) func() {
 	s := st.s
 	var ops []func()
 	if s.HasEnum || s.HasConst {
-		ops = append(ops, func() { st.set(c.ofKind(KindOf(st.v), corpusMaxDepth-1)) })
+		ops = append(ops, func() { st.set(c.ofKind(schema.KindOf(st.v), MaxDepth-1)) })
 	}
 	switch v := st.v.(type) {
 	case json.Number:
-		integral := KindOf(v) == KindInteger
+		integral := schema.KindOf(v) == schema.KindInteger
 		step := func(f float64, up bool) json.Number {
 			if integral {
 				if up {
-					return json.Number(FormatNumber(math.Floor(f) + 1))
+					return json.Number(schema.FormatNumber(math.Floor(f) + 1))
 				}
-				return json.Number(FormatNumber(math.Ceil(f) - 1))
+				return json.Number(schema.FormatNumber(math.Ceil(f) - 1))
 			}
 			if up {
-				return json.Number(FormatNumber(f + 0.5))
+				return json.Number(schema.FormatNumber(f + 0.5))
 			}
-			return json.Number(FormatNumber(f - 0.5))
+			return json.Number(schema.FormatNumber(f - 0.5))
 		}
 		if b := s.Maximum; b != nil {
 			ops = append(ops, func() { st.set(step(b.Value, true)) })
@@ -742,7 +753,7 @@ func (c *corpus) outOfRange(st valueSite) func() {
 			ops = append(ops, func() {
 				grown := slices.Clone(v)
 				for len(grown) <= *s.MaxItems {
-					grown = append(grown, c.arbitrary(corpusMaxDepth-1))
+					grown = append(grown, c.arbitrary(MaxDepth-1))
 				}
 				st.set(grown)
 			})
@@ -751,7 +762,7 @@ func (c *corpus) outOfRange(st valueSite) func() {
 			ops = append(ops, func() { st.set(slices.Clone(v[:min(len(v), *s.MinItems)-1])) })
 		}
 		if s.UniqueItems && len(v) > 0 {
-			ops = append(ops, func() { st.set(append(slices.Clone(v), cloneValue(v[c.r.IntN(len(v))]))) })
+			ops = append(ops, func() { st.set(append(slices.Clone(v), Clone(v[c.r.IntN(len(v))]))) })
 		}
 	}
 	if len(ops) == 0 {
@@ -760,78 +771,74 @@ func (c *corpus) outOfRange(st valueSite) func() {
 	return ops[c.r.IntN(len(ops))]
 }
 
-// corpusPair is one generated schema/value pair.
-type corpusPair struct {
-	seed     uint64 // the corpus seed that produced the schema
-	doc      map[string]any
-	schema   *Schema
-	value    any
-	defaults map[string]any // for a mutated value, see mutate
-	mutated  bool
+// Pair is one generated schema/value pair.
+type Pair struct {
+	// Seed is the corpus seed that produced the schema: New(Seed).Schema(0)
+	// writes Doc again.
+	Seed   uint64
+	Doc    map[string]any
+	Schema *schema.Schema
+	Value  any
+	// Defaults are the defaults a repair of a mutated value may fill from
+	// (see Mutate); nil for a valid value.
+	Defaults map[string]any
+	// Mutated is set for a value made by Mutate, which is usually but not
+	// always invalid; a value without it is valid.
+	Mutated bool
 }
 
-// generatePairs calls fn for perSchema valid and perSchema mutated values of
-// each of schemas random schemas, the i-th schema from seed base+i.
-func generatePairs(base uint64, schemas, perSchema int, fn func(corpusPair)) {
+// Pairs calls fn for perSchema valid and perSchema mutated values of each of
+// schemas random schemas, the i-th schema from seed base+i, alternating: a
+// valid value, then a mutation of it.
+func Pairs(base uint64, schemas, perSchema int, fn func(Pair)) {
 	for i := range schemas {
 		seed := base + uint64(i)
-		c := newCorpus(seed)
-		doc := c.schema(0)
-		s := parseCorpusDoc(doc)
+		c := New(seed)
+		doc := c.Schema(0)
+		s := MustParse(doc)
 		for range perSchema {
-			v := c.valid(s, 0)
-			fn(corpusPair{seed: seed, doc: doc, schema: s, value: v})
-			m, defaults := c.mutate(s, v)
-			fn(corpusPair{seed: seed, doc: doc, schema: s, value: m, defaults: defaults, mutated: true})
+			v := c.Valid(s, 0)
+			fn(Pair{Seed: seed, Doc: doc, Schema: s, Value: v})
+			m, defaults := c.Mutate(s, v)
+			fn(Pair{Seed: seed, Doc: doc, Schema: s, Value: m, Defaults: defaults, Mutated: true})
 		}
 	}
 }
 
-// TestCorpus checks the generator itself: it is deterministic, every schema
-// it writes parses, every value it calls valid is valid, and its mutations
-// usually are not.
-func TestCorpus(t *testing.T) {
-	schemas := 300
-	if testing.Short() {
-		schemas = 60
-	}
-	var valid, mutated, invalid int
-	generatePairs(1, schemas, 4, func(p corpusPair) {
-		errs := p.schema.Validate(p.value)
-		if !p.mutated {
-			valid++
-			if errs != nil {
-				t.Fatalf("seed %d: generated valid value %s fails %s: %v", p.seed, corpusJSON(p.value), corpusJSON(p.doc), errs)
-			}
-			return
-		}
-		mutated++
-		if errs != nil {
-			invalid++
-		}
-	})
-	if 2*invalid < mutated {
-		t.Errorf("only %d of %d mutated values are invalid", invalid, mutated)
-	}
-	t.Logf("%d valid values, %d mutated values of which %d invalid", valid, mutated, invalid)
-
-	a, b := newCorpus(7), newCorpus(7)
-	for range 20 {
-		da, db := a.schema(0), b.schema(0)
-		if !reflect.DeepEqual(da, db) {
-			t.Fatalf("same seed, different schemas:\n%s\n%s", corpusJSON(da), corpusJSON(db))
-		}
-		sa := parseCorpusDoc(da)
-		if va, vb := a.valid(sa, 0), b.valid(sa, 0); !reflect.DeepEqual(va, vb) {
-			t.Fatalf("same seed, different values: %s, %s", corpusJSON(va), corpusJSON(vb))
-		}
-	}
-}
-
-func corpusJSON(v any) string {
+// JSON renders v as JSON text for a failure message; it never fails (an
+// error is rendered in angle brackets instead).
+func JSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return "<" + err.Error() + ">"
 	}
 	return string(b)
+}
+
+// Clone returns a deep copy of the objects and arrays of v (a nil map or
+// slice stays nil); other values are immutable and returned as they are.
+// Values the corpus hands out are fresh, but a test that changes one in
+// place keeps a Clone to compare with.
+func Clone(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v == nil {
+			return v
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = Clone(e)
+		}
+		return out
+	case []any:
+		if v == nil {
+			return v
+		}
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = Clone(e)
+		}
+		return out
+	}
+	return v
 }

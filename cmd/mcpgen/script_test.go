@@ -1,0 +1,160 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// update rewrites the expected output files inside the scripts from what
+// the commands print (testscript's UpdateScripts):
+//
+//	go test ./cmd/mcpgen -run TestScript -update
+//
+// Review the diff before committing it.
+var update = flag.Bool("update", false, "update the expected outputs in testdata/script from the actual ones")
+
+// TestMain makes the CLI available to the scripts as the command mcpgen,
+// run as its own process, exactly as a user runs it.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcpgen": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs the scripts in testdata/script: each reads like a
+// terminal session of a team using mcpgen (see their comments).
+//
+// Besides testscript's own commands, the scripts have:
+//
+//	status N PROG [ARGS...]  run PROG and insist on exit status N (the CLI's
+//	                         statuses mean something: 0 accepted, 1 refused,
+//	                         2 bad input or usage)
+//	ls DIR                   list DIR's entries, hidden ones too, one a
+//	                         line, sorted; "/" marks a directory and "@" a
+//	                         symbolic link, so a script can see stray files
+//	                         and which files were replaced
+//
+// and the environment variable MCPGEN_ROOT, the absolute path of this
+// module, for a script that builds a module against it. Go's own settings
+// (module cache, build cache, proxy, flags) are passed through so that a
+// script can run `go build` offline with what `go test` already fetched.
+func TestScript(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goVars, err := goEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           filepath.Join(root, "testdata", "script"),
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("MCPGEN_ROOT", root)
+			if os.Getenv("GORACE") == "" {
+				// Under -race each mcpgen run would sleep a second
+				// at exit, waiting for races to report: it has no
+				// goroutines left by then.
+				env.Setenv("GORACE", "atexit_sleep_ms=10")
+			}
+			for k, v := range goVars {
+				env.Setenv(k, v)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": cmdStatus,
+			"ls":     cmdLs,
+		},
+	})
+}
+
+// goEnvVars are the go command's settings a script's `go build` needs from
+// the developer's environment. The scripts' HOME is not the developer's,
+// so the defaults derived from it would be wrong: the values are asked of
+// `go env` once and passed explicitly.
+var goEnvVars = []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOFLAGS", "GOSUMDB", "GONOSUMDB", "GOPRIVATE"}
+
+// goEnv returns the go command's settings, or none when go is not on PATH
+// (the scripts that need it skip themselves with [!exec:go]).
+//
+// GOTOOLCHAIN is set to local: a script builds with the toolchain running
+// the tests and never downloads another. GOSUMDB stays the developer's: a
+// script's module copies this module's go.sum, which already holds every
+// checksum its build needs, so the checksum database is never consulted.
+func goEnv() (map[string]string, error) {
+	if _, err := exec.LookPath("go"); err != nil {
+		return nil, nil
+	}
+	out, err := exec.Command("go", append([]string{"env"}, goEnvVars...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(goEnvVars) {
+		return nil, fmt.Errorf("go env printed %d lines for %d variables", len(lines), len(goEnvVars))
+	}
+	vars := map[string]string{"GOTOOLCHAIN": "local"}
+	for i, name := range goEnvVars {
+		vars[name] = lines[i]
+	}
+	return vars, nil
+}
+
+// cmdStatus runs a program and checks its exit status: "status 1 mcpgen
+// check ..." is a refusal, "status 2 ..." bad input. Its output is the
+// script's stdout and stderr, as after exec.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! status (name the status expected)")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: %q is not an exit status", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdLs lists a directory (an empty one prints nothing, and that is its
+// stdout: not the previous command's).
+func cmdLs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: ls dir")
+	}
+	stdout := ts.Stdout()
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		switch {
+		case e.Type()&os.ModeSymlink != 0:
+			name += "@"
+		case e.IsDir():
+			name += "/"
+		}
+		fmt.Fprintln(stdout, name)
+	}
+}

@@ -1,0 +1,310 @@
+package gostruct
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// This file reads an argument struct with go/types the way encoding/json
+// and invopop/jsonschema read it with reflect: which fields are properties
+// and under what names, and what each Go type becomes. The result, a tree
+// of nodes, is what lets every later problem point at Go source: a schema
+// path ("properties/legs/items/properties/amount/minimum") walks the tree
+// to the field and to the tag item that wrote it. Types that have no JSON
+// form, or whose wire form is not their Go shape, are refused here, before
+// anything runs.
+
+// nodeKind is the JSON shape a Go type takes.
+type nodeKind int
+
+const (
+	leafNode   nodeKind = iota // a scalar, an interface, a type with its own JSONSchema method
+	structNode                 // an object with declared properties
+	listNode                   // a slice or array: items
+	mapNode                    // a map: additionalProperties
+)
+
+// node is the JSON shape of one Go type at one place in an argument struct.
+type node struct {
+	kind  nodeKind
+	typ   types.Type // as written (pointers removed)
+	props map[string]*node
+	elem  *node // items of a list, values of a map
+	// at is the field this value belongs to (an element belongs to the
+	// field holding its list); nil for the struct itself.
+	at *field
+	// basic is the kind of a basic type, for the bounds a sized number
+	// needs (types.Invalid otherwise).
+	basic types.BasicKind
+}
+
+// field is one struct field as written.
+type field struct {
+	goName string
+	pos    token.Pos // the field's name (its type, when embedded)
+	tag    reflect.StructTag
+	// tagPos and tagLit are the tag literal and where it is written;
+	// tagPos is NoPos for a field of a package loaded without syntax.
+	tagPos token.Pos
+	tagLit string
+	items  []tagItem // the jsonschema tag, parsed
+}
+
+// typeWalker builds nodes and records the problems it finds.
+type typeWalker struct {
+	errs *errorList
+	// fields finds the syntax of a field by the position of its name.
+	fields map[token.Pos]*ast.Field
+	// stack holds the named types being walked, against recursion.
+	stack []*types.TypeName
+}
+
+// walk returns the node of type t, a value of field at.
+func (w *typeWalker) walk(t types.Type, at *field) *node {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		return w.walk(p.Elem(), at)
+	}
+	n := &node{typ: t, at: at}
+	if named, ok := t.(*types.Named); ok {
+		obj := named.Obj()
+		if msg := special(named); msg != "" {
+			w.fail(at, obj.Pos(), "%s", msg)
+			return n
+		}
+		if hasMethod(named, "JSONSchema") || isRawMessage(obj) {
+			// invopop/jsonschema asks the type for its schema (the subset
+			// check reads what it answers); a json.RawMessage is any value.
+			return n
+		}
+		if obj.Pkg() != nil {
+			for _, m := range []string{"UnmarshalJSON", "UnmarshalText"} {
+				if hasMethod(named, m) {
+					w.fail(at, obj.Pos(), "%s has its own %s method, so its JSON form is not its Go shape and no schema can be read from it", typeString(t), m)
+					return n
+				}
+			}
+		}
+		if msg := noJSONForm(named.Underlying(), typeString(t)); msg != "" {
+			w.fail(at, obj.Pos(), "%s", msg)
+			return n
+		}
+		for _, seen := range w.stack {
+			if seen == obj {
+				w.fail(at, obj.Pos(), "%s is recursive: the schema subset has no $ref, so a type cannot contain itself", obj.Name())
+				return n
+			}
+		}
+		w.stack = append(w.stack, obj)
+		defer func() { w.stack = w.stack[:len(w.stack)-1] }()
+		u := w.walk(named.Underlying(), at)
+		u.typ = t
+		return u
+	}
+	if msg := noJSONForm(t, typeString(t)); msg != "" {
+		w.fail(at, token.NoPos, "%s", msg)
+		return n
+	}
+	switch u := t.(type) {
+	case *types.Basic:
+		n.basic = u.Kind()
+	case *types.Slice:
+		if types.Identical(u.Elem(), types.Typ[types.Uint8]) {
+			w.fail(at, token.NoPos, "[]byte is base64 text in JSON, whose contentEncoding the schema subset does not enforce; declare a string")
+			return n
+		}
+		n.kind, n.elem = listNode, w.walk(u.Elem(), at)
+	case *types.Array:
+		n.kind, n.elem = listNode, w.walk(u.Elem(), at)
+	case *types.Map:
+		if k, ok := u.Key().Underlying().(*types.Basic); !ok || k.Info()&types.IsString == 0 {
+			w.fail(at, token.NoPos, "map keys must be strings to be JSON property names, not %s", typeString(u.Key()))
+			return n
+		}
+		n.kind, n.elem = mapNode, w.walk(u.Elem(), at)
+	case *types.Struct:
+		n.kind, n.props = structNode, map[string]*node{}
+		w.fieldsOf(u, n)
+	}
+	return n
+}
+
+// noJSONForm says why values of type t (named name) have no JSON form, or
+// "" when they have one: a basic type, a list, a map, a struct, an
+// interface without methods (any value).
+func noJSONForm(t types.Type, name string) string {
+	switch u := t.(type) {
+	case *types.Basic:
+		if u.Info()&(types.IsBoolean|types.IsString|types.IsInteger|types.IsFloat) == 0 || u.Kind() == types.Uintptr {
+			return name + " has no JSON Schema form"
+		}
+	case *types.Interface:
+		if u.NumMethods() > 0 || !u.IsMethodSet() {
+			return name + " is an interface with methods, which no JSON value can be decoded into; use any"
+		}
+	case *types.Chan:
+		return name + " is a channel, which has no JSON Schema form"
+	case *types.Signature:
+		return name + " is a function, which has no JSON Schema form"
+	case *types.Slice, *types.Array, *types.Map, *types.Struct, *types.Pointer:
+	default:
+		return name + " has no JSON Schema form"
+	}
+	return ""
+}
+
+// fieldsOf adds the properties of struct s to n, following encoding/json:
+// exported fields under their json name, embedded structs' fields promoted.
+func (w *typeWalker) fieldsOf(s *types.Struct, n *node) {
+	for i := 0; i < s.NumFields(); i++ {
+		v := s.Field(i)
+		f := &field{goName: v.Name(), pos: v.Pos(), tag: reflect.StructTag(s.Tag(i))}
+		if syn := w.fields[v.Pos()]; syn != nil && syn.Tag != nil {
+			f.tagPos, f.tagLit = syn.Tag.Pos(), syn.Tag.Value
+		}
+		jsonTag := strings.Split(f.tag.Get("json"), ",")
+		schemaTag := f.tag.Get("jsonschema")
+		if jsonTag[0] == "-" || strings.Split(schemaTag, ",")[0] == "-" {
+			continue
+		}
+		for _, opt := range jsonTag[1:] {
+			switch opt {
+			case "string":
+				w.failTag(f, f.tagAt(",string"), "the json option ,string is not supported: the field's JSON form would be a string its schema does not describe; declare it as a string")
+			case "inline":
+				w.failTag(f, f.tagAt(",inline"), "the json option ,inline is not encoding/json's: embed the struct instead")
+			}
+		}
+		if v.Embedded() && jsonTag[0] == "" {
+			if st, ok := derefStruct(v.Type()); ok {
+				w.fieldsOf(st, n)
+				continue
+			}
+		}
+		if !v.Exported() && !v.Embedded() {
+			continue
+		}
+		name := v.Name()
+		if jsonTag[0] != "" {
+			name = jsonTag[0]
+		}
+		f.items = parseTag(schemaTag)
+		w.checkTag(f)
+		if prev, dup := n.props[name]; dup {
+			w.fail(f, token.NoPos, "property %q is also field %s: encoding/json would drop both", name, prev.at.goName)
+			continue
+		}
+		n.props[name] = w.walk(v.Type(), f)
+	}
+}
+
+// derefStruct returns the struct under t or *t.
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
+}
+
+// special refuses the types invopop/jsonschema gives a format the subset
+// does not enforce, with advice.
+func special(t *types.Named) string {
+	obj := t.Obj()
+	if obj.Pkg() == nil {
+		return ""
+	}
+	switch obj.Pkg().Path() + "." + obj.Name() {
+	case "time.Time":
+		return "time.Time is a date-time string whose format the schema subset does not enforce; declare a string with a pattern"
+	case "net/url.URL":
+		return "url.URL is a uri string whose format the schema subset does not enforce; declare a string with a pattern"
+	case "net.IP":
+		return "net.IP is an ipv4 string whose format the schema subset does not enforce; declare a string with a pattern"
+	}
+	return ""
+}
+
+func isRawMessage(obj *types.TypeName) bool {
+	return obj.Pkg() != nil && obj.Pkg().Path() == "encoding/json" && obj.Name() == "RawMessage"
+}
+
+// hasMethod reports whether *T has method name.
+func hasMethod(t *types.Named, name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, t.Obj().Pkg(), name)
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// fail reports a problem with the value of field at, at the field, or with
+// the struct itself (at == nil), at pos.
+func (w *typeWalker) fail(at *field, pos token.Pos, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if at != nil {
+		pos, msg = at.pos, "field "+at.goName+": "+msg
+	}
+	w.errs.add(pos, "%s", msg)
+}
+
+// failTag reports a problem with what field f's tag says, at pos inside
+// the tag.
+func (w *typeWalker) failTag(f *field, pos token.Pos, format string, args ...any) {
+	w.errs.add(pos, "field %s: %s", f.goName, fmt.Sprintf(format, args...))
+}
+
+// tagAt is where text is written inside the field's jsonschema or json
+// tag, or the tag itself, or the field.
+func (f *field) tagAt(text string) token.Pos {
+	if !f.tagPos.IsValid() {
+		return f.pos
+	}
+	if i := strings.Index(f.tagLit, text); i >= 0 {
+		return f.tagPos + token.Pos(i)
+	}
+	return f.tagPos
+}
+
+// writes reports whether the field's jsonschema or jsonschema_extras tag
+// has an item with key.
+func (f *field) writes(key string) bool {
+	for _, it := range append(slices.Clone(f.items), parseTag(f.tag.Get("jsonschema_extras"))...) {
+		if !it.flag && it.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// itemAt is where a jsonschema tag item is written: its key inside the
+// jsonschema tag.
+func (f *field) itemAt(key string) token.Pos {
+	if !f.tagPos.IsValid() {
+		return f.pos
+	}
+	start := strings.Index(f.tagLit, `jsonschema:"`)
+	if start < 0 {
+		return f.tagAt(key)
+	}
+	rest := f.tagLit[start:]
+	for off := 0; ; {
+		i := strings.Index(rest[off:], key)
+		if i < 0 {
+			return f.tagPos + token.Pos(start)
+		}
+		at := off + i
+		// A key starts the tag's value or follows a comma.
+		if prev := rest[at-1]; prev == '"' || prev == ',' {
+			return f.tagPos + token.Pos(start+at)
+		}
+		off = at + len(key)
+	}
+}
