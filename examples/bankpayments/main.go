@@ -7,6 +7,19 @@
 //	bankpayments -agent payments-investigator -tenant wholesale \
 //	    -scopes payments.read,crm.write -clearance confidential
 //
+// Over Streamable HTTP it comes from each request's JWT bearer token:
+//
+//	bankpayments -transport http -addr 127.0.0.1:8080 \
+//	    -jwt-issuer https://idp.bank.example -jwt-audience http://127.0.0.1:8080/mcp \
+//	    -jwks-url https://idp.bank.example/jwks.json
+//
+// and on a developer's machine, without authentication, from the stdio
+// flags: bankpayments -transport http -insecure-dev -agent dev ... (loopback
+// addresses only). -stateless serves the stateless protocol era only, so
+// that replicas can share a load balancer. Every flag has an environment
+// variable (see -help). Logs are JSON on stderr; tokens never reach them,
+// and the call log redacts arguments the input schema marks x-secret.
+//
 // Operators move versions through their lifecycle without a redeploy:
 // -lifecycle names a JSON file mapping "name@X.Y.Z" to "deprecated" or
 // "retired"; it is applied at start and again on SIGHUP, and every change
@@ -16,21 +29,15 @@ package main
 //go:generate go run ../../cmd/mcpgen generate -manifests ../../manifests -out bank
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
-	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/examples/internal/service"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -41,31 +48,19 @@ func main() {
 	}
 }
 
-// config is the service's configuration: flags, each with an environment
-// variable as its default.
+// config is the service's configuration: the flags every example service
+// takes (package service), and the bank's own.
 type config struct {
-	agent, tenant, scopes, clearance string
-	lifecycle                        string
-	snapshotDate                     string
-}
-
-func envOr(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
+	service.Config
+	snapshotDate string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bankpayments", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &config{}
-	fs.StringVar(&c.agent, "agent", envOr("BANKPAYMENTS_AGENT", ""), "stdio: the calling agent's id (env BANKPAYMENTS_AGENT)")
-	fs.StringVar(&c.tenant, "tenant", envOr("BANKPAYMENTS_TENANT", ""), "stdio: the caller's tenant (env BANKPAYMENTS_TENANT)")
-	fs.StringVar(&c.scopes, "scopes", envOr("BANKPAYMENTS_SCOPES", ""), "stdio: comma-separated scopes the caller holds (env BANKPAYMENTS_SCOPES)")
-	fs.StringVar(&c.clearance, "clearance", envOr("BANKPAYMENTS_CLEARANCE", "internal"), "stdio: the caller's clearance: public, internal, confidential or restricted (env BANKPAYMENTS_CLEARANCE)")
-	fs.StringVar(&c.lifecycle, "lifecycle", envOr("BANKPAYMENTS_LIFECYCLE", ""), "JSON file of lifecycle changes, {\"name@X.Y.Z\": \"deprecated\"|\"retired\"}, applied at start and on SIGHUP (env BANKPAYMENTS_LIFECYCLE)")
-	fs.StringVar(&c.snapshotDate, "snapshot-date", envOr("BANKPAYMENTS_SNAPSHOT_DATE", time.Now().UTC().Format(time.DateOnly)), "the date of the ledger snapshot; lookups as of other dates need core banking (env BANKPAYMENTS_SNAPSHOT_DATE)")
+	c.Flags(fs, "BANKPAYMENTS")
+	fs.StringVar(&c.snapshotDate, "snapshot-date", service.EnvOr("BANKPAYMENTS_SNAPSHOT_DATE", time.Now().UTC().Format(time.DateOnly)), "the date of the ledger snapshot; lookups as of other dates need core banking (env BANKPAYMENTS_SNAPSHOT_DATE)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -75,30 +70,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	return c, nil
 }
 
-// principal validates the stdio principal at start: a bad clearance is an
-// error now, not a silently empty tool list later.
-func (c *config) principal() (estate.Principal, error) {
-	p := estate.Principal{AgentID: c.agent, Tenant: c.tenant, MaxClassification: estate.Classification(c.clearance)}
-	if p.AgentID == "" {
-		return p, errors.New("-agent is required over stdio")
-	}
-	if _, err := estate.ParseClassification(c.clearance); err != nil {
-		return p, fmt.Errorf("-clearance: %v", err)
-	}
-	for _, s := range strings.Split(c.scopes, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			p.Scopes = append(p.Scopes, s)
-		}
-	}
-	return p, nil
-}
-
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	principal, err := cfg.principal()
+	principal, err := cfg.Principal()
 	if err != nil {
 		return err
 	}
@@ -113,56 +90,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := bank.Register(srv, newHandlers(cfg.snapshotDate)); err != nil {
 		return err
 	}
-	if cfg.lifecycle != "" {
-		if err := applyLifecycle(srv.Registry(), cfg.lifecycle); err != nil {
-			return err
-		}
-		hup := make(chan os.Signal, 1)
-		signal.Notify(hup, syscall.SIGHUP)
-		defer signal.Stop(hup)
-		go func() {
-			for range hup {
-				if err := applyLifecycle(srv.Registry(), cfg.lifecycle); err != nil {
-					logger.Error("lifecycle reload failed", "error", err)
-				} else {
-					logger.Info("lifecycle reloaded", "file", cfg.lifecycle)
-				}
-			}
-		}()
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	logger.Info("serving", "transport", "stdio", "server", bank.ServerName, "version", bank.ServerVersion)
-	return srv.ServeStream(ctx, stdin, stdout, principal)
-}
-
-// applyLifecycle moves the versions the file names: a registry change, so
-// list_changed goes out. Applying the same file twice changes nothing.
-func applyLifecycle(r *estate.Registry, file string) error {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	var changes map[string]string
-	if err := json.Unmarshal(data, &changes); err != nil {
-		return fmt.Errorf("%s: %v", file, err)
-	}
-	for key, to := range changes {
-		name, version, ok := strings.Cut(key, "@")
-		if !ok {
-			return fmt.Errorf("%s: %q is not name@X.Y.Z", file, key)
-		}
-		switch estate.Lifecycle(to) {
-		case estate.Deprecated:
-			err = r.Deprecate(name, version, "")
-		case estate.Retired:
-			err = r.Retire(name, version)
-		default:
-			err = fmt.Errorf("lifecycle %q (want deprecated or retired)", to)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %s: %v", file, key, err)
-		}
-	}
-	return nil
+	logger.Info("starting", "server", bank.ServerName, "version", bank.ServerVersion)
+	return cfg.Serve(srv, principal, stdin, stdout, logger)
 }

@@ -51,6 +51,11 @@ type Options struct {
 	// and must not wait for a call on this client (hand work to another
 	// goroutine instead).
 	OnNotification func(method string, params json.RawMessage)
+	// OnRequest, when set, answers the server's requests (sampling,
+	// elicitation, roots), each on a goroutine of its own, so it may block
+	// while a user decides. Declare the matching Capabilities. Without it
+	// every server request is refused with -32601.
+	OnRequest RequestHandler
 }
 
 // Client is a connection to one MCP server. Its methods are safe for
@@ -64,6 +69,7 @@ type Client struct {
 	pending map[int64]chan jsonrpc.Message
 	readErr error
 	done    chan struct{}
+	inbound inbound
 
 	info ServerInfo
 
@@ -278,10 +284,14 @@ func (c *Client) ListPrompts(ctx context.Context) ([]Prompt, error) {
 	return res.Prompts, err
 }
 
-// GetPrompt fills a prompt's template with arguments.
+// GetPrompt fills a prompt's template with arguments (nil sends none).
 func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[string]string) (*PromptResult, error) {
+	params := map[string]any{"name": name}
+	if arguments != nil {
+		params["arguments"] = arguments
+	}
 	var res PromptResult
-	if err := c.call(ctx, "prompts/get", map[string]any{"name": name, "arguments": arguments}, &res); err != nil {
+	if err := c.call(ctx, "prompts/get", params, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -408,6 +418,7 @@ func (c *Client) notify(ctx context.Context, method string, params map[string]an
 
 func (c *Client) readLoop() {
 	defer close(c.done)
+	defer c.inbound.cancelAll()
 	ctx := context.Background()
 	for {
 		raw, err := c.conn.Read(ctx)
@@ -438,6 +449,10 @@ func (c *Client) readLoop() {
 		case msg.IsNotification():
 			c.onNotification(msg.Method, msg.Params)
 		case msg.IsRequest():
+			if c.opts.OnRequest != nil {
+				go c.answer(msg)
+				continue
+			}
 			// Server-to-client requests (sampling, elicitation, roots) are
 			// not offered: the client declared no such capability.
 			c.refuse(ctx, msg)
@@ -456,6 +471,9 @@ func (c *Client) refuse(ctx context.Context, msg jsonrpc.Message) {
 }
 
 func (c *Client) onNotification(method string, params json.RawMessage) {
+	if method == "notifications/cancelled" {
+		c.inbound.serverCancelled(params)
+	}
 	if method == "notifications/tools/list_changed" {
 		c.cacheMu.Lock()
 		c.tools, c.toolsCached = nil, false

@@ -190,7 +190,7 @@ func Example() {
 	// ========================================
 	// negotiated protocol : 2025-06-18
 	// server              : bank-payments-mcp 2.3.1
-	// capabilities        : [prompts resources tools]
+	// capabilities        : [completions logging prompts resources tools]
 	// tools.listChanged   : true
 	// ========================================
 	// 2. AUTHORIZATION-AWARE DISCOVERY

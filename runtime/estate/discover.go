@@ -1,10 +1,42 @@
 package estate
 
-// maxCachedViews bounds the discovery cache. Views are few in practice (a
-// view is a tenant, a scope set and a clearance, not a caller), but the
-// bound keeps a flood of distinct scope sets from growing memory without
-// limit: when it is reached the cache starts over.
-const maxCachedViews = 4096
+import "sync"
+
+// The discovery cache is bounded twice: by the number of views, and by the
+// tools the cached views list in all. Views are few in practice (a view is a
+// tenant, a scope set and a clearance, not a caller), but the bounds keep a
+// flood of distinct scope sets, or a few views of a huge estate, from
+// growing memory without limit: when either is reached the cache starts
+// over.
+const (
+	maxCachedViews = 4096
+	maxCachedTools = 1 << 20
+)
+
+// View is discovery's answer for one principal view (tenant, scope set and
+// clearance) at one generation of the estate. Every caller with the same
+// view gets the same *View until the estate changes, so what a consumer
+// derives from it (the encoded tools/list of a server) can be kept on it
+// with Memo and is dropped with it.
+type View struct {
+	// Tools is the answer: the newest visible version of each tool, sorted
+	// by name. It is shared and must not be modified.
+	Tools []ToolSpec
+
+	memo sync.Map
+}
+
+// Memo returns the value kept on the view under key, building it from the
+// view's tools on first use. Concurrent first uses may each build; one
+// result is kept and returned to all. Keys are compared as map keys, so a
+// consumer uses a key of its own (a pointer it owns).
+func (v *View) Memo(key any, build func(tools []ToolSpec) any) any {
+	if m, ok := v.memo.Load(key); ok {
+		return m
+	}
+	m, _ := v.memo.LoadOrStore(key, build(v.Tools))
+	return m
+}
 
 // Discover returns what p may see right now: for each tool, the newest
 // version that is active and that p is entitled to (the newest VISIBLE
@@ -18,21 +50,31 @@ const maxCachedViews = 4096
 // caller with the same view and must not be modified. An unknown clearance
 // is an error.
 func (r *Registry) Discover(p Principal) ([]ToolSpec, error) {
-	v, err := p.view()
+	v, err := r.DiscoverView(p)
 	if err != nil {
 		return nil, err
 	}
-	key := v.key()
+	return v.Tools, nil
+}
+
+// DiscoverView is Discover's answer as the cached View itself, for
+// consumers that derive something from it once per view.
+func (r *Registry) DiscoverView(p Principal) (*View, error) {
+	pv, err := p.view()
+	if err != nil {
+		return nil, err
+	}
+	key := pv.key()
 
 	r.mu.RLock()
-	if list, ok := r.views[key]; ok {
+	if v, ok := r.views[key]; ok {
 		r.mu.RUnlock()
 		r.viewHits.Add(1)
-		return list, nil
+		return v, nil
 	}
 	r.viewMisses.Add(1)
 	gen := r.gen
-	list, err := r.discoverLocked(v)
+	list, err := r.discoverLocked(pv)
 	r.mu.RUnlock()
 	if err != nil {
 		return nil, err
@@ -41,17 +83,33 @@ func (r *Registry) Discover(p Principal) ([]ToolSpec, error) {
 		r.beforeStore()
 	}
 
+	v := &View{Tools: list}
 	r.mu.Lock()
 	// Store only if the estate has not changed meanwhile: the list was
-	// computed from generation gen and is that generation's answer.
+	// computed from generation gen and is that generation's answer. A view
+	// another caller stored meanwhile is the same answer; keep that one, so
+	// that every caller shares one View.
 	if r.gen == gen {
-		if len(r.views) >= maxCachedViews {
-			clear(r.views)
+		if cached, ok := r.views[key]; ok {
+			v = cached
+		} else {
+			if len(r.views) >= maxCachedViews || cachedTools(r.views)+len(list) > maxCachedTools {
+				clear(r.views)
+			}
+			r.views[key] = v
 		}
-		r.views[key] = list
 	}
 	r.mu.Unlock()
-	return list, nil
+	return v, nil
+}
+
+// cachedTools is the number of tools the cached views list in all.
+func cachedTools(views map[string]*View) int {
+	n := 0
+	for _, v := range views {
+		n += len(v.Tools)
+	}
+	return n
 }
 
 // discoverLocked computes a view's list; r.mu must be held.

@@ -22,7 +22,7 @@ type Registry struct {
 	// views caches Discover's answer per principal view; it is emptied on
 	// every change. viewHits and viewMisses count lookups so tests can see
 	// the cache working.
-	views      map[string][]ToolSpec
+	views      map[string]*View
 	viewHits   atomic.Uint64
 	viewMisses atomic.Uint64
 	// beforeStore, when set by a test, runs between computing a view and
@@ -38,7 +38,7 @@ type Registry struct {
 func NewRegistry() *Registry {
 	return &Registry{
 		tools: map[string][]ToolSpec{},
-		views: map[string][]ToolSpec{},
+		views: map[string]*View{},
 		subs:  map[uint64]func(){},
 	}
 }

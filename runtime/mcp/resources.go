@@ -1,27 +1,73 @@
 package mcp
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// Resource is a fixed text resource. Resources are application-controlled:
-// no schema, no scopes; only a tenant allow-list decides who sees one.
+// Resource is a resource at a fixed URI: text, a binary blob, or contents
+// a function reads. Resources are application-controlled: no schema, no
+// scopes; only a tenant allow-list decides who sees one.
 type Resource struct {
 	URI         string
 	Name        string
 	Title       string
 	Description string
 	MIMEType    string
-	Text        string
+	// Text is the resource's contents, unless Blob or Read is set.
+	Text string
+	// Blob is the base64 encoding of binary contents; when set, the
+	// resource is binary and Text is ignored.
+	Blob string
+	// Read, when set, reads the contents on every resources/read instead
+	// (a resource whose contents change; see Server.NotifyResourceUpdated).
+	Read ResourceReader
 	// Tenants is an allow-list; empty means every tenant. A resource
 	// outside the caller's tenant is answered exactly like one that does
 	// not exist.
 	Tenants []string
+}
+
+// ResourceRead is one resources/read that reached a resource or a
+// resource template.
+type ResourceRead struct {
+	// URI is the URI read.
+	URI string
+	// Vars are a template's variables, percent-decoded; nil for a
+	// resource at a fixed URI.
+	Vars map[string]string
+	// Principal is who reads. Never log it.
+	Principal estate.Principal
+	// Revision is the protocol revision in force for the request.
+	Revision Revision
+}
+
+// ResourceReader reads a resource's contents. Returning
+// ErrResourceNotFound answers the read exactly as an unknown URI is
+// answered; any other error is logged and answered as an internal error.
+type ResourceReader func(ctx context.Context, read *ResourceRead) ([]ResourceContents, error)
+
+// ErrResourceNotFound is what a ResourceReader returns for a URI that
+// matches its template but names nothing.
+var ErrResourceNotFound = errors.New("mcp: no such resource")
+
+// contents returns a fixed resource's contents.
+func (r *Resource) contents(ctx context.Context, read *ResourceRead) ([]ResourceContents, error) {
+	switch {
+	case r.Read != nil:
+		return r.Read(ctx, read)
+	case r.Blob != "":
+		return []ResourceContents{{URI: r.URI, MIMEType: r.MIMEType, Blob: r.Blob}}, nil
+	}
+	return []ResourceContents{{URI: r.URI, MIMEType: r.MIMEType, Text: r.Text}}, nil
 }
 
 func (r *Resource) visibleTo(tenant string) bool {
@@ -30,13 +76,41 @@ func (r *Resource) visibleTo(tenant string) bool {
 
 // Prompt is a user-controlled template. Its text names arguments as
 // "{name}"; prompts/get fills each declared argument in one pass (a value
-// containing "{other}" is not filled again).
+// containing "{other}" is not filled again) and answers one user message.
+// A prompt whose messages need more (several messages, images, embedded
+// resources) sets Get instead.
 type Prompt struct {
 	Name        string
 	Title       string
 	Description string
 	Arguments   []PromptArgument
 	Template    string
+	// Get, when set, builds the messages instead of Template. It runs only
+	// once every required argument is present.
+	Get PromptGetter
+	// Complete suggests values for the prompt's arguments
+	// (completion/complete); nil suggests none.
+	Complete Completer
+}
+
+// PromptGet is one prompts/get that reached a prompt's Get.
+type PromptGet struct {
+	Name string
+	// Arguments are the arguments given; every required one is present.
+	Arguments map[string]string
+	// Principal is who asks. Never log it.
+	Principal estate.Principal
+	Revision  Revision
+}
+
+// PromptGetter builds a prompt's messages. An error is logged and answered
+// as an internal error.
+type PromptGetter func(ctx context.Context, get *PromptGet) ([]PromptMessage, error)
+
+// PromptMessage is one message of a prompts/get result.
+type PromptMessage struct {
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
 }
 
 // PromptArgument declares one argument of a prompt.
@@ -48,11 +122,15 @@ type PromptArgument struct {
 
 // checkCatalogue refuses resources and prompts that cannot be served
 // unambiguously: a missing or repeated URI or name, a repeated argument.
+// (Templates are checked as they are compiled.)
 func checkCatalogue(resources []Resource, prompts []Prompt) error {
 	uris := map[string]bool{}
 	for _, r := range resources {
 		if r.URI == "" || uris[r.URI] {
 			return fmt.Errorf("mcp: resource URI %q is empty or repeated", r.URI)
+		}
+		if r.Blob != "" && !isBase64(r.Blob) {
+			return fmt.Errorf("mcp: resource %q: blob is not base64", r.URI)
 		}
 		uris[r.URI] = true
 	}
@@ -86,19 +164,8 @@ type resourcesListResult struct {
 	common
 }
 
-type resourceTemplatesListResult struct {
-	ResourceTemplates []struct{} `json:"resourceTemplates"`
-	common
-}
-
-type resourceContents struct {
-	URI      string `json:"uri"`
-	MIMEType string `json:"mimeType,omitempty"`
-	Text     string `json:"text"`
-}
-
 type resourcesReadResult struct {
-	Contents []resourceContents `json:"contents"`
+	Contents []ResourceContents `json:"contents"`
 	common
 }
 
@@ -114,10 +181,30 @@ func (s *Server) resourcesList(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
-func (s *Server) resourceTemplatesList(r *request) (any, *jsonrpc.Error) {
-	res := &resourceTemplatesListResult{ResourceTemplates: []struct{}{}}
-	s.finish(r.rev, &res.common, cacheScopePrivate)
-	return res, nil
+// unknownResource is the one answer for a URI the caller cannot read,
+// whether nothing is there or it is not theirs.
+func unknownResource(uri string) *jsonrpc.Error {
+	return invalidParams("unknown resource: " + uri)
+}
+
+// findResource returns what serves uri for tenant: a fixed resource, or
+// else the first template (by URI template) that matches it, with the
+// match. Resources and templates outside the tenant are passed over, as
+// if they did not exist.
+func (s *Server) findResource(tenant, uri string) (*Resource, *resourceTemplate, *templateMatch) {
+	i, found := slices.BinarySearchFunc(s.resources, uri, func(rs Resource, uri string) int { return strings.Compare(rs.URI, uri) })
+	if found && s.resources[i].visibleTo(tenant) {
+		return &s.resources[i], nil, nil
+	}
+	for _, t := range s.templates {
+		if !t.visibleTo(tenant) {
+			continue
+		}
+		if m, ok := t.match(uri); ok {
+			return nil, t, m
+		}
+	}
+	return nil, nil, nil
 }
 
 func (s *Server) resourcesRead(r *request) (any, *jsonrpc.Error) {
@@ -125,13 +212,29 @@ func (s *Server) resourcesRead(r *request) (any, *jsonrpc.Error) {
 	if !ok {
 		return nil, invalidParams("uri is required and must be a string")
 	}
-	i, found := slices.BinarySearchFunc(s.resources, uri, func(rs Resource, uri string) int { return strings.Compare(rs.URI, uri) })
-	if !found || !s.resources[i].visibleTo(r.session.principal.Tenant) {
-		// One answer for "no such resource" and "not yours".
-		return nil, invalidParams("unknown resource: " + uri)
+	read := &ResourceRead{URI: uri, Principal: r.session.principal, Revision: r.rev}
+	var contents []ResourceContents
+	var err error
+	switch rs, t, m := s.findResource(r.session.principal.Tenant, uri); {
+	case rs != nil:
+		contents, err = rs.contents(r.ctx, read)
+	case t != nil:
+		read.Vars = m.vars
+		contents, err = t.contents(r.ctx, read, m)
+	default:
+		return nil, unknownResource(uri)
 	}
-	rs := &s.resources[i]
-	res := &resourcesReadResult{Contents: []resourceContents{{URI: rs.URI, MIMEType: rs.MIMEType, Text: rs.Text}}}
+	if errors.Is(err, ErrResourceNotFound) {
+		return nil, unknownResource(uri)
+	}
+	if err != nil {
+		s.log.LogAttrs(r.ctx, slog.LevelError, "resource read failed", slog.String("uri", uri), slog.String("error", err.Error()))
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "resource read failed")
+	}
+	if contents == nil {
+		contents = []ResourceContents{}
+	}
+	res := &resourcesReadResult{Contents: contents}
 	s.finish(r.rev, &res.common, cacheScopePrivate)
 	return res, nil
 }
@@ -148,14 +251,9 @@ type promptsListResult struct {
 	common
 }
 
-type promptMessage struct {
-	Role    string  `json:"role"`
-	Content Content `json:"content"`
-}
-
 type promptsGetResult struct {
 	Description string          `json:"description,omitempty"`
-	Messages    []promptMessage `json:"messages"`
+	Messages    []PromptMessage `json:"messages"`
 	common
 }
 
@@ -173,7 +271,10 @@ func (s *Server) promptsList(r *request) (any, *jsonrpc.Error) {
 }
 
 func (s *Server) promptsGet(r *request) (any, *jsonrpc.Error) {
-	name, _ := r.params.str("name")
+	name, ok := r.params.str("name")
+	if !ok {
+		return nil, invalidParams("name is required and must be a string")
+	}
 	i, found := slices.BinarySearchFunc(s.prompts, name, func(p Prompt, name string) int { return strings.Compare(p.Name, name) })
 	if !found {
 		return nil, invalidParams("unknown prompt: " + name)
@@ -206,10 +307,20 @@ func (s *Server) promptsGet(r *request) (any, *jsonrpc.Error) {
 	if len(missing) > 0 {
 		return nil, invalidParams("missing arguments: " + strings.Join(missing, ", "))
 	}
-	text := strings.NewReplacer(pairs...).Replace(p.Template)
-	res := &promptsGetResult{
-		Description: p.Description,
-		Messages:    []promptMessage{{Role: "user", Content: TextContent(text)}},
+	res := &promptsGetResult{Description: p.Description}
+	if p.Get != nil {
+		msgs, err := p.Get(r.ctx, &PromptGet{Name: p.Name, Arguments: values, Principal: r.session.principal, Revision: r.rev})
+		if err != nil {
+			s.log.LogAttrs(r.ctx, slog.LevelError, "prompt failed", slog.String("prompt", p.Name), slog.String("error", err.Error()))
+			return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "prompt failed")
+		}
+		res.Messages = msgs
+		if res.Messages == nil {
+			res.Messages = []PromptMessage{}
+		}
+	} else {
+		text := strings.NewReplacer(pairs...).Replace(p.Template)
+		res.Messages = []PromptMessage{{Role: RoleUser, Content: TextContent(text)}}
 	}
 	s.finish(r.rev, &res.common, "")
 	return res, nil

@@ -90,7 +90,7 @@ func TestPrompts(t *testing.T) {
 		`{"name":"investigate","arguments":{"reference":771}}`: "argument reference must be a string",
 		`{"name":"investigate","arguments":["PMT-1"]}`:         "arguments must be an object of strings",
 		`{"name":"nope","arguments":{}}`:                       "unknown prompt: nope",
-		`{"arguments":{}}`:                                     "unknown prompt: ",
+		`{"arguments":{}}`:                                     "name is required and must be a string",
 	} {
 		if got := get(params); got != `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"`+message+`"}}` {
 			t.Errorf("%s: %s", params, got)

@@ -56,13 +56,16 @@ type implementation struct {
 	Version string `json:"version"`
 }
 
-// capabilities is what the server declares, the same in both eras: tools
-// with list-change notifications; resources and prompts, which are fixed at
-// construction and so never change.
+// capabilities is what the server declares: tools with list-change
+// notifications; resources, which are fixed at construction and so never
+// change, with subscriptions where the revision has resources/subscribe;
+// prompts, fixed too; log messages; and argument completion.
 type capabilities struct {
-	Tools     listChangedCap `json:"tools"`
-	Resources resourcesCap   `json:"resources"`
-	Prompts   listChangedCap `json:"prompts"`
+	Tools       listChangedCap `json:"tools"`
+	Resources   resourcesCap   `json:"resources"`
+	Prompts     listChangedCap `json:"prompts"`
+	Logging     struct{}       `json:"logging"`
+	Completions struct{}       `json:"completions"`
 }
 
 type listChangedCap struct {
@@ -74,10 +77,12 @@ type resourcesCap struct {
 	ListChanged bool `json:"listChanged"`
 }
 
-var serverCapabilities = capabilities{
-	Tools:     listChangedCap{ListChanged: true},
-	Resources: resourcesCap{},
-	Prompts:   listChangedCap{},
+// capabilitiesFor is what the server declares to a client of rev.
+func capabilitiesFor(rev Revision) capabilities {
+	return capabilities{
+		Tools:     listChangedCap{ListChanged: true},
+		Resources: resourcesCap{Subscribe: rev.ResourceSubscriptions()},
+	}
 }
 
 type initializeResult struct {

@@ -39,7 +39,11 @@ import "slices"
 //     with "_meta": {"io.modelcontextprotocol/subscriptionId": <listen id>}.
 //     On stdio the client ends it with notifications/cancelled.
 //   - initialize, ping, logging/setLevel, resources/subscribe and
-//     resources/unsubscribe do not exist in it: -32601.
+//     resources/unsubscribe do not exist in it: -32601. A request chooses
+//     the log messages it receives with _meta
+//     "io.modelcontextprotocol/logLevel" (an unknown level is -32602).
+//   - The server sends the client no requests (no sampling, no
+//     elicitation): Call.Sample and Call.Elicit report ErrUnavailable.
 //
 // Decisions where the specification leaves room:
 //
@@ -123,12 +127,44 @@ func (r Revision) Serves(method string) bool {
 		return !r.Stateless()
 	case methodDiscover, methodListen:
 		return r.Stateless()
+	case methodSetLevel, methodResourcesSubscribe, methodResourcesUnsubscribe:
+		return !r.Stateless()
 	case methodToolsList, methodToolsCall, methodResourcesList, methodResourcesRead,
-		methodResourceTemplatesList, methodPromptsList, methodPromptsGet:
+		methodResourceTemplatesList, methodPromptsList, methodPromptsGet, methodComplete:
 		return true
 	}
 	return false
 }
+
+// ClientRequests reports whether the server may send requests to the client
+// (sampling, elicitation) while it serves a request. The handshake era has
+// a session to carry them; the stateless era has none (it asks for input
+// with a result instead, SEP-2322, which this package does not implement).
+func (r Revision) ClientRequests() bool { return !r.Stateless() }
+
+// Elicitation reports whether elicitation/create exists in r: it arrived
+// in 2025-06-18.
+func (r Revision) Elicitation() bool { return r >= Revision20250618 }
+
+// ElicitationMode reports whether an elicitation/create request names its
+// mode ("form"): 2025-11-25 added URL mode, and with it the member.
+func (r Revision) ElicitationMode() bool { return r >= Revision20251125 }
+
+// ProgressMessage reports whether a progress notification may carry a
+// "message": it arrived in 2025-03-26.
+func (r Revision) ProgressMessage() bool { return r >= Revision20250326 }
+
+// SessionLogLevel reports how the client chooses which log messages it
+// receives. In the handshake era logging/setLevel sets a minimum level for
+// the session, and until it does every message is sent (as the SDKs do).
+// In the stateless era each request asks in its _meta
+// ("io.modelcontextprotocol/logLevel"), and a request that does not ask
+// receives none.
+func (r Revision) SessionLogLevel() bool { return !r.Stateless() }
+
+// ResourceSubscriptions reports whether resources/subscribe exists in r,
+// and so whether the server declares resources.subscribe.
+func (r Revision) ResourceSubscriptions() bool { return !r.Stateless() }
 
 // negotiate is initialize's choice: the requested revision when it is a
 // handshake revision this server speaks, else the newest handshake one. It
@@ -166,11 +202,22 @@ const (
 	methodResourceTemplatesList = "resources/templates/list"
 	methodPromptsList           = "prompts/list"
 	methodPromptsGet            = "prompts/get"
+	methodSetLevel              = "logging/setLevel"
+	methodResourcesSubscribe    = "resources/subscribe"
+	methodResourcesUnsubscribe  = "resources/unsubscribe"
+	methodComplete              = "completion/complete"
 
 	notificationInitialized     = "notifications/initialized"
 	notificationCancelled       = "notifications/cancelled"
 	notificationToolsChanged    = "notifications/tools/list_changed"
 	notificationSubscriptionAck = "notifications/subscriptions/acknowledged"
+	notificationProgress        = "notifications/progress"
+	notificationMessage         = "notifications/message"
+	notificationResourceUpdated = "notifications/resources/updated"
+
+	// The requests the server sends to the client.
+	methodCreateMessage = "sampling/createMessage"
+	methodElicit        = "elicitation/create"
 )
 
 // The _meta keys of the stateless era (reserved by MCP).
@@ -180,6 +227,7 @@ const (
 	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
 	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
 	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
 )
 
 // The estate's _meta keys: on a tools/list entry (version, sideEffect,

@@ -1,8 +1,14 @@
 // Package mcp is the MCP server runtime: dispatch through the five gates of
 // seed 000 §1, the handshake and stateless protocol eras (see Revision),
 // authorization-aware tools/list and tools/call over an estate.Registry,
-// resources, prompts, change notifications, and the stdio transport
-// (ServeStream). Other transports drive a Session message by message.
+// resources and resource templates with subscriptions, prompts, argument
+// completion, change notifications, and the stdio transport (ServeStream).
+// Other transports drive a Session message by message.
+//
+// A tool handler talks to the client through its *Call: Progress and Log
+// send notifications about the call, Sample and Elicit send requests to the
+// client and wait for the answer, where the client declared the capability
+// and the revision allows it.
 //
 // A server is usable from hand-written Go; generated code only saves typing:
 //
@@ -63,6 +69,9 @@ type Options struct {
 	// unique.
 	Resources []Resource
 	Prompts   []Prompt
+	// ResourceTemplates are served as given; URI templates must be unique
+	// and well formed (see ResourceTemplate).
+	ResourceTemplates []ResourceTemplate
 	// Logger receives the call log and errors; nil discards them.
 	Logger *slog.Logger
 	// ListTTL is the ttlMs hint on list results in the stateless era; zero
@@ -70,6 +79,10 @@ type Options struct {
 	ListTTL time.Duration
 	// MaxMessageBytes bounds one line of ServeStream; zero means 16 MiB.
 	MaxMessageBytes int
+	// CallTimeout is the deadline of every tool handler; zero means none
+	// beyond the request's own context. A call whose handler overruns it is
+	// answered with a failure at once (see Handler).
+	CallTimeout time.Duration
 }
 
 // Server serves one estate to any number of sessions. It is safe for
@@ -81,8 +94,10 @@ type Server struct {
 	instructions    string
 	listTTLMs       int64
 	maxMessageBytes int
-	resources       []Resource // sorted by URI
-	prompts         []Prompt   // sorted by name
+	callTimeout     time.Duration
+	resources       []Resource          // sorted by URI
+	prompts         []Prompt            // sorted by name
+	templates       []*resourceTemplate // sorted by URI template
 
 	toolsMu sync.RWMutex
 	tools   map[string]*binding // by name@version
@@ -100,14 +115,20 @@ func NewServer(opts Options) (*Server, error) {
 	if err := checkCatalogue(opts.Resources, opts.Prompts); err != nil {
 		return nil, err
 	}
+	templates, err := compileTemplates(opts.ResourceTemplates)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		registry:        opts.Registry,
 		log:             opts.Logger,
 		info:            implementation{Name: opts.Name, Title: opts.Title, Version: opts.Version},
 		instructions:    opts.Instructions,
 		maxMessageBytes: opts.MaxMessageBytes,
+		callTimeout:     opts.CallTimeout,
 		resources:       slices.Clone(opts.Resources),
 		prompts:         slices.Clone(opts.Prompts),
+		templates:       templates,
 		tools:           map[string]*binding{},
 		sessions:        map[*Session]struct{}{},
 	}
@@ -161,10 +182,12 @@ func (s *Server) Close() error {
 }
 
 // NewSession starts a session for one connection of principal p. send
-// receives every server-initiated message (notifications), one encoded
-// JSON-RPC message per call, possibly from several goroutines at once
-// (ordering within one subscription is kept); nil drops them. Close the
-// session when the connection ends.
+// receives every server-initiated message (notifications, and requests to
+// the client such as sampling), one encoded JSON-RPC message per call,
+// possibly from several goroutines at once (ordering within one
+// subscription, and within one tool call, is kept); nil drops them, and
+// then no request to the client can be made. The client's responses come
+// back through Handle. Close the session when the connection ends.
 func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session {
 	sess := &Session{
 		srv:       s,

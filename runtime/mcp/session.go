@@ -35,6 +35,10 @@ type Session struct {
 	closed      bool
 	inflight    map[string]*inflight     // by request id text
 	listens     map[string]*subscription // open subscriptions/listen, by id text
+
+	// peer is what the session keeps about its client: requests awaiting
+	// its answer, its log level, its resource subscriptions.
+	peer peerState
 }
 
 type inflight struct {
@@ -67,6 +71,13 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 	if rpcErr != nil {
 		return jsonrpc.EncodeError(msg.ID, rpcErr) // gate 1
 	}
+	return s.HandleMessage(ctx, msg)
+}
+
+// HandleMessage is Handle for a message the transport has already decoded
+// (gate 1 passed), so that one that reads the message to route it does not
+// decode it twice.
+func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte {
 	now, run := s.start(ctx, msg)
 	if run == nil {
 		return now
@@ -86,8 +97,9 @@ func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, r
 		}
 	}()
 	if msg.IsResponse() {
-		// This server sends no requests, so a response answers nothing;
-		// answering it could start two peers replying to each other.
+		// A response answers a request the server sent (sampling,
+		// elicitation), or nothing; it is never answered itself.
+		s.answered(msg)
 		return nil, nil
 	}
 	if strings.HasPrefix(msg.Method, "notifications/") {
@@ -221,6 +233,20 @@ func (s *Session) dispatch(ctx context.Context, msg jsonrpc.Message) (any, *json
 	if r.params.metaState == metaMalformed {
 		return nil, invalidParams("_meta must be an object")
 	}
+	switch msg.Method {
+	case methodToolsList, methodResourcesList, methodResourceTemplatesList, methodPromptsList:
+		// Nothing is paginated, so no cursor was ever issued: any cursor
+		// is invalid, which MCP answers with -32602.
+		if raw := r.params.member("cursor"); raw != nil {
+			if kindOf(raw) != '"' {
+				return nil, invalidParams("cursor must be a string")
+			}
+			return nil, invalidParams("invalid cursor")
+		}
+	}
+	if err := checkRequestLogLevel(r); err != nil {
+		return nil, err
+	}
 	srv := s.srv
 	switch msg.Method {
 	case methodPing:
@@ -245,6 +271,14 @@ func (s *Session) dispatch(ctx context.Context, msg jsonrpc.Message) (any, *json
 		return srv.promptsList(r)
 	case methodPromptsGet:
 		return srv.promptsGet(r)
+	case methodSetLevel:
+		return s.setLevel(r)
+	case methodResourcesSubscribe:
+		return s.subscribe(r)
+	case methodResourcesUnsubscribe:
+		return s.unsubscribe(r)
+	case methodComplete:
+		return srv.complete(r)
 	}
 	// Serves and this switch list the same methods.
 	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+msg.Method)
@@ -282,13 +316,31 @@ func statelessRevision(p *params) (Revision, map[string]any, *jsonrpc.Error) {
 	}
 	rev, known := ParseRevision(version)
 	if !known || !rev.Stateless() {
-		return "", nil, &jsonrpc.Error{
-			Code:    jsonrpc.CodeUnsupportedProtocolVersion,
-			Message: "Unsupported protocol version",
-			Data:    map[string]any{"supported": supportedVersions(true), "requested": version},
-		}
+		return "", nil, UnsupportedProtocolVersionError(version)
 	}
 	return rev, caps, nil
+}
+
+// UnsupportedProtocolVersionError is the stateless era's answer to a request
+// naming a revision this server does not serve statelessly: -32022 listing
+// the revisions such a request may name (see Revision). Transports that read
+// the revision from elsewhere (an HTTP header) answer with it too.
+func UnsupportedProtocolVersionError(requested string) *jsonrpc.Error {
+	return &jsonrpc.Error{
+		Code:    jsonrpc.CodeUnsupportedProtocolVersion,
+		Message: "Unsupported protocol version",
+		Data:    map[string]any{"supported": supportedVersions(true), "requested": requested},
+	}
+}
+
+// StatelessRequest reads, without dispatching, what a transport needs to
+// route a request: whether dispatch serves it in the stateless era (the rule
+// isStateless applies, see Revision) and the protocol version its _meta
+// names ("" when absent or not a string).
+func StatelessRequest(method string, params json.RawMessage) (stateless bool, version string) {
+	p := parseParams(params)
+	version, _ = p.meta[MetaProtocolVersion].(string)
+	return isStateless(method, p), version
 }
 
 // initialize is the handshake: lenient negotiation, once per session.
@@ -296,6 +348,11 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	requested, ok := r.params.str("protocolVersion")
 	if !ok {
 		return nil, invalidParams("protocolVersion is required and must be a string")
+	}
+	for _, name := range []string{"capabilities", "clientInfo"} {
+		if raw := r.params.member(name); raw != nil && kindOf(raw) != '{' {
+			return nil, invalidParams(name + " must be an object")
+		}
 	}
 	var caps map[string]any
 	if raw := r.params.member("capabilities"); raw != nil {
@@ -312,7 +369,7 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	s.mu.Unlock()
 	res := &initializeResult{
 		ProtocolVersion: rev,
-		Capabilities:    serverCapabilities,
+		Capabilities:    capabilitiesFor(rev),
 		ServerInfo:      s.srv.info,
 		Instructions:    s.srv.instructions,
 	}
@@ -323,7 +380,7 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 func (s *Server) discover(r *request) (any, *jsonrpc.Error) {
 	res := &discoverResult{
 		SupportedVersions: supportedVersions(false),
-		Capabilities:      serverCapabilities,
+		Capabilities:      capabilitiesFor(r.rev),
 		Instructions:      s.instructions,
 	}
 	s.finish(r.rev, &res.common, cacheScopePublic)
@@ -452,5 +509,6 @@ func (s *Session) Close() {
 	s.closed = true
 	s.mu.Unlock()
 	s.endSubscriptions(false)
+	s.closePeer()
 	s.srv.removeSession(s)
 }

@@ -18,7 +18,7 @@ func TestStatelessDiscover(t *testing.T) {
 	w := serve(t, b.srv, investigator)
 	got := w.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + statelessMeta + `}}`)
 	want := `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],` +
-		`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":false},"prompts":{"listChanged":false}},` +
+		`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":false},"prompts":{"listChanged":false},"logging":{},"completions":{}},` +
 		`"instructions":"Payments tools.","resultType":"complete","ttlMs":60000,"cacheScope":"public",` + serverInfoMeta + `}}`
 	if got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)

@@ -168,13 +168,25 @@ func (l *lineWriter) write(msg []byte) {
 	if l.closed || l.werr != nil {
 		return
 	}
-	buf := make([]byte, 0, len(msg)+1)
-	buf = append(append(buf, msg...), '\n')
-	if _, err := l.w.Write(buf); err != nil {
+	var err error
+	if len(msg) < splitWriteBytes {
+		buf := make([]byte, 0, len(msg)+1)
+		_, err = l.w.Write(append(append(buf, msg...), '\n'))
+	} else if _, err = l.w.Write(msg); err == nil {
+		_, err = l.w.Write(newline)
+	}
+	if err != nil {
 		l.werr = err
 		l.failed()
 	}
 }
+
+// splitWriteBytes is the size from which a message and its newline are
+// written apart: below it one write of a copy is cheaper; above it (a large
+// tools/list) the copy costs more than a second write.
+const splitWriteBytes = 32 << 10
+
+var newline = []byte{'\n'}
 
 func (l *lineWriter) close() {
 	l.mu.Lock()

@@ -19,7 +19,10 @@ import (
 // result with isError: true and the error's text (a tool failure the model
 // should see, not a protocol error); a panic is recovered, logged, and
 // becomes an isError result too. A nil result with a nil error is an empty
-// successful result.
+// successful result. The call is answered when ctx ends even if the handler
+// has not returned (a deadline, Options.CallTimeout, a cancellation, the
+// transport shutting down): a failure result goes out at once and the
+// handler's own result, whenever it comes, is dropped.
 type Handler func(ctx context.Context, call *Call) (*Result, error)
 
 // Validator decodes a call's raw arguments (always a JSON object) and checks
@@ -62,6 +65,11 @@ type Call struct {
 	// RequestID is the JSON-RPC id of the request.
 	RequestID jsonrpc.ID
 
+	// session carries what the call sends the client: progress, log
+	// messages, sampling and elicitation requests.
+	session  *Session
+	progress progressState
+
 	argsOnce sync.Once
 	args     map[string]any
 }
@@ -80,43 +88,6 @@ func (c *Call) Arguments() map[string]any {
 		}
 	})
 	return c.args
-}
-
-// Content is one block of a tool result: text, or base64 data (an image or
-// audio) with its MIME type.
-type Content struct {
-	// Type is "text" (the default when empty), "image" or "audio".
-	Type     string
-	Text     string
-	Data     string
-	MIMEType string
-}
-
-// TextContent returns a text block.
-func TextContent(text string) Content { return Content{Type: "text", Text: text} }
-
-// MarshalJSON writes the members the block's type requires (a text block
-// always has "text", even when empty).
-func (c Content) MarshalJSON() ([]byte, error) {
-	switch c.Type {
-	case "", "text":
-		return jsonrpc.Marshal(struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}{"text", c.Text})
-	case "image", "audio":
-		return jsonrpc.Marshal(struct {
-			Type     string `json:"type"`
-			Data     string `json:"data"`
-			MIMEType string `json:"mimeType"`
-		}{c.Type, c.Data, c.MIMEType})
-	}
-	return jsonrpc.Marshal(struct {
-		Type     string `json:"type"`
-		Text     string `json:"text,omitempty"`
-		Data     string `json:"data,omitempty"`
-		MIMEType string `json:"mimeType,omitempty"`
-	}{c.Type, c.Text, c.Data, c.MIMEType})
 }
 
 // Result is what a handler returns.
@@ -306,12 +277,32 @@ func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 }
 
 func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
-	specs, err := s.registry.Discover(r.session.principal)
+	view, err := s.registry.DiscoverView(r.session.principal)
 	if err != nil {
 		s.log.LogAttrs(r.ctx, slog.LevelError, "tool discovery failed", slog.String("error", err.Error()))
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "tool discovery failed")
 	}
-	b := make([]byte, 0, 256*len(specs)+128)
+	// The list is encoded once per view and kept on it: every principal
+	// with that view, until the estate changes, is answered with the same
+	// bytes. It is read-only from here on.
+	list := view.Memo(s, func(specs []estate.ToolSpec) any { return s.encodeToolList(specs) }).([]byte)
+	var c common
+	s.finish(r.rev, &c, cacheScopePrivate)
+	b := appendMembers(list[:len(list)-1:len(list)-1], c) // a copy when there are members
+	if len(b) == len(list)-1 {
+		return rawResult(list), nil
+	}
+	return rawResult(append(b, '}')), nil
+}
+
+// encodeToolList is the result of tools/list for specs, without the members
+// the revision adds: {"tools":[...]}.
+func (s *Server) encodeToolList(specs []estate.ToolSpec) []byte {
+	n := len(`{"tools":[]}`)
+	for _, spec := range specs {
+		n += len(s.specInfo(spec).entry) + 1
+	}
+	b := make([]byte, 0, n)
 	b = append(b, `{"tools":[`...)
 	for i, spec := range specs {
 		if i > 0 {
@@ -319,11 +310,7 @@ func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
 		}
 		b = append(b, s.specInfo(spec).entry...)
 	}
-	b = append(b, ']')
-	var c common
-	s.finish(r.rev, &c, cacheScopePrivate)
-	b = appendMembers(b, c)
-	return rawResult(append(b, '}')), nil
+	return append(b, ']', '}')
 }
 
 // appendMembers appends the members of v's encoding (an object) to b, which
@@ -428,6 +415,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	call := &Call{
 		Spec: spec, Raw: args, Value: value, Principal: r.session.principal,
 		Meta: r.params.meta, ClientCapabilities: r.clientCaps, Revision: r.rev, RequestID: r.id,
+		session: r.session,
 	}
 	s.logCall(r.ctx, call)
 	out := s.invoke(r.ctx, bound.tool.Handler, call)
@@ -448,9 +436,31 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
-// invoke runs the handler, turning an error or a panic into an isError
+// invoke runs the handler under the call's deadline, in a goroutine of its
+// own so that the answer never waits for a handler that overruns ctx.
+func (s *Server) invoke(ctx context.Context, h Handler, call *Call) *Result {
+	if s.callTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.callTimeout)
+		defer cancel()
+	}
+	done := make(chan *Result, 1)
+	go func() { done <- s.runHandler(ctx, h, call) }()
+	select {
+	case res := <-done:
+		return res
+	case <-ctx.Done():
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		s.log.LogAttrs(ctx, slog.LevelWarn, "tool handler overran its deadline", slog.String("tool", call.Spec.Key()))
+		return ErrorResult("tool failed: deadline exceeded")
+	}
+	return ErrorResult("tool failed: cancelled")
+}
+
+// runHandler runs the handler, turning an error or a panic into an isError
 // result. A panic's message stays in the log: it may describe internals.
-func (s *Server) invoke(ctx context.Context, h Handler, call *Call) (res *Result) {
+func (s *Server) runHandler(ctx context.Context, h Handler, call *Call) (res *Result) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "tool handler panicked",

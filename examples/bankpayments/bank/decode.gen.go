@@ -49,7 +49,7 @@ func (v *CrmNotesAppendV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 				return decode.Duplicate(at, "customer_id")
 			}
 			seen[0] = true
-			loc1 := decode.Prop(at, "customer_id")
+			loc1 := decode.Field(at, "customer_id", "$.customer_id")
 			if t := d.Next(); t != jx.String {
 				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
 					return err
@@ -66,7 +66,7 @@ func (v *CrmNotesAppendV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 				return decode.Duplicate(at, "note")
 			}
 			seen[1] = true
-			loc3 := decode.Prop(at, "note")
+			loc3 := decode.Field(at, "note", "$.note")
 			if t := d.Next(); t != jx.String {
 				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
 					return err
@@ -93,10 +93,12 @@ func (v *CrmNotesAppendV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 		return err
 	}
 	if !seen[0] {
-		decode.AddProp(errs, at, "customer_id", schema.MsgRequired)
+		loc := decode.Field(at, "customer_id", "$.customer_id")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	if !seen[1] {
-		decode.AddProp(errs, at, "note", schema.MsgRequired)
+		loc := decode.Field(at, "note", "$.note")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	return nil
 }
@@ -141,7 +143,7 @@ func (v *PaymentsLookupV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 				return decode.Duplicate(at, "include_legs")
 			}
 			seen[0] = true
-			loc1 := decode.Prop(at, "include_legs")
+			loc1 := decode.Field(at, "include_legs", "$.include_legs")
 			if t := d.Next(); t != jx.Bool {
 				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
 					return err
@@ -158,7 +160,7 @@ func (v *PaymentsLookupV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 				return decode.Duplicate(at, "reference")
 			}
 			seen[1] = true
-			loc3 := decode.Prop(at, "reference")
+			loc3 := decode.Field(at, "reference", "$.reference")
 			if t := d.Next(); t != jx.String {
 				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
 					return err
@@ -188,7 +190,8 @@ func (v *PaymentsLookupV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 		return err
 	}
 	if !seen[1] {
-		decode.AddProp(errs, at, "reference", schema.MsgRequired)
+		loc := decode.Field(at, "reference", "$.reference")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	return nil
 }
@@ -233,7 +236,7 @@ func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 				return decode.Duplicate(at, "as_of")
 			}
 			seen[0] = true
-			loc1 := decode.Prop(at, "as_of")
+			loc1 := decode.Field(at, "as_of", "$.as_of")
 			if t := d.Next(); t != jx.String {
 				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
 					return err
@@ -250,7 +253,7 @@ func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 				return decode.Duplicate(at, "include_legs")
 			}
 			seen[1] = true
-			loc3 := decode.Prop(at, "include_legs")
+			loc3 := decode.Field(at, "include_legs", "$.include_legs")
 			if t := d.Next(); t != jx.Bool {
 				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindBoolean); err != nil {
 					return err
@@ -267,7 +270,7 @@ func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 				return decode.Duplicate(at, "reference")
 			}
 			seen[2] = true
-			loc5 := decode.Prop(at, "reference")
+			loc5 := decode.Field(at, "reference", "$.reference")
 			if t := d.Next(); t != jx.String {
 				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
 					return err
@@ -297,10 +300,12 @@ func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 		return err
 	}
 	if !seen[0] {
-		decode.AddProp(errs, at, "as_of", schema.MsgRequired)
+		loc := decode.Field(at, "as_of", "$.as_of")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	if !seen[2] {
-		decode.AddProp(errs, at, "reference", schema.MsgRequired)
+		loc := decode.Field(at, "reference", "$.reference")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	return nil
 }
@@ -345,7 +350,7 @@ func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 				return decode.Duplicate(at, "amount_minor")
 			}
 			seen[0] = true
-			loc1 := decode.Prop(at, "amount_minor")
+			loc1 := decode.Field(at, "amount_minor", "$.amount_minor")
 			if t := d.Next(); t != jx.Number {
 				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
 					return err
@@ -371,29 +376,34 @@ func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 				return decode.Duplicate(at, "currency")
 			}
 			seen[1] = true
-			loc5 := decode.Prop(at, "currency")
+			loc5 := decode.Field(at, "currency", "$.currency")
 			if t := d.Next(); t != jx.String {
 				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
 					return err
 				}
 			} else {
-				s6, err := decode.Str(d)
+				s6, err := decode.StrBytes(d)
 				if err != nil {
 					return err
 				}
-				switch s6 {
-				case "AED", "USD", "EUR":
+				switch string(s6) {
+				case "AED":
+					v.Currency = PaymentsReleaseV1_0_0ArgsCurrencyAED
+				case "USD":
+					v.Currency = PaymentsReleaseV1_0_0ArgsCurrencyUSD
+				case "EUR":
+					v.Currency = PaymentsReleaseV1_0_0ArgsCurrencyEUR
 				default:
 					decode.Add(errs, &loc5, "must be one of ['AED', 'USD', 'EUR']")
+					v.Currency = PaymentsReleaseV1_0_0ArgsCurrency(s6)
 				}
-				v.Currency = PaymentsReleaseV1_0_0ArgsCurrency(s6)
 			}
 		case "reference":
 			if seen[2] {
 				return decode.Duplicate(at, "reference")
 			}
 			seen[2] = true
-			loc7 := decode.Prop(at, "reference")
+			loc7 := decode.Field(at, "reference", "$.reference")
 			if t := d.Next(); t != jx.String {
 				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindString); err != nil {
 					return err
@@ -423,13 +433,16 @@ func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 		return err
 	}
 	if !seen[0] {
-		decode.AddProp(errs, at, "amount_minor", schema.MsgRequired)
+		loc := decode.Field(at, "amount_minor", "$.amount_minor")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	if !seen[1] {
-		decode.AddProp(errs, at, "currency", schema.MsgRequired)
+		loc := decode.Field(at, "currency", "$.currency")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	if !seen[2] {
-		decode.AddProp(errs, at, "reference", schema.MsgRequired)
+		loc := decode.Field(at, "reference", "$.reference")
+		decode.Add(errs, &loc, schema.MsgRequired)
 	}
 	return nil
 }

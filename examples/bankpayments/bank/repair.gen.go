@@ -17,7 +17,7 @@ func RepairCrmNotesAppendV1_0_0Args(data []byte, defaults map[string]any) (repai
 		return nil, nil, err
 	}
 	fixed, remaining := schema.Repair(v, schemaCrmNotesAppendV1_0_0Input, defaults)
-	repaired, err = schema.CanonicalJSON(fixed)
+	repaired, err = schema.Encode(fixed)
 	return repaired, remaining, err
 }
 
@@ -34,7 +34,7 @@ func RepairPaymentsLookupV1_0_0Args(data []byte, defaults map[string]any) (repai
 		return nil, nil, err
 	}
 	fixed, remaining := schema.Repair(v, schemaPaymentsLookupV1_0_0Input, defaults)
-	repaired, err = schema.CanonicalJSON(fixed)
+	repaired, err = schema.Encode(fixed)
 	return repaired, remaining, err
 }
 
@@ -51,7 +51,7 @@ func RepairPaymentsLookupV2_0_0Args(data []byte, defaults map[string]any) (repai
 		return nil, nil, err
 	}
 	fixed, remaining := schema.Repair(v, schemaPaymentsLookupV2_0_0Input, defaults)
-	repaired, err = schema.CanonicalJSON(fixed)
+	repaired, err = schema.Encode(fixed)
 	return repaired, remaining, err
 }
 
@@ -68,6 +68,6 @@ func RepairPaymentsReleaseV1_0_0Args(data []byte, defaults map[string]any) (repa
 		return nil, nil, err
 	}
 	fixed, remaining := schema.Repair(v, schemaPaymentsReleaseV1_0_0Input, defaults)
-	repaired, err = schema.CanonicalJSON(fixed)
+	repaired, err = schema.Encode(fixed)
 	return repaired, remaining, err
 }

@@ -1,0 +1,144 @@
+// Package service is what the example services share: the flags that name
+// the stdio caller and the lifecycle file, and the loop that serves an MCP
+// server until its input ends or a signal arrives. Each example keeps only
+// what is its own: its generated package, its handlers, its extra flags.
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// Config is the shared configuration: flags, each with an environment
+// variable as its default.
+type Config struct {
+	// Agent, Tenant, Scopes (comma-separated) and Clearance describe the
+	// caller on stdio, where no credential says who it is.
+	Agent, Tenant, Scopes, Clearance string
+	// Lifecycle is a JSON file of lifecycle changes, applied at start and
+	// on SIGHUP; "" applies none.
+	Lifecycle string
+	// Transport is "stdio" (the default) or "http"; HTTP configures the
+	// latter (http.go).
+	Transport string
+	HTTP      HTTPConfig
+}
+
+// EnvOr returns the environment variable name, or def when it is unset.
+func EnvOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+// Flags declares the shared flags on fs. Each defaults to the environment
+// variable envPrefix_NAME (BANKPAYMENTS_AGENT for -agent with the prefix
+// BANKPAYMENTS).
+func (c *Config) Flags(fs *flag.FlagSet, envPrefix string) {
+	env := func(name string) string { return envPrefix + "_" + name }
+	fs.StringVar(&c.Agent, "agent", EnvOr(env("AGENT"), ""), "stdio and -insecure-dev: the calling agent's id (env "+env("AGENT")+")")
+	fs.StringVar(&c.Tenant, "tenant", EnvOr(env("TENANT"), ""), "stdio and -insecure-dev: the caller's tenant (env "+env("TENANT")+")")
+	fs.StringVar(&c.Scopes, "scopes", EnvOr(env("SCOPES"), ""), "stdio and -insecure-dev: comma-separated scopes the caller holds (env "+env("SCOPES")+")")
+	fs.StringVar(&c.Clearance, "clearance", EnvOr(env("CLEARANCE"), "internal"), "stdio and -insecure-dev: the caller's clearance: public, internal, confidential or restricted (env "+env("CLEARANCE")+")")
+	fs.StringVar(&c.Lifecycle, "lifecycle", EnvOr(env("LIFECYCLE"), ""), `JSON file of lifecycle changes, {"name@X.Y.Z": "deprecated"|"retired"}, applied at start and on SIGHUP (env `+env("LIFECYCLE")+")")
+	fs.StringVar(&c.Transport, "transport", EnvOr(env("TRANSPORT"), "stdio"), "stdio or http (Streamable HTTP) (env "+env("TRANSPORT")+")")
+	c.HTTP.flags(fs, env)
+}
+
+// Principal validates the stdio principal at start: a bad clearance is an
+// error now, not a silently empty tool list later. The same flags name the
+// caller of a development HTTP server (-insecure-dev); over authenticated
+// HTTP each request's token names it, and Principal returns the zero
+// principal.
+func (c *Config) Principal() (estate.Principal, error) {
+	if c.Transport == "http" && !c.HTTP.InsecureDev {
+		return estate.Principal{}, nil
+	}
+	p := estate.Principal{AgentID: c.Agent, Tenant: c.Tenant, MaxClassification: estate.Classification(c.Clearance)}
+	if p.AgentID == "" {
+		return p, errors.New("-agent is required over stdio and with -insecure-dev")
+	}
+	if _, err := estate.ParseClassification(c.Clearance); err != nil {
+		return p, fmt.Errorf("-clearance: %v", err)
+	}
+	p.Scopes = list(c.Scopes)
+	return p, nil
+}
+
+// Serve applies the lifecycle file (again on every SIGHUP) and serves srv
+// until SIGINT or SIGTERM arrives: over stdio as principal p until the
+// input ends (nil), or over Streamable HTTP (ServeHTTP, where p is the
+// -insecure-dev caller). Operational messages go to logger.
+func (c *Config) Serve(srv *mcp.Server, p estate.Principal, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	if c.Transport != "" && c.Transport != "stdio" && c.Transport != "http" {
+		return fmt.Errorf("-transport %q: want stdio or http", c.Transport)
+	}
+	if c.Lifecycle != "" {
+		if err := ApplyLifecycle(srv.Registry(), c.Lifecycle); err != nil {
+			return err
+		}
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+		go func() {
+			for range hup {
+				if err := ApplyLifecycle(srv.Registry(), c.Lifecycle); err != nil {
+					logger.Error("lifecycle reload failed", "error", err)
+				} else {
+					logger.Info("lifecycle reloaded", "file", c.Lifecycle)
+				}
+			}
+		}()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if c.Transport == "http" {
+		return c.HTTP.Serve(ctx, srv, p, logger)
+	}
+	logger.Info("serving", "transport", "stdio")
+	return srv.ServeStream(ctx, stdin, stdout, p)
+}
+
+// ApplyLifecycle moves the versions the file names: a registry change, so
+// list_changed goes out. Applying the same file twice changes nothing.
+func ApplyLifecycle(r *estate.Registry, file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var changes map[string]string
+	if err := json.Unmarshal(data, &changes); err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	for key, to := range changes {
+		name, version, ok := strings.Cut(key, "@")
+		if !ok {
+			return fmt.Errorf("%s: %q is not name@X.Y.Z", file, key)
+		}
+		switch estate.Lifecycle(to) {
+		case estate.Deprecated:
+			err = r.Deprecate(name, version, "")
+		case estate.Retired:
+			err = r.Retire(name, version)
+		default:
+			err = fmt.Errorf("lifecycle %q (want deprecated or retired)", to)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %s: %v", file, key, err)
+		}
+	}
+	return nil
+}

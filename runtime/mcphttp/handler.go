@@ -1,0 +1,525 @@
+// Package mcphttp is the Streamable HTTP transport of the MCP server: one
+// endpoint (conventionally /mcp) serving both protocol eras, an
+// authenticator per request, DNS-rebinding protection, and a server helper
+// with timeouts and graceful shutdown (Server).
+//
+// # The endpoint
+//
+// POST carries one JSON-RPC message. A request is answered with
+// application/json, except where the server has messages to interleave
+// before the answer: only subscriptions/listen has any (its acknowledgement
+// and change notifications), and it is answered with text/event-stream. A
+// client whose Accept header lists text/event-stream but not
+// application/json gets every answer as a one-event stream. Notifications
+// and responses are answered 202 with no body. The body is limited
+// (Options.MaxBodyBytes, 413 beyond).
+//
+// The handshake era (2024-11-05 to 2025-11-25): initialize opens a session
+// whose id is returned in Mcp-Session-Id; every later message names it, or
+// is answered 400; an unknown or expired id is answered 404 (the client
+// then initializes again). A session is bound to the principal that opened
+// it: a request on it authenticated as someone else is answered 404 as
+// well, so a leaked session id is worth nothing without its owner's token.
+// GET opens the session's notification stream (one at a time, 409 for a
+// second; notifications/tools/list_changed arrives there; a few sent while
+// no stream is open are kept for the next one); DELETE ends the session.
+// Requests are not cancelled when their connection drops (the 2025-11-25
+// rule: a client cancels with notifications/cancelled). An
+// MCP-Protocol-Version header, when present, must name a revision this
+// server speaks (400 otherwise); it need not be the negotiated one, and
+// without it the session's revision applies.
+//
+// The stateless era (2026-07-28): no session. Each request is served by a
+// session of its own, as the principal of that request, and nothing of it
+// outlives the request: any replica can answer any request. The headers are
+// checked against the body before dispatch, as the 2026-07-28 transport
+// requires: MCP-Protocol-Version must equal _meta's protocol version,
+// Mcp-Method the method, and Mcp-Name params.name (tools/call, prompts/get)
+// or params.uri (resources/read), decoded from the =?base64?...?= form when
+// so written; a missing or different one is 400 with -32020
+// (HeaderMismatch). A revision the server does not serve statelessly is 400
+// with -32022, a method the revision does not have is 404 with -32601.
+// Closing the response cancels the request. subscriptions/listen streams
+// until the client closes it or the server shuts down (then it is
+// answered). Tool parameters mirrored into Mcp-Param-* headers
+// (x-mcp-header) are not checked: the schema subset has no x-mcp-header,
+// so no tool declares one.
+//
+// A handler in stateless mode (Options.Stateless) serves only the
+// stateless era, as a modern-only server does: initialize is answered 400
+// with -32022 naming the revisions it serves, any other request without the
+// stateless headers and _meta 400 with -32020, GET and DELETE 405. Carrying
+// handshake sessions across replicas (a signed session id holding the
+// negotiated revision and client capabilities) was considered and left out:
+// the GET notification stream of such a session could still live on one
+// replica only, and clients of the current revision need none of it.
+//
+// # Security
+//
+// Every request is checked before anything else: its Host must be allowed
+// (Options.AllowedHosts; loopback names by default) and an Origin header,
+// when present, must be allowed (Options.AllowedOrigins) or be a loopback
+// origin while the Host is loopback too; otherwise 403. Then the
+// authenticator decides who the request acts as (401 with the challenge of
+// package auth, naming Options.ResourceMetadataURL). Tokens are never
+// logged; the access log names method, path, status, MCP method and
+// duration.
+package mcphttp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// The headers of the Streamable HTTP transport.
+const (
+	HeaderSessionID       = "Mcp-Session-Id"
+	HeaderProtocolVersion = "Mcp-Protocol-Version"
+	HeaderMethod          = "Mcp-Method"
+	HeaderName            = "Mcp-Name"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxBodyBytes       = 4 << 20
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	DefaultKeepAlive          = 25 * time.Second
+)
+
+// Options configure a Handler. The zero value serves loopback clients
+// without authentication, each request acting as Anonymous.
+type Options struct {
+	// Authenticator decides who each request acts as; nil means every
+	// request acts as Anonymous. Server refuses to serve without a real
+	// authenticator unless told it is a local development server.
+	Authenticator auth.Authenticator
+	// ResourceMetadataURL is named in the 401 challenge (RFC 9728): where
+	// a client learns how to get a token.
+	ResourceMetadataURL string
+	// AllowedHosts are the host names (without port) requests may be
+	// addressed to; empty means the loopback names (localhost, 127.0.0.1,
+	// ::1), and "*" any host (when a proxy in front checks Host).
+	AllowedHosts []string
+	// AllowedOrigins are the browser origins ("https://app.example",
+	// scheme://host[:port]) allowed besides loopback ones on a loopback
+	// host; "*" allows any.
+	AllowedOrigins []string
+	// Stateless makes the handler serve only the stateless era, holding
+	// no state between requests (see the package documentation).
+	Stateless bool
+	// MaxBodyBytes bounds a POST body; zero means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// SessionIdleTimeout ends a handshake-era session unused for that
+	// long (and without an open stream); zero means
+	// DefaultSessionIdleTimeout.
+	SessionIdleTimeout time.Duration
+	// KeepAlive is the interval of SSE comment lines on an idle stream, so
+	// that proxies do not close it; zero means DefaultKeepAlive, negative
+	// none.
+	KeepAlive time.Duration
+	// Logger receives the access log and transport errors; nil discards
+	// them.
+	Logger *slog.Logger
+}
+
+// Anonymous is the principal of a request when no authenticator is set: no
+// agent, tenant or scopes, public clearance. It sees only what is open to
+// everyone.
+var Anonymous = estate.Principal{MaxClassification: estate.Public}
+
+// Handler serves the MCP endpoint for one mcp.Server. It is safe for
+// concurrent use. Close it (or use Server, which does) to end its streams.
+type Handler struct {
+	srv  *mcp.Server
+	opts Options
+	log  *slog.Logger
+
+	// ctx is cancelled by Close: it ends the streams still open.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	requests map[*mcp.Session]struct{} // stateless requests in flight
+	closed   bool
+}
+
+// NewHandler returns the endpoint handler serving srv.
+func NewHandler(srv *mcp.Server, opts Options) *Handler {
+	if opts.Authenticator == nil {
+		opts.Authenticator = auth.Static{Principal: Anonymous}
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.SessionIdleTimeout <= 0 {
+		opts.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	if opts.KeepAlive == 0 {
+		opts.KeepAlive = DefaultKeepAlive
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Handler{srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel, sessions: map[string]*session{}, requests: map[*mcp.Session]struct{}{}}
+}
+
+// Close ends every open stream (a subscriptions/listen stream without an
+// answer: close the mcp.Server first to have them answered) and every
+// handshake-era session; later requests are answered 503. Requests in
+// flight run to their end (closing an mcp.Session does not cancel them).
+func (h *Handler) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	sessions, requests := h.sessions, h.requests
+	h.sessions, h.requests = map[string]*session{}, map[*mcp.Session]struct{}{}
+	h.mu.Unlock()
+	h.cancel()
+	for _, s := range sessions {
+		s.close()
+	}
+	for s := range requests {
+		s.Close()
+	}
+	return nil
+}
+
+func (h *Handler) isClosed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// ServeHTTP serves the endpoint.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w}
+	mcpMethod := h.serve(rec, r)
+	h.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
+		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status()),
+		slog.String("mcp_method", mcpMethod), slog.Duration("duration", time.Since(start)))
+}
+
+// serve routes a request and returns the MCP method it carried, for the
+// access log.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
+	if reason := h.checkHostAndOrigin(r); reason != "" {
+		writeError(w, http.StatusForbidden, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "forbidden: "+reason))
+		return ""
+	}
+	switch r.Method {
+	case http.MethodPost:
+	case http.MethodGet, http.MethodDelete:
+		if h.opts.Stateless {
+			methodNotAllowed(w)
+			return ""
+		}
+	default:
+		methodNotAllowed(w)
+		return ""
+	}
+	if h.isClosed() {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+		return ""
+	}
+	p, err := h.opts.Authenticator.Authenticate(r)
+	if err != nil {
+		e := auth.AsError(err)
+		h.log.LogAttrs(r.Context(), slog.LevelInfo, "request not authenticated", slog.String("reason", e.Error()))
+		auth.Challenge(w.Header(), e, h.opts.ResourceMetadataURL)
+		writeError(w, e.Status(), jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "unauthorized: "+e.Description))
+		return ""
+	}
+	switch r.Method {
+	case http.MethodGet:
+		h.get(w, r, p)
+	case http.MethodDelete:
+		h.delete(w, r, p)
+	default:
+		return h.post(w, r, p)
+	}
+	return ""
+}
+
+func methodNotAllowed(w http.ResponseWriter) {
+	w.Header().Set("Allow", "GET, POST, DELETE")
+	writeError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "method not allowed"))
+}
+
+// post serves one JSON-RPC message.
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principal) string {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the body must be application/json"))
+			return ""
+		}
+	}
+	acc := parseAccept(r.Header.Values("Accept"))
+	if !acc.json && !acc.sse {
+		writeError(w, http.StatusNotAcceptable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream"))
+		return ""
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the body exceeds the limit of "+itoa(h.opts.MaxBodyBytes)+" bytes"))
+		} else {
+			writeError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the body could not be read"))
+		}
+		return ""
+	}
+	msg, rpcErr := jsonrpc.Decode(body)
+	if rpcErr != nil {
+		writeError(w, http.StatusBadRequest, msg.ID, rpcErr)
+		return ""
+	}
+	if msg.IsResponse() {
+		// This server sends no requests: a response answers nothing.
+		w.WriteHeader(http.StatusAccepted)
+		return ""
+	}
+	stateless, bodyVersion := mcp.StatelessRequest(msg.Method, msg.Params)
+	if rev, ok := mcp.ParseRevision(r.Header.Get(HeaderProtocolVersion)); ok && rev.Stateless() {
+		stateless = true
+	}
+	if stateless {
+		h.postStateless(w, r, p, msg, bodyVersion, acc)
+	} else {
+		h.postHandshake(w, r, p, msg, acc)
+	}
+	return msg.Method
+}
+
+// postStateless serves a request of the stateless era on a session of its
+// own.
+func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, bodyVersion string, acc acceptance) {
+	if msg.IsNotification() {
+		// The era defines no notification over HTTP: closing a response
+		// is what cancels its request.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if e := checkStatelessHeaders(r.Header, msg, bodyVersion); e != nil {
+		writeError(w, http.StatusBadRequest, msg.ID, e)
+		return
+	}
+	rev := mcp.Revision(r.Header.Get(HeaderProtocolVersion)) // equal to the body's, and served
+	status := http.StatusOK
+	if !rev.Serves(msg.Method) {
+		status = http.StatusNotFound
+	}
+	if msg.Method == methodListen && !acc.sse {
+		writeError(w, http.StatusNotAcceptable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "subscriptions/listen answers with an event stream: Accept must list text/event-stream"))
+		return
+	}
+	rep := newReply(w, acc, h.opts.KeepAlive)
+	sess := h.srv.NewSession(p, rep.push)
+	if !h.track(sess) {
+		sess.Close()
+		writeError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+		return
+	}
+	out := sess.HandleMessage(r.Context(), msg)
+	h.untrack(sess)
+	sess.Close()
+	rep.finish(status, out)
+}
+
+// track registers a stateless request's session, so that Close can end
+// it (a subscriptions/listen stream would otherwise outlive the handler).
+// It is false once the handler is closed.
+func (h *Handler) track(s *mcp.Session) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	h.requests[s] = struct{}{}
+	return true
+}
+
+func (h *Handler) untrack(s *mcp.Session) {
+	h.mu.Lock()
+	delete(h.requests, s)
+	h.mu.Unlock()
+}
+
+// postHandshake serves a message of the handshake era on its session, or
+// opens one (initialize).
+func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, acc acceptance) {
+	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
+		if _, known := mcp.ParseRevision(v); !known {
+			writeError(w, http.StatusBadRequest, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+				"unsupported "+HeaderProtocolVersion+" header "+quote(v)+"; this server speaks "+revisionList()))
+			return
+		}
+	}
+	if h.opts.Stateless {
+		writeError(w, http.StatusBadRequest, msg.ID, statelessOnly(msg))
+		return
+	}
+	if msg.Method == methodInitialize && msg.IsRequest() {
+		s := h.newSession(p)
+		out := s.mcp.HandleMessage(r.Context(), msg)
+		if isResult(out) {
+			if !h.register(s) {
+				s.close()
+				writeError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+				return
+			}
+			w.Header().Set(HeaderSessionID, s.id)
+		} else {
+			s.close()
+		}
+		newReply(w, acc, 0).finish(http.StatusOK, out)
+		return
+	}
+	id := r.Header.Get(HeaderSessionID)
+	if id == "" {
+		writeError(w, http.StatusBadRequest, msg.ID, errNoSessionID)
+		return
+	}
+	s := h.lookup(id, p)
+	if s == nil {
+		writeError(w, http.StatusNotFound, msg.ID, errSessionNotFound)
+		return
+	}
+	if !msg.IsRequest() {
+		s.mcp.HandleMessage(r.Context(), msg)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	// A dropped connection does not cancel a request in this era.
+	out := s.mcp.HandleMessage(context.WithoutCancel(r.Context()), msg)
+	newReply(w, acc, 0).finish(http.StatusOK, out)
+}
+
+// statelessOnly is a stateless handler's answer to a handshake-era
+// message: initialize learns the revisions it may use instead.
+func statelessOnly(msg jsonrpc.Message) *jsonrpc.Error {
+	if msg.Method == methodInitialize {
+		requested, _ := stringMember(msg.Params, "protocolVersion")
+		return mcp.UnsupportedProtocolVersionError(requested)
+	}
+	return jsonrpc.NewError(jsonrpc.CodeHeaderMismatch, "this server is stateless: every request must carry the "+
+		HeaderProtocolVersion+" header and params._meta of a stateless revision ("+strings.Join(statelessRevisions(), ", ")+")")
+}
+
+var (
+	errNoSessionID     = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the "+HeaderSessionID+" header is required: send initialize first")
+	errSessionNotFound = jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "session not found: send initialize to start a new one")
+)
+
+// get opens a handshake-era session's notification stream.
+func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal) {
+	if !parseAccept(r.Header.Values("Accept")).sse {
+		writeError(w, http.StatusNotAcceptable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Accept must list text/event-stream"))
+		return
+	}
+	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
+		if rev, known := mcp.ParseRevision(v); !known || rev.Stateless() {
+			// The stateless era has no GET stream: subscriptions/listen.
+			methodNotAllowed(w)
+			return
+		}
+	}
+	id := r.Header.Get(HeaderSessionID)
+	if id == "" {
+		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, errNoSessionID)
+		return
+	}
+	s := h.lookup(id, p)
+	if s == nil {
+		writeError(w, http.StatusNotFound, jsonrpc.ID{}, errSessionNotFound)
+		return
+	}
+	s.serveStream(w, r.Context(), h.ctx, h.opts.KeepAlive)
+}
+
+// delete ends a handshake-era session.
+func (h *Handler) delete(w http.ResponseWriter, r *http.Request, p estate.Principal) {
+	id := r.Header.Get(HeaderSessionID)
+	if id == "" {
+		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, errNoSessionID)
+		return
+	}
+	s := h.lookup(id, p)
+	if s == nil {
+		writeError(w, http.StatusNotFound, jsonrpc.ID{}, errSessionNotFound)
+		return
+	}
+	h.remove(s)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// isResult reports whether an encoded answer is a success.
+func isResult(out []byte) bool {
+	if out == nil {
+		return false
+	}
+	m, err := jsonrpc.Decode(out)
+	return err == nil && m.Error == nil
+}
+
+// writeError answers with a JSON-RPC error object.
+func writeError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(jsonrpc.EncodeError(id, e))
+}
+
+// statusRecorder remembers the status written, for the access log. Unwrap
+// keeps http.ResponseController working through it.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (s *statusRecorder) status() int {
+	if s.code == 0 {
+		return http.StatusOK
+	}
+	return s.code
+}
+
+// The methods the transport treats specially.
+const (
+	methodInitialize = "initialize"
+	methodListen     = "subscriptions/listen"
+)

@@ -1,0 +1,156 @@
+package mcphttp
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// checkStatelessHeaders is the 2026-07-28 server validation: the headers a
+// request of that era must carry, each equal to the body value it mirrors.
+// It returns nil when they are in order, -32022 when they agree on a
+// revision this server does not serve statelessly, and -32020
+// (HeaderMismatch) otherwise.
+func checkStatelessHeaders(h http.Header, msg jsonrpc.Message, bodyVersion string) *jsonrpc.Error {
+	version := h.Get(HeaderProtocolVersion)
+	switch {
+	case version == "":
+		return mismatch("the " + HeaderProtocolVersion + " header is required")
+	case bodyVersion == "":
+		return mismatch(HeaderProtocolVersion + " header value " + quote(version) + " does not match params._meta, which names no " + mcp.MetaProtocolVersion)
+	case bodyVersion != version:
+		return mismatch(HeaderProtocolVersion + " header value " + quote(version) + " does not match body value " + quote(bodyVersion))
+	}
+	if rev, known := mcp.ParseRevision(version); !known || !rev.Stateless() {
+		return mcp.UnsupportedProtocolVersionError(version)
+	}
+	method, present := header(h, HeaderMethod)
+	switch {
+	case !present:
+		return mismatch("the " + HeaderMethod + " header is required")
+	case method != msg.Method:
+		return mismatch(HeaderMethod + " header value " + quote(method) + " does not match body value " + quote(msg.Method))
+	}
+	field := nameField(msg.Method)
+	if field == "" {
+		return nil
+	}
+	raw, present := header(h, HeaderName)
+	if !present {
+		return mismatch("the " + HeaderName + " header is required for " + msg.Method)
+	}
+	name, ok := decodeHeaderValue(raw)
+	if !ok {
+		return mismatch(HeaderName + " header value " + quote(raw) + " is not valid base64")
+	}
+	if body, _ := stringMember(msg.Params, field); body != name {
+		return mismatch(HeaderName + " header value " + quote(name) + " does not match params." + field + " " + quote(body))
+	}
+	return nil
+}
+
+func mismatch(message string) *jsonrpc.Error {
+	return jsonrpc.NewError(jsonrpc.CodeHeaderMismatch, "Header mismatch: "+message)
+}
+
+// header returns a header's value and whether it is present at all.
+func header(h http.Header, name string) (string, bool) {
+	v := h.Values(name)
+	if len(v) == 0 {
+		return "", false
+	}
+	return v[0], true
+}
+
+// nameField is the params member Mcp-Name mirrors for a method, "" when the
+// method has none.
+func nameField(method string) string {
+	switch method {
+	case "tools/call", "prompts/get":
+		return "name"
+	case "resources/read":
+		return "uri"
+	}
+	return ""
+}
+
+// decodeHeaderValue undoes the Base64 sentinel form =?base64?...?= of a
+// header value that could not travel as plain ASCII; any other value is
+// returned as it is.
+func decodeHeaderValue(v string) (string, bool) {
+	const prefix, suffix = "=?base64?", "?="
+	if len(v) < len(prefix)+len(suffix) || !strings.HasPrefix(v, prefix) || !strings.HasSuffix(v, suffix) {
+		return v, true
+	}
+	b, err := base64.StdEncoding.DecodeString(v[len(prefix) : len(v)-len(suffix)])
+	return string(b), err == nil
+}
+
+// stringMember returns a string member of a params object; ok is false
+// when it is absent or not a string.
+func stringMember(params json.RawMessage, name string) (value string, ok bool) {
+	if params == nil {
+		return "", false
+	}
+	_ = jsonrpc.ForEachMember(params, func(n string, v json.RawMessage) error {
+		if n == name {
+			ok = json.Unmarshal(v, &value) == nil && len(v) > 0 && v[0] == '"'
+		}
+		return nil
+	})
+	return value, ok
+}
+
+// acceptance is what an Accept header admits of the two answer forms.
+type acceptance struct{ json, sse bool }
+
+// parseAccept reads Accept headers; none at all admits both.
+func parseAccept(values []string) acceptance {
+	if len(values) == 0 {
+		return acceptance{json: true, sse: true}
+	}
+	var a acceptance
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			mt, _, _ := strings.Cut(item, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "*/*":
+				a.json, a.sse = true, true
+			case "application/json", "application/*":
+				a.json = true
+			case "text/event-stream", "text/*":
+				a.sse = true
+			}
+		}
+	}
+	return a
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// revisionList names every revision the server speaks, for an error text.
+func revisionList() string {
+	var names []string
+	for _, r := range mcp.Revisions() {
+		names = append(names, string(r))
+	}
+	return strings.Join(names, ", ")
+}
+
+// statelessRevisions are the revisions a stateless request may name.
+func statelessRevisions() []string {
+	var names []string
+	for _, r := range mcp.Revisions() {
+		if r.Stateless() {
+			names = append(names, string(r))
+		}
+	}
+	return names
+}

@@ -1,0 +1,73 @@
+package mcphttp
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// checkHostAndOrigin is the DNS-rebinding protection: a page of a foreign
+// site made to resolve to this server reaches it with the foreign name in
+// Host and the foreign origin in Origin. It returns why the request is
+// refused, "" when it is not.
+func (h *Handler) checkHostAndOrigin(r *http.Request) string {
+	host := hostname(r.Host)
+	if !h.hostAllowed(host) {
+		return "host " + quote(host) + " is not allowed"
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return "" // not a browser, or a same-origin request that omits it
+	}
+	if !h.originAllowed(origin, host) {
+		return "origin " + quote(origin) + " is not allowed"
+	}
+	return ""
+}
+
+func (h *Handler) hostAllowed(host string) bool {
+	if len(h.opts.AllowedHosts) == 0 {
+		return IsLoopbackHost(host)
+	}
+	return slices.ContainsFunc(h.opts.AllowedHosts, func(a string) bool {
+		return a == "*" || strings.EqualFold(a, host)
+	})
+}
+
+// originAllowed accepts an allow-listed origin, and a loopback origin when
+// the request is addressed to a loopback host: both ends are on this
+// machine, which a rebinding attack (a foreign name in Host) is not.
+func (h *Handler) originAllowed(origin, host string) bool {
+	if slices.ContainsFunc(h.opts.AllowedOrigins, func(a string) bool {
+		return a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), origin)
+	}) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false // includes the opaque origin "null"
+	}
+	return IsLoopbackHost(u.Hostname()) && IsLoopbackHost(host)
+}
+
+// hostname is a Host header without its port and brackets, lower-cased.
+func hostname(hostport string) string {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	return strings.ToLower(strings.Trim(host, "[]"))
+}
+
+// IsLoopbackHost reports whether host (a name or an address, without port)
+// is this machine: "localhost" or a loopback address.
+func IsLoopbackHost(host string) bool {
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,148 @@
+package mcphttp_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcphttp"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+func TestNewServerRefusesUnsafeConfigs(t *testing.T) {
+	srv := newMCPServer(t)
+	for name, cfg := range map[string]mcphttp.Config{
+		"no authenticator":              {},
+		"static authenticator, not dev": {Handler: mcphttp.Options{Authenticator: auth.Static{Principal: investigator}}},
+		"dev on all interfaces":         {InsecureDev: true, Addr: "0.0.0.0:8080"},
+		"dev on an empty host":          {InsecureDev: true, Addr: ":8080"},
+		"exposed without host list":     {Addr: "0.0.0.0:8080", Handler: mcphttp.Options{Authenticator: tokens{}}},
+		"bad address":                   {InsecureDev: true, Addr: "localhost"},
+	} {
+		if _, err := mcphttp.NewServer(srv, cfg); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	for name, cfg := range map[string]mcphttp.Config{
+		"dev on loopback":         {InsecureDev: true},
+		"dev on localhost":        {InsecureDev: true, Addr: "localhost:0"},
+		"authenticated, exposed":  {Addr: "0.0.0.0:8080", Handler: mcphttp.Options{Authenticator: tokens{}, AllowedHosts: []string{"payments.bank.example"}}},
+		"authenticated, loopback": {Handler: mcphttp.Options{Authenticator: tokens{}}},
+	} {
+		if _, err := mcphttp.NewServer(srv, cfg); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// serve runs a Server on a loopback port until the test cancels it.
+func serve(t *testing.T, srv *mcp.Server, cfg mcphttp.Config) (base string, stop func() error) {
+	t.Helper()
+	s, err := mcphttp.NewServer(srv, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	var once bool
+	stop = func() error {
+		if once {
+			return nil
+		}
+		once = true
+		cancel()
+		return <-done
+	}
+	t.Cleanup(func() { stop() })
+	return "http://" + ln.Addr().String(), stop
+}
+
+func TestServerServesResourceMetadata(t *testing.T) {
+	base, _ := serve(t, newMCPServer(t), mcphttp.Config{
+		Handler:              mcphttp.Options{Authenticator: tokens{}},
+		AuthorizationServers: []string{"https://idp.bank.example"},
+		ScopesSupported:      []string{"payments.read"},
+	})
+	for _, path := range []string{auth.WellKnownPath, auth.WellKnownPath + "/mcp"} {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		json.NewDecoder(res.Body).Decode(&doc)
+		res.Body.Close()
+		if res.StatusCode != 200 || doc["resource"] != base+"/mcp" || doc["authorization_servers"].([]any)[0] != "https://idp.bank.example" {
+			t.Errorf("%s: %d %v", path, res.StatusCode, doc)
+		}
+	}
+	r := do(t, http.MethodPost, base+"/mcp", nil, initialize)
+	if want := `Bearer resource_metadata="` + base + auth.WellKnownPath + `/mcp"`; r.status != 401 || r.header.Get("WWW-Authenticate") != want {
+		t.Errorf("challenge %d %q, want %q", r.status, r.header.Get("WWW-Authenticate"), want)
+	}
+}
+
+// Shutdown answers the request in flight and the open listen stream, ends
+// the GET stream, and Serve returns nil.
+func TestServerGracefulShutdown(t *testing.T) {
+	srv := newMCPServer(t)
+	started, release := make(chan struct{}), make(chan struct{})
+	err := srv.Bind(estate.ToolSpec{
+		Name: "slow.op", Version: estate.MustParseVersion("1.0.0"), Title: "Slow", Description: "Waits for the test.",
+		InputSchema: schema.MustParseJSON(`{"type":"object"}`), SideEffect: estate.Read, DataClassification: estate.Public, Owner: "ops",
+	}, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
+		close(started)
+		<-release
+		return mcp.TextResult("done"), nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop := serve(t, srv, mcphttp.Config{InsecureDev: true, Handler: mcphttp.Options{Authenticator: auth.Static{Principal: investigator}}})
+	url := base + "/mcp"
+
+	id := open(t, url, nil)
+	_, getStream := stream(t, http.MethodGet, url, map[string]string{mcphttp.HeaderSessionID: id}, "")
+	listen := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	_, listenStream := stream(t, http.MethodPost, url, map[string]string{mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "subscriptions/listen"}, listen)
+	if m := event(t, listenStream); m["method"] != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("ack: %v", m)
+	}
+
+	answered := make(chan response, 1)
+	go func() {
+		answered <- do(t, http.MethodPost, url, map[string]string{mcphttp.HeaderSessionID: id},
+			`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow.op","arguments":{}}}`)
+	}()
+	<-started
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+
+	if m := event(t, listenStream); m["id"] != "L" || m["result"] == nil {
+		t.Fatalf("listen answer: %v", m)
+	}
+	if _, err := getStream.ReadString('\n'); err == nil {
+		// The GET stream carries nothing more: it ends at EOF.
+		for err == nil {
+			_, err = getStream.ReadString('\n')
+		}
+	}
+	close(release)
+	if r := <-answered; r.status != 200 || !strings.Contains(r.raw, `"done"`) {
+		t.Errorf("in-flight call: %d %s", r.status, r.raw)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
