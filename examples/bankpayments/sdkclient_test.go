@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
+	"github.com/mcpgen/mcpgen/runtime/client/sdkclient"
+	"github.com/mcpgen/mcpgen/runtime/drift"
+	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// sdkSession connects the official Go SDK client to srv over the stdio
+// framing (in-memory pipes).
+func sdkSession(t *testing.T, srv *mcp.Server) *sdk.ClientSession {
+	t.Helper()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	go func() {
+		srv.ServeStream(context.Background(), toServer, fromServer, investigator)
+		fromServer.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := sdk.NewClient(&sdk.Implementation{Name: "sdk-host", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestTypedClientOverTheSDK: the generated typed client, over the official
+// SDK's session, reaches the generated server's handlers, and the SDK's
+// errors come back as the runtime's types (protocol error, drift).
+func TestTypedClientOverTheSDK(t *testing.T) {
+	srv, err := mcp.NewServer(bank.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bank.Register(srv, newHandlers("2026-03-31")); err != nil {
+		t.Fatal(err)
+	}
+	typed := bank.NewClient(sdkclient.Session{Session: sdkSession(t, srv)})
+	ctx := context.Background()
+	res, err := typed.PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
+	if err != nil || !strings.HasPrefix(res.Text(), "PMT-771: HELD") {
+		t.Fatalf("typed call over the SDK: %+v %v", res, err)
+	}
+	// payments.release is not visible to this principal: a protocol error.
+	_, err = typed.PaymentsReleaseV1_0_0(ctx, bank.PaymentsReleaseV1_0_0Args{Reference: "PMT-771", AmountMinor: 1, Currency: bank.PaymentsReleaseV1_0_0ArgsCurrencyAED})
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeMethodNotFound {
+		t.Fatalf("unentitled call over the SDK: %v", err)
+	}
+}
+
+func TestDriftOverTheSDK(t *testing.T) {
+	srv, _ := mcp.NewServer(mcp.Options{})
+	var spec estate.ToolSpec
+	for _, s := range bank.Specs() {
+		if s.Key() == "payments.lookup@1.0.0" {
+			spec = s
+		}
+	}
+	spec.Lifecycle = estate.Active
+	spec.InputSchema = schema.MustParseJSON(`{"type":"object","properties":{"reference":{"type":"string"}}}`)
+	ran := false
+	srv.Bind(spec, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) { ran = true; return nil, nil }})
+	typed := bank.NewClient(sdkclient.Session{Session: sdkSession(t, srv)})
+	_, err := typed.PaymentsLookupV1_0_0(context.Background(), bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
+	var d *drift.Error
+	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() || ran {
+		t.Fatalf("drift over the SDK: %v (handler ran: %v)", err, ran)
+	}
+}
