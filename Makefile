@@ -52,3 +52,27 @@ fuzz:
 # any other failure does, and so does a listed scenario that now passes.
 conformance:
 	bash interop/conformance/run.sh
+
+# bench measures mcpgen against its anchors, side by side in one run, in the
+# bench module (its own go.mod: the anchors never enter this module's
+# dependencies). Each group runs BENCH_COUNT times (generation, builds and the
+# memory run fewer: each takes seconds); benchstat summarises every result
+# and bench/cmd/benchtable prints the one table with ratios and goals that
+# docs/benchmarks.md records. BENCH_BUILD_SIZES=100,1000,5000 adds the
+# larger go builds (minutes each). Not part of `make test`.
+.PHONY: bench
+BENCH_COUNT ?= 10
+BENCH_BUILD_SIZES ?= 100
+BENCH_OUT = bench/out
+BENCH_TEST = cd bench && GOFLAGS=-mod=mod $(GO) test -run '^$$' -timeout 60m
+bench:
+	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
+	$(BENCH_TEST) -bench '^BenchmarkDecode$$' -benchtime 100ms -count $(BENCH_COUNT) > out/decode.txt || (cat out/decode.txt; exit 1)
+	$(BENCH_TEST) -bench '^BenchmarkCall$$' -benchtime 100ms -count $(BENCH_COUNT) > out/call.txt || (cat out/call.txt; exit 1)
+	$(BENCH_TEST) -bench '^BenchmarkList$$' -benchtime 300ms -count $(BENCH_COUNT) > out/list.txt || (cat out/list.txt; exit 1)
+	$(BENCH_TEST) -bench '^BenchmarkListScale$$' -benchtime 100ms -count 5 > out/scale.txt || (cat out/scale.txt; exit 1)
+	$(BENCH_TEST) -bench '^BenchmarkGenerate$$' -benchtime 1x -count 3 > out/generate.txt || (cat out/generate.txt; exit 1)
+	$(BENCH_TEST) -bench '^BenchmarkBuild$$' -benchtime 1x -count 3 -args -build-sizes=$(BENCH_BUILD_SIZES) > out/build.txt || (cat out/build.txt; exit 1)
+	$(BENCH_TEST) -bench '^BenchmarkResidentMemory$$' -benchtime 1x -count 3 > out/memory.txt || (cat out/memory.txt; exit 1)
+	cd bench && GOFLAGS=-mod=mod $(GO) run golang.org/x/perf/cmd/benchstat out/*.txt > out/benchstat.txt
+	cd bench && GOFLAGS=-mod=mod $(GO) run ./cmd/benchtable out/*.txt

@@ -2,8 +2,10 @@ package interop
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -221,5 +223,29 @@ func TestStatelessReplicas(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`)
 	if e, _ := msg["error"].(map[string]any); res.StatusCode != 400 || e["code"] != float64(-32022) {
 		t.Errorf("initialize on a stateless replica: %d %v", res.StatusCode, msg)
+	}
+}
+
+// The service refuses to start over HTTP without authentication unless it
+// is a local development server, and a development server anywhere but on
+// loopback.
+func TestHTTPStartRefusals(t *testing.T) {
+	iss := newIssuer(t)
+	for name, args := range map[string][]string{
+		"no authenticator":            {"-addr", "127.0.0.1:0"},
+		"issuer without keys":         {"-addr", "127.0.0.1:0", "-jwt-issuer", issuerURL, "-jwt-audience", audience},
+		"dev on every interface":      append([]string{"-addr", "0.0.0.0:0", "-insecure-dev"}, investigatorFlags...),
+		"dev with a JWT issuer":       append(append([]string{"-addr", "127.0.0.1:0", "-insecure-dev"}, investigatorFlags...), iss.args()...),
+		"dev without a principal":     {"-addr", "127.0.0.1:0", "-insecure-dev"},
+		"exposed without a host list": append([]string{"-addr", "0.0.0.0:0"}, iss.args()...),
+	} {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(binary, append([]string{"-transport", "http"}, args...)...)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 2 || strings.Contains(string(out), `"msg":"serving"`) {
+				t.Errorf("started or failed otherwise: %v\n%s", err, out)
+			}
+		})
 	}
 }

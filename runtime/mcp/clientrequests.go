@@ -111,12 +111,27 @@ func (s *Session) request(ctx context.Context, method string, params any) (json.
 // ctx: a tool call's progress and log notifications, its requests to the
 // client and their cancellation. It is the one way such messages leave, so
 // a transport that carries them with the request's answer (Streamable
-// HTTP's response stream) has one place to route them. Today they go to
-// the session's sink.
-func (s *Session) sendRelated(_ context.Context, msg []byte) {
+// HTTP's response stream) has one place to route them: the sender
+// WithRelatedSender put in ctx, or else the session's sink.
+func (s *Session) sendRelated(ctx context.Context, msg []byte) {
+	if send, ok := ctx.Value(relatedSenderKey{}).(func([]byte)); ok {
+		send(msg)
+		return
+	}
 	if s.send != nil {
 		s.send(msg)
 	}
+}
+
+type relatedSenderKey struct{}
+
+// WithRelatedSender returns a context under which the messages that belong
+// to the request handled with it (see Session.HandleMessage) go to send
+// rather than to the session's sink: the Streamable HTTP transport streams
+// them ahead of that request's answer, as the revisions of the handshake
+// era recommend. send has the sink's contract.
+func WithRelatedSender(ctx context.Context, send func(msg []byte)) context.Context {
+	return context.WithValue(ctx, relatedSenderKey{}, send)
 }
 
 // forget drops a pending request; it reports whether it was still pending.

@@ -38,6 +38,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -46,6 +47,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-faster/jx"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -242,7 +244,7 @@ type request struct {
 // params is a request's params object split into members, with _meta
 // decoded.
 type params struct {
-	members map[string]json.RawMessage
+	members []paramMember
 	meta    map[string]any
 	// metaState says whether _meta is absent, an object, or something
 	// else (which no rule accepts).
@@ -255,17 +257,32 @@ const (
 	metaMalformed
 )
 
+// paramMember is one member of params: its name and its JSON text.
+type paramMember struct {
+	name  string
+	value json.RawMessage
+}
+
 func parseParams(raw json.RawMessage) *params {
-	p := &params{members: map[string]json.RawMessage{}}
+	p := &params{}
 	if raw == nil {
 		return p
 	}
-	// The envelope was decoded strictly, so raw is one well-formed object.
-	_ = jsonrpc.ForEachMember(raw, func(name string, v json.RawMessage) error {
-		p.members[name] = v
-		return nil
+	// The envelope was decoded strictly (one well-formed object, no
+	// duplicate names at any depth), so this only splits raw into its
+	// members, each value's text a slice of raw. It runs on every request:
+	// a reader that checked everything again would cost more than the
+	// rest of a tools/call.
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(raw)
+	p.members = make([]paramMember, 0, 4)
+	_ = d.ObjBytes(func(d *jx.Decoder, name []byte) error {
+		v, err := d.Raw()
+		p.members = append(p.members, paramMember{name: string(name), value: json.RawMessage(v)})
+		return err
 	})
-	if m, ok := p.members["_meta"]; ok {
+	if m := p.member("_meta"); m != nil {
 		p.metaState = metaMalformed
 		if v, err := schema.DecodeJSON(m); err == nil {
 			if obj, ok := v.(map[string]any); ok {
@@ -277,14 +294,24 @@ func parseParams(raw json.RawMessage) *params {
 }
 
 // member returns a member's JSON text, nil when absent.
-func (p *params) member(name string) json.RawMessage { return p.members[name] }
+func (p *params) member(name string) json.RawMessage {
+	for _, m := range p.members {
+		if m.name == name {
+			return m.value
+		}
+	}
+	return nil
+}
 
 // str returns a string member's value; ok is false when it is absent or
 // not a string.
 func (p *params) str(name string) (string, bool) {
-	v := p.members[name]
+	v := p.member(name)
 	if kindOf(v) != '"' {
 		return "", false
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1]), true // nothing to unescape
 	}
 	s, err := jsontext.AppendUnquote(nil, v)
 	return string(s), err == nil

@@ -6,13 +6,17 @@
 // # The endpoint
 //
 // POST carries one JSON-RPC message. A request is answered with
-// application/json, except where the server has messages to interleave
-// before the answer: only subscriptions/listen has any (its acknowledgement
-// and change notifications), and it is answered with text/event-stream. A
-// client whose Accept header lists text/event-stream but not
-// application/json gets every answer as a one-event stream. Notifications
-// and responses are answered 202 with no body. The body is limited
-// (Options.MaxBodyBytes, 413 beyond).
+// application/json, unless the server sends messages on the request's
+// behalf before answering it: subscriptions/listen (its acknowledgement and
+// the change notifications), and a tool call's progress and log
+// notifications and its requests to the client (sampling, elicitation).
+// Such a request is answered with text/event-stream from its first
+// message on, the answer last; a client that does not accept streams gets
+// those messages on its session's GET stream instead. A client whose Accept
+// header lists text/event-stream but not application/json gets every
+// answer as a stream. Notifications and responses (a client's answer to a
+// request of the server's) are answered 202 with no body. The body is
+// limited (Options.MaxBodyBytes, 413 beyond).
 //
 // The handshake era (2024-11-05 to 2025-11-25): initialize opens a session
 // whose id is returned in Mcp-Session-Id; every later message names it, or
@@ -215,7 +219,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	mcpMethod := h.serve(rec, r)
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status()),
-		slog.String("mcp_method", mcpMethod), slog.Duration("duration", time.Since(start)))
+		slog.String("mcp_method", mcpMethod), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 }
 
 // serve routes a request and returns the MCP method it carried, for the
@@ -293,11 +297,6 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		writeError(w, http.StatusBadRequest, msg.ID, rpcErr)
 		return ""
 	}
-	if msg.IsResponse() {
-		// This server sends no requests: a response answers nothing.
-		w.WriteHeader(http.StatusAccepted)
-		return ""
-	}
 	stateless, bodyVersion := mcp.StatelessRequest(msg.Method, msg.Params)
 	if rev, ok := mcp.ParseRevision(r.Header.Get(HeaderProtocolVersion)); ok && rev.Stateless() {
 		stateless = true
@@ -313,9 +312,10 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 // postStateless serves a request of the stateless era on a session of its
 // own.
 func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, bodyVersion string, acc acceptance) {
-	if msg.IsNotification() {
-		// The era defines no notification over HTTP: closing a response
-		// is what cancels its request.
+	if !msg.IsRequest() {
+		// The era defines no notification over HTTP (closing a response
+		// is what cancels its request), and its server sends no request
+		// a response could answer.
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -369,13 +369,12 @@ func (h *Handler) untrack(s *mcp.Session) {
 func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, acc acceptance) {
 	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
 		if _, known := mcp.ParseRevision(v); !known {
-			writeError(w, http.StatusBadRequest, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-				"unsupported "+HeaderProtocolVersion+" header "+quote(v)+"; this server speaks "+revisionList()))
+			writeError(w, http.StatusBadRequest, answerID(msg), unsupportedHeader(v))
 			return
 		}
 	}
 	if h.opts.Stateless {
-		writeError(w, http.StatusBadRequest, msg.ID, statelessOnly(msg))
+		writeError(w, http.StatusBadRequest, answerID(msg), statelessOnly(msg))
 		return
 	}
 	if msg.Method == methodInitialize && msg.IsRequest() {
@@ -396,22 +395,31 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	}
 	id := r.Header.Get(HeaderSessionID)
 	if id == "" {
-		writeError(w, http.StatusBadRequest, msg.ID, errNoSessionID)
+		writeError(w, http.StatusBadRequest, answerID(msg), errNoSessionID)
 		return
 	}
 	s := h.lookup(id, p)
 	if s == nil {
-		writeError(w, http.StatusNotFound, msg.ID, errSessionNotFound)
+		writeError(w, http.StatusNotFound, answerID(msg), errSessionNotFound)
 		return
 	}
 	if !msg.IsRequest() {
+		// A notification, or the client's answer to a request of the
+		// server's (sampling, elicitation).
 		s.mcp.HandleMessage(r.Context(), msg)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	// A dropped connection does not cancel a request in this era.
-	out := s.mcp.HandleMessage(context.WithoutCancel(r.Context()), msg)
-	newReply(w, acc, 0).finish(http.StatusOK, out)
+	// A dropped connection does not cancel a request in this era. What the
+	// request sends the client on its way (progress, log messages,
+	// requests) streams ahead of its answer when the client accepts a
+	// stream, and otherwise goes to the session's GET stream.
+	ctx := context.WithoutCancel(r.Context())
+	rep := newReply(w, acc, h.opts.KeepAlive)
+	if acc.sse {
+		ctx = mcp.WithRelatedSender(ctx, rep.push)
+	}
+	rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, msg))
 }
 
 // statelessOnly is a stateless handler's answer to a handshake-era
@@ -423,6 +431,12 @@ func statelessOnly(msg jsonrpc.Message) *jsonrpc.Error {
 	}
 	return jsonrpc.NewError(jsonrpc.CodeHeaderMismatch, "this server is stateless: every request must carry the "+
 		HeaderProtocolVersion+" header and params._meta of a stateless revision ("+strings.Join(statelessRevisions(), ", ")+")")
+}
+
+// unsupportedHeader answers a handshake-era message whose
+// MCP-Protocol-Version header names a revision this server does not speak.
+func unsupportedHeader(v string) *jsonrpc.Error {
+	return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "unsupported "+HeaderProtocolVersion+" header "+quote(v)+"; this server speaks "+revisionList())
 }
 
 var (
@@ -437,7 +451,11 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 		return
 	}
 	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
-		if rev, known := mcp.ParseRevision(v); !known || rev.Stateless() {
+		switch rev, known := mcp.ParseRevision(v); {
+		case !known:
+			writeError(w, http.StatusBadRequest, jsonrpc.ID{}, unsupportedHeader(v))
+			return
+		case rev.Stateless():
 			// The stateless era has no GET stream: subscriptions/listen.
 			methodNotAllowed(w)
 			return
@@ -470,6 +488,15 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, p estate.Princi
 	}
 	h.remove(s)
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// answerID is the id an error about msg is answered under: a request's own,
+// null for a notification or a response, which nothing may answer.
+func answerID(msg jsonrpc.Message) jsonrpc.ID {
+	if msg.IsRequest() {
+		return msg.ID
+	}
+	return jsonrpc.ID{}
 }
 
 // isResult reports whether an encoded answer is a success.

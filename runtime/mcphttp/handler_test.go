@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -370,6 +371,11 @@ func TestGetStream(t *testing.T) {
 	if r := do(t, http.MethodGet, url, map[string]string{mcphttp.HeaderSessionID: id, "Accept": "application/json"}, ""); r.status != http.StatusNotAcceptable {
 		t.Errorf("GET without event-stream: %d", r.status)
 	}
+	for v, status := range map[string]int{"2099-01-01": http.StatusBadRequest, "2026-07-28": http.StatusMethodNotAllowed} {
+		if r := do(t, http.MethodGet, url, map[string]string{mcphttp.HeaderSessionID: id, "Accept": "text/event-stream", mcphttp.HeaderProtocolVersion: v}, ""); r.status != status {
+			t.Errorf("GET with %s: %d, want %d", v, r.status, status)
+		}
+	}
 }
 
 // subscriptions/listen streams its acknowledgement and the changes, and is
@@ -502,7 +508,7 @@ func TestRequestLimits(t *testing.T) {
 		{"unacceptable", http.MethodPost, map[string]string{"Accept": "text/html"}, initialize, 406},
 		{"PUT", http.MethodPut, nil, initialize, 405},
 		{"notification", http.MethodPost, nil, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 400},
-		{"response", http.MethodPost, nil, `{"jsonrpc":"2.0","id":9,"result":{}}`, 202},
+		{"response", http.MethodPost, nil, `{"jsonrpc":"2.0","id":9,"result":{}}`, 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if r := do(t, tc.method, url, tc.headers, tc.body); r.status != tc.status {
@@ -524,5 +530,45 @@ func TestSessionExpiryAndClose(t *testing.T) {
 	h.Close()
 	if r := do(t, http.MethodPost, url, nil, initialize); r.status != http.StatusServiceUnavailable {
 		t.Errorf("after Close: %d", r.status)
+	}
+}
+
+// A request the tool sends the client (sampling) streams ahead of the
+// call's answer, and the client's answer, POSTed on the session, reaches
+// the waiting tool.
+func TestServerRequestRoundTrip(t *testing.T) {
+	srv := newMCPServer(t)
+	err := srv.Bind(estate.ToolSpec{
+		Name: "ask.model", Version: estate.MustParseVersion("1.0.0"), Title: "Ask", Description: "Asks the client's model.",
+		InputSchema: schema.MustParseJSON(`{"type":"object"}`), SideEffect: estate.Read, DataClassification: estate.Public, Owner: "ops",
+	}, mcp.Tool{Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
+		res, err := call.Sample(ctx, mcp.SamplingRequest{Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent("hi")}}, MaxTokens: 10})
+		if err != nil {
+			return nil, err
+		}
+		return mcp.TextResult("model said " + res.Content.Text), nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := endpoint(t, srv, mcphttp.Options{})
+	r := do(t, http.MethodPost, url, nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}}}}`)
+	id := r.header.Get(mcphttp.HeaderSessionID)
+	sid := map[string]string{mcphttp.HeaderSessionID: id}
+	do(t, http.MethodPost, url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	_, br := stream(t, http.MethodPost, url, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask.model","arguments":{}}}`)
+	req := event(t, br)
+	if req["method"] != "sampling/createMessage" || req["id"] == nil {
+		t.Fatalf("first event: %v", req)
+	}
+	answer, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req["id"],
+		"result": map[string]any{"role": "assistant", "model": "m", "content": map[string]any{"type": "text", "text": "hello"}}})
+	if r := do(t, http.MethodPost, url, sid, string(answer)); r.status != http.StatusAccepted {
+		t.Fatalf("answer: %d %s", r.status, r.raw)
+	}
+	res := event(t, br)
+	if res["id"] != float64(2) || !strings.Contains(fmt.Sprint(res["result"]), "model said hello") {
+		t.Fatalf("call's answer: %v", res)
 	}
 }

@@ -19,8 +19,8 @@ type sseStream struct {
 	stop   chan struct{}
 }
 
-// startSSE sends the stream's headers. A long-lived stream must outlive the
-// server's read and write timeouts, so they are lifted for this response.
+// startSSE sends the stream's headers. A long-lived stream must outlive a
+// write timeout of the http.Server, so it is lifted for this response.
 // With keepAlive > 0 a comment line goes out at that interval.
 func startSSE(w http.ResponseWriter, status int, keepAlive time.Duration) *sseStream {
 	h := w.Header()
@@ -28,7 +28,6 @@ func startSSE(w http.ResponseWriter, status int, keepAlive time.Duration) *sseSt
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("X-Accel-Buffering", "no")
 	s := &sseStream{w: w, rc: http.NewResponseController(w), stop: make(chan struct{})}
-	_ = s.rc.SetReadDeadline(time.Time{})
 	_ = s.rc.SetWriteDeadline(time.Time{})
 	w.WriteHeader(status)
 	_ = s.rc.Flush()
