@@ -1,0 +1,309 @@
+package reliability
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "write the measured figures to testdata/figures.json and render docs/reliability.md from them")
+
+const (
+	figuresFile = "testdata/figures.json"
+	reportFile  = "../docs/reliability.md"
+)
+
+// The areas of the report, in the order it lists them.
+var areas = []string{"Bad input", "Fuzzing", "Faults", "Load", "Security"}
+
+// figure is one row of the report: what was tried, how many inputs or
+// calls, what held. Count is measured by the test that records the row.
+type figure struct {
+	ID    string `json:"id"`
+	Area  string `json:"area"`
+	Tried string `json:"tried"`
+	Count int    `json:"count"`
+	Unit  string `json:"unit"`
+	Held  string `json:"held"`
+}
+
+var measured struct {
+	sync.Mutex
+	rows map[string]figure
+}
+
+// record adds a row to this run's figures. A test records only after its
+// checks, so a failing test records what it tried but the run fails.
+func record(t testing.TB, f figure) {
+	t.Helper()
+	if !slices.Contains(areas, f.Area) {
+		t.Fatalf("figure %s: unknown area %q", f.ID, f.Area)
+	}
+	t.Logf("figure %s: %d %s — %s", f.ID, f.Count, f.Unit, f.Held)
+	measured.Lock()
+	defer measured.Unlock()
+	if measured.rows == nil {
+		measured.rows = map[string]figure{}
+	}
+	measured.rows[f.ID] = f // -count=N records the same row N times
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if code == 0 {
+		if err := reconcile(); err != nil {
+			fmt.Fprintln(os.Stderr, "reliability figures:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// reconcile compares this run's figures with the committed ones, or with
+// -update writes them and renders the report. Runs with -short measure
+// smaller counts and are not compared.
+func reconcile() error {
+	fullRun := flag.Lookup("test.run").Value.String() == ""
+	if *update {
+		if testing.Short() || !fullRun {
+			return errors.New("-update needs a full run: no -short, no -run")
+		}
+		fuzz, err := measureFuzzTargets()
+		if err != nil {
+			return err
+		}
+		rows := append(sortedRows(measured.rows), fuzz...)
+		data, err := json.MarshalIndent(rows, "", "\t")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(figuresFile, append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(reportFile, render(rows), 0o644)
+	}
+	if testing.Short() {
+		return nil
+	}
+	committed, err := loadFigures()
+	if err != nil {
+		return err
+	}
+	byID := map[string]figure{}
+	for _, f := range committed {
+		byID[f.ID] = f
+	}
+	var stale []string
+	for id, f := range measured.rows {
+		if byID[id] != f {
+			stale = append(stale, fmt.Sprintf("%s: measured %+v, committed %+v", id, f, byID[id]))
+		}
+	}
+	if fullRun {
+		for _, f := range committed {
+			if _, ok := measured.rows[f.ID]; !ok && f.Area != "Fuzzing" {
+				stale = append(stale, f.ID+": committed but no longer measured")
+			}
+		}
+	}
+	if len(stale) > 0 {
+		slices.Sort(stale)
+		return fmt.Errorf("%s differs from this run; run `go test ./reliability -update` and commit the result:\n%s",
+			figuresFile, strings.Join(stale, "\n"))
+	}
+	return nil
+}
+
+func loadFigures() ([]figure, error) {
+	data, err := os.ReadFile(figuresFile)
+	if err != nil {
+		return nil, err
+	}
+	var rows []figure
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %v", figuresFile, err)
+	}
+	return rows, nil
+}
+
+func sortedRows(m map[string]figure) []figure {
+	rows := make([]figure, 0, len(m))
+	for _, f := range m {
+		rows = append(rows, f)
+	}
+	slices.SortFunc(rows, func(a, b figure) int { return strings.Compare(a.ID, b.ID) })
+	return rows
+}
+
+// TestReportIsTheRenderingOfTheFigures: the committed report is exactly
+// what the committed figures render to.
+func TestReportIsTheRenderingOfTheFigures(t *testing.T) {
+	if *update {
+		t.Skip("-update renders the report after the run")
+	}
+	rows, err := loadFigures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(reportFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := render(rows); !bytes.Equal(got, want) {
+		t.Errorf("%s is not the rendering of %s; run `go test ./reliability -update`", reportFile, figuresFile)
+	}
+}
+
+// render writes the report: one table per area, rows in figure id order.
+func render(rows []figure) []byte {
+	var b bytes.Buffer
+	b.WriteString(`# Reliability and security
+
+What the server was put through, how many inputs or calls, and what held. Every figure
+below is measured: the tests of [` + "`reliability`" + `](../reliability) and the fuzz targets record
+them in ` + "`reliability/testdata/figures.json`" + `, and this page is rendered from that file by
+` + "`go test ./reliability -update`" + ` (do not edit it by hand). ` + "`make test`" + ` fails when a full run of
+the package measures other figures than the committed ones.
+
+The tests run the bank's generated package (` + "`examples/bankpayments/bank`" + `, the sample estate
+of ` + "`manifests/`" + `) with the race detector, on loopback only. Fuzz targets run their seed corpora
+in ` + "`make test`" + `; ` + "`make fuzz`" + ` runs each one longer (` + "`FUZZTIME`" + `, 30s by default).
+`)
+	for _, area := range areas {
+		var in []figure
+		for _, f := range rows {
+			if f.Area == area {
+				in = append(in, f)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n| What was tried | How many | What held |\n|---|---:|---|\n", area)
+		for _, f := range in {
+			fmt.Fprintf(&b, "| %s | %d %s | %s |\n", cell(f.Tried), f.Count, f.Unit, cell(f.Held))
+		}
+	}
+	b.WriteString(limits)
+	return b.Bytes()
+}
+
+// limits is what the tests show does not hold, or holds only with help.
+const limits = `
+## Limits
+
+- **stdio flow control is the client's.** A stdio session does not bound the requests it has in
+  flight: a client that keeps writing without reading makes the server hold every answer until it
+  reads (or goes away). Pausing the input instead would deadlock a client that writes everything
+  before it reads, and the stdio client is the local process that started the server.
+- **A handler's deadline is the request's context.** Without ` + "`Options.CallTimeout`" + ` a call has no
+  deadline of its own; a handler that ignores its context is answered when the context ends
+  (cancellation, shutdown), and keeps its goroutine until it returns.
+- **HTTP shutdown does not cancel requests in flight.** ` + "`mcphttp.Server`" + ` waits up to its
+  ` + "`ShutdownTimeout`" + ` for them; a handler that waits on its context is answered within that time
+  only with ` + "`Options.CallTimeout`" + ` set below it (as the shutdown test does).
+- **HTTP has no write timeout.** A client that never reads holds one connection and its goroutine
+  until it closes the connection or the server shuts down.
+
+## Reproducing
+
+` + "```sh" + `
+make test                          # everything above, with the race detector
+make fuzz                          # each fuzz target for FUZZTIME (30s)
+go test ./reliability -update      # measure again and re-render this page
+` + "```" + `
+`
+
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// measureFuzzTargets runs the seed corpus of every fuzz target the
+// Makefile lists and counts its inputs; what each target checks is the
+// first paragraph of its doc comment.
+func measureFuzzTargets() ([]figure, error) {
+	targets, err := makefileFuzzTargets()
+	if err != nil {
+		return nil, err
+	}
+	var rows []figure
+	for _, target := range targets {
+		pkg, fn, _ := strings.Cut(target, ":")
+		dir := filepath.Join("..", pkg)
+		doc, err := fuzzDoc(dir, fn)
+		if err != nil {
+			return nil, err
+		}
+		cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^"+fn+"$", ".")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v\n%s", target, err, out)
+		}
+		seeds := len(regexp.MustCompile(`(?m)^\s*--- PASS: `+fn+`/`).FindAll(out, -1))
+		if seeds == 0 {
+			return nil, fmt.Errorf("%s: no seed input ran", target)
+		}
+		rows = append(rows, figure{
+			ID: "fuzz " + target, Area: "Fuzzing",
+			Tried: "`" + fn + "` (`" + strings.TrimPrefix(pkg, "./") + "`)",
+			Count: seeds, Unit: "seed inputs", Held: doc,
+		})
+	}
+	return rows, nil
+}
+
+// makefileFuzzTargets reads FUZZ_TARGETS from the Makefile.
+func makefileFuzzTargets() ([]string, error) {
+	data, err := os.ReadFile("../Makefile")
+	if err != nil {
+		return nil, err
+	}
+	m := regexp.MustCompile(`(?m)^FUZZ_TARGETS = ((?:.*\\\n)*.*)$`).FindSubmatch(data)
+	if m == nil {
+		return nil, errors.New("Makefile: no FUZZ_TARGETS")
+	}
+	return strings.Fields(strings.ReplaceAll(string(m[1]), "\\\n", " ")), nil
+}
+
+// fuzzDoc returns the first paragraph of the doc comment of the fuzz
+// function fn in dir's test files, without the function's own name; for a
+// target without one, what running its seeds shows at the least.
+func fuzzDoc(dir, fn string) (string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		return "", err
+	}
+	fset := token.NewFileSet()
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
+		if err != nil {
+			return "", err
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Name.Name != fn {
+				continue
+			}
+			if fd.Doc == nil {
+				return "no seed input made it panic or fail (the target is not documented)", nil
+			}
+			para, _, _ := strings.Cut(fd.Doc.Text(), "\n\n")
+			para = strings.Join(strings.Fields(para), " ")
+			return strings.TrimPrefix(para, fn+" "), nil
+		}
+	}
+	return "", fmt.Errorf("%s: no documented %s", dir, fn)
+}
