@@ -415,6 +415,16 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	// requests) streams ahead of its answer when the client accepts a
 	// stream, and otherwise goes to the session's GET stream.
 	ctx := context.WithoutCancel(r.Context())
+	// ... but a server that is shutting down does cancel it, once the
+	// grace period is nearly over, so the handler returns and the request
+	// is answered before the connection closes.
+	if drain, ok := r.Context().Value(drainKey{}).(context.Context); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(drain, cancel)
+		defer stop()
+	}
 	rep := newReply(w, acc, h.opts.KeepAlive)
 	if acc.sse {
 		ctx = mcp.WithRelatedSender(ctx, rep.push)
@@ -550,3 +560,7 @@ const (
 	methodInitialize = "initialize"
 	methodListen     = "subscriptions/listen"
 )
+
+// drainKey holds, in the context of every request a Server serves, the
+// context Serve cancels when a shutdown's grace period is nearly over.
+type drainKey struct{}

@@ -166,7 +166,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	h := NewHandler(s.srv, cfg.Handler)
 	mux.Handle(cfg.Path, h)
+	// Requests run under drain: Shutdown waits for them, and when the
+	// grace period is nearly over drain is cancelled, so handlers still
+	// running see their context end and every request is answered (a
+	// handler's cancellation is an isError result) before ShutdownTimeout.
+	drainCtx, cancelDrain := context.WithCancel(context.Background())
+	defer cancelDrain()
+	drain := context.WithValue(drainCtx, drainKey{}, drainCtx)
 	hs := &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return drain },
 		Handler:           mux,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
@@ -186,6 +194,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	h.Close()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	grace := cfg.ShutdownTimeout - min(cfg.ShutdownTimeout/4, time.Second)
+	drainTimer := time.AfterFunc(grace, cancelDrain)
+	defer drainTimer.Stop()
 	if err := hs.Shutdown(shutdownCtx); err != nil {
 		log.LogAttrs(ctx, slog.LevelWarn, "shutdown timed out; closing the remaining connections", slog.String("error", err.Error()))
 		hs.Close()

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -143,5 +144,49 @@ func TestServerGracefulShutdown(t *testing.T) {
 	}
 	if err := <-stopped; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// A handler still running when the grace period is nearly over sees its
+// context end, so its request is answered (a cancelled call is an isError
+// result) before the server closes the connection — in the handshake era,
+// where a dropped client does not cancel a request, too.
+func TestShutdownAnswersAHandlerThatWaitsOnItsContext(t *testing.T) {
+	srv := newMCPServer(t)
+	started := make(chan struct{})
+	err := srv.Bind(estate.ToolSpec{
+		Name: "stuck.op", Version: estate.MustParseVersion("1.0.0"), Title: "Stuck", Description: "Waits for its context.",
+		InputSchema: schema.MustParseJSON(`{"type":"object"}`), SideEffect: estate.Read, DataClassification: estate.Public, Owner: "ops",
+	}, mcp.Tool{Handler: func(ctx context.Context, _ *mcp.Call) (*mcp.Result, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop := serve(t, srv, mcphttp.Config{InsecureDev: true, ShutdownTimeout: time.Second,
+		Handler: mcphttp.Options{Authenticator: auth.Static{Principal: investigator}}})
+	url := base + "/mcp"
+	id := open(t, url, nil)
+	answered := make(chan response, 1)
+	go func() {
+		answered <- do(t, http.MethodPost, url, map[string]string{mcphttp.HeaderSessionID: id},
+			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"stuck.op","arguments":{}}}`)
+	}()
+	<-started
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	var r response
+	select {
+	case r = <-answered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stuck call was never answered")
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if r.status != 200 || !strings.Contains(r.raw, `"isError":true`) || !strings.Contains(r.raw, `"id":9`) {
+		t.Errorf("the stuck call was not answered: %d %q", r.status, r.raw)
 	}
 }
