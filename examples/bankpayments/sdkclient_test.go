@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,11 +12,13 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/client/sdkclient"
 	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcphttp"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -82,5 +85,52 @@ func TestDriftOverTheSDK(t *testing.T) {
 	var d *drift.Error
 	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() || ran {
 		t.Fatalf("drift over the SDK: %v (handler ran: %v)", err, ran)
+	}
+}
+
+// TestTypedClientOverHTTP: the generated server behind the Streamable HTTP
+// transport, the generated typed client over the official SDK's HTTP
+// client: typed calls succeed, a drifted contract is refused typed.
+func TestTypedClientOverHTTP(t *testing.T) {
+	good, err := mcp.NewServer(bank.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bank.Register(good, newHandlers("2026-03-31")); err != nil {
+		t.Fatal(err)
+	}
+	drifted, _ := mcp.NewServer(mcp.Options{})
+	spec := bank.Specs()[1] // payments.lookup@1.0.0
+	spec.Lifecycle = estate.Active
+	spec.InputSchema = schema.MustParseJSON(`{"type":"object","properties":{"reference":{"type":"string"}}}`)
+	drifted.Bind(spec, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
+		t.Error("the handler of a drifted contract ran")
+		return nil, nil
+	}})
+	for name, srv := range map[string]*mcp.Server{"good": good, "drifted": drifted} {
+		h := mcphttp.NewHandler(srv, mcphttp.Options{Authenticator: auth.Static{Principal: investigator}})
+		hs := httptest.NewServer(h)
+		t.Cleanup(func() { hs.Close(); h.Close() })
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c := sdk.NewClient(&sdk.Implementation{Name: "sdk-host", Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, nil)
+		if err != nil {
+			t.Fatalf("%s: connect: %v", name, err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		typed := bank.NewClient(sdkclient.Session{Session: cs})
+		res, err := typed.PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
+		switch name {
+		case "good":
+			if err != nil || !strings.HasPrefix(res.Text(), "PMT-771: HELD") {
+				t.Errorf("typed call over HTTP: %+v %v", res, err)
+			}
+		case "drifted":
+			var d *drift.Error
+			if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() {
+				t.Errorf("drift over HTTP: %v", err)
+			}
+		}
 	}
 }
