@@ -10,7 +10,7 @@ import "sync"
 // over.
 const (
 	maxCachedViews = 4096
-	maxCachedTools = 1 << 20
+	maxCachedTools = 1 << 18
 )
 
 // View is discovery's answer for one principal view (tenant, scope set and

@@ -1,0 +1,51 @@
+package bench
+
+import (
+	"testing"
+)
+
+// BenchmarkCall is one tools/call through a whole server over an in-process
+// pipe: raw JSON-RPC bytes in, raw bytes out, one request at a time. The
+// call is the one a principal holding payments.read makes without a pin,
+// which reaches payments.lookup 2.0.0 in the bank's estate; every server
+// validates the same arguments against the same schema and runs the same
+// handler. "pipe-echo" is the transport alone: a server that answers every
+// line with itself.
+func BenchmarkCall(b *testing.B) {
+	spec := bankSpec(b, "payments.lookup@2.0.0")
+	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
+	line := callRequest(1, spec.Name, lookupV2Valid)
+
+	run := func(b *testing.B, c *pipeConn, check bool) {
+		if check {
+			resp, err := c.roundTrip(line)
+			if err != nil {
+				b.Fatal(err)
+			}
+			mustContain(b, "tools/call", resp, lookupText("PMT-771"))
+			mustLack(b, "tools/call", resp, `"isError":true`)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.timedTrip(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("impl=mcpgen", func(b *testing.B) {
+		srv := newBankServer(b)
+		b.Cleanup(func() { srv.Close() })
+		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
+	})
+	b.Run("impl=go-sdk", func(b *testing.B) {
+		run(b, dialed(b, serveSDK(newSDKServer(b, tools))), true)
+	})
+	b.Run("impl=mcp-go", func(b *testing.B) {
+		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))), true)
+	})
+	b.Run("impl=pipe-echo", func(b *testing.B) {
+		c := dial(echo)
+		b.Cleanup(c.close)
+		run(b, c, false)
+	})
+}

@@ -1,0 +1,136 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// memoryCalls is how many calls the resident-memory row makes, and
+// memoryWarmup how many of them count as warm-up.
+const (
+	memoryCalls  = 100000
+	memoryWarmup = 10000
+)
+
+// BenchmarkResidentMemory runs the bankpayments service as a process over
+// stdio (its own binary, built from the example) and reads its resident set
+// from /proc: idle after the handshake, after memoryWarmup calls, and after
+// memoryCalls calls. The calls alternate the seed's valid call and its
+// invalid one (the error path allocates most). Growth is what the last
+// 90,000 calls added to what the warm-up left. It runs the whole sequence
+// once per iteration; run it with -benchtime=1x.
+func BenchmarkResidentMemory(b *testing.B) {
+	if runtime.GOOS != "linux" {
+		b.Skip("reads /proc")
+	}
+	bin := filepath.Join(b.TempDir(), "bankpayments")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/mcpgen/mcpgen/examples/bankpayments")
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building the service: %v\n%s", err, out)
+	}
+	var idle, warm, after float64
+	for i := 0; i < b.N; i++ {
+		idle, warm, after = residentMemory(b, bin)
+	}
+	b.ReportMetric(idle, "idle-KiB")
+	b.ReportMetric(warm, "warm-KiB")
+	b.ReportMetric(after, "after-KiB")
+	b.ReportMetric(after-warm, "growth-KiB")
+}
+
+// residentMemory runs one service process through the sequence and returns
+// its resident set (KiB) idle, after the warm-up and at the end.
+func residentMemory(b *testing.B, bin string) (idle, warm, after float64) {
+	cmd := exec.Command(bin, "-agent", "bench", "-tenant", "wholesale",
+		"-scopes", "payments.read,crm.write", "-clearance", "confidential",
+		"-snapshot-date", "2026-03-12") // the date of lookupV2Valid: answered from the ledger
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = io.Discard // the call log: one line per call
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		cmd.Wait()
+	}()
+	in := bufio.NewWriter(stdin)
+	out := bufio.NewReaderSize(stdout, 1<<16)
+	roundTrip := func(line []byte) []byte {
+		if _, err := in.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if err := in.Flush(); err != nil {
+			b.Fatal(err)
+		}
+		resp, err := out.ReadSlice('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return resp
+	}
+	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{}}}`+"\n", protocolVersion)
+	if resp := roundTrip([]byte(init)); !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
+		b.Fatalf("initialize: %s", resp)
+	}
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	time.Sleep(100 * time.Millisecond)
+	idle = rss(b, cmd.Process.Pid)
+
+	valid := callRequest(1, "payments.lookup", lookupV2Valid)
+	invalid := callRequest(2, "payments.lookup", lookupInvalid)
+	if resp := roundTrip(valid); bytes.Contains(resp, []byte(`"error"`)) || bytes.Contains(resp, []byte(`"isError":true`)) {
+		b.Fatalf("valid call: %s", resp)
+	}
+	if resp := roundTrip(invalid); !bytes.Contains(resp, []byte(`failed schema validation`)) {
+		b.Fatalf("invalid call: %s", resp)
+	}
+	for i := 2; i < memoryCalls; i++ {
+		if i%2 == 0 {
+			roundTrip(valid)
+		} else {
+			roundTrip(invalid)
+		}
+		if i == memoryWarmup-1 {
+			warm = rss(b, cmd.Process.Pid)
+		}
+	}
+	after = rss(b, cmd.Process.Pid)
+	return idle, warm, after
+}
+
+// rss reads VmRSS (KiB) of process pid.
+func rss(b *testing.B, pid int) float64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kb
+		}
+	}
+	b.Fatal("no VmRSS in /proc status")
+	return 0
+}

@@ -1,0 +1,224 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// pipeConn is the client end of a server served in process with
+// newline-delimited JSON-RPC: raw bytes in, raw bytes out, no client library
+// in the way. Requests go through an io.Pipe; responses go into a sink that
+// only counts the lines the server writes (it keeps them when a check needs
+// to read one), so that a large answer is not copied once more by the
+// harness. Every server in this package is driven through one, so the
+// transport costs the same for all of them.
+type pipeConn struct {
+	w      *io.PipeWriter
+	out    *sink
+	stop   func()
+	server func() error // waits for the server to return
+}
+
+// serveFunc serves one connection reading from in and writing to out until
+// ctx is done or in ends.
+type serveFunc func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
+
+// dial starts serve on a fresh connection and returns the client end.
+func dial(serve serveFunc) *pipeConn {
+	inR, inW := io.Pipe()
+	out := &sink{lines: make(chan []byte, 64)}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, inR, out)
+	}()
+	c := &pipeConn{w: inW, out: out}
+	c.stop = func() {
+		cancel()
+		inW.Close()
+	}
+	c.server = func() error { return <-done }
+	return c
+}
+
+// sink is the server's output: it counts the lines written and, while
+// keep is set, keeps them.
+type sink struct {
+	lines chan []byte // one per line: the line when kept, else nil
+	keep  atomic.Bool
+	mu    sync.Mutex
+	part  []byte // a kept line not yet ended
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	if !s.keep.Load() {
+		for n := bytes.Count(p, []byte{'\n'}); n > 0; n-- {
+			s.lines <- nil
+		}
+		return len(p), nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.part = append(s.part, p...)
+			break
+		}
+		line := append(s.part, p[:i]...)
+		s.part = nil
+		s.lines <- line
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// Close ends nothing: the harness owns the sink.
+func (s *sink) Close() error { return nil }
+
+// send writes one message (a newline is added).
+func (c *pipeConn) send(msg []byte) error {
+	buf := make([]byte, 0, len(msg)+1)
+	_, err := c.w.Write(append(append(buf, msg...), '\n'))
+	return err
+}
+
+// sendLine writes a message that already ends in a newline.
+func (c *pipeConn) sendLine(line []byte) error {
+	_, err := c.w.Write(line)
+	return err
+}
+
+// next waits for the next line; it is nil unless lines are kept.
+func (c *pipeConn) next() ([]byte, error) {
+	select {
+	case line := <-c.out.lines:
+		return line, nil
+	case <-time.After(time.Minute):
+		return nil, errors.New("no answer within a minute")
+	}
+}
+
+// response keeps lines until one is a response (it has a result or an
+// error), skipping notifications the server sends on its own: the checked
+// round trip that precedes timing.
+func (c *pipeConn) response() ([]byte, error) {
+	defer c.out.keep.Store(false)
+	for {
+		line, err := c.next()
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Contains(line, []byte(`"result"`)) || bytes.Contains(line, []byte(`"error"`)) {
+			return line, nil
+		}
+	}
+}
+
+// roundTrip sends one request line (ending in a newline) and reads its
+// response, keeping it.
+func (c *pipeConn) roundTrip(line []byte) ([]byte, error) {
+	c.out.keep.Store(true)
+	if err := c.sendLine(line); err != nil {
+		return nil, err
+	}
+	return c.response()
+}
+
+// timedTrip sends one request line and waits for one line back without
+// keeping it: the round trip that is timed. No server sends anything of
+// its own during one.
+func (c *pipeConn) timedTrip(line []byte) error {
+	if err := c.sendLine(line); err != nil {
+		return err
+	}
+	_, err := c.next()
+	return err
+}
+
+// close ends the connection and waits for the server.
+func (c *pipeConn) close() {
+	c.stop()
+	c.server()
+}
+
+// protocolVersion is the handshake-era revision every server here speaks.
+const protocolVersion = "2025-06-18"
+
+// handshake runs initialize and notifications/initialized.
+func (c *pipeConn) handshake() error {
+	c.out.keep.Store(true)
+	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`, protocolVersion)
+	if err := c.send([]byte(init)); err != nil {
+		return err
+	}
+	resp, err := c.response()
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
+		return fmt.Errorf("initialize: %s", resp)
+	}
+	return c.send([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+}
+
+// request renders a JSON-RPC request line (with its newline).
+func request(id int, method string, params any) []byte {
+	p, err := json.Marshal(params)
+	if err != nil {
+		panic(err)
+	}
+	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, p))
+}
+
+// callRequest is the tools/call every server answers in the call table.
+func callRequest(id int, name string, args []byte) []byte {
+	return request(id, "tools/call", map[string]any{"name": name, "arguments": json.RawMessage(args)})
+}
+
+// echo is the bare pipe: it answers every line with itself.
+func echo(_ context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	br := bufio.NewReader(in)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		if _, err := out.Write(line); err != nil {
+			return err
+		}
+	}
+}
+
+// mustContain fails the benchmark when a response lacks a fragment: each
+// server must do the work its row claims before it is timed.
+func mustContain(tb testing.TB, what string, resp []byte, fragments ...string) {
+	tb.Helper()
+	for _, f := range fragments {
+		if !strings.Contains(string(resp), f) {
+			tb.Fatalf("%s: response lacks %s:\n%.600s", what, f, resp)
+		}
+	}
+}
+
+// mustLack fails the benchmark when a response holds a fragment.
+func mustLack(tb testing.TB, what string, resp []byte, fragment string) {
+	tb.Helper()
+	if strings.Contains(string(resp), fragment) {
+		tb.Fatalf("%s: response holds %s:\n%.600s", what, fragment, resp)
+	}
+}
