@@ -815,30 +815,7 @@ func JSON(v any) string {
 	return string(b)
 }
 
-// Clone returns a deep copy of the objects and arrays of v (a nil map or
-// slice stays nil); other values are immutable and returned as they are.
-// Values the corpus hands out are fresh, but a test that changes one in
-// place keeps a Clone to compare with.
-func Clone(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		if v == nil {
-			return v
-		}
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = Clone(e)
-		}
-		return out
-	case []any:
-		if v == nil {
-			return v
-		}
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = Clone(e)
-		}
-		return out
-	}
-	return v
-}
+// Clone is schema.Clone: a deep copy of v's objects and arrays. Values the
+// corpus hands out are fresh, but a test that changes one in place keeps a
+// Clone to compare with.
+func Clone(v any) any { return schema.Clone(v) }

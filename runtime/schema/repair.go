@@ -296,7 +296,7 @@ func (r *repairer) object(m map[string]any, s *Schema, path string) (any, bool) 
 		// A caller-supplied default is the one value Repair may add; it is
 		// copied so the result never aliases the caller's map, and repaired
 		// so that a second Repair finds nothing left to do.
-		nv := cloneValue(d)
+		nv := Clone(d)
 		if ps := s.Properties[name]; ps != nil { // Parse guarantees it; a hand-built Schema may not
 			nv, _ = r.value(nv, ps, p)
 		}
@@ -328,30 +328,4 @@ func (r *repairer) array(a []any, s *Schema, path string) (any, bool) {
 		return a, false
 	}
 	return out, true
-}
-
-// cloneValue returns a deep copy of the objects and arrays of v (a nil map
-// or slice stays nil); other values are immutable and returned as they are.
-func cloneValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		if v == nil {
-			return v
-		}
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = cloneValue(e)
-		}
-		return out
-	case []any:
-		if v == nil {
-			return v
-		}
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = cloneValue(e)
-		}
-		return out
-	}
-	return v
 }

@@ -403,3 +403,29 @@ func exactInt(v any) (int64, bool) {
 func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
+
+// Clone returns a deep copy of the objects and arrays of v (a nil map or
+// slice stays nil); other values are immutable and returned as they are.
+func Clone(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v == nil {
+			return v
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = Clone(e)
+		}
+		return out
+	case []any:
+		if v == nil {
+			return v
+		}
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = Clone(e)
+		}
+		return out
+	}
+	return v
+}
