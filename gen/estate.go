@@ -80,12 +80,8 @@ func View(est *manifest.Estate, principals []PrincipalFile) (*EstateView, error)
 		if err := reg.Publish(s); err != nil {
 			return nil, err
 		}
-		life := s.Lifecycle
-		if life == "" {
-			life = estate.Active
-		}
 		v.Versions = append(v.Versions, VersionRow{
-			Tool: s.Key(), Lifecycle: string(life), SideEffect: string(s.SideEffect), Retryable: s.SideEffect.Retryable(),
+			Tool: s.Key(), Lifecycle: string(s.Lifecycle.OrActive()), SideEffect: string(s.SideEffect), Retryable: s.SideEffect.Retryable(),
 			RequiredScopes: nonNil(s.RequiredScopes), DataClassification: string(s.DataClassification), Owner: s.Owner,
 			Tenants: nonNil(s.Tenants),
 		})

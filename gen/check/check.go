@@ -140,9 +140,9 @@ func (c *checker) published(old estate.ToolSpec, v *manifest.Version) {
 				Message: field + " of a published version changed; only lifecycle and supersededBy may change: publish a new version instead"})
 		}
 	}
-	if stage(cur.Lifecycle) < stage(old.Lifecycle) {
+	if !old.Lifecycle.CanMoveTo(cur.Lifecycle) {
 		c.add(Finding{Rule: RuleLifecycleBack, Tool: v.Key(), Path: "lifecycle", Pos: v.Pos("lifecycle"),
-			Message: fmt.Sprintf("lifecycle went back from %s to %s; a lifecycle only moves forward (active, deprecated, retired)", lifecycleName(old.Lifecycle), lifecycleName(cur.Lifecycle))})
+			Message: fmt.Sprintf("lifecycle went back from %s to %s; a lifecycle only moves forward (active, deprecated, retired)", old.Lifecycle.OrActive(), cur.Lifecycle.OrActive())})
 	}
 	if len(changed) == 0 {
 		c.report.Unchanged++
@@ -154,23 +154,6 @@ func schemaOf(s estate.ToolSpec, field string) *schema.Schema {
 		return s.OutputSchema
 	}
 	return s.InputSchema
-}
-
-func stage(l estate.Lifecycle) int {
-	switch l {
-	case estate.Deprecated:
-		return 1
-	case estate.Retired:
-		return 2
-	}
-	return 0
-}
-
-func lifecycleName(l estate.Lifecycle) string {
-	if l == "" {
-		return string(estate.Active)
-	}
-	return string(l)
 }
 
 // newVersions applies the publish guard to each version of t that is not in

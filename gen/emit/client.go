@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-
-	"github.com/mcpgen/mcpgen/runtime/estate"
 )
 
 const pkgClient = "github.com/mcpgen/mcpgen/runtime/client"
@@ -30,10 +28,7 @@ func (g *gen) client() *jen.File {
 	)
 	f.Line()
 	for _, v := range g.versions() {
-		life := string(v.Spec.Lifecycle)
-		if life == "" {
-			life = string(estate.Active)
-		}
+		life := v.Spec.Lifecycle.OrActive()
 		docf(f, "%s calls %s (%s): %s.\nThe call is pinned to version %s and schema hash %s.",
 			v.GoName, v.Spec.Key(), life, strings.TrimSuffix(v.Spec.Title, "."), v.Spec.Version, v.Spec.InputSchema.Hash())
 		call := jen.Id("c").Dot("conn").Dot("CallTool").Call(

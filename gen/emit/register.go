@@ -7,7 +7,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
-	"github.com/mcpgen/mcpgen/runtime/estate"
 )
 
 // register emits the server side of the package: the Handler interface with
@@ -28,10 +27,7 @@ func (g *gen) register() *jen.File {
 	// The Handler interface.
 	var methods []jen.Code
 	for _, v := range g.versions() {
-		life := string(v.Spec.Lifecycle)
-		if life == "" {
-			life = string(estate.Active)
-		}
+		life := v.Spec.Lifecycle.OrActive()
 		methods = append(methods,
 			jen.Comment(fmt.Sprintf("%s handles %s (%s, %s): %s.", v.GoName, v.Spec.Key(), life, v.Spec.SideEffect, strings.TrimSuffix(v.Spec.Title, "."))),
 			jen.Id(v.GoName).Params(

@@ -69,11 +69,8 @@ func FromSpecs(specs []estate.ToolSpec) *Record {
 			Name: s.Name, Version: s.Version.String(), Title: s.Title, Description: s.Description,
 			SideEffect: string(s.SideEffect), RequiredScopes: nonNil(s.RequiredScopes),
 			DataClassification: string(s.DataClassification), Owner: s.Owner, Tenants: nonNil(s.Tenants),
-			Lifecycle: string(s.Lifecycle), SupersededBy: s.SupersededBy,
+			Lifecycle: string(s.Lifecycle.OrActive()), SupersededBy: s.SupersededBy,
 			InputSchema: s.InputSchema.Document(), InputSchemaHash: s.InputSchema.Hash(),
-		}
-		if e.Lifecycle == "" {
-			e.Lifecycle = string(estate.Active)
 		}
 		if s.OutputSchema != nil {
 			e.OutputSchema, e.OutputSchemaHash = s.OutputSchema.Document(), s.OutputSchema.Hash()

@@ -158,10 +158,23 @@ func ParseLifecycle(s string) (Lifecycle, error) {
 // unknown value is an error, so that a misspelt "retired" cannot leave a
 // version visible.
 func (l Lifecycle) effective() (Lifecycle, error) {
+	return ParseLifecycle(string(l.OrActive()))
+}
+
+// OrActive is the lifecycle a spec field means when it is left empty:
+// Active. Everything that prints or compares a lifecycle reads it this way.
+func (l Lifecycle) OrActive() Lifecycle {
 	if l == "" {
-		return Active, nil
+		return Active
 	}
-	return ParseLifecycle(string(l))
+	return l
+}
+
+// CanMoveTo reports whether a version in lifecycle l may move to to: a
+// lifecycle only moves forward (active, deprecated, retired). The registry
+// and the breaking-change gate both apply this rule.
+func (l Lifecycle) CanMoveTo(to Lifecycle) bool {
+	return to.OrActive().stage() >= l.OrActive().stage()
 }
 
 // stage orders lifecycle states for the forward-only rule.

@@ -102,3 +102,18 @@ func TestParseLifecycle(t *testing.T) {
 		}
 	}
 }
+
+func TestLifecycleMovesForwardOnly(t *testing.T) {
+	order := []Lifecycle{"", Active, Deprecated, Retired}
+	stageOf := map[Lifecycle]int{"": 0, Active: 0, Deprecated: 1, Retired: 2}
+	for _, from := range order {
+		for _, to := range order {
+			if got, want := from.CanMoveTo(to), stageOf[to] >= stageOf[from]; got != want {
+				t.Errorf("%q.CanMoveTo(%q) = %v, want %v", from, to, got, want)
+			}
+		}
+	}
+	if Lifecycle("").OrActive() != Active || Retired.OrActive() != Retired {
+		t.Error("OrActive")
+	}
+}

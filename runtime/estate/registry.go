@@ -248,7 +248,7 @@ func (r *Registry) setLifecycle(name, version string, to Lifecycle, supersededBy
 		return fmt.Errorf("no such tool version: %s@%s", name, version)
 	}
 	spec := versions[i]
-	if to.stage() < spec.Lifecycle.stage() {
+	if !spec.Lifecycle.CanMoveTo(to) {
 		r.mu.Unlock()
 		return fmt.Errorf("%s is %s; a lifecycle only moves forward (active, deprecated, retired)", spec.Key(), spec.Lifecycle)
 	}
