@@ -15,11 +15,9 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -218,11 +216,6 @@ func (i *issuer) investigator(t *testing.T) string {
 
 func (i *issuer) teller(t *testing.T) string {
 	return i.token(t, "retail-teller", "retail", "crm.write", "internal")
-}
-
-func readAll(r io.Reader) string {
-	b, _ := io.ReadAll(r)
-	return strings.TrimSpace(string(b))
 }
 
 func timeout(t *testing.T) context.Context {

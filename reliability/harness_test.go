@@ -140,7 +140,6 @@ type peer struct {
 	waiting map[string]chan string // by id text ("null" for an id the server could not read)
 	strays  []string
 	notes   []string
-	lines   int
 }
 
 // serveStdio runs srv.ServeStream for p with a fresh peer; the stream ends
@@ -183,7 +182,6 @@ func (c *peer) readLoop() {
 func (c *peer) route(line string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.lines++
 	m, err := jsonrpc.Decode([]byte(line))
 	switch {
 	case err != nil:
@@ -286,13 +284,6 @@ func (c *peer) close() error {
 		c.t.Errorf("no answer to id %s", id)
 	}
 	return err
-}
-
-// answered is how many lines the server wrote so far.
-func (c *peer) answered() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lines
 }
 
 // goroutinesSettle waits, boundedly, for the number of goroutines to come

@@ -37,10 +37,7 @@ type Loc struct {
 	isElem   bool
 }
 
-// Prop is the location of property name under parent.
-func Prop(parent *Loc, name string) Loc { return Loc{parent: parent, name: name} }
-
-// Field is Prop for a property the generator names: rootPath is the path
+// Field is the location of property name under parent: rootPath is the path
 // the property has when parent is the root ("$.name", written out at
 // generation time with schema.PropertyPath), so that an error in a
 // top-level property, the common case, builds no string.

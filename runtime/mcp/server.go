@@ -31,7 +31,7 @@
 //     have, is -32601.
 //
 // tools/call then checks params, discoverability (an unentitled tool and a
-// nonexistent one get the same -32601), the schema hash pin (DriftError),
+// nonexistent one get the same -32601), the schema hash pin (drift.Error),
 // the input schema (every error, sorted; the handler is never reached), and
 // finally runs the handler. No input panics the server: a panic anywhere in
 // dispatch is recovered, logged and answered with -32603.

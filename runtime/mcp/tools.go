@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -387,7 +388,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	// Schema hash pin.
 	info := s.specInfo(spec)
 	if hashPinned && expectedHash.(string) != info.hash {
-		return nil, (&DriftError{
+		return nil, (&drift.Error{
 			ToolName: spec.Name, Version: spec.Version.String(),
 			ExpectedSchemaHash: expectedHash.(string), ObservedHash: info.hash,
 		}).RPCError()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -104,11 +105,11 @@ func TestSchemaHashPinDriftError(t *testing.T) {
 	// The pin is checked before the schema: the arguments above are invalid
 	// too, and the drift is what the caller hears about.
 	m, _ := jsonrpc.Decode([]byte(got))
-	drift, ok := mcp.DriftFromRPCError(m.Error)
-	if !ok || *drift != (mcp.DriftError{ToolName: "payments.lookup", Version: "1.0.0", ExpectedSchemaHash: "fnv1a64:00000000deadbeef", ObservedHash: served}) {
-		t.Fatalf("DriftFromRPCError: %+v %v", drift, ok)
+	d, ok := drift.FromRPCError(m.Error)
+	if !ok || *d != (drift.Error{ToolName: "payments.lookup", Version: "1.0.0", ExpectedSchemaHash: "fnv1a64:00000000deadbeef", ObservedHash: served}) {
+		t.Fatalf("FromRPCError: %+v %v", d, ok)
 	}
-	if _, ok := mcp.DriftFromRPCError(jsonrpc.NewError(jsonrpc.CodeInvalidParams, "arguments failed schema validation")); ok {
+	if _, ok := drift.FromRPCError(jsonrpc.NewError(jsonrpc.CodeInvalidParams, "arguments failed schema validation")); ok {
 		t.Error("a schema violation read as drift")
 	}
 	if n := b.called("payments.lookup@1.0.0"); n != 0 {

@@ -300,27 +300,6 @@ func readValue(dec *jsontext.Decoder) (any, error) {
 	return nil, fmt.Errorf("unexpected JSON token %s", tok.Kind())
 }
 
-// IsJSON reports whether v and everything inside it is a JSON value.
-func IsJSON(v any) bool {
-	switch v := v.(type) {
-	case []any:
-		for _, e := range v {
-			if !IsJSON(e) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		for _, e := range v {
-			if !IsJSON(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return KindOf(v) != KindInvalid
-}
-
 // Equal reports whether a and b are the same JSON value: numbers compare by
 // value (1 equals 1.0), booleans never equal numbers, objects compare without
 // regard to key order.
