@@ -32,17 +32,25 @@ func (g *gen) decoders() *jen.File {
 
 func (g *gen) decodeFunc(f *jen.File, t *ir.Type, what string) {
 	name := decoderName(t)
-	docf(f, "%s reads %s from raw JSON in one pass and validates them.\n"+
+	docf(f, "%s reads %s from raw JSON and validates them in one\n"+
+		"pass, after decode.Check's scan for what the JSON decoder would read leniently.\n"+
 		"It returns the typed value and every schema violation, sorted by (path,\n"+
 		"message), with the reference validator's messages; the value is only\n"+
 		"meaningful when there are none. err reports input that is not one\n"+
 		"well-formed JSON value (syntax, invalid UTF-8, a duplicate property).", name, what)
-	f.Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(
-		jen.Id("v").Id(t.Name), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error(),
-	).Block(
+	results := jen.Params(jen.Id("v").Id(t.Name), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
+	f.Func().Id(name).Params(jen.Id("data").Index().Byte()).Add(results).Block(
 		jen.If(jen.Err().Op("=").Qual(pkgDecode, "Check").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Id("v"), jen.Nil(), jen.Err()),
 		),
+		jen.Return(jen.Id(checkedName(t)).Call(jen.Id("data"))),
+	)
+	f.Line()
+	docf(f, "%s is %s for input already read strictly (valid UTF-8, no escaped lone\n"+
+		"surrogate), as the server's JSON-RPC decoder reads every message before its\n"+
+		"arguments reach a validator: Register binds it, so a call's bytes are not\n"+
+		"scanned twice.", checkedName(t), name)
+	f.Func().Id(checkedName(t)).Params(jen.Id("data").Index().Byte()).Add(results).Block(
 		jen.Id("d").Op(":=").Qual(pkgJx, "GetDecoder").Call(),
 		jen.Defer().Qual(pkgJx, "PutDecoder").Call(jen.Id("d")),
 		jen.Id("d").Dot("ResetBytes").Call(jen.Id("data")),
@@ -223,7 +231,7 @@ func (g *gen) value(sc *scope, t *ir.Type, loc jen.Code, assign func(jen.Code) j
 		return typed("Number", "KindInteger",
 			jen.List(jen.Id(n), jen.Err()).Op(":=").Id("d").Dot("Num").Call(),
 			retErr,
-			jen.If(jen.Op("!").Qual(pkgDecode, "IsIntLiteral").Call(jen.Id(n))).Block(
+			jen.If(jen.Op("!").Qual(pkgSchema, "IsIntegerLiteral").Call(jen.Id(n))).Block(
 				add(schema.MsgType([]schema.Kind{schema.KindInteger}, schema.KindNumber)),
 			).Else().If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Qual(pkgDecode, "Int64").Call(jen.Id(n)), jen.Op("!").Id(ok)).Block(
 				jen.Qual(pkgDecode, "Add").Call(errs, loc, jen.Qual(pkgSchema, "MsgIntegerRange")),

@@ -106,7 +106,7 @@ func (g *gen) register() *jen.File {
 				jen.Id("Handler"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Op("*").Qual(pkgMCP, "Call")).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()).Block(
 					jen.Return(jen.Id("h").Dot(v.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("call").Dot("Value").Assert(argsType(v)))),
 				),
-				jen.Id("Validate"): jen.Qual(pkgDecode, "Adapt").Call(jen.Id("Decode" + v.ArgsName())),
+				jen.Id("Validate"): jen.Qual(pkgDecode, "Adapt").Call(jen.Id(validatorName(v))),
 			})), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		)
 	}
@@ -151,4 +151,14 @@ func (g *gen) specLiteral(v *ir.Version) jen.Code {
 		d[jen.Id("OutputSchema")] = jen.Id(outputVar(v))
 	}
 	return jen.Values(d)
+}
+
+// validatorName is the decoder Register binds: the one that skips the
+// strictness scan the server's envelope decoder has already made, except
+// for a team's struct, whose decoder fills the struct after validating.
+func validatorName(v *ir.Version) string {
+	if v.ArgsType != nil {
+		return "Decode" + v.ArgsName()
+	}
+	return checkedName(v.Args)
 }

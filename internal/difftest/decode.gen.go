@@ -10,7 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// DecodeCorpusS00V1_0_0Args reads the arguments of corpus.s00 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS00V1_0_0Args reads the arguments of corpus.s00 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -19,6 +20,14 @@ func DecodeCorpusS00V1_0_0Args(data []byte) (v CorpusS00V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS00V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS00V1_0_0ArgsChecked is DecodeCorpusS00V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS00V1_0_0ArgsChecked(data []byte) (v CorpusS00V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -76,7 +85,8 @@ func (v *CorpusS00V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS01V1_0_0Args reads the arguments of corpus.s01 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS01V1_0_0Args reads the arguments of corpus.s01 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -85,6 +95,14 @@ func DecodeCorpusS01V1_0_0Args(data []byte) (v CorpusS01V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS01V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS01V1_0_0ArgsChecked is DecodeCorpusS01V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS01V1_0_0ArgsChecked(data []byte) (v CorpusS01V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -147,7 +165,7 @@ func (v *CorpusS01V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n5) {
+				if !schema.IsIntegerLiteral(n5) {
 					decode.Add(errs, &loc4, "expected type integer, got number")
 				} else if i6, ok7 := decode.Int64(n5); !ok7 {
 					decode.Add(errs, &loc4, schema.MsgIntegerRange)
@@ -221,7 +239,8 @@ func (v *CorpusS01V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS02V1_0_0Args reads the arguments of corpus.s02 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS02V1_0_0Args reads the arguments of corpus.s02 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -230,6 +249,14 @@ func DecodeCorpusS02V1_0_0Args(data []byte) (v CorpusS02V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS02V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS02V1_0_0ArgsChecked is DecodeCorpusS02V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS02V1_0_0ArgsChecked(data []byte) (v CorpusS02V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -289,7 +316,8 @@ func (v *CorpusS02V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS03V1_0_0Args reads the arguments of corpus.s03 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS03V1_0_0Args reads the arguments of corpus.s03 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -298,6 +326,14 @@ func DecodeCorpusS03V1_0_0Args(data []byte) (v CorpusS03V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS03V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS03V1_0_0ArgsChecked is DecodeCorpusS03V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS03V1_0_0ArgsChecked(data []byte) (v CorpusS03V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -339,7 +375,7 @@ func (v *CorpusS03V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -365,7 +401,7 @@ func (v *CorpusS03V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n6) {
+				if !schema.IsIntegerLiteral(n6) {
 					decode.Add(errs, &loc5, "expected type integer, got number")
 				} else if i7, ok8 := decode.Int64(n6); !ok8 {
 					decode.Add(errs, &loc5, schema.MsgIntegerRange)
@@ -462,7 +498,7 @@ func (v *CorpusS03V1_0_0ArgsID) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n4) {
+				if !schema.IsIntegerLiteral(n4) {
 					decode.Add(errs, &loc3, "expected type integer, got number")
 				} else if i5, ok6 := decode.Int64(n4); !ok6 {
 					decode.Add(errs, &loc3, schema.MsgIntegerRange)
@@ -508,7 +544,8 @@ func (v *CorpusS03V1_0_0ArgsID) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 	return nil
 }
 
-// DecodeCorpusS04V1_0_0Args reads the arguments of corpus.s04 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS04V1_0_0Args reads the arguments of corpus.s04 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -517,6 +554,14 @@ func DecodeCorpusS04V1_0_0Args(data []byte) (v CorpusS04V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS04V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS04V1_0_0ArgsChecked is DecodeCorpusS04V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS04V1_0_0ArgsChecked(data []byte) (v CorpusS04V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -559,7 +604,8 @@ func (v *CorpusS04V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS05V1_0_0Args reads the arguments of corpus.s05 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS05V1_0_0Args reads the arguments of corpus.s05 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -568,6 +614,14 @@ func DecodeCorpusS05V1_0_0Args(data []byte) (v CorpusS05V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS05V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS05V1_0_0ArgsChecked is DecodeCorpusS05V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS05V1_0_0ArgsChecked(data []byte) (v CorpusS05V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -627,7 +681,8 @@ func (v *CorpusS05V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS06V1_0_0Args reads the arguments of corpus.s06 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS06V1_0_0Args reads the arguments of corpus.s06 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -636,6 +691,14 @@ func DecodeCorpusS06V1_0_0Args(data []byte) (v CorpusS06V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS06V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS06V1_0_0ArgsChecked is DecodeCorpusS06V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS06V1_0_0ArgsChecked(data []byte) (v CorpusS06V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -695,7 +758,8 @@ func (v *CorpusS06V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS07V1_0_0Args reads the arguments of corpus.s07 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS07V1_0_0Args reads the arguments of corpus.s07 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -704,6 +768,14 @@ func DecodeCorpusS07V1_0_0Args(data []byte) (v CorpusS07V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS07V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS07V1_0_0ArgsChecked is DecodeCorpusS07V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS07V1_0_0ArgsChecked(data []byte) (v CorpusS07V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -762,7 +834,8 @@ func (v *CorpusS07V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS08V1_0_0Args reads the arguments of corpus.s08 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS08V1_0_0Args reads the arguments of corpus.s08 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -771,6 +844,14 @@ func DecodeCorpusS08V1_0_0Args(data []byte) (v CorpusS08V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS08V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS08V1_0_0ArgsChecked is DecodeCorpusS08V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS08V1_0_0ArgsChecked(data []byte) (v CorpusS08V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -830,7 +911,8 @@ func (v *CorpusS08V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS09V1_0_0Args reads the arguments of corpus.s09 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS09V1_0_0Args reads the arguments of corpus.s09 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -839,6 +921,14 @@ func DecodeCorpusS09V1_0_0Args(data []byte) (v CorpusS09V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS09V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS09V1_0_0ArgsChecked is DecodeCorpusS09V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS09V1_0_0ArgsChecked(data []byte) (v CorpusS09V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -907,7 +997,7 @@ func (v *CorpusS09V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n6) {
+				if !schema.IsIntegerLiteral(n6) {
 					decode.Add(errs, &loc5, "expected type integer, got number")
 				} else if i7, ok8 := decode.Int64(n6); !ok8 {
 					decode.Add(errs, &loc5, schema.MsgIntegerRange)
@@ -942,7 +1032,8 @@ func (v *CorpusS09V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS10V1_0_0Args reads the arguments of corpus.s10 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS10V1_0_0Args reads the arguments of corpus.s10 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -951,6 +1042,14 @@ func DecodeCorpusS10V1_0_0Args(data []byte) (v CorpusS10V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS10V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS10V1_0_0ArgsChecked is DecodeCorpusS10V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS10V1_0_0ArgsChecked(data []byte) (v CorpusS10V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1009,7 +1108,8 @@ func (v *CorpusS10V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS11V1_0_0Args reads the arguments of corpus.s11 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS11V1_0_0Args reads the arguments of corpus.s11 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1018,6 +1118,14 @@ func DecodeCorpusS11V1_0_0Args(data []byte) (v CorpusS11V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS11V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS11V1_0_0ArgsChecked is DecodeCorpusS11V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS11V1_0_0ArgsChecked(data []byte) (v CorpusS11V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1077,7 +1185,8 @@ func (v *CorpusS11V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS12V1_0_0Args reads the arguments of corpus.s12 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS12V1_0_0Args reads the arguments of corpus.s12 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1086,6 +1195,14 @@ func DecodeCorpusS12V1_0_0Args(data []byte) (v CorpusS12V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS12V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS12V1_0_0ArgsChecked is DecodeCorpusS12V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS12V1_0_0ArgsChecked(data []byte) (v CorpusS12V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1186,7 +1303,8 @@ func (v *CorpusS12V1_0_0ArgsLegs) decodeJSON(d *jx.Decoder, at *decode.Loc, errs
 	return nil
 }
 
-// DecodeCorpusS13V1_0_0Args reads the arguments of corpus.s13 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS13V1_0_0Args reads the arguments of corpus.s13 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1195,6 +1313,14 @@ func DecodeCorpusS13V1_0_0Args(data []byte) (v CorpusS13V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS13V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS13V1_0_0ArgsChecked is DecodeCorpusS13V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS13V1_0_0ArgsChecked(data []byte) (v CorpusS13V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1251,7 +1377,8 @@ func (v *CorpusS13V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS14V1_0_0Args reads the arguments of corpus.s14 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS14V1_0_0Args reads the arguments of corpus.s14 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1260,6 +1387,14 @@ func DecodeCorpusS14V1_0_0Args(data []byte) (v CorpusS14V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS14V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS14V1_0_0ArgsChecked is DecodeCorpusS14V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS14V1_0_0ArgsChecked(data []byte) (v CorpusS14V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1319,7 +1454,8 @@ func (v *CorpusS14V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS15V1_0_0Args reads the arguments of corpus.s15 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS15V1_0_0Args reads the arguments of corpus.s15 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1328,6 +1464,14 @@ func DecodeCorpusS15V1_0_0Args(data []byte) (v CorpusS15V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS15V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS15V1_0_0ArgsChecked is DecodeCorpusS15V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS15V1_0_0ArgsChecked(data []byte) (v CorpusS15V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1444,7 +1588,8 @@ func (v *CorpusS15V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS16V1_0_0Args reads the arguments of corpus.s16 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS16V1_0_0Args reads the arguments of corpus.s16 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1453,6 +1598,14 @@ func DecodeCorpusS16V1_0_0Args(data []byte) (v CorpusS16V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS16V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS16V1_0_0ArgsChecked is DecodeCorpusS16V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS16V1_0_0ArgsChecked(data []byte) (v CorpusS16V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1507,7 +1660,8 @@ func (v *CorpusS16V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS17V1_0_0Args reads the arguments of corpus.s17 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS17V1_0_0Args reads the arguments of corpus.s17 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1516,6 +1670,14 @@ func DecodeCorpusS17V1_0_0Args(data []byte) (v CorpusS17V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS17V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS17V1_0_0ArgsChecked is DecodeCorpusS17V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS17V1_0_0ArgsChecked(data []byte) (v CorpusS17V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1557,7 +1719,7 @@ func (v *CorpusS17V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -1628,7 +1790,8 @@ func (v *CorpusS17V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS18V1_0_0Args reads the arguments of corpus.s18 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS18V1_0_0Args reads the arguments of corpus.s18 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1637,6 +1800,14 @@ func DecodeCorpusS18V1_0_0Args(data []byte) (v CorpusS18V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS18V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS18V1_0_0ArgsChecked is DecodeCorpusS18V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS18V1_0_0ArgsChecked(data []byte) (v CorpusS18V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1696,7 +1867,8 @@ func (v *CorpusS18V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS19V1_0_0Args reads the arguments of corpus.s19 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS19V1_0_0Args reads the arguments of corpus.s19 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1705,6 +1877,14 @@ func DecodeCorpusS19V1_0_0Args(data []byte) (v CorpusS19V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS19V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS19V1_0_0ArgsChecked is DecodeCorpusS19V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS19V1_0_0ArgsChecked(data []byte) (v CorpusS19V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1764,7 +1944,8 @@ func (v *CorpusS19V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS20V1_0_0Args reads the arguments of corpus.s20 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS20V1_0_0Args reads the arguments of corpus.s20 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1773,6 +1954,14 @@ func DecodeCorpusS20V1_0_0Args(data []byte) (v CorpusS20V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS20V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS20V1_0_0ArgsChecked is DecodeCorpusS20V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS20V1_0_0ArgsChecked(data []byte) (v CorpusS20V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1832,7 +2021,8 @@ func (v *CorpusS20V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS21V1_0_0Args reads the arguments of corpus.s21 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS21V1_0_0Args reads the arguments of corpus.s21 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1841,6 +2031,14 @@ func DecodeCorpusS21V1_0_0Args(data []byte) (v CorpusS21V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS21V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS21V1_0_0ArgsChecked is DecodeCorpusS21V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS21V1_0_0ArgsChecked(data []byte) (v CorpusS21V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -1915,7 +2113,8 @@ func (v *CorpusS21V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS22V1_0_0Args reads the arguments of corpus.s22 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS22V1_0_0Args reads the arguments of corpus.s22 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -1924,6 +2123,14 @@ func DecodeCorpusS22V1_0_0Args(data []byte) (v CorpusS22V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS22V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS22V1_0_0ArgsChecked is DecodeCorpusS22V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS22V1_0_0ArgsChecked(data []byte) (v CorpusS22V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2056,7 +2263,8 @@ func (v *CorpusS22V1_0_0ArgsTags) decodeJSON(d *jx.Decoder, at *decode.Loc, errs
 	return nil
 }
 
-// DecodeCorpusS23V1_0_0Args reads the arguments of corpus.s23 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS23V1_0_0Args reads the arguments of corpus.s23 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2065,6 +2273,14 @@ func DecodeCorpusS23V1_0_0Args(data []byte) (v CorpusS23V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS23V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS23V1_0_0ArgsChecked is DecodeCorpusS23V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS23V1_0_0ArgsChecked(data []byte) (v CorpusS23V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2124,7 +2340,8 @@ func (v *CorpusS23V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS24V1_0_0Args reads the arguments of corpus.s24 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS24V1_0_0Args reads the arguments of corpus.s24 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2133,6 +2350,14 @@ func DecodeCorpusS24V1_0_0Args(data []byte) (v CorpusS24V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS24V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS24V1_0_0ArgsChecked is DecodeCorpusS24V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS24V1_0_0ArgsChecked(data []byte) (v CorpusS24V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2230,7 +2455,8 @@ func (v *CorpusS24V1_0_0ArgsID) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 	return nil
 }
 
-// DecodeCorpusS25V1_0_0Args reads the arguments of corpus.s25 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS25V1_0_0Args reads the arguments of corpus.s25 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2239,6 +2465,14 @@ func DecodeCorpusS25V1_0_0Args(data []byte) (v CorpusS25V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS25V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS25V1_0_0ArgsChecked is DecodeCorpusS25V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS25V1_0_0ArgsChecked(data []byte) (v CorpusS25V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2321,7 +2555,8 @@ func (v *CorpusS25V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS26V1_0_0Args reads the arguments of corpus.s26 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS26V1_0_0Args reads the arguments of corpus.s26 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2330,6 +2565,14 @@ func DecodeCorpusS26V1_0_0Args(data []byte) (v CorpusS26V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS26V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS26V1_0_0ArgsChecked is DecodeCorpusS26V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS26V1_0_0ArgsChecked(data []byte) (v CorpusS26V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2389,7 +2632,8 @@ func (v *CorpusS26V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS27V1_0_0Args reads the arguments of corpus.s27 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS27V1_0_0Args reads the arguments of corpus.s27 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2398,6 +2642,14 @@ func DecodeCorpusS27V1_0_0Args(data []byte) (v CorpusS27V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS27V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS27V1_0_0ArgsChecked is DecodeCorpusS27V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS27V1_0_0ArgsChecked(data []byte) (v CorpusS27V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2440,7 +2692,8 @@ func (v *CorpusS27V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS28V1_0_0Args reads the arguments of corpus.s28 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS28V1_0_0Args reads the arguments of corpus.s28 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2449,6 +2702,14 @@ func DecodeCorpusS28V1_0_0Args(data []byte) (v CorpusS28V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS28V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS28V1_0_0ArgsChecked is DecodeCorpusS28V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS28V1_0_0ArgsChecked(data []byte) (v CorpusS28V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2520,7 +2781,8 @@ func (v *CorpusS28V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS29V1_0_0Args reads the arguments of corpus.s29 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS29V1_0_0Args reads the arguments of corpus.s29 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2529,6 +2791,14 @@ func DecodeCorpusS29V1_0_0Args(data []byte) (v CorpusS29V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS29V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS29V1_0_0ArgsChecked is DecodeCorpusS29V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS29V1_0_0ArgsChecked(data []byte) (v CorpusS29V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2570,7 +2840,7 @@ func (v *CorpusS29V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -2606,7 +2876,8 @@ func (v *CorpusS29V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS30V1_0_0Args reads the arguments of corpus.s30 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS30V1_0_0Args reads the arguments of corpus.s30 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2615,6 +2886,14 @@ func DecodeCorpusS30V1_0_0Args(data []byte) (v CorpusS30V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS30V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS30V1_0_0ArgsChecked is DecodeCorpusS30V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS30V1_0_0ArgsChecked(data []byte) (v CorpusS30V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2674,7 +2953,8 @@ func (v *CorpusS30V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS31V1_0_0Args reads the arguments of corpus.s31 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS31V1_0_0Args reads the arguments of corpus.s31 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2683,6 +2963,14 @@ func DecodeCorpusS31V1_0_0Args(data []byte) (v CorpusS31V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS31V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS31V1_0_0ArgsChecked is DecodeCorpusS31V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS31V1_0_0ArgsChecked(data []byte) (v CorpusS31V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2742,7 +3030,8 @@ func (v *CorpusS31V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS32V1_0_0Args reads the arguments of corpus.s32 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS32V1_0_0Args reads the arguments of corpus.s32 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2751,6 +3040,14 @@ func DecodeCorpusS32V1_0_0Args(data []byte) (v CorpusS32V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS32V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS32V1_0_0ArgsChecked is DecodeCorpusS32V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS32V1_0_0ArgsChecked(data []byte) (v CorpusS32V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2835,7 +3132,8 @@ func (v *CorpusS32V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS33V1_0_0Args reads the arguments of corpus.s33 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS33V1_0_0Args reads the arguments of corpus.s33 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2844,6 +3142,14 @@ func DecodeCorpusS33V1_0_0Args(data []byte) (v CorpusS33V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS33V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS33V1_0_0ArgsChecked is DecodeCorpusS33V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS33V1_0_0ArgsChecked(data []byte) (v CorpusS33V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2903,7 +3209,8 @@ func (v *CorpusS33V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS34V1_0_0Args reads the arguments of corpus.s34 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS34V1_0_0Args reads the arguments of corpus.s34 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2912,6 +3219,14 @@ func DecodeCorpusS34V1_0_0Args(data []byte) (v CorpusS34V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS34V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS34V1_0_0ArgsChecked is DecodeCorpusS34V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS34V1_0_0ArgsChecked(data []byte) (v CorpusS34V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -2983,7 +3298,8 @@ func (v *CorpusS34V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS35V1_0_0Args reads the arguments of corpus.s35 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS35V1_0_0Args reads the arguments of corpus.s35 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -2992,6 +3308,14 @@ func DecodeCorpusS35V1_0_0Args(data []byte) (v CorpusS35V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS35V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS35V1_0_0ArgsChecked is DecodeCorpusS35V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS35V1_0_0ArgsChecked(data []byte) (v CorpusS35V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -3033,7 +3357,7 @@ func (v *CorpusS35V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -3068,7 +3392,8 @@ func (v *CorpusS35V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS36V1_0_0Args reads the arguments of corpus.s36 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS36V1_0_0Args reads the arguments of corpus.s36 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -3077,6 +3402,14 @@ func DecodeCorpusS36V1_0_0Args(data []byte) (v CorpusS36V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS36V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS36V1_0_0ArgsChecked is DecodeCorpusS36V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS36V1_0_0ArgsChecked(data []byte) (v CorpusS36V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -3141,7 +3474,8 @@ func (v *CorpusS36V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS37V1_0_0Args reads the arguments of corpus.s37 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS37V1_0_0Args reads the arguments of corpus.s37 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -3150,6 +3484,14 @@ func DecodeCorpusS37V1_0_0Args(data []byte) (v CorpusS37V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS37V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS37V1_0_0ArgsChecked is DecodeCorpusS37V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS37V1_0_0ArgsChecked(data []byte) (v CorpusS37V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -3215,7 +3557,7 @@ func (v *CorpusS37V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n6) {
+				if !schema.IsIntegerLiteral(n6) {
 					decode.Add(errs, &loc5, "expected type integer, got number")
 				} else if i7, ok8 := decode.Int64(n6); !ok8 {
 					decode.Add(errs, &loc5, schema.MsgIntegerRange)
@@ -3251,7 +3593,8 @@ func (v *CorpusS37V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS38V1_0_0Args reads the arguments of corpus.s38 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS38V1_0_0Args reads the arguments of corpus.s38 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -3260,6 +3603,14 @@ func DecodeCorpusS38V1_0_0Args(data []byte) (v CorpusS38V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS38V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS38V1_0_0ArgsChecked is DecodeCorpusS38V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS38V1_0_0ArgsChecked(data []byte) (v CorpusS38V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -3327,7 +3678,8 @@ func (v *CorpusS38V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS39V1_0_0Args reads the arguments of corpus.s39 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS39V1_0_0Args reads the arguments of corpus.s39 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -3336,6 +3688,14 @@ func DecodeCorpusS39V1_0_0Args(data []byte) (v CorpusS39V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS39V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS39V1_0_0ArgsChecked is DecodeCorpusS39V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS39V1_0_0ArgsChecked(data []byte) (v CorpusS39V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -3624,7 +3984,8 @@ func (v *CorpusS39V1_0_0ArgsNote) decodeJSON(d *jx.Decoder, at *decode.Loc, errs
 	return nil
 }
 
-// DecodeCorpusS40V1_0_0Args reads the arguments of corpus.s40 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS40V1_0_0Args reads the arguments of corpus.s40 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -3633,6 +3994,14 @@ func DecodeCorpusS40V1_0_0Args(data []byte) (v CorpusS40V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS40V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS40V1_0_0ArgsChecked is DecodeCorpusS40V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS40V1_0_0ArgsChecked(data []byte) (v CorpusS40V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -3870,7 +4239,8 @@ func (v *CorpusS40V1_0_0ArgsÉ) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 	return nil
 }
 
-// DecodeCorpusS41V1_0_0Args reads the arguments of corpus.s41 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS41V1_0_0Args reads the arguments of corpus.s41 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -3879,6 +4249,14 @@ func DecodeCorpusS41V1_0_0Args(data []byte) (v CorpusS41V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS41V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS41V1_0_0ArgsChecked is DecodeCorpusS41V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS41V1_0_0ArgsChecked(data []byte) (v CorpusS41V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -3957,7 +4335,8 @@ func (v *CorpusS41V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS42V1_0_0Args reads the arguments of corpus.s42 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS42V1_0_0Args reads the arguments of corpus.s42 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -3966,6 +4345,14 @@ func DecodeCorpusS42V1_0_0Args(data []byte) (v CorpusS42V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS42V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS42V1_0_0ArgsChecked is DecodeCorpusS42V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS42V1_0_0ArgsChecked(data []byte) (v CorpusS42V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4025,7 +4412,8 @@ func (v *CorpusS42V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS43V1_0_0Args reads the arguments of corpus.s43 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS43V1_0_0Args reads the arguments of corpus.s43 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4034,6 +4422,14 @@ func DecodeCorpusS43V1_0_0Args(data []byte) (v CorpusS43V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS43V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS43V1_0_0ArgsChecked is DecodeCorpusS43V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS43V1_0_0ArgsChecked(data []byte) (v CorpusS43V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4098,7 +4494,8 @@ func (v *CorpusS43V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS44V1_0_0Args reads the arguments of corpus.s44 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS44V1_0_0Args reads the arguments of corpus.s44 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4107,6 +4504,14 @@ func DecodeCorpusS44V1_0_0Args(data []byte) (v CorpusS44V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS44V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS44V1_0_0ArgsChecked is DecodeCorpusS44V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS44V1_0_0ArgsChecked(data []byte) (v CorpusS44V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4199,7 +4604,8 @@ func (v *CorpusS44V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS45V1_0_0Args reads the arguments of corpus.s45 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS45V1_0_0Args reads the arguments of corpus.s45 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4208,6 +4614,14 @@ func DecodeCorpusS45V1_0_0Args(data []byte) (v CorpusS45V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS45V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS45V1_0_0ArgsChecked is DecodeCorpusS45V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS45V1_0_0ArgsChecked(data []byte) (v CorpusS45V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4336,7 +4750,8 @@ func (v *CorpusS45V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS46V1_0_0Args reads the arguments of corpus.s46 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS46V1_0_0Args reads the arguments of corpus.s46 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4345,6 +4760,14 @@ func DecodeCorpusS46V1_0_0Args(data []byte) (v CorpusS46V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS46V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS46V1_0_0ArgsChecked is DecodeCorpusS46V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS46V1_0_0ArgsChecked(data []byte) (v CorpusS46V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4501,7 +4924,8 @@ func (v *CorpusS46V1_0_0ArgsMetaID) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 	return nil
 }
 
-// DecodeCorpusS47V1_0_0Args reads the arguments of corpus.s47 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS47V1_0_0Args reads the arguments of corpus.s47 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4510,6 +4934,14 @@ func DecodeCorpusS47V1_0_0Args(data []byte) (v CorpusS47V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS47V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS47V1_0_0ArgsChecked is DecodeCorpusS47V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS47V1_0_0ArgsChecked(data []byte) (v CorpusS47V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4551,7 +4983,7 @@ func (v *CorpusS47V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -4602,7 +5034,8 @@ func (v *CorpusS47V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS48V1_0_0Args reads the arguments of corpus.s48 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS48V1_0_0Args reads the arguments of corpus.s48 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4611,6 +5044,14 @@ func DecodeCorpusS48V1_0_0Args(data []byte) (v CorpusS48V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS48V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS48V1_0_0ArgsChecked is DecodeCorpusS48V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS48V1_0_0ArgsChecked(data []byte) (v CorpusS48V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4679,7 +5120,8 @@ func (v *CorpusS48V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS49V1_0_0Args reads the arguments of corpus.s49 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS49V1_0_0Args reads the arguments of corpus.s49 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4688,6 +5130,14 @@ func DecodeCorpusS49V1_0_0Args(data []byte) (v CorpusS49V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS49V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS49V1_0_0ArgsChecked is DecodeCorpusS49V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS49V1_0_0ArgsChecked(data []byte) (v CorpusS49V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4729,7 +5179,7 @@ func (v *CorpusS49V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -4763,7 +5213,7 @@ func (v *CorpusS49V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n6) {
+				if !schema.IsIntegerLiteral(n6) {
 					decode.Add(errs, &loc5, "expected type integer, got number")
 				} else if i7, ok8 := decode.Int64(n6); !ok8 {
 					decode.Add(errs, &loc5, schema.MsgIntegerRange)
@@ -4916,7 +5366,8 @@ func (v *CorpusS49V1_0_0ArgsÉItem) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 	return nil
 }
 
-// DecodeCorpusS50V1_0_0Args reads the arguments of corpus.s50 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS50V1_0_0Args reads the arguments of corpus.s50 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -4925,6 +5376,14 @@ func DecodeCorpusS50V1_0_0Args(data []byte) (v CorpusS50V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS50V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS50V1_0_0ArgsChecked is DecodeCorpusS50V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS50V1_0_0ArgsChecked(data []byte) (v CorpusS50V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -4992,7 +5451,8 @@ func (v *CorpusS50V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS51V1_0_0Args reads the arguments of corpus.s51 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS51V1_0_0Args reads the arguments of corpus.s51 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5001,6 +5461,14 @@ func DecodeCorpusS51V1_0_0Args(data []byte) (v CorpusS51V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS51V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS51V1_0_0ArgsChecked is DecodeCorpusS51V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS51V1_0_0ArgsChecked(data []byte) (v CorpusS51V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5059,7 +5527,8 @@ func (v *CorpusS51V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS52V1_0_0Args reads the arguments of corpus.s52 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS52V1_0_0Args reads the arguments of corpus.s52 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5068,6 +5537,14 @@ func DecodeCorpusS52V1_0_0Args(data []byte) (v CorpusS52V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS52V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS52V1_0_0ArgsChecked is DecodeCorpusS52V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS52V1_0_0ArgsChecked(data []byte) (v CorpusS52V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5158,7 +5635,8 @@ func (v *CorpusS52V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS53V1_0_0Args reads the arguments of corpus.s53 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS53V1_0_0Args reads the arguments of corpus.s53 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5167,6 +5645,14 @@ func DecodeCorpusS53V1_0_0Args(data []byte) (v CorpusS53V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS53V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS53V1_0_0ArgsChecked is DecodeCorpusS53V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS53V1_0_0ArgsChecked(data []byte) (v CorpusS53V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5208,7 +5694,7 @@ func (v *CorpusS53V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -5248,7 +5734,8 @@ func (v *CorpusS53V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS54V1_0_0Args reads the arguments of corpus.s54 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS54V1_0_0Args reads the arguments of corpus.s54 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5257,6 +5744,14 @@ func DecodeCorpusS54V1_0_0Args(data []byte) (v CorpusS54V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS54V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS54V1_0_0ArgsChecked is DecodeCorpusS54V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS54V1_0_0ArgsChecked(data []byte) (v CorpusS54V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5316,7 +5811,8 @@ func (v *CorpusS54V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS55V1_0_0Args reads the arguments of corpus.s55 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS55V1_0_0Args reads the arguments of corpus.s55 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5325,6 +5821,14 @@ func DecodeCorpusS55V1_0_0Args(data []byte) (v CorpusS55V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS55V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS55V1_0_0ArgsChecked is DecodeCorpusS55V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS55V1_0_0ArgsChecked(data []byte) (v CorpusS55V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5412,7 +5916,8 @@ func (v *CorpusS55V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS56V1_0_0Args reads the arguments of corpus.s56 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS56V1_0_0Args reads the arguments of corpus.s56 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5421,6 +5926,14 @@ func DecodeCorpusS56V1_0_0Args(data []byte) (v CorpusS56V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS56V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS56V1_0_0ArgsChecked is DecodeCorpusS56V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS56V1_0_0ArgsChecked(data []byte) (v CorpusS56V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5462,7 +5975,7 @@ func (v *CorpusS56V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -5497,7 +6010,8 @@ func (v *CorpusS56V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS57V1_0_0Args reads the arguments of corpus.s57 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS57V1_0_0Args reads the arguments of corpus.s57 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5506,6 +6020,14 @@ func DecodeCorpusS57V1_0_0Args(data []byte) (v CorpusS57V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS57V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS57V1_0_0ArgsChecked is DecodeCorpusS57V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS57V1_0_0ArgsChecked(data []byte) (v CorpusS57V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5547,7 +6069,7 @@ func (v *CorpusS57V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -5573,7 +6095,7 @@ func (v *CorpusS57V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n6) {
+				if !schema.IsIntegerLiteral(n6) {
 					decode.Add(errs, &loc5, "expected type integer, got number")
 				} else if i7, ok8 := decode.Int64(n6); !ok8 {
 					decode.Add(errs, &loc5, schema.MsgIntegerRange)
@@ -5617,7 +6139,8 @@ func (v *CorpusS57V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS58V1_0_0Args reads the arguments of corpus.s58 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS58V1_0_0Args reads the arguments of corpus.s58 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5626,6 +6149,14 @@ func DecodeCorpusS58V1_0_0Args(data []byte) (v CorpusS58V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS58V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS58V1_0_0ArgsChecked is DecodeCorpusS58V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS58V1_0_0ArgsChecked(data []byte) (v CorpusS58V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5684,7 +6215,7 @@ func (v *CorpusS58V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n4) {
+				if !schema.IsIntegerLiteral(n4) {
 					decode.Add(errs, &loc3, "expected type integer, got number")
 				} else if i5, ok6 := decode.Int64(n4); !ok6 {
 					decode.Add(errs, &loc3, schema.MsgIntegerRange)
@@ -5741,7 +6272,8 @@ func (v *CorpusS58V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCorpusS59V1_0_0Args reads the arguments of corpus.s59 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCorpusS59V1_0_0Args reads the arguments of corpus.s59 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5750,6 +6282,14 @@ func DecodeCorpusS59V1_0_0Args(data []byte) (v CorpusS59V1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCorpusS59V1_0_0ArgsChecked(data)
+}
+
+// decodeCorpusS59V1_0_0ArgsChecked is DecodeCorpusS59V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCorpusS59V1_0_0ArgsChecked(data []byte) (v CorpusS59V1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5808,7 +6348,7 @@ func (v *CorpusS59V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n4) {
+				if !schema.IsIntegerLiteral(n4) {
 					decode.Add(errs, &loc3, "expected type integer, got number")
 				} else if i5, ok6 := decode.Int64(n4); !ok6 {
 					decode.Add(errs, &loc3, schema.MsgIntegerRange)
@@ -5840,7 +6380,8 @@ func (v *CorpusS59V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeCrmNotesAppendV1_0_0Args reads the arguments of crm.notes.append 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCrmNotesAppendV1_0_0Args reads the arguments of crm.notes.append 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5849,6 +6390,14 @@ func DecodeCrmNotesAppendV1_0_0Args(data []byte) (v CrmNotesAppendV1_0_0Args, er
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCrmNotesAppendV1_0_0ArgsChecked(data)
+}
+
+// decodeCrmNotesAppendV1_0_0ArgsChecked is DecodeCrmNotesAppendV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCrmNotesAppendV1_0_0ArgsChecked(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5934,7 +6483,8 @@ func (v *CrmNotesAppendV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 	return nil
 }
 
-// DecodeEdgeExactV1_0_0Args reads the arguments of edge.exact 1.0.0 from raw JSON in one pass and validates them.
+// DecodeEdgeExactV1_0_0Args reads the arguments of edge.exact 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -5943,6 +6493,14 @@ func DecodeEdgeExactV1_0_0Args(data []byte) (v EdgeExactV1_0_0Args, errs schema.
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeEdgeExactV1_0_0ArgsChecked(data)
+}
+
+// decodeEdgeExactV1_0_0ArgsChecked is DecodeEdgeExactV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeEdgeExactV1_0_0ArgsChecked(data []byte) (v EdgeExactV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -5996,7 +6554,7 @@ func (v *EdgeExactV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n4) {
+				if !schema.IsIntegerLiteral(n4) {
 					decode.Add(errs, &loc3, "expected type integer, got number")
 				} else if i5, ok6 := decode.Int64(n4); !ok6 {
 					decode.Add(errs, &loc3, schema.MsgIntegerRange)
@@ -6047,7 +6605,8 @@ func (v *EdgeExactV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sc
 	return nil
 }
 
-// DecodeEdgeNestedV1_0_0Args reads the arguments of edge.nested 1.0.0 from raw JSON in one pass and validates them.
+// DecodeEdgeNestedV1_0_0Args reads the arguments of edge.nested 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -6056,6 +6615,14 @@ func DecodeEdgeNestedV1_0_0Args(data []byte) (v EdgeNestedV1_0_0Args, errs schem
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeEdgeNestedV1_0_0ArgsChecked(data)
+}
+
+// decodeEdgeNestedV1_0_0ArgsChecked is DecodeEdgeNestedV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeEdgeNestedV1_0_0ArgsChecked(data []byte) (v EdgeNestedV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -6134,7 +6701,7 @@ func (v *EdgeNestedV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *s
 								if err != nil {
 									return err
 								}
-								if !decode.IsIntLiteral(n12) {
+								if !schema.IsIntegerLiteral(n12) {
 									decode.Add(errs, &loc11, "expected type integer, got number")
 								} else if i13, ok14 := decode.Int64(n12); !ok14 {
 									decode.Add(errs, &loc11, schema.MsgIntegerRange)
@@ -6368,7 +6935,7 @@ func (v *EdgeNestedV1_0_0ArgsRowsItem) decodeJSON(d *jx.Decoder, at *decode.Loc,
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -6398,7 +6965,8 @@ func (v *EdgeNestedV1_0_0ArgsRowsItem) decodeJSON(d *jx.Decoder, at *decode.Loc,
 	return nil
 }
 
-// DecodeEdgeNumbersV1_0_0Args reads the arguments of edge.numbers 1.0.0 from raw JSON in one pass and validates them.
+// DecodeEdgeNumbersV1_0_0Args reads the arguments of edge.numbers 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -6407,6 +6975,14 @@ func DecodeEdgeNumbersV1_0_0Args(data []byte) (v EdgeNumbersV1_0_0Args, errs sch
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeEdgeNumbersV1_0_0ArgsChecked(data)
+}
+
+// decodeEdgeNumbersV1_0_0ArgsChecked is DecodeEdgeNumbersV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeEdgeNumbersV1_0_0ArgsChecked(data []byte) (v EdgeNumbersV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -6488,7 +7064,7 @@ func (v *EdgeNumbersV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n6) {
+				if !schema.IsIntegerLiteral(n6) {
 					decode.Add(errs, &loc5, "expected type integer, got number")
 				} else if i7, ok8 := decode.Int64(n6); !ok8 {
 					decode.Add(errs, &loc5, schema.MsgIntegerRange)
@@ -6514,7 +7090,7 @@ func (v *EdgeNumbersV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n10) {
+				if !schema.IsIntegerLiteral(n10) {
 					decode.Add(errs, &loc9, "expected type integer, got number")
 				} else if i11, ok12 := decode.Int64(n10); !ok12 {
 					decode.Add(errs, &loc9, schema.MsgIntegerRange)
@@ -6570,7 +7146,7 @@ func (v *EdgeNumbersV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n18) {
+				if !schema.IsIntegerLiteral(n18) {
 					decode.Add(errs, &loc17, "expected type integer, got number")
 				} else if i19, ok20 := decode.Int64(n18); !ok20 {
 					decode.Add(errs, &loc17, schema.MsgIntegerRange)
@@ -6598,7 +7174,7 @@ func (v *EdgeNumbersV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n22) {
+				if !schema.IsIntegerLiteral(n22) {
 					decode.Add(errs, &loc21, "expected type integer, got number")
 				} else if i23, ok24 := decode.Int64(n22); !ok24 {
 					decode.Add(errs, &loc21, schema.MsgIntegerRange)
@@ -6624,7 +7200,7 @@ func (v *EdgeNumbersV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n26) {
+				if !schema.IsIntegerLiteral(n26) {
 					decode.Add(errs, &loc25, "expected type integer, got number")
 				} else if i27, ok28 := decode.Int64(n26); !ok28 {
 					decode.Add(errs, &loc25, schema.MsgIntegerRange)
@@ -6768,7 +7344,8 @@ func (v *EdgeNumbersV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *
 	return nil
 }
 
-// DecodeEdgeUniqueV1_0_0Args reads the arguments of edge.unique 1.0.0 from raw JSON in one pass and validates them.
+// DecodeEdgeUniqueV1_0_0Args reads the arguments of edge.unique 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -6777,6 +7354,14 @@ func DecodeEdgeUniqueV1_0_0Args(data []byte) (v EdgeUniqueV1_0_0Args, errs schem
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeEdgeUniqueV1_0_0ArgsChecked(data)
+}
+
+// decodeEdgeUniqueV1_0_0ArgsChecked is DecodeEdgeUniqueV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeEdgeUniqueV1_0_0ArgsChecked(data []byte) (v EdgeUniqueV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -6949,7 +7534,7 @@ func (v *EdgeUniqueV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *s
 						if err != nil {
 							return err
 						}
-						if !decode.IsIntLiteral(n24) {
+						if !schema.IsIntegerLiteral(n24) {
 							decode.Add(errs, &loc23, "expected type integer, got number")
 						} else if i25, ok26 := decode.Int64(n24); !ok26 {
 							decode.Add(errs, &loc23, schema.MsgIntegerRange)
@@ -7097,7 +7682,8 @@ func (v *EdgeUniqueV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *s
 	return nil
 }
 
-// DecodePaymentsLookupV1_0_0Args reads the arguments of payments.lookup 1.0.0 from raw JSON in one pass and validates them.
+// DecodePaymentsLookupV1_0_0Args reads the arguments of payments.lookup 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -7106,6 +7692,14 @@ func DecodePaymentsLookupV1_0_0Args(data []byte) (v PaymentsLookupV1_0_0Args, er
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodePaymentsLookupV1_0_0ArgsChecked(data)
+}
+
+// decodePaymentsLookupV1_0_0ArgsChecked is DecodePaymentsLookupV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodePaymentsLookupV1_0_0ArgsChecked(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -7190,7 +7784,8 @@ func (v *PaymentsLookupV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 	return nil
 }
 
-// DecodePaymentsLookupV2_0_0Args reads the arguments of payments.lookup 2.0.0 from raw JSON in one pass and validates them.
+// DecodePaymentsLookupV2_0_0Args reads the arguments of payments.lookup 2.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -7199,6 +7794,14 @@ func DecodePaymentsLookupV2_0_0Args(data []byte) (v PaymentsLookupV2_0_0Args, er
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodePaymentsLookupV2_0_0ArgsChecked(data)
+}
+
+// decodePaymentsLookupV2_0_0ArgsChecked is DecodePaymentsLookupV2_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodePaymentsLookupV2_0_0ArgsChecked(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -7304,7 +7907,8 @@ func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 	return nil
 }
 
-// DecodePaymentsReleaseV1_0_0Args reads the arguments of payments.release 1.0.0 from raw JSON in one pass and validates them.
+// DecodePaymentsReleaseV1_0_0Args reads the arguments of payments.release 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -7313,6 +7917,14 @@ func DecodePaymentsReleaseV1_0_0Args(data []byte) (v PaymentsReleaseV1_0_0Args, 
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodePaymentsReleaseV1_0_0ArgsChecked(data)
+}
+
+// decodePaymentsReleaseV1_0_0ArgsChecked is DecodePaymentsReleaseV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodePaymentsReleaseV1_0_0ArgsChecked(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -7354,7 +7966,7 @@ func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)

@@ -1077,7 +1077,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS00V1_0_0(ctx, call, call.Value.(CorpusS00V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS00V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS00V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1085,7 +1085,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS01V1_0_0(ctx, call, call.Value.(CorpusS01V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS01V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS01V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1093,7 +1093,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS02V1_0_0(ctx, call, call.Value.(CorpusS02V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS02V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS02V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1101,7 +1101,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS03V1_0_0(ctx, call, call.Value.(CorpusS03V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS03V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS03V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1109,7 +1109,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS04V1_0_0(ctx, call, call.Value.(CorpusS04V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS04V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS04V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1117,7 +1117,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS05V1_0_0(ctx, call, call.Value.(CorpusS05V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS05V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS05V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1125,7 +1125,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS06V1_0_0(ctx, call, call.Value.(CorpusS06V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS06V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS06V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1133,7 +1133,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS07V1_0_0(ctx, call, call.Value.(CorpusS07V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS07V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS07V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1141,7 +1141,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS08V1_0_0(ctx, call, call.Value.(CorpusS08V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS08V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS08V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1149,7 +1149,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS09V1_0_0(ctx, call, call.Value.(CorpusS09V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS09V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS09V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1157,7 +1157,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS10V1_0_0(ctx, call, call.Value.(CorpusS10V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS10V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS10V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1165,7 +1165,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS11V1_0_0(ctx, call, call.Value.(CorpusS11V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS11V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS11V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1173,7 +1173,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS12V1_0_0(ctx, call, call.Value.(CorpusS12V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS12V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS12V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1181,7 +1181,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS13V1_0_0(ctx, call, call.Value.(CorpusS13V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS13V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS13V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1189,7 +1189,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS14V1_0_0(ctx, call, call.Value.(CorpusS14V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS14V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS14V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1197,7 +1197,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS15V1_0_0(ctx, call, call.Value.(CorpusS15V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS15V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS15V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1205,7 +1205,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS16V1_0_0(ctx, call, call.Value.(CorpusS16V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS16V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS16V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1213,7 +1213,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS17V1_0_0(ctx, call, call.Value.(CorpusS17V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS17V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS17V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1221,7 +1221,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS18V1_0_0(ctx, call, call.Value.(CorpusS18V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS18V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS18V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1229,7 +1229,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS19V1_0_0(ctx, call, call.Value.(CorpusS19V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS19V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS19V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1237,7 +1237,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS20V1_0_0(ctx, call, call.Value.(CorpusS20V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS20V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS20V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1245,7 +1245,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS21V1_0_0(ctx, call, call.Value.(CorpusS21V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS21V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS21V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1253,7 +1253,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS22V1_0_0(ctx, call, call.Value.(CorpusS22V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS22V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS22V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1261,7 +1261,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS23V1_0_0(ctx, call, call.Value.(CorpusS23V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS23V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS23V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1269,7 +1269,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS24V1_0_0(ctx, call, call.Value.(CorpusS24V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS24V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS24V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1277,7 +1277,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS25V1_0_0(ctx, call, call.Value.(CorpusS25V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS25V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS25V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1285,7 +1285,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS26V1_0_0(ctx, call, call.Value.(CorpusS26V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS26V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS26V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1293,7 +1293,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS27V1_0_0(ctx, call, call.Value.(CorpusS27V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS27V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS27V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1301,7 +1301,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS28V1_0_0(ctx, call, call.Value.(CorpusS28V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS28V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS28V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1309,7 +1309,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS29V1_0_0(ctx, call, call.Value.(CorpusS29V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS29V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS29V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1317,7 +1317,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS30V1_0_0(ctx, call, call.Value.(CorpusS30V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS30V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS30V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1325,7 +1325,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS31V1_0_0(ctx, call, call.Value.(CorpusS31V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS31V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS31V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1333,7 +1333,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS32V1_0_0(ctx, call, call.Value.(CorpusS32V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS32V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS32V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1341,7 +1341,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS33V1_0_0(ctx, call, call.Value.(CorpusS33V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS33V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS33V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1349,7 +1349,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS34V1_0_0(ctx, call, call.Value.(CorpusS34V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS34V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS34V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1357,7 +1357,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS35V1_0_0(ctx, call, call.Value.(CorpusS35V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS35V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS35V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1365,7 +1365,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS36V1_0_0(ctx, call, call.Value.(CorpusS36V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS36V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS36V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1373,7 +1373,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS37V1_0_0(ctx, call, call.Value.(CorpusS37V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS37V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS37V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1381,7 +1381,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS38V1_0_0(ctx, call, call.Value.(CorpusS38V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS38V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS38V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1389,7 +1389,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS39V1_0_0(ctx, call, call.Value.(CorpusS39V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS39V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS39V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1397,7 +1397,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS40V1_0_0(ctx, call, call.Value.(CorpusS40V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS40V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS40V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1405,7 +1405,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS41V1_0_0(ctx, call, call.Value.(CorpusS41V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS41V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS41V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1413,7 +1413,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS42V1_0_0(ctx, call, call.Value.(CorpusS42V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS42V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS42V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1421,7 +1421,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS43V1_0_0(ctx, call, call.Value.(CorpusS43V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS43V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS43V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1429,7 +1429,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS44V1_0_0(ctx, call, call.Value.(CorpusS44V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS44V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS44V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1437,7 +1437,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS45V1_0_0(ctx, call, call.Value.(CorpusS45V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS45V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS45V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1445,7 +1445,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS46V1_0_0(ctx, call, call.Value.(CorpusS46V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS46V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS46V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1453,7 +1453,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS47V1_0_0(ctx, call, call.Value.(CorpusS47V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS47V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS47V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1461,7 +1461,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS48V1_0_0(ctx, call, call.Value.(CorpusS48V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS48V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS48V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1469,7 +1469,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS49V1_0_0(ctx, call, call.Value.(CorpusS49V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS49V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS49V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1477,7 +1477,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS50V1_0_0(ctx, call, call.Value.(CorpusS50V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS50V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS50V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1485,7 +1485,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS51V1_0_0(ctx, call, call.Value.(CorpusS51V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS51V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS51V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1493,7 +1493,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS52V1_0_0(ctx, call, call.Value.(CorpusS52V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS52V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS52V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1501,7 +1501,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS53V1_0_0(ctx, call, call.Value.(CorpusS53V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS53V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS53V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1509,7 +1509,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS54V1_0_0(ctx, call, call.Value.(CorpusS54V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS54V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS54V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1517,7 +1517,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS55V1_0_0(ctx, call, call.Value.(CorpusS55V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS55V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS55V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1525,7 +1525,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS56V1_0_0(ctx, call, call.Value.(CorpusS56V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS56V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS56V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1533,7 +1533,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS57V1_0_0(ctx, call, call.Value.(CorpusS57V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS57V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS57V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1541,7 +1541,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS58V1_0_0(ctx, call, call.Value.(CorpusS58V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS58V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS58V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1549,7 +1549,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CorpusS59V1_0_0(ctx, call, call.Value.(CorpusS59V1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCorpusS59V1_0_0Args),
+		Validate: decode.Adapt(decodeCorpusS59V1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1557,7 +1557,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CrmNotesAppendV1_0_0(ctx, call, call.Value.(CrmNotesAppendV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCrmNotesAppendV1_0_0Args),
+		Validate: decode.Adapt(decodeCrmNotesAppendV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1565,7 +1565,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.EdgeExactV1_0_0(ctx, call, call.Value.(EdgeExactV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeEdgeExactV1_0_0Args),
+		Validate: decode.Adapt(decodeEdgeExactV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1573,7 +1573,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.EdgeNestedV1_0_0(ctx, call, call.Value.(EdgeNestedV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeEdgeNestedV1_0_0Args),
+		Validate: decode.Adapt(decodeEdgeNestedV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1581,7 +1581,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.EdgeNumbersV1_0_0(ctx, call, call.Value.(EdgeNumbersV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeEdgeNumbersV1_0_0Args),
+		Validate: decode.Adapt(decodeEdgeNumbersV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1589,7 +1589,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.EdgeUniqueV1_0_0(ctx, call, call.Value.(EdgeUniqueV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeEdgeUniqueV1_0_0Args),
+		Validate: decode.Adapt(decodeEdgeUniqueV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1597,7 +1597,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.PaymentsLookupV1_0_0(ctx, call, call.Value.(PaymentsLookupV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodePaymentsLookupV1_0_0Args),
+		Validate: decode.Adapt(decodePaymentsLookupV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1605,7 +1605,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.PaymentsLookupV2_0_0(ctx, call, call.Value.(PaymentsLookupV2_0_0Args))
 		},
-		Validate: decode.Adapt(DecodePaymentsLookupV2_0_0Args),
+		Validate: decode.Adapt(decodePaymentsLookupV2_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -1613,7 +1613,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.PaymentsReleaseV1_0_0(ctx, call, call.Value.(PaymentsReleaseV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodePaymentsReleaseV1_0_0Args),
+		Validate: decode.Adapt(decodePaymentsReleaseV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}

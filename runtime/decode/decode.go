@@ -185,30 +185,16 @@ func End(d *jx.Decoder) error {
 	return fmt.Errorf("%w: %v", ErrTrailingData, err)
 }
 
-// Str reads a string and checks its encoding.
-func Str(d *jx.Decoder) (string, error) {
-	s, err := d.Str()
-	if err != nil {
-		return "", err
-	}
-	if !utf8.ValidString(s) {
-		return "", ErrInvalidUTF8
-	}
-	return s, nil
-}
+// Str reads a string. Its encoding needs no second look: Check (or the
+// server's envelope decoder) has already refused input with invalid UTF-8
+// or an escaped lone surrogate, and jx produces valid UTF-8 from valid input.
+func Str(d *jx.Decoder) (string, error) { return d.Str() }
 
 // StrBytes reads a string in place and checks its encoding. The bytes are
 // valid until the next read from d: generated code compares them with the
 // values of an enum and keeps a typed constant instead.
 func StrBytes(d *jx.Decoder) ([]byte, error) {
-	b, err := d.StrBytes()
-	if err != nil {
-		return nil, err
-	}
-	if !utf8.Valid(b) {
-		return nil, ErrInvalidUTF8
-	}
-	return b, nil
+	return d.StrBytes() // valid UTF-8, as for Str
 }
 
 // Kind names the JSON kind of the next value for a type-mismatch message and
@@ -246,33 +232,10 @@ func Kind(d *jx.Decoder, t jx.Type) (schema.Kind, error) {
 
 // NumKind is KindInteger for an integer literal and KindNumber otherwise.
 func NumKind(n jx.Num) schema.Kind {
-	if IsIntLiteral(n) {
+	if schema.IsIntegerLiteral(n) {
 		return schema.KindInteger
 	}
 	return schema.KindNumber
-}
-
-// IsIntLiteral is schema.IsIntegerLiteral on bytes.
-func IsIntLiteral(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	i := 0
-	if b[0] == '-' {
-		i = 1
-	}
-	if i == len(b) {
-		return false
-	}
-	if b[i] == '0' {
-		return i+1 == len(b)
-	}
-	for ; i < len(b); i++ {
-		if b[i] < '0' || b[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // Int64 converts an integer literal; ok is false when int64 cannot hold it

@@ -108,10 +108,11 @@ func floatKind(f float64) Kind {
 	return KindNumber
 }
 
-// IsIntegerLiteral reports whether s is a JSON number literal with neither a
+// IsIntegerLiteral reports whether s (a string or the bytes of one, such as a
+// decoder's raw number) is a JSON number literal with neither a
 // fraction nor an exponent: "5" and "-12" are, "5.0" and "1e3" are not.
-func IsIntegerLiteral(s string) bool {
-	if s == "" {
+func IsIntegerLiteral[T ~string | ~[]byte](s T) bool {
+	if len(s) == 0 {
 		return false
 	}
 	i := 0

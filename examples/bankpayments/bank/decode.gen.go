@@ -9,7 +9,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeCrmNotesAppendV1_0_0Args reads the arguments of crm.notes.append 1.0.0 from raw JSON in one pass and validates them.
+// DecodeCrmNotesAppendV1_0_0Args reads the arguments of crm.notes.append 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -18,6 +19,14 @@ func DecodeCrmNotesAppendV1_0_0Args(data []byte) (v CrmNotesAppendV1_0_0Args, er
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeCrmNotesAppendV1_0_0ArgsChecked(data)
+}
+
+// decodeCrmNotesAppendV1_0_0ArgsChecked is DecodeCrmNotesAppendV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeCrmNotesAppendV1_0_0ArgsChecked(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -103,7 +112,8 @@ func (v *CrmNotesAppendV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 	return nil
 }
 
-// DecodePaymentsLookupV1_0_0Args reads the arguments of payments.lookup 1.0.0 from raw JSON in one pass and validates them.
+// DecodePaymentsLookupV1_0_0Args reads the arguments of payments.lookup 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -112,6 +122,14 @@ func DecodePaymentsLookupV1_0_0Args(data []byte) (v PaymentsLookupV1_0_0Args, er
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodePaymentsLookupV1_0_0ArgsChecked(data)
+}
+
+// decodePaymentsLookupV1_0_0ArgsChecked is DecodePaymentsLookupV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodePaymentsLookupV1_0_0ArgsChecked(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -196,7 +214,8 @@ func (v *PaymentsLookupV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 	return nil
 }
 
-// DecodePaymentsLookupV2_0_0Args reads the arguments of payments.lookup 2.0.0 from raw JSON in one pass and validates them.
+// DecodePaymentsLookupV2_0_0Args reads the arguments of payments.lookup 2.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -205,6 +224,14 @@ func DecodePaymentsLookupV2_0_0Args(data []byte) (v PaymentsLookupV2_0_0Args, er
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodePaymentsLookupV2_0_0ArgsChecked(data)
+}
+
+// decodePaymentsLookupV2_0_0ArgsChecked is DecodePaymentsLookupV2_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodePaymentsLookupV2_0_0ArgsChecked(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -310,7 +337,8 @@ func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 	return nil
 }
 
-// DecodePaymentsReleaseV1_0_0Args reads the arguments of payments.release 1.0.0 from raw JSON in one pass and validates them.
+// DecodePaymentsReleaseV1_0_0Args reads the arguments of payments.release 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -319,6 +347,14 @@ func DecodePaymentsReleaseV1_0_0Args(data []byte) (v PaymentsReleaseV1_0_0Args, 
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodePaymentsReleaseV1_0_0ArgsChecked(data)
+}
+
+// decodePaymentsReleaseV1_0_0ArgsChecked is DecodePaymentsReleaseV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodePaymentsReleaseV1_0_0ArgsChecked(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -360,7 +396,7 @@ func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)

@@ -132,7 +132,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.CrmNotesAppendV1_0_0(ctx, call, call.Value.(CrmNotesAppendV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeCrmNotesAppendV1_0_0Args),
+		Validate: decode.Adapt(decodeCrmNotesAppendV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.PaymentsLookupV1_0_0(ctx, call, call.Value.(PaymentsLookupV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodePaymentsLookupV1_0_0Args),
+		Validate: decode.Adapt(decodePaymentsLookupV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.PaymentsLookupV2_0_0(ctx, call, call.Value.(PaymentsLookupV2_0_0Args))
 		},
-		Validate: decode.Adapt(DecodePaymentsLookupV2_0_0Args),
+		Validate: decode.Adapt(decodePaymentsLookupV2_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.PaymentsReleaseV1_0_0(ctx, call, call.Value.(PaymentsReleaseV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodePaymentsReleaseV1_0_0Args),
+		Validate: decode.Adapt(decodePaymentsReleaseV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}

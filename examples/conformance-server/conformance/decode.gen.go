@@ -9,7 +9,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeJSONSchema202012ToolV1_0_0Args reads the arguments of json_schema_2020_12_tool 1.0.0 from raw JSON in one pass and validates them.
+// DecodeJSONSchema202012ToolV1_0_0Args reads the arguments of json_schema_2020_12_tool 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -18,6 +19,14 @@ func DecodeJSONSchema202012ToolV1_0_0Args(data []byte) (v JSONSchema202012ToolV1
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeJSONSchema202012ToolV1_0_0ArgsChecked(data)
+}
+
+// decodeJSONSchema202012ToolV1_0_0ArgsChecked is DecodeJSONSchema202012ToolV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeJSONSchema202012ToolV1_0_0ArgsChecked(data []byte) (v JSONSchema202012ToolV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -152,7 +161,8 @@ func (v *JSONSchema202012ToolV1_0_0ArgsAddress) decodeJSON(d *jx.Decoder, at *de
 	return nil
 }
 
-// DecodeTestAudioContentV1_0_0Args reads the arguments of test_audio_content 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestAudioContentV1_0_0Args reads the arguments of test_audio_content 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -161,6 +171,14 @@ func DecodeTestAudioContentV1_0_0Args(data []byte) (v TestAudioContentV1_0_0Args
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestAudioContentV1_0_0ArgsChecked(data)
+}
+
+// decodeTestAudioContentV1_0_0ArgsChecked is DecodeTestAudioContentV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestAudioContentV1_0_0ArgsChecked(data []byte) (v TestAudioContentV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -203,7 +221,8 @@ func (v *TestAudioContentV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, e
 	return nil
 }
 
-// DecodeTestElicitationV1_0_0Args reads the arguments of test_elicitation 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestElicitationV1_0_0Args reads the arguments of test_elicitation 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -212,6 +231,14 @@ func DecodeTestElicitationV1_0_0Args(data []byte) (v TestElicitationV1_0_0Args, 
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestElicitationV1_0_0ArgsChecked(data)
+}
+
+// decodeTestElicitationV1_0_0ArgsChecked is DecodeTestElicitationV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestElicitationV1_0_0ArgsChecked(data []byte) (v TestElicitationV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -276,7 +303,8 @@ func (v *TestElicitationV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 	return nil
 }
 
-// DecodeTestElicitationSep1034DefaultsV1_0_0Args reads the arguments of test_elicitation_sep1034_defaults 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestElicitationSep1034DefaultsV1_0_0Args reads the arguments of test_elicitation_sep1034_defaults 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -285,6 +313,14 @@ func DecodeTestElicitationSep1034DefaultsV1_0_0Args(data []byte) (v TestElicitat
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked(data)
+}
+
+// decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked is DecodeTestElicitationSep1034DefaultsV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked(data []byte) (v TestElicitationSep1034DefaultsV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -327,7 +363,8 @@ func (v *TestElicitationSep1034DefaultsV1_0_0Args) decodeJSON(d *jx.Decoder, at 
 	return nil
 }
 
-// DecodeTestElicitationSep1330EnumsV1_0_0Args reads the arguments of test_elicitation_sep1330_enums 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestElicitationSep1330EnumsV1_0_0Args reads the arguments of test_elicitation_sep1330_enums 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -336,6 +373,14 @@ func DecodeTestElicitationSep1330EnumsV1_0_0Args(data []byte) (v TestElicitation
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked(data)
+}
+
+// decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked is DecodeTestElicitationSep1330EnumsV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked(data []byte) (v TestElicitationSep1330EnumsV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -378,7 +423,8 @@ func (v *TestElicitationSep1330EnumsV1_0_0Args) decodeJSON(d *jx.Decoder, at *de
 	return nil
 }
 
-// DecodeTestEmbeddedResourceV1_0_0Args reads the arguments of test_embedded_resource 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestEmbeddedResourceV1_0_0Args reads the arguments of test_embedded_resource 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -387,6 +433,14 @@ func DecodeTestEmbeddedResourceV1_0_0Args(data []byte) (v TestEmbeddedResourceV1
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestEmbeddedResourceV1_0_0ArgsChecked(data)
+}
+
+// decodeTestEmbeddedResourceV1_0_0ArgsChecked is DecodeTestEmbeddedResourceV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestEmbeddedResourceV1_0_0ArgsChecked(data []byte) (v TestEmbeddedResourceV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -429,7 +483,8 @@ func (v *TestEmbeddedResourceV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Lo
 	return nil
 }
 
-// DecodeTestErrorHandlingV1_0_0Args reads the arguments of test_error_handling 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestErrorHandlingV1_0_0Args reads the arguments of test_error_handling 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -438,6 +493,14 @@ func DecodeTestErrorHandlingV1_0_0Args(data []byte) (v TestErrorHandlingV1_0_0Ar
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestErrorHandlingV1_0_0ArgsChecked(data)
+}
+
+// decodeTestErrorHandlingV1_0_0ArgsChecked is DecodeTestErrorHandlingV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestErrorHandlingV1_0_0ArgsChecked(data []byte) (v TestErrorHandlingV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -480,7 +543,8 @@ func (v *TestErrorHandlingV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, 
 	return nil
 }
 
-// DecodeTestImageContentV1_0_0Args reads the arguments of test_image_content 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestImageContentV1_0_0Args reads the arguments of test_image_content 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -489,6 +553,14 @@ func DecodeTestImageContentV1_0_0Args(data []byte) (v TestImageContentV1_0_0Args
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestImageContentV1_0_0ArgsChecked(data)
+}
+
+// decodeTestImageContentV1_0_0ArgsChecked is DecodeTestImageContentV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestImageContentV1_0_0ArgsChecked(data []byte) (v TestImageContentV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -531,7 +603,8 @@ func (v *TestImageContentV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, e
 	return nil
 }
 
-// DecodeTestMultipleContentTypesV1_0_0Args reads the arguments of test_multiple_content_types 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestMultipleContentTypesV1_0_0Args reads the arguments of test_multiple_content_types 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -540,6 +613,14 @@ func DecodeTestMultipleContentTypesV1_0_0Args(data []byte) (v TestMultipleConten
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestMultipleContentTypesV1_0_0ArgsChecked(data)
+}
+
+// decodeTestMultipleContentTypesV1_0_0ArgsChecked is DecodeTestMultipleContentTypesV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestMultipleContentTypesV1_0_0ArgsChecked(data []byte) (v TestMultipleContentTypesV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -582,7 +663,8 @@ func (v *TestMultipleContentTypesV1_0_0Args) decodeJSON(d *jx.Decoder, at *decod
 	return nil
 }
 
-// DecodeTestReconnectionV1_0_0Args reads the arguments of test_reconnection 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestReconnectionV1_0_0Args reads the arguments of test_reconnection 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -591,6 +673,14 @@ func DecodeTestReconnectionV1_0_0Args(data []byte) (v TestReconnectionV1_0_0Args
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestReconnectionV1_0_0ArgsChecked(data)
+}
+
+// decodeTestReconnectionV1_0_0ArgsChecked is DecodeTestReconnectionV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestReconnectionV1_0_0ArgsChecked(data []byte) (v TestReconnectionV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -633,7 +723,8 @@ func (v *TestReconnectionV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, e
 	return nil
 }
 
-// DecodeTestSamplingV1_0_0Args reads the arguments of test_sampling 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestSamplingV1_0_0Args reads the arguments of test_sampling 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -642,6 +733,14 @@ func DecodeTestSamplingV1_0_0Args(data []byte) (v TestSamplingV1_0_0Args, errs s
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestSamplingV1_0_0ArgsChecked(data)
+}
+
+// decodeTestSamplingV1_0_0ArgsChecked is DecodeTestSamplingV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestSamplingV1_0_0ArgsChecked(data []byte) (v TestSamplingV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -706,7 +805,8 @@ func (v *TestSamplingV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs 
 	return nil
 }
 
-// DecodeTestSimpleTextV1_0_0Args reads the arguments of test_simple_text 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestSimpleTextV1_0_0Args reads the arguments of test_simple_text 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -715,6 +815,14 @@ func DecodeTestSimpleTextV1_0_0Args(data []byte) (v TestSimpleTextV1_0_0Args, er
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestSimpleTextV1_0_0ArgsChecked(data)
+}
+
+// decodeTestSimpleTextV1_0_0ArgsChecked is DecodeTestSimpleTextV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestSimpleTextV1_0_0ArgsChecked(data []byte) (v TestSimpleTextV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -757,7 +865,8 @@ func (v *TestSimpleTextV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, err
 	return nil
 }
 
-// DecodeTestToolWithLoggingV1_0_0Args reads the arguments of test_tool_with_logging 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestToolWithLoggingV1_0_0Args reads the arguments of test_tool_with_logging 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -766,6 +875,14 @@ func DecodeTestToolWithLoggingV1_0_0Args(data []byte) (v TestToolWithLoggingV1_0
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestToolWithLoggingV1_0_0ArgsChecked(data)
+}
+
+// decodeTestToolWithLoggingV1_0_0ArgsChecked is DecodeTestToolWithLoggingV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestToolWithLoggingV1_0_0ArgsChecked(data []byte) (v TestToolWithLoggingV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -808,7 +925,8 @@ func (v *TestToolWithLoggingV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc
 	return nil
 }
 
-// DecodeTestToolWithProgressV1_0_0Args reads the arguments of test_tool_with_progress 1.0.0 from raw JSON in one pass and validates them.
+// DecodeTestToolWithProgressV1_0_0Args reads the arguments of test_tool_with_progress 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -817,6 +935,14 @@ func DecodeTestToolWithProgressV1_0_0Args(data []byte) (v TestToolWithProgressV1
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeTestToolWithProgressV1_0_0ArgsChecked(data)
+}
+
+// decodeTestToolWithProgressV1_0_0ArgsChecked is DecodeTestToolWithProgressV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeTestToolWithProgressV1_0_0ArgsChecked(data []byte) (v TestToolWithProgressV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)

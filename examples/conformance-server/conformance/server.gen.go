@@ -297,7 +297,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.JSONSchema202012ToolV1_0_0(ctx, call, call.Value.(JSONSchema202012ToolV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeJSONSchema202012ToolV1_0_0Args),
+		Validate: decode.Adapt(decodeJSONSchema202012ToolV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -305,7 +305,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestAudioContentV1_0_0(ctx, call, call.Value.(TestAudioContentV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestAudioContentV1_0_0Args),
+		Validate: decode.Adapt(decodeTestAudioContentV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -313,7 +313,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestElicitationV1_0_0(ctx, call, call.Value.(TestElicitationV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestElicitationV1_0_0Args),
+		Validate: decode.Adapt(decodeTestElicitationV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -321,7 +321,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestElicitationSep1034DefaultsV1_0_0(ctx, call, call.Value.(TestElicitationSep1034DefaultsV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestElicitationSep1034DefaultsV1_0_0Args),
+		Validate: decode.Adapt(decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestElicitationSep1330EnumsV1_0_0(ctx, call, call.Value.(TestElicitationSep1330EnumsV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestElicitationSep1330EnumsV1_0_0Args),
+		Validate: decode.Adapt(decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -337,7 +337,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestEmbeddedResourceV1_0_0(ctx, call, call.Value.(TestEmbeddedResourceV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestEmbeddedResourceV1_0_0Args),
+		Validate: decode.Adapt(decodeTestEmbeddedResourceV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestErrorHandlingV1_0_0(ctx, call, call.Value.(TestErrorHandlingV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestErrorHandlingV1_0_0Args),
+		Validate: decode.Adapt(decodeTestErrorHandlingV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -353,7 +353,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestImageContentV1_0_0(ctx, call, call.Value.(TestImageContentV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestImageContentV1_0_0Args),
+		Validate: decode.Adapt(decodeTestImageContentV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -361,7 +361,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestMultipleContentTypesV1_0_0(ctx, call, call.Value.(TestMultipleContentTypesV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestMultipleContentTypesV1_0_0Args),
+		Validate: decode.Adapt(decodeTestMultipleContentTypesV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -369,7 +369,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestReconnectionV1_0_0(ctx, call, call.Value.(TestReconnectionV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestReconnectionV1_0_0Args),
+		Validate: decode.Adapt(decodeTestReconnectionV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -377,7 +377,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestSamplingV1_0_0(ctx, call, call.Value.(TestSamplingV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestSamplingV1_0_0Args),
+		Validate: decode.Adapt(decodeTestSamplingV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -385,7 +385,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestSimpleTextV1_0_0(ctx, call, call.Value.(TestSimpleTextV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestSimpleTextV1_0_0Args),
+		Validate: decode.Adapt(decodeTestSimpleTextV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -393,7 +393,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestToolWithLoggingV1_0_0(ctx, call, call.Value.(TestToolWithLoggingV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestToolWithLoggingV1_0_0Args),
+		Validate: decode.Adapt(decodeTestToolWithLoggingV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
@@ -401,7 +401,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestToolWithProgressV1_0_0(ctx, call, call.Value.(TestToolWithProgressV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeTestToolWithProgressV1_0_0Args),
+		Validate: decode.Adapt(decodeTestToolWithProgressV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}

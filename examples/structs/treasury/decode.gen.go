@@ -10,7 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// decodeFxBookV1_0_0Wire reads the arguments of fx.book 1.0.0 from raw JSON in one pass and validates them.
+// decodeFxBookV1_0_0Wire reads the arguments of fx.book 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -19,6 +20,14 @@ func decodeFxBookV1_0_0Wire(data []byte) (v fxBookV1_0_0Wire, errs schema.Errors
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeFxBookV1_0_0WireChecked(data)
+}
+
+// decodeFxBookV1_0_0WireChecked is decodeFxBookV1_0_0Wire for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeFxBookV1_0_0WireChecked(data []byte) (v fxBookV1_0_0Wire, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -286,7 +295,7 @@ func (v *fxBookV1_0_0WireSettlementItem) decodeJSON(d *jx.Decoder, at *decode.Lo
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n4) {
+				if !schema.IsIntegerLiteral(n4) {
 					decode.Add(errs, &loc3, "expected type integer, got number")
 				} else if i5, ok6 := decode.Int64(n4); !ok6 {
 					decode.Add(errs, &loc3, schema.MsgIntegerRange)
@@ -325,7 +334,8 @@ func (v *fxBookV1_0_0WireSettlementItem) decodeJSON(d *jx.Decoder, at *decode.Lo
 	return nil
 }
 
-// DecodeFxQuoteV1_0_0Args reads the arguments of fx.quote 1.0.0 from raw JSON in one pass and validates them.
+// DecodeFxQuoteV1_0_0Args reads the arguments of fx.quote 1.0.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -334,6 +344,14 @@ func DecodeFxQuoteV1_0_0Args(data []byte) (v FxQuoteV1_0_0Args, errs schema.Erro
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeFxQuoteV1_0_0ArgsChecked(data)
+}
+
+// decodeFxQuoteV1_0_0ArgsChecked is DecodeFxQuoteV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeFxQuoteV1_0_0ArgsChecked(data []byte) (v FxQuoteV1_0_0Args, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -375,7 +393,7 @@ func (v *FxQuoteV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)
@@ -476,7 +494,8 @@ func (v *FxQuoteV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 	return nil
 }
 
-// decodeFxQuoteV1_1_0Wire reads the arguments of fx.quote 1.1.0 from raw JSON in one pass and validates them.
+// decodeFxQuoteV1_1_0Wire reads the arguments of fx.quote 1.1.0 from raw JSON and validates them in one
+// pass, after decode.Check's scan for what the JSON decoder would read leniently.
 // It returns the typed value and every schema violation, sorted by (path,
 // message), with the reference validator's messages; the value is only
 // meaningful when there are none. err reports input that is not one
@@ -485,6 +504,14 @@ func decodeFxQuoteV1_1_0Wire(data []byte) (v fxQuoteV1_1_0Wire, errs schema.Erro
 	if err = decode.Check(data); err != nil {
 		return v, nil, err
 	}
+	return decodeFxQuoteV1_1_0WireChecked(data)
+}
+
+// decodeFxQuoteV1_1_0WireChecked is decodeFxQuoteV1_1_0Wire for input already read strictly (valid UTF-8, no escaped lone
+// surrogate), as the server's JSON-RPC decoder reads every message before its
+// arguments reach a validator: Register binds it, so a call's bytes are not
+// scanned twice.
+func decodeFxQuoteV1_1_0WireChecked(data []byte) (v fxQuoteV1_1_0Wire, errs schema.Errors, err error) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(data)
@@ -526,7 +553,7 @@ func (v *fxQuoteV1_1_0Wire) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 				if err != nil {
 					return err
 				}
-				if !decode.IsIntLiteral(n2) {
+				if !schema.IsIntegerLiteral(n2) {
 					decode.Add(errs, &loc1, "expected type integer, got number")
 				} else if i3, ok4 := decode.Int64(n2); !ok4 {
 					decode.Add(errs, &loc1, schema.MsgIntegerRange)

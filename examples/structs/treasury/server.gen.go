@@ -117,7 +117,7 @@ func Register(s *mcp.Server, h Handler) error {
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.FxQuoteV1_0_0(ctx, call, call.Value.(FxQuoteV1_0_0Args))
 		},
-		Validate: decode.Adapt(DecodeFxQuoteV1_0_0Args),
+		Validate: decode.Adapt(decodeFxQuoteV1_0_0ArgsChecked),
 	}); err != nil {
 		return err
 	}
