@@ -197,7 +197,14 @@ func run(binary string) error {
 	fmt.Printf("  pinned to 1.0.0     : answered by 1.0.0 (deprecated, still resolvable): %q\n", res.Text())
 	fmt.Printf("  client cache before : %v  (list_tools calls so far: %d)\n", versions(list), c.ListCalls())
 	fmt.Println("  operator retires payments.lookup@1.0.0 (lifecycle file + SIGHUP) ...")
-	if err := os.WriteFile(s.lifecycle, []byte(`{"payments.lookup@1.0.0": "retired"}`), 0o644); err != nil {
+	// The demo's record of what the operator changed: written to the
+	// service's lifecycle file, and read again in section 8.
+	operatorChanges := map[string]estate.Lifecycle{"payments.lookup@1.0.0": estate.Retired}
+	changes, err := json.Marshal(operatorChanges)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(s.lifecycle, changes, 0o644); err != nil {
 		return err
 	}
 	s.cmd.Process.Signal(syscall.SIGHUP)
@@ -249,9 +256,9 @@ func run(binary string) error {
 
 	section(8, "THE ESTATE, AS THE PLATFORM SEES IT")
 	for _, sp := range specs {
-		life := sp.Lifecycle
-		if sp.Key() == "payments.lookup@1.0.0" {
-			life = estate.Retired // as the operator just set it
+		life := sp.Lifecycle.OrActive()
+		if changed, ok := operatorChanges[sp.Key()]; ok {
+			life = changed
 		}
 		fmt.Printf("  %-28s %-11s %-21s retryable=%-5v scopes=%v class=%s\n",
 			sp.Key(), life, sp.SideEffect, sp.SideEffect.Retryable(), sp.RequiredScopes, sp.DataClassification)
