@@ -368,9 +368,10 @@ func (l *loader) comments() map[string]string {
 func (l *loader) metadata(d *declared) estate.ToolSpec {
 	t := d.tool
 	spec := estate.ToolSpec{Name: t.name.text, Lifecycle: estate.Active}
-	var err error
-	if spec.Version, err = estate.ParseVersion(t.version.text); err != nil {
+	if v, err := estate.ParseVersion(t.version.text); err != nil {
 		l.errs.add(t.version.pos, "%v", err)
+	} else {
+		spec.Version = v
 	}
 	if t.title != nil {
 		spec.Title = t.title.text
@@ -380,6 +381,9 @@ func (l *loader) metadata(d *declared) estate.ToolSpec {
 		l.errs.add(d.namePos, "%s has no description: write the description the model reads as the doc comment's paragraphs after the first", d.typeName)
 	}
 	for key, w := range t.values {
+		// err is this key's own: a value that is not parsed (owner, scopes)
+		// must not report an error left from another key or the version.
+		var err error
 		switch key {
 		case keySideEffect:
 			spec.SideEffect, err = estate.ParseSideEffect(w.text)
@@ -398,7 +402,6 @@ func (l *loader) metadata(d *declared) estate.ToolSpec {
 		}
 		if err != nil {
 			l.errs.add(w.pos, "%v", err)
-			err = nil
 		}
 	}
 	return spec
