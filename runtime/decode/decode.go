@@ -9,13 +9,11 @@
 package decode
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/go-faster/jx"
@@ -118,29 +116,12 @@ func Check(data []byte) error {
 	if !utf8.Valid(data) {
 		return ErrInvalidUTF8
 	}
-	if mayEscapeSurrogate(data) {
+	if schema.MayEscapeSurrogate(data) {
 		if _, err := schema.DecodeJSON(data); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// mayEscapeSurrogate reports whether data holds the text of an escaped
-// surrogate code point, \uD800 to \uDFFF in either case. It does not know
-// strings from the rest (an escaped backslash before "uD800" counts too):
-// a false alarm only costs a second reading.
-func mayEscapeSurrogate(data []byte) bool {
-	for {
-		i := bytes.Index(data, []byte(`\u`))
-		if i < 0 || i+4 > len(data) {
-			return false
-		}
-		if d, h := data[i+2], data[i+3]; (d == 'd' || d == 'D') && strings.IndexByte("89abcdefABCDEF", h) >= 0 {
-			return true
-		}
-		data = data[i+2:]
-	}
 }
 
 // Skip skips the next value with the strictness of schema.DecodeJSON: an

@@ -80,10 +80,12 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 // the id is missing or itself invalid). The returned message's raw fields
 // alias data.
 func Decode(data []byte) (Message, *Error) {
-	var m Message
 	var env envelope
-	if err := env.read(data); err != nil {
-		return m, err
+	if !env.readFast(data) {
+		env = envelope{}
+		if err := env.read(data); err != nil {
+			return Message{}, err
+		}
 	}
 	return env.message()
 }
@@ -145,7 +147,7 @@ func (e *envelope) message() (Message, *Error) {
 	if !idValid {
 		m.ID, idValid = parseID(e.id)
 	}
-	if s, ok := stringValue(e.jsonrpc); !ok || s != Version {
+	if !isVersion(e.jsonrpc) {
 		return m, NewError(CodeInvalidRequest, msgBadVersion)
 	}
 	if e.method == nil {
@@ -296,9 +298,23 @@ func expectEOF(dec *jsontext.Decoder) error {
 	return nil
 }
 
+// isVersion reports whether v is the string "2.0", however it is written.
+func isVersion(v jsontext.Value) bool {
+	if string(v) == `"`+Version+`"` {
+		return true
+	}
+	s, ok := stringValue(v)
+	return ok && s == Version
+}
+
 func stringValue(v jsontext.Value) (string, bool) {
 	if v.Kind() != '"' {
 		return "", false
+	}
+	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+		// No escape: the text between the quotes is the string (the
+		// reading already refused control characters and invalid UTF-8).
+		return string(v[1 : len(v)-1]), true
 	}
 	s, err := jsontext.AppendUnquote(nil, v)
 	return string(s), err == nil
