@@ -114,15 +114,23 @@ func cachedTools(views map[string]*View) int {
 
 // discoverLocked computes a view's list; r.mu must be held.
 func (r *Registry) discoverLocked(v view) ([]ToolSpec, error) {
-	list := []ToolSpec{}
+	// The visible versions are found first as indexes into the estate and
+	// copied once into a list of the right size: a ToolSpec is a few
+	// hundred bytes, and a list grown by appending copies them again at
+	// every growth.
+	found := make([]*ToolSpec, 0, 64)
 	for _, name := range r.names {
-		s, ok, err := newestVisible(r.tools[name], v)
+		s, err := newestVisibleIn(r.tools[name], v)
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			list = append(list, s)
+		if s != nil {
+			found = append(found, s)
 		}
+	}
+	list := make([]ToolSpec, len(found))
+	for i, s := range found {
+		list[i] = *s
 	}
 	return list, nil
 }
@@ -130,20 +138,30 @@ func (r *Registry) discoverLocked(v view) ([]ToolSpec, error) {
 // newestVisible is the one implementation of "the version a view sees":
 // the newest active version of versions (ascending) that v is entitled to.
 func newestVisible(versions []ToolSpec, v view) (ToolSpec, bool, error) {
+	s, err := newestVisibleIn(versions, v)
+	if s == nil || err != nil {
+		return ToolSpec{}, false, err
+	}
+	return *s, true, nil
+}
+
+// newestVisibleIn is newestVisible as a pointer into versions, nil when
+// none is visible.
+func newestVisibleIn(versions []ToolSpec, v view) (*ToolSpec, error) {
 	for i := len(versions) - 1; i >= 0; i-- {
-		s := versions[i]
+		s := &versions[i]
 		if s.Lifecycle != Active {
 			continue
 		}
 		ok, err := v.entitles(s)
 		if err != nil {
-			return ToolSpec{}, false, err
+			return nil, err
 		}
 		if ok {
-			return s, true, nil
+			return s, nil
 		}
 	}
-	return ToolSpec{}, false, nil
+	return nil, nil
 }
 
 // ResolveFor returns the version of name that p's call reaches. With a nil
@@ -164,7 +182,7 @@ func (r *Registry) ResolveFor(p Principal, name string, c *Constraint) (ToolSpec
 		return newestVisible(versions, v)
 	}
 	for i := len(versions) - 1; i >= 0; i-- {
-		s := versions[i]
+		s := &versions[i]
 		if !c.Check(s.Version) {
 			continue
 		}
@@ -173,7 +191,7 @@ func (r *Registry) ResolveFor(p Principal, name string, c *Constraint) (ToolSpec
 			return ToolSpec{}, false, err
 		}
 		if ok {
-			return s, true, nil
+			return *s, true, nil
 		}
 	}
 	return ToolSpec{}, false, nil

@@ -30,7 +30,7 @@ func (p Principal) Entitled(s ToolSpec) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return v.entitles(s)
+	return v.entitles(&s)
 }
 
 // view is a principal reduced to what entitlement depends on. Two principals
@@ -47,14 +47,31 @@ func (p Principal) view() (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	scopes := slices.Clone(p.Scopes)
-	slices.Sort(scopes)
-	return view{tenant: p.Tenant, scopes: slices.Compact(scopes), clearance: rank}, nil
+	scopes := p.Scopes
+	if !strictlyAscending(scopes) {
+		// Only read from here on, so a set already in order (the usual
+		// case, and what a token's scopes become once sorted) is not copied
+		// on every call.
+		scopes = slices.Clone(scopes)
+		slices.Sort(scopes)
+		scopes = slices.Compact(scopes)
+	}
+	return view{tenant: p.Tenant, scopes: scopes, clearance: rank}, nil
+}
+
+// strictlyAscending reports whether s is sorted without duplicates.
+func strictlyAscending(s []string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i-1] >= s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // entitles is the one implementation of the entitlement rule; Entitled,
 // Discover and ResolveFor all use it.
-func (v view) entitles(s ToolSpec) (bool, error) {
+func (v view) entitles(s *ToolSpec) (bool, error) {
 	life, err := s.Lifecycle.effective()
 	if err != nil {
 		return false, err

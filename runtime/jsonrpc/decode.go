@@ -32,6 +32,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -156,7 +157,7 @@ func (e *envelope) message() (Message, *Error) {
 		}
 		return e.response(m, idValid)
 	}
-	method, ok := stringValue(e.method)
+	method, ok := methodName(e.method)
 	if !ok || method == "" {
 		return m, NewError(CodeInvalidRequest, msgBadMethod)
 	}
@@ -297,6 +298,38 @@ func expectEOF(dec *jsontext.Decoder) error {
 	}
 	return nil
 }
+
+// methodName is the string value of a method member, interned: a peer
+// uses a few dozen methods, one on every message, and each would otherwise
+// be a new string. The table is bounded, so a peer that makes names up
+// costs what it did before.
+func methodName(v jsontext.Value) (string, bool) {
+	if v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
+		return stringValue(v)
+	}
+	name := v[1 : len(v)-1]
+	methods.RLock()
+	s, ok := methods.names[string(name)]
+	methods.RUnlock()
+	if ok {
+		return s, true
+	}
+	s = string(name)
+	methods.Lock()
+	if len(methods.names) < maxMethods {
+		methods.names[s] = s
+	}
+	methods.Unlock()
+	return s, true
+}
+
+// maxMethods bounds the interned method names.
+const maxMethods = 256
+
+var methods = struct {
+	sync.RWMutex
+	names map[string]string
+}{names: map[string]string{}}
 
 // isVersion reports whether v is the string "2.0", however it is written.
 func isVersion(v jsontext.Value) bool {

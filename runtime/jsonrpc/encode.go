@@ -12,8 +12,11 @@ import (
 // values encode to equal bytes) but without HTML escaping: "<" stays "<".
 // A json.RawMessage is returned as it is, unchecked.
 func Marshal(v any) (json.RawMessage, error) {
-	if raw, ok := v.(json.RawMessage); ok {
-		return raw, nil
+	switch v := v.(type) {
+	case json.RawMessage:
+		return v, nil
+	case Appender:
+		return v.AppendJSON(nil)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -22,6 +25,14 @@ func Marshal(v any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// Appender is a value that appends its own JSON encoding to b: a result on
+// every call's path (a tool result) writes itself rather than being
+// encoded by reflection. Its encoding must be what Marshal would give for
+// its json tags, so that the choice never shows on the wire.
+type Appender interface {
+	AppendJSON(b []byte) ([]byte, error)
 }
 
 // absent reports whether v stands for "no value": nil, or a nil
@@ -59,6 +70,19 @@ func appendCall(b []byte, method string, params any) ([]byte, error) {
 
 // EncodeResult encodes a success response. A nil result is sent as {}.
 func EncodeResult(id ID, result any) ([]byte, error) {
+	if a, ok := result.(Appender); ok {
+		// One allocation for the whole answer, the usual size of a
+		// tool result.
+		b := make([]byte, 0, 256)
+		b = append(b, `{"jsonrpc":"2.0","id":`...)
+		b = append(b, id.String()...)
+		b = append(b, `,"result":`...)
+		b, err := a.AppendJSON(b)
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '}'), nil
+	}
 	r := json.RawMessage(`{}`)
 	if !absent(result) {
 		var err error

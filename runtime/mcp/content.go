@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The content block types MCP defines and this package writes and reads.
@@ -52,7 +52,7 @@ func ResourceContent(r ResourceContents) Content {
 	return Content{Type: ContentResource, Resource: &r}
 }
 
-// wireContent is a block as MCP writes it.
+// wireContent is a block as MCP writes it, for reading one a client sent.
 type wireContent struct {
 	Type     string            `json:"type"`
 	Text     *string           `json:"text,omitempty"`
@@ -64,29 +64,60 @@ type wireContent struct {
 // MarshalJSON writes the members the block's type requires (a text block
 // always has "text", even when empty; an image always has "data" and
 // "mimeType").
-func (c Content) MarshalJSON() ([]byte, error) {
-	switch c.Type {
-	case "", ContentText:
-		return jsonrpc.Marshal(wireContent{Type: ContentText, Text: &c.Text})
+func (c Content) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil) }
+
+// AppendJSON appends the block's encoding (see MarshalJSON) to b.
+func (c Content) AppendJSON(b []byte) ([]byte, error) {
+	typ := c.Type
+	if typ == "" {
+		typ = ContentText
+	}
+	b = append(b, `{"type":`...)
+	b = appendString(b, typ)
+	switch typ {
+	case ContentText:
+		b = appendMember(b, "text", c.Text)
 	case ContentImage, ContentAudio:
-		return jsonrpc.Marshal(wireContent{Type: c.Type, Data: &c.Data, MIMEType: &c.MIMEType})
+		b = appendMember(b, "data", c.Data)
+		b = appendMember(b, "mimeType", c.MIMEType)
 	case ContentResource:
 		if c.Resource == nil {
 			return nil, errors.New("mcp: a resource content block has no resource")
 		}
-		return jsonrpc.Marshal(wireContent{Type: c.Type, Resource: c.Resource})
+		b = append(b, `,"resource":`...)
+		b = c.Resource.appendJSON(b)
+	default:
+		// A type this package does not know: the members that are set.
+		if c.Text != "" {
+			b = appendMember(b, "text", c.Text)
+		}
+		if c.Data != "" {
+			b = appendMember(b, "data", c.Data)
+		}
+		if c.MIMEType != "" {
+			b = appendMember(b, "mimeType", c.MIMEType)
+		}
+		if c.Resource != nil {
+			b = append(b, `,"resource":`...)
+			b = c.Resource.appendJSON(b)
+		}
 	}
-	w := wireContent{Type: c.Type, Resource: c.Resource}
-	if c.Text != "" {
-		w.Text = &c.Text
-	}
-	if c.Data != "" {
-		w.Data = &c.Data
-	}
-	if c.MIMEType != "" {
-		w.MIMEType = &c.MIMEType
-	}
-	return jsonrpc.Marshal(w)
+	return append(b, '}'), nil
+}
+
+// appendString appends s as a JSON string. Invalid UTF-8 is written as
+// U+FFFD, as encoding/json writes it.
+func appendString(b []byte, s string) []byte {
+	b, _ = jsontext.AppendQuote(b, s)
+	return b
+}
+
+// appendMember appends `,"name":"value"`; name needs no escaping.
+func appendMember(b []byte, name, value string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return appendString(b, value)
 }
 
 // UnmarshalJSON reads a block a client sent (a sampling result's content).
@@ -143,14 +174,20 @@ type wireResourceContents struct {
 }
 
 // MarshalJSON writes exactly one of "text" and "blob", as MCP requires.
-func (r ResourceContents) MarshalJSON() ([]byte, error) {
-	w := wireResourceContents{URI: r.URI, MIMEType: r.MIMEType}
-	if r.Blob != "" {
-		w.Blob = &r.Blob
-	} else {
-		w.Text = &r.Text
+func (r ResourceContents) MarshalJSON() ([]byte, error) { return r.appendJSON(nil), nil }
+
+func (r ResourceContents) appendJSON(b []byte) []byte {
+	b = append(b, `{"uri":`...)
+	b = appendString(b, r.URI)
+	if r.MIMEType != "" {
+		b = appendMember(b, "mimeType", r.MIMEType)
 	}
-	return jsonrpc.Marshal(w)
+	if r.Blob != "" {
+		b = appendMember(b, "blob", r.Blob)
+	} else {
+		b = appendMember(b, "text", r.Text)
+	}
+	return append(b, '}')
 }
 
 // UnmarshalJSON reads contents a client sent.

@@ -1,9 +1,11 @@
 package mcp
 
 import (
-	"encoding/json"
 	"maps"
+	"strconv"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // common holds the members every result may carry, decided by the revision
@@ -15,6 +17,30 @@ type common struct {
 	TTLMs      *int64         `json:"ttlMs,omitempty"`
 	CacheScope string         `json:"cacheScope,omitempty"`
 	Meta       map[string]any `json:"_meta,omitempty"`
+}
+
+// appendMembers appends the members of c that are set, each after a comma,
+// in the order and form encoding/json gives them.
+func (c *common) appendMembers(b []byte) ([]byte, error) {
+	if c.ResultType != "" {
+		b = appendMember(b, "resultType", c.ResultType)
+	}
+	if c.TTLMs != nil {
+		b = append(b, `,"ttlMs":`...)
+		b = strconv.AppendInt(b, *c.TTLMs, 10)
+	}
+	if c.CacheScope != "" {
+		b = appendMember(b, "cacheScope", c.CacheScope)
+	}
+	if len(c.Meta) > 0 {
+		meta, err := jsonrpc.Marshal(c.Meta)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"_meta":`...)
+		b = append(b, meta...)
+	}
+	return b, nil
 }
 
 // cacheScopePrivate: our lists depend on who asks, so a shared cache must
@@ -123,6 +149,3 @@ type subscriptionAck struct {
 	Meta          map[string]any     `json:"_meta"`
 	Notifications subscriptionFilter `json:"notifications"`
 }
-
-// rawResult is a result already encoded (tools/list assembles its own).
-type rawResult = json.RawMessage

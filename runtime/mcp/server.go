@@ -102,8 +102,13 @@ type Server struct {
 	templates       []*resourceTemplate // sorted by URI template
 
 	toolsMu sync.RWMutex
-	tools   map[string]*binding // by name@version
-	infos   sync.Map            // name@version -> *specInfo
+	tools   map[versionKey]*binding
+
+	// infos holds what is derived once per published version (a map under
+	// a lock rather than a sync.Map, whose any keys would allocate a boxed
+	// versionKey on every lookup).
+	infosMu sync.RWMutex
+	infos   map[versionKey]*specInfo
 
 	mu           sync.Mutex
 	sessions     map[*Session]struct{}
@@ -131,7 +136,8 @@ func NewServer(opts Options) (*Server, error) {
 		resources:       slices.Clone(opts.Resources),
 		prompts:         slices.Clone(opts.Prompts),
 		templates:       templates,
-		tools:           map[string]*binding{},
+		tools:           map[versionKey]*binding{},
+		infos:           map[versionKey]*specInfo{},
 		sessions:        map[*Session]struct{}{},
 	}
 	if s.registry == nil {
@@ -237,14 +243,20 @@ type request struct {
 	id         jsonrpc.ID
 	method     string
 	rev        Revision
-	params     *params
+	params     params
 	clientCaps map[string]any
+
+	// call and toolResult are a tools/call's, kept here so that a call
+	// allocates the request only.
+	call       Call
+	toolResult callToolResult
 }
 
 // params is a request's params object split into members, with _meta
 // decoded.
 type params struct {
 	members []paramMember
+	inline  [4]paramMember // members' storage for the usual few
 	meta    map[string]any
 	// metaState says whether _meta is absent, an object, or something
 	// else (which no rule accepts).
@@ -265,8 +277,14 @@ type paramMember struct {
 
 func parseParams(raw json.RawMessage) *params {
 	p := &params{}
+	p.parse(raw)
+	return p
+}
+
+// parse splits raw into p's members and decodes _meta.
+func (p *params) parse(raw json.RawMessage) {
 	if raw == nil {
-		return p
+		return
 	}
 	// The envelope was decoded strictly (one well-formed object, no
 	// duplicate names at any depth), so this only splits raw into its
@@ -276,10 +294,10 @@ func parseParams(raw json.RawMessage) *params {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(raw)
-	p.members = make([]paramMember, 0, 4)
+	p.members = p.inline[:0]
 	_ = d.ObjBytes(func(d *jx.Decoder, name []byte) error {
 		v, err := d.Raw()
-		p.members = append(p.members, paramMember{name: string(name), value: json.RawMessage(v)})
+		p.members = append(p.members, paramMember{name: memberName(name), value: json.RawMessage(v)})
 		return err
 	})
 	if m := p.member("_meta"); m != nil {
@@ -290,7 +308,30 @@ func parseParams(raw json.RawMessage) *params {
 			}
 		}
 	}
-	return p
+}
+
+// memberName is name as a string, without allocating for the names the
+// server reads.
+func memberName(name []byte) string {
+	switch string(name) {
+	case "name":
+		return "name"
+	case "arguments":
+		return "arguments"
+	case "_meta":
+		return "_meta"
+	case "uri":
+		return "uri"
+	case "cursor":
+		return "cursor"
+	case "protocolVersion":
+		return "protocolVersion"
+	case "capabilities":
+		return "capabilities"
+	case "clientInfo":
+		return "clientInfo"
+	}
+	return string(name)
 }
 
 // member returns a member's JSON text, nil when absent.

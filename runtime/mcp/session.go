@@ -36,14 +36,50 @@ type Session struct {
 	inflight    map[string]*inflight     // by request id text
 	listens     map[string]*subscription // open subscriptions/listen, by id text
 
+	// workers run the session's requests and tool handlers when a stream
+	// transport serves it; nil for one served by HTTP requests.
+	workers *workers
+
 	// peer is what the session keeps about its client: requests awaiting
 	// its answer, its log level, its resource subscriptions.
 	peer peerState
 }
 
+// inflight is a request between start and its answer: what runs it, and
+// what notifications/cancelled reaches. One allocation holds it all.
 type inflight struct {
+	sess      *Session
+	msg       jsonrpc.Message
+	key       string // msg.ID's text, its key in Session.inflight
+	ctx       context.Context
 	cancel    context.CancelFunc
-	cancelled bool // by notifications/cancelled: the answer is dropped
+	cancelled bool // by notifications/cancelled (under sess.mu): the answer is dropped
+
+	// out and wg are set by ServeStream, which runs the request as a job:
+	// do writes the answer, then marks it done.
+	out *lineWriter
+	wg  *sync.WaitGroup
+}
+
+func (f *inflight) do() {
+	defer f.wg.Done()
+	f.out.writeReply(f.run())
+}
+
+// run runs the request and returns its answer, nil when it was cancelled
+// meanwhile.
+func (f *inflight) run() reply {
+	out := f.sess.run(f.ctx, f.msg)
+	s := f.sess
+	s.mu.Lock()
+	delete(s.inflight, f.key)
+	cancelled := f.cancelled
+	s.mu.Unlock()
+	f.cancel()
+	if cancelled {
+		return reply{}
+	}
+	return out
 }
 
 type subscription struct {
@@ -78,22 +114,22 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 // (gate 1 passed), so that one that reads the message to route it does not
 // decode it twice.
 func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte {
-	now, run := s.start(ctx, msg)
-	if run == nil {
+	now, req := s.start(ctx, msg)
+	if req == nil {
 		return now
 	}
-	return run()
+	return req.run().bytes()
 }
 
 // start takes a decoded message through the gates that need no work and
 // registers a request as in flight. It returns either the answer to send
-// now (possibly nil) or a function that runs the request and returns its
-// answer (nil when there is none). ServeStream calls start in reading order
-// and may then run requests concurrently.
-func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, run func() []byte) {
+// now (possibly nil) or the request in flight, whose run returns its
+// answer (nil when there is none). ServeStream calls start in reading
+// order and may then run requests concurrently.
+func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, req *inflight) {
 	defer func() {
 		if v := recover(); v != nil {
-			now, run = s.recovered(ctx, msg, v), nil
+			now, req = s.recovered(ctx, msg, v), nil
 		}
 	}()
 	if msg.IsResponse() {
@@ -109,17 +145,11 @@ func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, r
 	if msg.ID.IsZero() {
 		return nil, nil // gate 3: nothing to answer to
 	}
-	reqCtx, finish, ok := s.track(ctx, msg.ID)
-	if !ok {
+	req = s.track(ctx, msg)
+	if req == nil {
 		return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id "+msg.ID.String()+" is already in flight")), nil
 	}
-	return nil, func() []byte {
-		out := s.run(reqCtx, msg)
-		if cancelled := finish(); cancelled {
-			return nil
-		}
-		return out
-	}
+	return nil, req
 }
 
 func (s *Session) recovered(ctx context.Context, msg jsonrpc.Message, v any) []byte {
@@ -132,48 +162,44 @@ func (s *Session) recovered(ctx context.Context, msg jsonrpc.Message, v any) []b
 }
 
 // run dispatches a request and encodes its answer.
-func (s *Session) run(ctx context.Context, msg jsonrpc.Message) (out []byte) {
+func (s *Session) run(ctx context.Context, msg jsonrpc.Message) (out reply) {
 	defer func() {
 		if v := recover(); v != nil {
-			out = s.recovered(ctx, msg, v)
+			out = replyOf(s.recovered(ctx, msg, v))
 		}
 	}()
 	result, rpcErr := s.dispatch(ctx, msg)
 	if rpcErr != nil {
-		return jsonrpc.EncodeError(msg.ID, rpcErr)
+		return replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))
 	}
-	if _, none := result.(noResponseType); none {
-		return nil
+	switch result := result.(type) {
+	case noResponseType:
+		return reply{}
+	case sharedResult:
+		return replyWithShared(msg.ID, result)
 	}
 	b, err := jsonrpc.EncodeResult(msg.ID, result)
 	if err != nil {
 		s.srv.log.LogAttrs(ctx, slog.LevelError, "result does not encode", slog.String("method", msg.Method), slog.String("error", err.Error()))
-		return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
+		return replyOf(jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")))
 	}
-	return b
+	return replyOf(b)
 }
 
 // track registers a request in flight, so notifications/cancelled can
-// reach it. ok is false when a request with the same id is already in
-// flight. finish unregisters it and reports whether it was cancelled.
-func (s *Session) track(ctx context.Context, id jsonrpc.ID) (context.Context, func() (cancelled bool), bool) {
-	key := id.String()
+// reach it. It returns nil when a request with the same id is already in
+// flight.
+func (s *Session) track(ctx context.Context, msg jsonrpc.Message) *inflight {
+	key := msg.ID.String()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, busy := s.inflight[key]; busy {
-		return nil, nil, false
+		return nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	f := &inflight{cancel: cancel}
+	f := &inflight{sess: s, msg: msg, key: key}
+	f.ctx, f.cancel = context.WithCancel(ctx)
 	s.inflight[key] = f
-	return ctx, func() bool {
-		s.mu.Lock()
-		delete(s.inflight, key)
-		cancelled := f.cancelled
-		s.mu.Unlock()
-		cancel()
-		return cancelled
-	}, true
+	return f
 }
 
 // notification handles a client notification (gate 2). Unknown ones are
@@ -208,9 +234,10 @@ func (s *Session) notification(msg jsonrpc.Message) {
 // dispatch is gates 4 and 5: the era and revision in force, the handshake
 // gate, and the method table.
 func (s *Session) dispatch(ctx context.Context, msg jsonrpc.Message) (any, *jsonrpc.Error) {
-	r := &request{ctx: ctx, session: s, id: msg.ID, method: msg.Method, params: parseParams(msg.Params)}
-	if isStateless(msg.Method, r.params) {
-		rev, caps, err := statelessRevision(r.params)
+	r := &request{ctx: ctx, session: s, id: msg.ID, method: msg.Method}
+	r.params.parse(msg.Params)
+	if isStateless(msg.Method, &r.params) {
+		rev, caps, err := statelessRevision(&r.params)
 		if err != nil {
 			return nil, err
 		}

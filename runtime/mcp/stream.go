@@ -32,8 +32,10 @@ import (
 func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p estate.Principal) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := &lineWriter{w: w, failed: cancel}
+	out := newLineWriter(w, cancel)
 	sess := s.NewSession(p, out.write)
+	sess.workers = newWorkers()
+	defer sess.workers.close()
 
 	items := make(chan line)
 	readErr := make(chan error, 1)
@@ -83,20 +85,18 @@ func (s *Server) serveLine(ctx context.Context, sess *Session, item line, out *l
 		out.write(jsonrpc.EncodeError(msg.ID, rpcErr)) // gate 1
 		return
 	}
-	now, run := sess.start(ctx, msg)
-	if run == nil {
+	now, req := sess.start(ctx, msg)
+	if req == nil {
 		out.write(now)
 		return
 	}
 	if msg.Method == methodInitialize {
-		out.write(run())
+		out.writeReply(req.run())
 		return
 	}
 	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		out.write(run())
-	}()
+	req.out, req.wg = out, wg
+	sess.workers.run(req)
 }
 
 // readLines frames r into lines until EOF (readErr gets nil) or a read
@@ -148,19 +148,29 @@ func readLine(br *bufio.Reader, max int) (line, error) {
 	}
 }
 
-// lineWriter writes whole messages, one per line, under a mutex. After a
-// write error it writes nothing more and calls failed; after close it
-// writes nothing (a notification racing the end of the stream is dropped).
+// lineWriter writes whole messages, one per line, under a mutex, through a
+// buffer flushed after each message (so a small message and its newline
+// are one write, without a copy allocated per message, and a large one
+// goes through without being copied whole). After a write error it writes
+// nothing more and calls failed; after close it writes nothing (a
+// notification racing the end of the stream is dropped).
 type lineWriter struct {
 	mu     sync.Mutex
-	w      io.Writer
+	bw     *bufio.Writer
 	closed bool
 	werr   error
 	failed func()
 }
 
-func (l *lineWriter) write(msg []byte) {
-	if msg == nil {
+func newLineWriter(w io.Writer, failed func()) *lineWriter {
+	return &lineWriter{bw: bufio.NewWriterSize(w, 16<<10), failed: failed}
+}
+
+func (l *lineWriter) write(msg []byte) { l.writeReply(replyOf(msg)) }
+
+// writeReply writes r's parts and the newline as one message.
+func (l *lineWriter) writeReply(r reply) {
+	if r.none() {
 		return
 	}
 	l.mu.Lock()
@@ -168,25 +178,15 @@ func (l *lineWriter) write(msg []byte) {
 	if l.closed || l.werr != nil {
 		return
 	}
-	var err error
-	if len(msg) < splitWriteBytes {
-		buf := make([]byte, 0, len(msg)+1)
-		_, err = l.w.Write(append(append(buf, msg...), '\n'))
-	} else if _, err = l.w.Write(msg); err == nil {
-		_, err = l.w.Write(newline)
-	}
-	if err != nil {
+	l.bw.Write(r.head)
+	l.bw.Write(r.body)
+	l.bw.Write(r.tail)
+	l.bw.WriteByte('\n')
+	if err := l.bw.Flush(); err != nil {
 		l.werr = err
 		l.failed()
 	}
 }
-
-// splitWriteBytes is the size from which a message and its newline are
-// written apart: below it one write of a copy is cheaper; above it (a large
-// tools/list) the copy costs more than a second write.
-const splitWriteBytes = 32 << 10
-
-var newline = []byte{'\n'}
 
 func (l *lineWriter) close() {
 	l.mu.Lock()

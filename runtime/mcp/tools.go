@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -119,6 +120,33 @@ type callToolResult struct {
 	common
 }
 
+// AppendJSON writes the result as its json tags describe, without
+// reflection: it is encoded on every call.
+func (r *callToolResult) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"content":[`...)
+	for i, c := range r.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = c.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, ']')
+	if len(r.StructuredContent) > 0 {
+		b = append(b, `,"structuredContent":`...)
+		b = append(b, r.StructuredContent...)
+	}
+	b = append(b, `,"isError":`...)
+	b = strconv.AppendBool(b, r.IsError)
+	b, err := r.common.appendMembers(b)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
 // binding is a bound implementation with its validator resolved.
 type binding struct {
 	tool     Tool
@@ -134,7 +162,7 @@ func (s *Server) Bind(spec estate.ToolSpec, tool Tool) error {
 	if err != nil {
 		return err
 	}
-	key := spec.Key()
+	key := keyOf(spec)
 	s.toolsMu.Lock()
 	_, bound := s.tools[key]
 	if !bound {
@@ -149,7 +177,7 @@ func (s *Server) Bind(spec estate.ToolSpec, tool Tool) error {
 	}
 	if bound {
 		// A bound version is published, so Publish has refused it above.
-		return errors.New("mcp: bind " + key + ": already bound")
+		return errors.New("mcp: bind " + spec.Key() + ": already bound")
 	}
 	return nil
 }
@@ -168,10 +196,10 @@ func (s *Server) BindPublished(name string, version estate.Version, tool Tool) e
 	}
 	s.toolsMu.Lock()
 	defer s.toolsMu.Unlock()
-	if _, bound := s.tools[spec.Key()]; bound {
+	if _, bound := s.tools[keyOf(spec)]; bound {
 		return errors.New("mcp: bind " + spec.Key() + ": already bound")
 	}
-	s.tools[spec.Key()] = b
+	s.tools[keyOf(spec)] = b
 	return nil
 }
 
@@ -189,13 +217,22 @@ func newBinding(spec estate.ToolSpec, tool Tool) (*binding, error) {
 	return b, nil
 }
 
-func (s *Server) detach(key string) {
+// versionKey identifies a published version in the server's maps: the
+// name and version text of estate.ToolSpec.Key, kept apart so that a lookup
+// on every call does not build the joined string.
+type versionKey struct{ name, version string }
+
+func keyOf(spec estate.ToolSpec) versionKey {
+	return versionKey{spec.Name, spec.Version.String()}
+}
+
+func (s *Server) detach(key versionKey) {
 	s.toolsMu.Lock()
 	delete(s.tools, key)
 	s.toolsMu.Unlock()
 }
 
-func (s *Server) binding(key string) (*binding, bool) {
+func (s *Server) binding(key versionKey) (*binding, bool) {
 	s.toolsMu.RLock()
 	b, ok := s.tools[key]
 	s.toolsMu.RUnlock()
@@ -251,9 +288,12 @@ type toolMeta struct {
 // metadata (scopes, classification, owner, tenants) never leaves the
 // server, and the input schema is its public form (no x-secret marker).
 func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
-	key := spec.Key()
-	if v, ok := s.infos.Load(key); ok {
-		return v.(*specInfo)
+	key := keyOf(spec)
+	s.infosMu.RLock()
+	info, ok := s.infos[key]
+	s.infosMu.RUnlock()
+	if ok {
+		return info
 	}
 	hash := spec.InputSchema.Hash()
 	hints := spec.SideEffect.Hints()
@@ -271,10 +311,16 @@ func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 	entry, err := jsonrpc.Marshal(e)
 	if err != nil {
 		// A parsed schema holds JSON values only.
-		panic("mcp: encoding the tools/list entry of " + key + ": " + err.Error())
+		panic("mcp: encoding the tools/list entry of " + spec.Key() + ": " + err.Error())
 	}
-	v, _ := s.infos.LoadOrStore(key, &specInfo{entry: entry, hash: hash})
-	return v.(*specInfo)
+	s.infosMu.Lock()
+	defer s.infosMu.Unlock()
+	if info, ok := s.infos[key]; ok {
+		return info // derived meanwhile by another caller: one value for all
+	}
+	info = &specInfo{entry: entry, hash: hash}
+	s.infos[key] = info
+	return info
 }
 
 func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
@@ -289,41 +335,35 @@ func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
 	list := view.Memo(s, func(specs []estate.ToolSpec) any { return s.encodeToolList(specs) }).([]byte)
 	var c common
 	s.finish(r.rev, &c, cacheScopePrivate)
-	b := appendMembers(list[:len(list)-1:len(list)-1], c) // a copy when there are members
-	if len(b) == len(list)-1 {
-		return rawResult(list), nil
+	rest, err := c.appendMembers(nil)
+	if err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
 	}
-	return rawResult(append(b, '}')), nil
+	// The list's bytes are shared, not copied: the answer adds its own
+	// members and the closing brace after them.
+	return sharedResult{open: list[:len(list)-1], rest: append(rest, '}')}, nil
 }
 
 // encodeToolList is the result of tools/list for specs, without the members
 // the revision adds: {"tools":[...]}.
 func (s *Server) encodeToolList(specs []estate.ToolSpec) []byte {
+	entries := make([]json.RawMessage, len(specs))
 	n := len(`{"tools":[]}`)
-	for _, spec := range specs {
-		n += len(s.specInfo(spec).entry) + 1
+	for i := range specs {
+		entries[i] = s.specInfo(specs[i]).entry
+		n += len(entries[i]) + 1
 	}
 	b := make([]byte, 0, n)
 	b = append(b, `{"tools":[`...)
-	for i, spec := range specs {
+	for i, entry := range entries {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, s.specInfo(spec).entry...)
+		b = append(b, entry...)
 	}
 	return append(b, ']', '}')
 }
 
-// appendMembers appends the members of v's encoding (an object) to b, which
-// holds an object still open and not empty.
-func appendMembers(b []byte, v any) []byte {
-	enc, err := jsonrpc.Marshal(v)
-	if err != nil || len(enc) <= 2 {
-		return b
-	}
-	b = append(b, ',')
-	return append(b, enc[1:len(enc)-1]...)
-}
 
 // unknownTool is the one answer for a tool the caller cannot reach, whether
 // it does not exist, is not entitled, is retired, or matches no pin: the
@@ -379,7 +419,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	if !found {
 		return nil, unknownTool(name)
 	}
-	bound, ok := s.binding(spec.Key())
+	bound, ok := s.binding(keyOf(spec))
 	if !ok {
 		s.log.LogAttrs(r.ctx, slog.LevelError, "no handler bound", slog.String("tool", spec.Key()))
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "no handler is bound for "+spec.Key())
@@ -413,14 +453,18 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	}
 
 	// Handler.
-	call := &Call{
+	// The call and its result live in the request: one allocation fewer
+	// each on every call.
+	call := &r.call
+	*call = Call{
 		Spec: spec, Raw: args, Value: value, Principal: r.session.principal,
 		Meta: r.params.meta, ClientCapabilities: r.clientCaps, Revision: r.rev, RequestID: r.id,
 		session: r.session,
 	}
 	s.logCall(r.ctx, call)
 	out := s.invoke(r.ctx, bound.tool.Handler, call)
-	res := &callToolResult{Content: out.Content, IsError: out.IsError}
+	res := &r.toolResult
+	*res = callToolResult{Content: out.Content, IsError: out.IsError}
 	if res.Content == nil {
 		res.Content = []Content{}
 	}
@@ -445,10 +489,10 @@ func (s *Server) invoke(ctx context.Context, h Handler, call *Call) *Result {
 		ctx, cancel = context.WithTimeout(ctx, s.callTimeout)
 		defer cancel()
 	}
-	done := make(chan *Result, 1)
-	go func() { done <- s.runHandler(ctx, h, call) }()
+	hj := &handlerJob{s: s, ctx: ctx, h: h, call: call, done: make(chan *Result, 1)}
+	call.session.workers.run(hj)
 	select {
-	case res := <-done:
+	case res := <-hj.done:
 		return res
 	case <-ctx.Done():
 	}
@@ -458,6 +502,18 @@ func (s *Server) invoke(ctx context.Context, h Handler, call *Call) *Result {
 	}
 	return ErrorResult("tool failed: cancelled")
 }
+
+// handlerJob runs a handler for invoke, which waits for its result or the
+// end of the call's context, whichever comes first.
+type handlerJob struct {
+	s    *Server
+	ctx  context.Context
+	h    Handler
+	call *Call
+	done chan *Result // buffered: a late handler never blocks
+}
+
+func (j *handlerJob) do() { j.done <- j.s.runHandler(j.ctx, j.h, j.call) }
 
 // runHandler runs the handler, turning an error or a panic into an isError
 // result. A panic's message stays in the log: it may describe internals.
