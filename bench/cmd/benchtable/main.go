@@ -132,6 +132,7 @@ func (r *results) print(w io.Writer) {
 	t.header()
 	r.decodeRows(t)
 	r.callRow(t)
+	r.httpRows(t)
 	r.listRows(t)
 	r.scaleRows(t)
 	r.generateRows(t)
@@ -217,6 +218,109 @@ func (r *results) callRow(t *table) {
 		fmt.Sprintf("%.1f× (server alone %.1f×)", bs.Center/m.Center, server),
 		fmt.Sprintf("≥ 10× server alone; ≤ 20 allocs (%g)", allocs.Center),
 		yes(server >= 10)+" "+yes(allocs.Center <= 20))
+}
+
+// httpName is the name of a BenchmarkHTTP result.
+func httpName(impl, client string, clients int) string {
+	return fmt.Sprintf("HTTP/impl=%s/client=%s/clients=%d", impl, client, clients)
+}
+
+// httpAnchors are the servers the HTTP rows compare mcpgen with, for a
+// client kind and a number of concurrent clients.
+func httpAnchors(client string, clients int) []anchor {
+	return []anchor{
+		{"mcp-go", httpName("mcpgo", client, clients)},
+		{"go-sdk", httpName("gosdk", client, clients)},
+		{"go-sdk stateless", httpName("gosdk-stateless", client, clients)},
+	}
+}
+
+// bestRate returns the anchor with the highest median calls/s.
+func (r *results) bestRate(anchors []anchor) (anchor, stat) {
+	var ba anchor
+	var bs stat
+	for _, a := range anchors {
+		s := r.get(a.name, "calls/s")
+		if s.ok() && (!bs.ok() || s.Center > bs.Center) {
+			ba, bs = a, s
+		}
+	}
+	return ba, bs
+}
+
+// httpFigures renders an HTTP result: median calls/s (with its interval),
+// and the medians of the runs' p50 and p99 latencies (benchfmt tidies
+// p50-ns into p50-sec).
+func (r *results) httpFigures(name string) string {
+	c := r.get(name, "calls/s")
+	if !c.ok() {
+		return "—"
+	}
+	return fmt.Sprintf("%s, p50 %s, p99 %s", rate(c), ns(r.get(name, "p50-sec").Center*1e9), ns(r.get(name, "p99-sec").Center*1e9))
+}
+
+// httpRows are tools/call over Streamable HTTP on loopback: with the raw
+// client (what the server costs) against the goal, for the stateful and the
+// stateless handler, sequential and with 8 concurrent clients; then the
+// official SDK client's figures (what a user sees), which have no goal.
+func (r *results) httpRows(t *table) {
+	concurrency := []struct {
+		clients int
+		label   string
+	}{{1, "sequential"}, {8, "8 concurrent clients"}}
+	for _, c := range concurrency {
+		ba, bs := r.bestRate(httpAnchors("raw", c.clients))
+		floor := httpName("bare-post", "raw", c.clients)
+		for _, impl := range []struct{ name, mode string }{{"mcpgen", "stateful"}, {"mcpgen-stateless", "stateless"}} {
+			name := httpName(impl.name, "raw", c.clients)
+			m := r.get(name, "calls/s")
+			if !m.ok() {
+				continue
+			}
+			ratio, ratios := m.Center/bs.Center, fmt.Sprintf("%.1f×", m.Center/bs.Center)
+			var notes []string
+			if f := r.get(floor, "calls/s"); f.ok() && bs.ok() {
+				// Time per call above the bare POST's, as the pipe row's
+				// "server alone"; none when a median is within the floor's.
+				mine, theirs := 1/m.Center-1/f.Center, 1/bs.Center-1/f.Center
+				if mine > 0 && theirs > 0 {
+					notes = append(notes, fmt.Sprintf("server alone %.1f×", theirs/mine))
+				} else {
+					notes = append(notes, "server alone: not above the bare POST")
+				}
+			}
+			if impl.mode == "stateless" {
+				if sa := r.get(httpName("gosdk-stateless", "raw", c.clients), "calls/s"); sa.ok() {
+					notes = append(notes, fmt.Sprintf("go-sdk stateless %.1f×", m.Center/sa.Center))
+				}
+			}
+			if len(notes) > 0 {
+				ratios += " (" + strings.Join(notes, "; ") + ")"
+			}
+			p99, anchorP50 := r.get(name, "p99-sec"), r.get(ba.name, "p50-sec")
+			t.row(fmt.Sprintf("tools/call over Streamable HTTP, %s, raw client, %s", impl.mode, c.label),
+				r.httpFigures(name),
+				fmt.Sprintf("%s %s; bare POST %s", ba.label, r.httpFigures(ba.name), r.httpFigures(floor)),
+				ratios,
+				fmt.Sprintf("≥ 3× the best anchor's calls/s; p99 < its p50 (%s against %s)", ns(p99.Center*1e9), ns(anchorP50.Center*1e9)),
+				yes(bs.ok() && ratio >= 3)+" "+yes(anchorP50.ok() && p99.Center < anchorP50.Center))
+		}
+	}
+	for _, c := range concurrency {
+		stateful, stateless := httpName("mcpgen", "sdk", c.clients), httpName("mcpgen-stateless", "sdk", c.clients)
+		m := r.get(stateful, "calls/s")
+		if !m.ok() {
+			continue
+		}
+		ba, bs := r.bestRate(httpAnchors("sdk", c.clients))
+		ratio := fmt.Sprintf("%.1f×", m.Center/bs.Center)
+		if s := r.get(stateless, "calls/s"); s.ok() {
+			ratio += fmt.Sprintf(" (stateless %.1f×)", s.Center/bs.Center)
+		}
+		t.row("tools/call over Streamable HTTP, official Go SDK client, "+c.label,
+			fmt.Sprintf("stateful %s; stateless %s", r.httpFigures(stateful), r.httpFigures(stateless)),
+			ba.label+" "+r.httpFigures(ba.name), ratio, "none: what a user sees", "—")
+	}
 }
 
 func (r *results) listRows(t *table) {
@@ -328,6 +432,35 @@ func ns(v float64) string {
 		return fmt.Sprintf("%.2f µs", v/1e3)
 	}
 	return fmt.Sprintf("%.0f ns", v)
+}
+
+// rate renders a summarised calls/s with its confidence interval.
+func rate(s stat) string {
+	if !s.ok() {
+		return "—"
+	}
+	v := fmt.Sprintf("%s calls/s", thousands(s.Center))
+	pm := math.Max(s.Hi-s.Center, s.Center-s.Lo)
+	if s.n < 2 || pm == 0 || math.IsInf(pm, 0) || math.IsNaN(pm) {
+		return v
+	}
+	return fmt.Sprintf("%s ±%.0f%%", v, 100*pm/s.Center)
+}
+
+// thousands renders a rounded number with comma separators.
+func thousands(v float64) string {
+	digits := fmt.Sprintf("%.0f", math.Abs(v))
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
 }
 
 func kib(v float64) string {
