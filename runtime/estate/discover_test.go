@@ -521,3 +521,29 @@ func BenchmarkDiscover(b *testing.B) {
 		}
 	})
 }
+
+func TestPrincipalSameAsIgnoresScopeOrderOnly(t *testing.T) {
+	p := Principal{AgentID: "a", Tenant: "t", Scopes: []string{"x", "y"}, MaxClassification: Internal}
+	same := p
+	same.Scopes = []string{"y", "x", "y"}
+	if !p.SameAs(same) || !same.SameAs(p) {
+		t.Error("the same scope set in another order, with a duplicate, is not the same principal")
+	}
+	if !slices.Equal(same.Scopes, []string{"y", "x", "y"}) {
+		t.Errorf("SameAs changed its argument's scopes: %v", same.Scopes)
+	}
+	for _, change := range []func(*Principal){
+		func(q *Principal) { q.AgentID = "b" },
+		func(q *Principal) { q.Tenant = "u" },
+		func(q *Principal) { q.MaxClassification = Confidential },
+		func(q *Principal) { q.Scopes = []string{"x"} },
+		func(q *Principal) { q.Scopes = []string{"x", "y", "z"} },
+	} {
+		q := p
+		q.Scopes = slices.Clone(p.Scopes)
+		change(&q)
+		if p.SameAs(q) {
+			t.Errorf("%+v is the same as %+v", q, p)
+		}
+	}
+}

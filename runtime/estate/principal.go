@@ -47,16 +47,32 @@ func (p Principal) view() (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	scopes := p.Scopes
-	if !strictlyAscending(scopes) {
-		// Only read from here on, so a set already in order (the usual
-		// case, and what a token's scopes become once sorted) is not copied
-		// on every call.
-		scopes = slices.Clone(scopes)
-		slices.Sort(scopes)
-		scopes = slices.Compact(scopes)
+	// A view only reads its scopes, so a set already in order is not
+	// copied on every call.
+	return view{tenant: p.Tenant, scopes: scopeSet(p.Scopes), clearance: rank}, nil
+}
+
+// SameAs reports whether p and q are the same principal: the same agent,
+// tenant and clearance, and the same set of scopes (order and duplicates
+// ignored). A transport uses it to check that a session is resumed by the
+// principal that opened it.
+func (p Principal) SameAs(q Principal) bool {
+	if p.AgentID != q.AgentID || p.Tenant != q.Tenant || p.MaxClassification != q.MaxClassification {
+		return false
 	}
-	return view{tenant: p.Tenant, scopes: scopes, clearance: rank}, nil
+	return slices.Equal(scopeSet(p.Scopes), scopeSet(q.Scopes))
+}
+
+// scopeSet is scopes sorted without duplicates: scopes itself when it is
+// already so (the usual case), a sorted copy otherwise. It must only be
+// read.
+func scopeSet(scopes []string) []string {
+	if strictlyAscending(scopes) {
+		return scopes
+	}
+	scopes = slices.Clone(scopes)
+	slices.Sort(scopes)
+	return slices.Compact(scopes)
 }
 
 // strictlyAscending reports whether s is sorted without duplicates.

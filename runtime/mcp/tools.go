@@ -364,7 +364,6 @@ func (s *Server) encodeToolList(specs []estate.ToolSpec) []byte {
 	return append(b, ']', '}')
 }
 
-
 // unknownTool is the one answer for a tool the caller cannot reach, whether
 // it does not exist, is not entitled, is retired, or matches no pin: the
 // same code and message shape, so the estate cannot be probed by diffing

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -82,7 +81,7 @@ func (h *Handler) lookup(id string, p estate.Principal) *session {
 		return nil
 	}
 	h.mu.Unlock()
-	if s == nil || !samePrincipal(s.principal, p) {
+	if s == nil || !s.principal.SameAs(p) {
 		return nil
 	}
 	s.mu.Lock()
@@ -98,18 +97,6 @@ func (h *Handler) remove(s *session) {
 	}
 	h.mu.Unlock()
 	s.close()
-}
-
-// samePrincipal reports whether two principals are the same caller with the
-// same authority: a session is bound to both.
-func samePrincipal(a, b estate.Principal) bool {
-	if a.AgentID != b.AgentID || a.Tenant != b.Tenant || a.MaxClassification != b.MaxClassification {
-		return false
-	}
-	as, bs := slices.Clone(a.Scopes), slices.Clone(b.Scopes)
-	slices.Sort(as)
-	slices.Sort(bs)
-	return slices.Equal(slices.Compact(as), slices.Compact(bs))
 }
 
 // expired reports whether s was unused for longer than idle with no stream
