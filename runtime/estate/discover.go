@@ -119,20 +119,42 @@ func (r *Registry) discoverLocked(v view) ([]ToolSpec, error) {
 	// hundred bytes, and a list grown by appending copies them again at
 	// every growth.
 	found := make([]*ToolSpec, 0, 64)
-	for _, name := range r.names {
-		s, err := newestVisibleIn(r.tools[name], v)
-		if err != nil {
-			return nil, err
-		}
-		if s != nil {
+	var err error
+	visit := func(name string) bool {
+		var s *ToolSpec
+		if s, err = newestVisibleIn(r.tools[name], v); s != nil {
 			found = append(found, s)
 		}
+		return err == nil
+	}
+	mergeSorted(r.open, r.byTenant[v.tenant], visit)
+	if err != nil {
+		return nil, err
 	}
 	list := make([]ToolSpec, len(found))
 	for i, s := range found {
 		list[i] = *s
 	}
 	return list, nil
+}
+
+// mergeSorted calls visit with each name of the sorted sets a and b, once,
+// in order, until visit returns false.
+func mergeSorted(a, b []string, visit func(string) bool) {
+	for len(a) > 0 || len(b) > 0 {
+		var name string
+		switch {
+		case len(b) == 0 || (len(a) > 0 && a[0] < b[0]):
+			name, a = a[0], a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			name, b = b[0], b[1:]
+		default: // in both
+			name, a, b = a[0], a[1:], b[1:]
+		}
+		if !visit(name) {
+			return
+		}
+	}
 }
 
 // newestVisible is the one implementation of "the version a view sees":

@@ -438,7 +438,9 @@ func TestResolveForAgreesWithDiscover(t *testing.T) {
 				s.RequiredScopes = []string{scopes[rng.IntN(len(scopes))]}
 			}
 			if rng.IntN(3) == 0 {
-				s.Tenants = []string{"retail"}
+				// One tenant or several: discovery's index by tenant must
+				// agree with ResolveFor, which reads every version.
+				s.Tenants = [][]string{{"retail"}, {"private", "retail"}, {"private"}}[rng.IntN(3)]
 			}
 			mustPublish(t, r, s)
 			switch rng.IntN(5) {
@@ -449,8 +451,8 @@ func TestResolveForAgreesWithDiscover(t *testing.T) {
 			}
 		}
 	}
-	for range 20 {
-		p := principal([]string{"retail", "wholesale"}[rng.IntN(2)], levels[rng.IntN(len(levels))])
+	for range 60 {
+		p := principal([]string{"retail", "wholesale", "private"}[rng.IntN(3)], levels[rng.IntN(len(levels))])
 		for _, s := range scopes {
 			if rng.IntN(2) == 0 {
 				p.Scopes = append(p.Scopes, s)

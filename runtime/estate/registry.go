@@ -19,6 +19,15 @@ type Registry struct {
 	names []string              // sorted
 	gen   uint64
 
+	// open and byTenant index the names by who may see them, so that a
+	// view's first discovery reads the tools its tenant can see rather
+	// than the whole estate: open holds the names with a version open to
+	// every tenant, byTenant[t] those with a version restricted to t
+	// (both sorted). A name may be in both. Versions never change their
+	// tenants, so the index only grows.
+	open     []string
+	byTenant map[string][]string
+
 	// views caches Discover's answer per principal view; it is emptied on
 	// every change. viewHits and viewMisses count lookups so tests can see
 	// the cache working.
@@ -37,9 +46,10 @@ type Registry struct {
 // NewRegistry returns an empty estate.
 func NewRegistry() *Registry {
 	return &Registry{
-		tools: map[string][]ToolSpec{},
-		views: map[string]*View{},
-		subs:  map[uint64]func(){},
+		tools:    map[string][]ToolSpec{},
+		byTenant: map[string][]string{},
+		views:    map[string]*View{},
+		subs:     map[uint64]func(){},
 	}
 }
 
@@ -114,14 +124,28 @@ func (r *Registry) Publish(spec ToolSpec) error {
 		return err
 	}
 	if versions == nil {
-		j, _ := slices.BinarySearch(r.names, spec.Name)
-		r.names = slices.Insert(r.names, j, spec.Name)
+		r.names = insertSorted(r.names, spec.Name)
+	}
+	if len(spec.Tenants) == 0 {
+		r.open = insertSorted(r.open, spec.Name)
+	}
+	for _, t := range spec.Tenants {
+		r.byTenant[t] = insertSorted(r.byTenant[t], spec.Name)
 	}
 	r.tools[spec.Name] = slices.Insert(versions, i, spec)
 	r.changedLocked()
 	r.mu.Unlock()
 	r.notify()
 	return nil
+}
+
+// insertSorted inserts name into the sorted set names unless it is there.
+func insertSorted(names []string, name string) []string {
+	j, found := slices.BinarySearch(names, name)
+	if found {
+		return names
+	}
+	return slices.Insert(names, j, name)
 }
 
 // CheckPublish applies the publish guard to spec against an explicit
