@@ -37,35 +37,62 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	sess.workers = newWorkers()
 	defer sess.workers.close()
 
-	items := make(chan line)
-	readErr := make(chan error, 1)
-	stop := make(chan struct{})
-	go readLines(r, s.maxMessageBytes, items, readErr, stop)
+	// The reading goroutine serves each line itself, in reading order: a
+	// line handed to another goroutine first would cost a wake-up on every
+	// message. gate stops it serving once the stream is over.
+	var gate streamGate
+	readDone := make(chan error, 1)
+	go func() { readDone <- s.serveLines(ctx, sess, r, out, &gate) }()
 
-	var wg sync.WaitGroup
 	var err error
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			err = ctx.Err()
-			break loop
-		case item, ok := <-items:
-			if !ok {
-				err = <-readErr
-				break loop
-			}
-			s.serveLine(ctx, sess, item, out, &wg)
-		}
+	select {
+	case <-ctx.Done():
+		err = ctx.Err()
+	case err = <-readDone:
 	}
-	close(stop)
+	gate.mu.Lock()
+	gate.stopped = true
+	gate.mu.Unlock()
 	sess.Close() // subscriptions end with the stream, and none can open
-	wg.Wait()
+	gate.inflight.Wait()
 	out.close()
 	if werr := out.err(); werr != nil {
 		return werr
 	}
 	return err
+}
+
+// streamGate is what the reading goroutine of ServeStream and the stream's
+// end agree through: once stopped is set (under mu), no line is served,
+// so inflight counts every request that can still be answered.
+type streamGate struct {
+	mu       sync.Mutex
+	stopped  bool
+	inflight sync.WaitGroup
+}
+
+// serveLines frames r into lines and serves each, until the end of r (nil),
+// a read error, or the gate stops it.
+func (s *Server) serveLines(ctx context.Context, sess *Session, r io.Reader, out *lineWriter, gate *streamGate) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		item, err := readLine(br, s.maxMessageBytes)
+		if item.tooLong || len(bytes.TrimSpace(item.data)) > 0 {
+			gate.mu.Lock()
+			if gate.stopped {
+				gate.mu.Unlock()
+				return nil
+			}
+			s.serveLine(ctx, sess, item, out, &gate.inflight)
+			gate.mu.Unlock()
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return err
+		}
+	}
 }
 
 // line is one framed message, or the mark of one that was too long.
@@ -97,31 +124,6 @@ func (s *Server) serveLine(ctx context.Context, sess *Session, item line, out *l
 	wg.Add(1)
 	req.out, req.wg = out, wg
 	sess.workers.run(req)
-}
-
-// readLines frames r into lines until EOF (readErr gets nil) or a read
-// error (readErr gets it), then closes items.
-func readLines(r io.Reader, max int, items chan<- line, readErr chan<- error, stop <-chan struct{}) {
-	defer close(items)
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		item, err := readLine(br, max)
-		if item.tooLong || len(bytes.TrimSpace(item.data)) > 0 {
-			select {
-			case items <- item:
-			case <-stop:
-				readErr <- nil
-				return
-			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = nil
-			}
-			readErr <- err
-			return
-		}
-	}
 }
 
 // readLine reads up to and without the next "\n" (a final line may lack
