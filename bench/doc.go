@@ -2,7 +2,7 @@
 // otherwise use, side by side in one run: santhosh-tekuri/jsonschema,
 // google/jsonschema-go and encoding/json for decoding and validating
 // arguments; the official Go SDK server and mark3labs/mcp-go for tools/call
-// and tools/list. It also measures tools/list as the estate grows, mcpgen
+// (over a pipe and over Streamable HTTP) and tools/list. It also measures tools/list as the estate grows, mcpgen
 // generate against go build of its output, and the resident memory of the
 // bankpayments service under load.
 //
@@ -10,7 +10,7 @@
 // module's dependencies. `make bench` at the repository root runs every
 // benchmark, prints benchstat's tables and then one table with the ratio of
 // each row to its best anchor (cmd/benchtable); docs/benchmarks.md records
-// the last run. Nothing here is a test of behaviour: the only test,
-// TestDecodeAgreement, checks that every decode row does the work it
-// claims before it is timed.
+// the last run. Nothing here is a test of behaviour: the tests,
+// TestDecodeAgreement and TestHTTPCall, check that the decode and HTTP rows
+// do the work they claim before they are timed.
 package bench
