@@ -1,9 +1,14 @@
 package estate
 
-import "sync"
+import (
+	"hash/maphash"
+	"slices"
+	"sync"
+)
 
 // The discovery cache is bounded twice: by the number of views, and by the
-// tools the cached views list in all. Views are few in practice (a view is a
+// tools the cached views list in all (views with the same list share it,
+// and count once). Views are few in practice (a view is a
 // tenant, a scope set and a clearance, not a caller), but the bounds keep a
 // flood of distinct scope sets, or a few views of a huge estate, from
 // growing memory without limit: when either is reached the cache starts
@@ -84,6 +89,7 @@ func (r *Registry) DiscoverView(p Principal) (*View, error) {
 	}
 
 	v := &View{Tools: list}
+	sum := listSum(list)
 	r.mu.Lock()
 	// Store only if the estate has not changed meanwhile: the list was
 	// computed from generation gen and is that generation's answer. A view
@@ -92,24 +98,60 @@ func (r *Registry) DiscoverView(p Principal) (*View, error) {
 	if r.gen == gen {
 		if cached, ok := r.views[key]; ok {
 			v = cached
+		} else if same := r.sameList(sum, list); same != nil {
+			// Another view lists exactly these versions (another tenant
+			// that sees the same tools, say): share its View, so what is
+			// derived from it (the encoded list) is not made and kept again.
+			v = same
+			r.views[key] = v
 		} else {
-			if len(r.views) >= maxCachedViews || cachedTools(r.views)+len(list) > maxCachedTools {
-				clear(r.views)
+			if len(r.views) >= maxCachedViews || r.listedTools+len(list) > maxCachedTools {
+				r.clearViewsLocked()
 			}
 			r.views[key] = v
+			r.lists[sum] = append(r.lists[sum], v)
+			r.listedTools += len(list)
 		}
 	}
 	r.mu.Unlock()
 	return v, nil
 }
 
-// cachedTools is the number of tools the cached views list in all.
-func cachedTools(views map[string]*View) int {
-	n := 0
-	for _, v := range views {
-		n += len(v.Tools)
+// listSum is a checksum of the versions a list holds, to find a cached view
+// with the same list.
+func listSum(list []ToolSpec) uint64 {
+	var h maphash.Hash
+	h.SetSeed(listSeed)
+	for i := range list {
+		h.WriteString(list[i].Name)
+		h.WriteByte(0)
+		h.WriteString(list[i].Version.String())
+		h.WriteByte(0)
 	}
-	return n
+	return h.Sum64()
+}
+
+var listSeed = maphash.MakeSeed()
+
+// sameList returns a cached view whose list holds the same versions as
+// list, nil when there is none; r.mu must be held.
+func (r *Registry) sameList(sum uint64, list []ToolSpec) *View {
+	for _, v := range r.lists[sum] {
+		if slices.EqualFunc(v.Tools, list, func(a, b ToolSpec) bool {
+			return a.Name == b.Name && a.Version == b.Version
+		}) {
+			return v
+		}
+	}
+	return nil
+}
+
+// clearViewsLocked empties the discovery cache; r.mu must be held for
+// writing.
+func (r *Registry) clearViewsLocked() {
+	clear(r.views)
+	clear(r.lists)
+	r.listedTools = 0
 }
 
 // discoverLocked computes a view's list; r.mu must be held.

@@ -549,3 +549,42 @@ func TestPrincipalSameAsIgnoresScopeOrderOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestViewsWithTheSameListShareOneView: two tenants that see the same
+// versions get one View, so what a server derives from it (its encoded
+// tools/list) is built and kept once; a view that lists otherwise gets its
+// own, and a change to the estate ends the sharing.
+func TestViewsWithTheSameListShareOneView(t *testing.T) {
+	r := NewRegistry()
+	mustPublish(t, r, spec("a", "1.0.0", base))
+	mustPublish(t, r, scoped(spec("b", "1.0.0", base), "x"))
+	view := func(p Principal) *View {
+		t.Helper()
+		v, err := r.DiscoverView(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	builds := 0
+	memo := func(v *View) {
+		v.Memo(t, func([]ToolSpec) any { builds++; return nil })
+	}
+	retail, wholesale := view(principal("retail", Internal, "x")), view(principal("wholesale", Internal, "x"))
+	if retail != wholesale {
+		t.Error("two tenants seeing the same versions got two views")
+	}
+	memo(retail)
+	memo(wholesale)
+	if builds != 1 {
+		t.Errorf("the shared view's memo was built %d times", builds)
+	}
+	fewer := view(principal("retail", Internal))
+	if fewer == retail || len(fewer.Tools) != 1 {
+		t.Errorf("a view listing less shares %p (of %p) with %d tools", fewer, retail, len(fewer.Tools))
+	}
+	mustPublish(t, r, spec("c", "1.0.0", base))
+	if after := view(principal("wholesale", Internal, "x")); after == retail || len(after.Tools) != 3 {
+		t.Errorf("after a publish, the view is %p (was %p) with %d tools", after, retail, len(after.Tools))
+	}
+}

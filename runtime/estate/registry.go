@@ -31,9 +31,14 @@ type Registry struct {
 	// views caches Discover's answer per principal view; it is emptied on
 	// every change. viewHits and viewMisses count lookups so tests can see
 	// the cache working.
-	views      map[string]*View
-	viewHits   atomic.Uint64
-	viewMisses atomic.Uint64
+	views map[string]*View
+	// lists holds the distinct lists among the cached views, by listSum,
+	// so that views with the same list share one View; listedTools is the
+	// number of tools they hold in all, what the cache's bound counts.
+	lists       map[uint64][]*View
+	listedTools int
+	viewHits    atomic.Uint64
+	viewMisses  atomic.Uint64
 	// beforeStore, when set by a test, runs between computing a view and
 	// caching it: the window in which a change can make the answer stale.
 	beforeStore func()
@@ -49,6 +54,7 @@ func NewRegistry() *Registry {
 		tools:    map[string][]ToolSpec{},
 		byTenant: map[string][]string{},
 		views:    map[string]*View{},
+		lists:    map[uint64][]*View{},
 		subs:     map[uint64]func(){},
 	}
 }
@@ -295,7 +301,7 @@ func (r *Registry) setLifecycle(name, version string, to Lifecycle, supersededBy
 // changedLocked records a change; r.mu must be held for writing.
 func (r *Registry) changedLocked() {
 	r.gen++
-	clear(r.views)
+	r.clearViewsLocked()
 }
 
 // notify calls every subscriber, outside r.mu so a subscriber may read the
