@@ -110,6 +110,10 @@ type Server struct {
 	infosMu sync.RWMutex
 	infos   map[versionKey]*specInfo
 
+	// shared runs the tool handlers of sessions without a stream of their
+	// own (see workers).
+	shared *workers
+
 	mu           sync.Mutex
 	sessions     map[*Session]struct{}
 	closed       bool
@@ -138,6 +142,7 @@ func NewServer(opts Options) (*Server, error) {
 		templates:       templates,
 		tools:           map[versionKey]*binding{},
 		infos:           map[versionKey]*specInfo{},
+		shared:          newWorkers(workerIdle),
 		sessions:        map[*Session]struct{}{},
 	}
 	if s.registry == nil {
@@ -183,6 +188,7 @@ func (s *Server) Close() error {
 	sessions := s.liveSessionsLocked()
 	s.mu.Unlock()
 	s.stopWatching()
+	s.shared.close()
 	for _, sess := range sessions {
 		sess.endSubscriptions(true)
 	}
@@ -201,6 +207,7 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 		srv:       s,
 		principal: p,
 		send:      send,
+		workers:   s.shared,
 		inflight:  map[string]*inflight{},
 		listens:   map[string]*subscription{},
 	}
