@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -67,17 +68,39 @@ func (g *gen) client() *jen.File {
 }
 
 // repairDispatch emits RepairArguments: the host-side repair step of the
-// repair loop by tool name and version (seed 003 §4.3).
+// repair loop by tool name and version (seed 003 §4.3). It searches a
+// statically initialised table of the versions' repair functions, sorted
+// by key, rather than switching over every version in one function: a
+// function's compile time grows faster than its length.
 func (g *gen) repairDispatch(f *jen.File) {
-	var cases []jen.Code
+	type row struct{ key, fn string }
+	var rows []row
 	for _, v := range g.versions() {
-		cases = append(cases, jen.Case(jen.Lit(v.Spec.Key())).Block(
-			jen.Return(jen.Id("Repair"+v.ArgsName()).Call(jen.Id("raw"), jen.Id("defaults"))),
-		))
+		rows = append(rows, row{v.Spec.Key(), "Repair" + v.ArgsName()})
 	}
-	cases = append(cases, jen.Default().Block(
-		jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool version %s@%s in this package"), jen.Id("name"), jen.Id("version"))),
-	))
+	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
+	repairFunc := jen.Func().Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any()).Params(
+		jen.Index().Byte(), jen.Qual(pkgSchema, "Errors"), jen.Error(),
+	)
+	doc(f, "repairer is the repair function of one tool version.")
+	f.Type().Id("repairer").Struct(
+		jen.Comment("key is the version's key, \"name@version\"."),
+		jen.Id("key").String(),
+		jen.Comment("repair is the version's Repair function."),
+		jen.Id("repair").Add(repairFunc),
+	)
+	f.Line()
+	doc(f, "repairers is every tool version's repair function, sorted by key for\n"+
+		"RepairArguments' binary search; a table initialised statically.")
+	f.Var().Id("repairers").Op("=").Index(jen.Op("...")).Id("repairer").ValuesFunc(func(gr *jen.Group) {
+		for _, r := range rows {
+			gr.Line().Values(jen.Lit(r.key), jen.Id(r.fn))
+		}
+		if len(rows) > 0 {
+			gr.Line()
+		}
+	})
+	f.Line()
 	doc(f, "RepairArguments applies the deterministic repair of name@version to raw\n"+
 		"model-produced arguments: it returns the repaired arguments and the errors\n"+
 		"that remain, sorted; with none left, repaired is ready to send. It never\n"+
@@ -86,6 +109,15 @@ func (g *gen) repairDispatch(f *jen.File) {
 	f.Func().Id("RepairArguments").Params(
 		jen.List(jen.Id("name"), jen.Id("version")).String(), jen.Id("raw").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any(),
 	).Params(jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error()).Block(
-		jen.Switch(jen.Id("name").Op("+").Lit("@").Op("+").Id("version")).Block(cases...),
+		jen.List(jen.Id("i"), jen.Id("found")).Op(":=").Qual("slices", "BinarySearchFunc").Call(
+			jen.Id("repairers").Index(jen.Op(":")), jen.Id("name").Op("+").Lit("@").Op("+").Id("version"),
+			jen.Func().Params(jen.Id("r").Id("repairer"), jen.Id("key").String()).Int().Block(
+				jen.Return(jen.Qual("strings", "Compare").Call(jen.Id("r").Dot("key"), jen.Id("key"))),
+			),
+		),
+		jen.If(jen.Op("!").Id("found")).Block(
+			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool version %s@%s in this package"), jen.Id("name"), jen.Id("version"))),
+		),
+		jen.Return(jen.Id("repairers").Index(jen.Id("i")).Dot("repair").Call(jen.Id("raw"), jen.Id("defaults"))),
 	)
 }

@@ -12,7 +12,8 @@ import (
 // register emits the server side of the package: the Handler interface with
 // one typed method per tool version, the specs as the runtime publishes
 // them, the resources and prompts, and Register, which binds everything to
-// a runtime server with the generated validators.
+// a runtime server with the generated validators. Specs and Register loop
+// over a static table of per-version functions.
 func (g *gen) register() *jen.File {
 	f := newFile(g.pkg)
 	srv := g.pkg.Server
@@ -44,15 +45,42 @@ func (g *gen) register() *jen.File {
 	f.Type().Id("Handler").Interface(methods...)
 	f.Line()
 
-	// Specs.
-	var specs []jen.Code
-	for _, v := range g.versions() {
-		specs = append(specs, g.specLiteral(v))
-	}
+	// The table of tool versions, and Specs and Register as loops over it.
+	// Each version has small functions of its own (specX and bindX, at the
+	// end of the file) and the table only names them, so it is static data:
+	// no function grows with the estate. (One Register binding every
+	// version compiled in quadratic time: escape analysis walks the whole
+	// enclosing function for every call of a function value, here one per
+	// version's inlined decode.Adapt closure.)
+	doc(f, "toolVersion is one tool version of the package: how to build its spec and how\n"+
+		"to bind it to a Handler.")
+	f.Type().Id("toolVersion").Struct(
+		jen.Comment("spec returns the version's spec as the runtime publishes it."),
+		jen.Id("spec").Func().Params().Qual(pkgEstate, "ToolSpec"),
+		jen.Comment("bind returns the version's runtime tool: h's method for it, with the"),
+		jen.Comment("generated decoder as its validator."),
+		jen.Id("bind").Func().Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool"),
+	)
+	f.Line()
+	doc(f, "toolVersions is every tool version of the package in publish order (by name,\n"+
+		"then version); a table of functions, initialised statically.")
+	f.Var().Id("toolVersions").Op("=").Index(jen.Op("...")).Id("toolVersion").ValuesFunc(func(gr *jen.Group) {
+		for _, v := range g.versions() {
+			gr.Line().Values(jen.Id(specFunc(v)), jen.Id(bindFunc(v)))
+		}
+		if len(g.versions()) > 0 {
+			gr.Line()
+		}
+	})
+	f.Line()
 	doc(f, "Specs returns every tool version of the package as the runtime publishes\n"+
 		"it, in publish order (by name, then version).")
 	f.Func().Id("Specs").Params().Index().Qual(pkgEstate, "ToolSpec").Block(
-		jen.Return(jen.Index().Qual(pkgEstate, "ToolSpec").Values(specs...)),
+		jen.Id("specs").Op(":=").Make(jen.Index().Qual(pkgEstate, "ToolSpec"), jen.Len(jen.Id("toolVersions"))),
+		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
+			jen.Id("specs").Index(jen.Id("i")).Op("=").Id("t").Dot("spec").Call(),
+		),
+		jen.Return(jen.Id("specs")),
 	)
 	f.Line()
 
@@ -98,26 +126,43 @@ func (g *gen) register() *jen.File {
 	)
 	f.Line()
 
-	// Register.
-	var binds []jen.Code
-	for i, v := range g.versions() {
-		binds = append(binds,
-			jen.If(jen.Err().Op(":=").Id("s").Dot("Bind").Call(jen.Id("specs").Index(jen.Lit(i)), jen.Qual(pkgMCP, "Tool").Values(jen.Dict{
+	doc(f, "Register publishes every tool version into s's registry (the publish guard\n"+
+		"applies) and binds it to h, with the generated decoder as its validator.")
+	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("h").Id("Handler")).Error().Block(
+		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
+			jen.If(jen.Err().Op(":=").Id("s").Dot("Bind").Call(jen.Id("t").Dot("spec").Call(), jen.Id("t").Dot("bind").Call(jen.Id("h"))), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err()),
+			),
+		),
+		jen.Return(jen.Nil()),
+	)
+	f.Line()
+
+	// Per version, its spec and its binding.
+	for _, v := range g.versions() {
+		docf(f, "%s returns the spec of %s.", specFunc(v), v.Spec.Key())
+		f.Func().Id(specFunc(v)).Params().Qual(pkgEstate, "ToolSpec").Block(
+			jen.Return(jen.Qual(pkgEstate, "ToolSpec").Add(g.specLiteral(v))),
+		)
+		f.Line()
+		docf(f, "%s binds %s to h.%s,\nwith the generated decoder %s as its validator.", bindFunc(v), v.Spec.Key(), v.GoName, validatorName(v))
+		f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
+			jen.Return(jen.Qual(pkgMCP, "Tool").Values(jen.Dict{
 				jen.Id("Handler"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Op("*").Qual(pkgMCP, "Call")).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()).Block(
 					jen.Return(jen.Id("h").Dot(v.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("call").Dot("Value").Assert(argsType(v)))),
 				),
 				jen.Id("Validate"): jen.Qual(pkgDecode, "Adapt").Call(jen.Id(validatorName(v))),
-			})), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			})),
 		)
+		f.Line()
 	}
-	binds = append(binds, jen.Return(jen.Nil()))
-	doc(f, "Register publishes every tool version into s's registry (the publish guard\n"+
-		"applies) and binds it to h, with the generated decoder as its validator.")
-	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("h").Id("Handler")).Error().Block(
-		append([]jen.Code{jen.Id("specs").Op(":=").Id("Specs").Call()}, binds...)...,
-	)
 	return f
 }
+
+// specFunc and bindFunc name the functions that build v's spec and bind v
+// to a Handler (lower case: not part of the package's API).
+func specFunc(v *ir.Version) string { return "spec" + v.GoName }
+func bindFunc(v *ir.Version) string { return "bind" + v.GoName }
 
 func stringSlice(s []string) jen.Code {
 	if len(s) == 0 {

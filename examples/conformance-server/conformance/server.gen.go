@@ -50,192 +50,43 @@ type Handler interface {
 	TestToolWithProgressV1_0_0(ctx context.Context, call *mcp.Call, args TestToolWithProgressV1_0_0Args) (*mcp.Result, error)
 }
 
+// toolVersion is one tool version of the package: how to build its spec and how
+// to bind it to a Handler.
+type toolVersion struct {
+	// spec returns the version's spec as the runtime publishes it.
+	spec func() estate.ToolSpec
+	// bind returns the version's runtime tool: h's method for it, with the
+	// generated decoder as its validator.
+	bind func(h Handler) mcp.Tool
+}
+
+// toolVersions is every tool version of the package in publish order (by name,
+// then version); a table of functions, initialised statically.
+var toolVersions = [...]toolVersion{
+	{specJSONSchema202012ToolV1_0_0, bindJSONSchema202012ToolV1_0_0},
+	{specTestAudioContentV1_0_0, bindTestAudioContentV1_0_0},
+	{specTestElicitationV1_0_0, bindTestElicitationV1_0_0},
+	{specTestElicitationSep1034DefaultsV1_0_0, bindTestElicitationSep1034DefaultsV1_0_0},
+	{specTestElicitationSep1330EnumsV1_0_0, bindTestElicitationSep1330EnumsV1_0_0},
+	{specTestEmbeddedResourceV1_0_0, bindTestEmbeddedResourceV1_0_0},
+	{specTestErrorHandlingV1_0_0, bindTestErrorHandlingV1_0_0},
+	{specTestImageContentV1_0_0, bindTestImageContentV1_0_0},
+	{specTestMultipleContentTypesV1_0_0, bindTestMultipleContentTypesV1_0_0},
+	{specTestReconnectionV1_0_0, bindTestReconnectionV1_0_0},
+	{specTestSamplingV1_0_0, bindTestSamplingV1_0_0},
+	{specTestSimpleTextV1_0_0, bindTestSimpleTextV1_0_0},
+	{specTestToolWithLoggingV1_0_0, bindTestToolWithLoggingV1_0_0},
+	{specTestToolWithProgressV1_0_0, bindTestToolWithProgressV1_0_0},
+}
+
 // Specs returns every tool version of the package as the runtime publishes
 // it, in publish order (by name, then version).
 func Specs() []estate.ToolSpec {
-	return []estate.ToolSpec{{
-		DataClassification: estate.Classification("public"),
-		Description:        "Tool with JSON Schema 2020-12 features; reports the arguments it received.",
-		InputSchema:        schemaJSONSchema202012ToolV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "json_schema_2020_12_tool",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "JSON Schema 2020-12 tool",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Return one audio block (a minimal WAV file).",
-		InputSchema:        schemaTestAudioContentV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_audio_content",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Audio content",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Ask the user for a username and an email (elicitation/create) and return the answer.",
-		InputSchema:        schemaTestElicitationV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_elicitation",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Elicitation",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Ask the user to review a form whose fields all have defaults (SEP-1034) and return the answer.",
-		InputSchema:        schemaTestElicitationSep1034DefaultsV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_elicitation_sep1034_defaults",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Elicitation with defaults",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Ask the user to choose from the five kinds of enum field (SEP-1330) and return the answer.",
-		InputSchema:        schemaTestElicitationSep1330EnumsV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_elicitation_sep1330_enums",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Elicitation with enums",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Return one embedded text resource block.",
-		InputSchema:        schemaTestEmbeddedResourceV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_embedded_resource",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Embedded resource",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Always fail: the result is a tool error the model sees.",
-		InputSchema:        schemaTestErrorHandlingV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_error_handling",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Error handling",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Return one image block (a 1x1 PNG).",
-		InputSchema:        schemaTestImageContentV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_image_content",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Image content",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Return a text, an image and an embedded resource block.",
-		InputSchema:        schemaTestMultipleContentTypesV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_multiple_content_types",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Mixed content",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Return after a short pause. (The reference server closes its SSE stream mid-call; this server answers on the stream it has.)",
-		InputSchema:        schemaTestReconnectionV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_reconnection",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Reconnection",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Ask the client's model to answer the prompt (sampling/createMessage) and return its answer.",
-		InputSchema:        schemaTestSamplingV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_sampling",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Sampling",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Return one text block: the conformance suite's simple text fixture.",
-		InputSchema:        schemaTestSimpleTextV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_simple_text",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Simple text",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Send three log messages at info level while running, then return.",
-		InputSchema:        schemaTestToolWithLoggingV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_tool_with_logging",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Tool with logging",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}, {
-		DataClassification: estate.Classification("public"),
-		Description:        "Report progress 0, 50 and 100 out of 100 while running, when the caller asks for progress.",
-		InputSchema:        schemaTestToolWithProgressV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
-		Name:               "test_tool_with_progress",
-		Owner:              "conformance",
-		RequiredScopes:     nil,
-		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
-		Title:              "Tool with progress",
-		Version:            estate.MustParseVersion("1.0.0"),
-	}}
+	specs := make([]estate.ToolSpec, len(toolVersions))
+	for i, t := range toolVersions {
+		specs[i] = t.spec()
+	}
+	return specs
 }
 
 // Resources returns the resources server.yaml declares.
@@ -292,118 +143,416 @@ func Options() mcp.Options {
 // Register publishes every tool version into s's registry (the publish guard
 // applies) and binds it to h, with the generated decoder as its validator.
 func Register(s *mcp.Server, h Handler) error {
-	specs := Specs()
-	if err := s.Bind(specs[0], mcp.Tool{
+	for _, t := range toolVersions {
+		if err := s.Bind(t.spec(), t.bind(h)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// specJSONSchema202012ToolV1_0_0 returns the spec of json_schema_2020_12_tool@1.0.0.
+func specJSONSchema202012ToolV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Tool with JSON Schema 2020-12 features; reports the arguments it received.",
+		InputSchema:        schemaJSONSchema202012ToolV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "json_schema_2020_12_tool",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "JSON Schema 2020-12 tool",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindJSONSchema202012ToolV1_0_0 binds json_schema_2020_12_tool@1.0.0 to h.JSONSchema202012ToolV1_0_0,
+// with the generated decoder decodeJSONSchema202012ToolV1_0_0ArgsChecked as its validator.
+func bindJSONSchema202012ToolV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.JSONSchema202012ToolV1_0_0(ctx, call, call.Value.(JSONSchema202012ToolV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeJSONSchema202012ToolV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[1], mcp.Tool{
+}
+
+// specTestAudioContentV1_0_0 returns the spec of test_audio_content@1.0.0.
+func specTestAudioContentV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Return one audio block (a minimal WAV file).",
+		InputSchema:        schemaTestAudioContentV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_audio_content",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Audio content",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestAudioContentV1_0_0 binds test_audio_content@1.0.0 to h.TestAudioContentV1_0_0,
+// with the generated decoder decodeTestAudioContentV1_0_0ArgsChecked as its validator.
+func bindTestAudioContentV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestAudioContentV1_0_0(ctx, call, call.Value.(TestAudioContentV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestAudioContentV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[2], mcp.Tool{
+}
+
+// specTestElicitationV1_0_0 returns the spec of test_elicitation@1.0.0.
+func specTestElicitationV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Ask the user for a username and an email (elicitation/create) and return the answer.",
+		InputSchema:        schemaTestElicitationV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_elicitation",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Elicitation",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestElicitationV1_0_0 binds test_elicitation@1.0.0 to h.TestElicitationV1_0_0,
+// with the generated decoder decodeTestElicitationV1_0_0ArgsChecked as its validator.
+func bindTestElicitationV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestElicitationV1_0_0(ctx, call, call.Value.(TestElicitationV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestElicitationV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[3], mcp.Tool{
+}
+
+// specTestElicitationSep1034DefaultsV1_0_0 returns the spec of test_elicitation_sep1034_defaults@1.0.0.
+func specTestElicitationSep1034DefaultsV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Ask the user to review a form whose fields all have defaults (SEP-1034) and return the answer.",
+		InputSchema:        schemaTestElicitationSep1034DefaultsV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_elicitation_sep1034_defaults",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Elicitation with defaults",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestElicitationSep1034DefaultsV1_0_0 binds test_elicitation_sep1034_defaults@1.0.0 to h.TestElicitationSep1034DefaultsV1_0_0,
+// with the generated decoder decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked as its validator.
+func bindTestElicitationSep1034DefaultsV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestElicitationSep1034DefaultsV1_0_0(ctx, call, call.Value.(TestElicitationSep1034DefaultsV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[4], mcp.Tool{
+}
+
+// specTestElicitationSep1330EnumsV1_0_0 returns the spec of test_elicitation_sep1330_enums@1.0.0.
+func specTestElicitationSep1330EnumsV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Ask the user to choose from the five kinds of enum field (SEP-1330) and return the answer.",
+		InputSchema:        schemaTestElicitationSep1330EnumsV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_elicitation_sep1330_enums",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Elicitation with enums",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestElicitationSep1330EnumsV1_0_0 binds test_elicitation_sep1330_enums@1.0.0 to h.TestElicitationSep1330EnumsV1_0_0,
+// with the generated decoder decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked as its validator.
+func bindTestElicitationSep1330EnumsV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestElicitationSep1330EnumsV1_0_0(ctx, call, call.Value.(TestElicitationSep1330EnumsV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[5], mcp.Tool{
+}
+
+// specTestEmbeddedResourceV1_0_0 returns the spec of test_embedded_resource@1.0.0.
+func specTestEmbeddedResourceV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Return one embedded text resource block.",
+		InputSchema:        schemaTestEmbeddedResourceV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_embedded_resource",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Embedded resource",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestEmbeddedResourceV1_0_0 binds test_embedded_resource@1.0.0 to h.TestEmbeddedResourceV1_0_0,
+// with the generated decoder decodeTestEmbeddedResourceV1_0_0ArgsChecked as its validator.
+func bindTestEmbeddedResourceV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestEmbeddedResourceV1_0_0(ctx, call, call.Value.(TestEmbeddedResourceV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestEmbeddedResourceV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[6], mcp.Tool{
+}
+
+// specTestErrorHandlingV1_0_0 returns the spec of test_error_handling@1.0.0.
+func specTestErrorHandlingV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Always fail: the result is a tool error the model sees.",
+		InputSchema:        schemaTestErrorHandlingV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_error_handling",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Error handling",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestErrorHandlingV1_0_0 binds test_error_handling@1.0.0 to h.TestErrorHandlingV1_0_0,
+// with the generated decoder decodeTestErrorHandlingV1_0_0ArgsChecked as its validator.
+func bindTestErrorHandlingV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestErrorHandlingV1_0_0(ctx, call, call.Value.(TestErrorHandlingV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestErrorHandlingV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[7], mcp.Tool{
+}
+
+// specTestImageContentV1_0_0 returns the spec of test_image_content@1.0.0.
+func specTestImageContentV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Return one image block (a 1x1 PNG).",
+		InputSchema:        schemaTestImageContentV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_image_content",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Image content",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestImageContentV1_0_0 binds test_image_content@1.0.0 to h.TestImageContentV1_0_0,
+// with the generated decoder decodeTestImageContentV1_0_0ArgsChecked as its validator.
+func bindTestImageContentV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestImageContentV1_0_0(ctx, call, call.Value.(TestImageContentV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestImageContentV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[8], mcp.Tool{
+}
+
+// specTestMultipleContentTypesV1_0_0 returns the spec of test_multiple_content_types@1.0.0.
+func specTestMultipleContentTypesV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Return a text, an image and an embedded resource block.",
+		InputSchema:        schemaTestMultipleContentTypesV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_multiple_content_types",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Mixed content",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestMultipleContentTypesV1_0_0 binds test_multiple_content_types@1.0.0 to h.TestMultipleContentTypesV1_0_0,
+// with the generated decoder decodeTestMultipleContentTypesV1_0_0ArgsChecked as its validator.
+func bindTestMultipleContentTypesV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestMultipleContentTypesV1_0_0(ctx, call, call.Value.(TestMultipleContentTypesV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestMultipleContentTypesV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[9], mcp.Tool{
+}
+
+// specTestReconnectionV1_0_0 returns the spec of test_reconnection@1.0.0.
+func specTestReconnectionV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Return after a short pause. (The reference server closes its SSE stream mid-call; this server answers on the stream it has.)",
+		InputSchema:        schemaTestReconnectionV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_reconnection",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Reconnection",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestReconnectionV1_0_0 binds test_reconnection@1.0.0 to h.TestReconnectionV1_0_0,
+// with the generated decoder decodeTestReconnectionV1_0_0ArgsChecked as its validator.
+func bindTestReconnectionV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestReconnectionV1_0_0(ctx, call, call.Value.(TestReconnectionV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestReconnectionV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[10], mcp.Tool{
+}
+
+// specTestSamplingV1_0_0 returns the spec of test_sampling@1.0.0.
+func specTestSamplingV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Ask the client's model to answer the prompt (sampling/createMessage) and return its answer.",
+		InputSchema:        schemaTestSamplingV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_sampling",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Sampling",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestSamplingV1_0_0 binds test_sampling@1.0.0 to h.TestSamplingV1_0_0,
+// with the generated decoder decodeTestSamplingV1_0_0ArgsChecked as its validator.
+func bindTestSamplingV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestSamplingV1_0_0(ctx, call, call.Value.(TestSamplingV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestSamplingV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[11], mcp.Tool{
+}
+
+// specTestSimpleTextV1_0_0 returns the spec of test_simple_text@1.0.0.
+func specTestSimpleTextV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Return one text block: the conformance suite's simple text fixture.",
+		InputSchema:        schemaTestSimpleTextV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_simple_text",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Simple text",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestSimpleTextV1_0_0 binds test_simple_text@1.0.0 to h.TestSimpleTextV1_0_0,
+// with the generated decoder decodeTestSimpleTextV1_0_0ArgsChecked as its validator.
+func bindTestSimpleTextV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestSimpleTextV1_0_0(ctx, call, call.Value.(TestSimpleTextV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestSimpleTextV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[12], mcp.Tool{
+}
+
+// specTestToolWithLoggingV1_0_0 returns the spec of test_tool_with_logging@1.0.0.
+func specTestToolWithLoggingV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Send three log messages at info level while running, then return.",
+		InputSchema:        schemaTestToolWithLoggingV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_tool_with_logging",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Tool with logging",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestToolWithLoggingV1_0_0 binds test_tool_with_logging@1.0.0 to h.TestToolWithLoggingV1_0_0,
+// with the generated decoder decodeTestToolWithLoggingV1_0_0ArgsChecked as its validator.
+func bindTestToolWithLoggingV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestToolWithLoggingV1_0_0(ctx, call, call.Value.(TestToolWithLoggingV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestToolWithLoggingV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	if err := s.Bind(specs[13], mcp.Tool{
+}
+
+// specTestToolWithProgressV1_0_0 returns the spec of test_tool_with_progress@1.0.0.
+func specTestToolWithProgressV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Report progress 0, 50 and 100 out of 100 while running, when the caller asks for progress.",
+		InputSchema:        schemaTestToolWithProgressV1_0_0Input,
+		Lifecycle:          estate.Lifecycle("active"),
+		Name:               "test_tool_with_progress",
+		Owner:              "conformance",
+		RequiredScopes:     nil,
+		SideEffect:         estate.SideEffect("read"),
+		SupersededBy:       "",
+		Tenants:            nil,
+		Title:              "Tool with progress",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindTestToolWithProgressV1_0_0 binds test_tool_with_progress@1.0.0 to h.TestToolWithProgressV1_0_0,
+// with the generated decoder decodeTestToolWithProgressV1_0_0ArgsChecked as its validator.
+func bindTestToolWithProgressV1_0_0(h Handler) mcp.Tool {
+	return mcp.Tool{
 		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
 			return h.TestToolWithProgressV1_0_0(ctx, call, call.Value.(TestToolWithProgressV1_0_0Args))
 		},
 		Validate: decode.Adapt(decodeTestToolWithProgressV1_0_0ArgsChecked),
-	}); err != nil {
-		return err
 	}
-	return nil
 }
