@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -57,10 +58,21 @@ type Result struct {
 	Report    *check.Report
 }
 
-// Summary is the one line a run ends with.
-func (r *Result) Summary() string {
-	return fmt.Sprintf("mcpgen: package %s: %d tools, %d versions; %d files written, %d unchanged",
-		r.Package, r.Tools, r.Versions, len(r.Written), len(r.Unchanged))
+// Summary is the one line a generate run ends with.
+func (r *Result) Summary() string { return r.SummaryOf("package " + r.Package) }
+
+// SummaryOf is the one line a run ends with, naming what it wrote as what.
+func (r *Result) SummaryOf(what string) string {
+	return fmt.Sprintf("mcpgen: %s: %s, %s; %s written, %d unchanged", what,
+		count(r.Tools, "tool"), count(r.Versions, "version"), count(len(r.Written), "file"), len(r.Unchanged))
+}
+
+// count is n and the noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // RefusedError is a release the breaking-change gate refused; nothing was

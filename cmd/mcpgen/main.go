@@ -303,8 +303,7 @@ func extractCmd(args []string, stdout, stderr io.Writer) int {
 	if code := report(err, "text", stdout, stderr); code != exitOK {
 		return code
 	}
-	fmt.Fprintf(stdout, "mcpgen: %s: %d tools, %d versions; %d files written, %d unchanged\n",
-		*manifests, res.Tools, res.Versions, len(res.Written), len(res.Unchanged))
+	fmt.Fprintln(stdout, res.SummaryOf(*manifests))
 	return exitOK
 }
 
