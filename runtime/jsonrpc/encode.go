@@ -73,11 +73,7 @@ func EncodeResult(id ID, result any) ([]byte, error) {
 	if a, ok := result.(Appender); ok {
 		// One allocation for the whole answer, the usual size of a
 		// tool result.
-		b := make([]byte, 0, 256)
-		b = append(b, `{"jsonrpc":"2.0","id":`...)
-		b = append(b, id.String()...)
-		b = append(b, `,"result":`...)
-		b, err := a.AppendJSON(b)
+		b, err := a.AppendJSON(AppendResultHead(make([]byte, 0, 256), id))
 		if err != nil {
 			return nil, err
 		}
@@ -90,12 +86,20 @@ func EncodeResult(id ID, result any) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b := make([]byte, 0, len(r)+48)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id.String()...)
-	b = append(b, `,"result":`...)
+	b := AppendResultHead(make([]byte, 0, len(r)+48), id)
 	b = append(b, r...)
 	return append(b, '}'), nil
+}
+
+// AppendResultHead appends the head of a success response to b, up to
+// where the result's encoding goes: {"jsonrpc":"2.0","id":…,"result":. The
+// response ends with the result and a closing brace; a transport that
+// writes a large shared result as it is (not copied into each response)
+// writes this head, the result, and "}".
+func AppendResultHead(b []byte, id ID) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id.String()...)
+	return append(b, `,"result":`...)
 }
 
 // EncodeError encodes an error response; the zero id goes out as null. It

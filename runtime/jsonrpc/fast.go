@@ -75,21 +75,7 @@ func (e *envelope) readFast(data []byte) (ok bool) {
 				return err
 			}
 		}
-		v := jsontext.Value(raw)
-		switch string(name) {
-		case "jsonrpc":
-			e.jsonrpc = v
-		case "id":
-			e.id = v
-		case "method":
-			e.method = v
-		case "params":
-			e.params = v
-		case "result":
-			e.result = v
-		case "error":
-			e.err = v
-		}
+		e.set(string(name), jsontext.Value(raw))
 		return nil
 	})
 	if err != nil {

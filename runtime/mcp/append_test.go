@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // reflectEncode is encoding/json's encoding of v without HTML escaping: the
@@ -98,5 +100,28 @@ func TestToolResultAppendsWhatReflectionEncodes(t *testing.T) {
 		if want := reflectEncode(t, r); !bytes.Equal(got, want) {
 			t.Errorf("\n got %s\nwant %s", got, want)
 		}
+	}
+}
+
+// TestSharedReplyIsTheEncodedResult: a reply that leaves its result's bytes
+// shared is, written out, the same message EncodeResult makes of them.
+func TestSharedReplyIsTheEncodedResult(t *testing.T) {
+	list := []byte(`{"tools":[{"name":"a"},{"name":"b"}]}`)
+	for _, rest := range []string{"}", `,"ttlMs":60000}`} {
+		r := sharedResult{open: list[:len(list)-1], rest: []byte(rest)}
+		for _, id := range []jsonrpc.ID{jsonrpc.IntID(7), jsonrpc.StringID("x")} {
+			got := replyWithShared(id, r).bytes()
+			whole := append(append([]byte{}, r.open...), r.rest...)
+			want, err := jsonrpc.EncodeResult(id, json.RawMessage(whole))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("\n got %s\nwant %s", got, want)
+			}
+		}
+	}
+	if string(list) != `{"tools":[{"name":"a"},{"name":"b"}]}` {
+		t.Errorf("the shared bytes changed: %s", list)
 	}
 }

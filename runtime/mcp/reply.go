@@ -32,10 +32,7 @@ type sharedResult struct{ open, rest []byte }
 // replyWithShared encodes the success response carrying r, leaving r.open
 // shared.
 func replyWithShared(id jsonrpc.ID, r sharedResult) reply {
-	head := make([]byte, 0, 48)
-	head = append(head, `{"jsonrpc":"2.0","id":`...)
-	head = append(head, id.String()...)
-	head = append(head, `,"result":`...)
+	head := jsonrpc.AppendResultHead(make([]byte, 0, 48), id)
 	tail := make([]byte, 0, len(r.rest)+1)
 	tail = append(append(tail, r.rest...), '}')
 	return reply{head: head, body: r.open, tail: tail}
