@@ -223,7 +223,7 @@ func decodeErrorObject(v jsontext.Value) (*Error, bool) {
 			}
 			out.Code, haveCode = n, true
 		case "message":
-			s, ok := stringValue(val)
+			s, ok := Unquote(val)
 			if !ok {
 				return errBadError
 			}
@@ -311,7 +311,7 @@ func expectEOF(dec *jsontext.Decoder) error {
 // costs what it did before.
 func methodName(v jsontext.Value) (string, bool) {
 	if v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
-		return stringValue(v)
+		return Unquote(v)
 	}
 	name := v[1 : len(v)-1]
 	methods.RLock()
@@ -342,17 +342,22 @@ func isVersion(v jsontext.Value) bool {
 	if string(v) == `"`+Version+`"` {
 		return true
 	}
-	s, ok := stringValue(v)
+	s, ok := Unquote(v)
 	return ok && s == Version
 }
 
-func stringValue(v jsontext.Value) (string, bool) {
-	if v.Kind() != '"' {
+// Unquote returns the string a JSON string literal v stands for; ok is
+// false when v does not begin as one. It is the one reading of a string
+// member for the server and its transports, and expects v from a message
+// Decode accepted: a literal without escapes is taken as it is, unchecked.
+func Unquote(v []byte) (string, bool) {
+	if jsontext.Value(v).Kind() != '"' {
 		return "", false
 	}
 	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
-		// No escape: the text between the quotes is the string (the
-		// reading already refused control characters and invalid UTF-8).
+		// No escape: the text between the quotes is the string (a
+		// message was read strictly, so it holds no control character and
+		// no invalid UTF-8).
 		return string(v[1 : len(v)-1]), true
 	}
 	s, err := jsontext.AppendUnquote(nil, v)

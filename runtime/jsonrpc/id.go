@@ -36,11 +36,11 @@ func StringID(s string) ID {
 func parseID(v jsontext.Value) (ID, bool) {
 	switch v.Kind() {
 	case '"':
-		s, err := jsontext.AppendUnquote(nil, v)
-		if err != nil {
+		s, ok := Unquote(v)
+		if !ok {
 			return ID{}, false
 		}
-		return StringID(string(s)), true
+		return StringID(s), true
 	case '0':
 		text := strings.TrimSpace(string(v))
 		if !schema.IsIntegerLiteral(text) {
@@ -72,8 +72,7 @@ func (id ID) Str() (string, bool) {
 	if !id.IsString() {
 		return "", false
 	}
-	s, err := jsontext.AppendUnquote(nil, id.text)
-	return string(s), err == nil
+	return Unquote([]byte(id.text))
 }
 
 // String returns the id as JSON text ("null" for the zero id), which is also

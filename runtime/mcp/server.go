@@ -38,7 +38,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -353,17 +352,7 @@ func (p *params) member(name string) json.RawMessage {
 
 // str returns a string member's value; ok is false when it is absent or
 // not a string.
-func (p *params) str(name string) (string, bool) {
-	v := p.member(name)
-	if kindOf(v) != '"' {
-		return "", false
-	}
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1]), true // nothing to unescape
-	}
-	s, err := jsontext.AppendUnquote(nil, v)
-	return string(s), err == nil
-}
+func (p *params) str(name string) (string, bool) { return jsonrpc.Unquote(p.member(name)) }
 
 // kindOf is the JSON kind of raw ('{', '[', '"', '0', 't', 'f', 'n'), 0
 // when raw is empty.

@@ -99,7 +99,7 @@ func stringMember(params json.RawMessage, name string) (value string, ok bool) {
 	}
 	_ = jsonrpc.ForEachMember(params, func(n string, v json.RawMessage) error {
 		if n == name {
-			ok = json.Unmarshal(v, &value) == nil && len(v) > 0 && v[0] == '"'
+			value, ok = jsonrpc.Unquote(v)
 		}
 		return nil
 	})
