@@ -199,18 +199,9 @@ func mergeSorted(a, b []string, visit func(string) bool) {
 	}
 }
 
-// newestVisible is the one implementation of "the version a view sees":
-// the newest active version of versions (ascending) that v is entitled to.
-func newestVisible(versions []ToolSpec, v view) (ToolSpec, bool, error) {
-	s, err := newestVisibleIn(versions, v)
-	if s == nil || err != nil {
-		return ToolSpec{}, false, err
-	}
-	return *s, true, nil
-}
-
-// newestVisibleIn is newestVisible as a pointer into versions, nil when
-// none is visible.
+// newestVisibleIn is the one implementation of "the version a view sees":
+// the newest active version of versions (ascending) that v is entitled to,
+// as a pointer into versions; nil when none is visible.
 func newestVisibleIn(versions []ToolSpec, v view) (*ToolSpec, error) {
 	for i := len(versions) - 1; i >= 0; i-- {
 		s := &versions[i]
@@ -243,7 +234,11 @@ func (r *Registry) ResolveFor(p Principal, name string, c *Constraint) (ToolSpec
 	defer r.mu.RUnlock()
 	versions := r.tools[name]
 	if c == nil {
-		return newestVisible(versions, v)
+		s, err := newestVisibleIn(versions, v)
+		if s == nil || err != nil {
+			return ToolSpec{}, false, err
+		}
+		return *s, true, nil
 	}
 	for i := len(versions) - 1; i >= 0; i-- {
 		s := &versions[i]

@@ -393,14 +393,8 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 		newReply(w, acc, 0).finish(http.StatusOK, out)
 		return
 	}
-	id := r.Header.Get(HeaderSessionID)
-	if id == "" {
-		writeError(w, http.StatusBadRequest, answerID(msg), errNoSessionID)
-		return
-	}
-	s := h.lookup(id, p)
+	s := h.sessionOf(w, r, p, answerID(msg))
 	if s == nil {
-		writeError(w, http.StatusNotFound, answerID(msg), errSessionNotFound)
 		return
 	}
 	if !msg.IsRequest() {
@@ -471,29 +465,33 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 			return
 		}
 	}
-	id := r.Header.Get(HeaderSessionID)
-	if id == "" {
-		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, errNoSessionID)
-		return
-	}
-	s := h.lookup(id, p)
+	s := h.sessionOf(w, r, p, jsonrpc.ID{})
 	if s == nil {
-		writeError(w, http.StatusNotFound, jsonrpc.ID{}, errSessionNotFound)
 		return
 	}
 	s.serveStream(w, r.Context(), h.ctx, h.opts.KeepAlive)
 }
 
+// sessionOf is the handshake-era session the request's Mcp-Session-Id
+// names, when p opened it; otherwise it answers the request with the error,
+// under id, and returns nil.
+func (h *Handler) sessionOf(w http.ResponseWriter, r *http.Request, p estate.Principal, id jsonrpc.ID) *session {
+	sid := r.Header.Get(HeaderSessionID)
+	if sid == "" {
+		writeError(w, http.StatusBadRequest, id, errNoSessionID)
+		return nil
+	}
+	s := h.lookup(sid, p)
+	if s == nil {
+		writeError(w, http.StatusNotFound, id, errSessionNotFound)
+	}
+	return s
+}
+
 // delete ends a handshake-era session.
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, p estate.Principal) {
-	id := r.Header.Get(HeaderSessionID)
-	if id == "" {
-		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, errNoSessionID)
-		return
-	}
-	s := h.lookup(id, p)
+	s := h.sessionOf(w, r, p, jsonrpc.ID{})
 	if s == nil {
-		writeError(w, http.StatusNotFound, jsonrpc.ID{}, errSessionNotFound)
 		return
 	}
 	h.remove(s)
