@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -217,28 +218,17 @@ func (l *loader) declarations() []*declared {
 		})
 	}
 	for _, file := range l.pkg.Syntax {
-		for _, decl := range file.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
+		for ts, doc := range typeSpecs(file) {
+			if doc == nil || !hasDirective(doc) {
 				continue
 			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				doc := ts.Doc
-				if doc == nil && !gd.Lparen.IsValid() {
-					doc = gd.Doc
-				}
-				if doc == nil || !hasDirective(doc) {
-					continue
-				}
-				attached[doc] = true
-				tool := parseDirectives(doc, ts.Name.Name, l.errs)
-				if tool == nil {
-					continue
-				}
-				if d := l.declared(ts, tool, walker); d != nil {
-					out = append(out, d)
-				}
+			attached[doc] = true
+			tool := parseDirectives(doc, ts.Name.Name, l.errs)
+			if tool == nil {
+				continue
+			}
+			if d := l.declared(ts, tool, walker); d != nil {
+				out = append(out, d)
 			}
 		}
 		for _, cg := range file.Comments {
@@ -325,37 +315,26 @@ func kindPhrase(t types.Type) string {
 func (l *loader) comments() map[string]string {
 	out := map[string]string{}
 	for _, file := range l.pkg.Syntax {
-		for _, decl := range file.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
+		for ts, doc := range typeSpecs(file) {
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
 				continue
 			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				st, ok := ts.Type.(*ast.StructType)
-				if !ok {
+			key := l.pkg.PkgPath + "." + ts.Name.Name
+			if text := docText(doc); text != "" {
+				out[key] = text
+			}
+			for _, f := range st.Fields.List {
+				doc := f.Doc
+				if doc == nil {
+					doc = f.Comment
+				}
+				text := docText(doc)
+				if text == "" {
 					continue
 				}
-				key := l.pkg.PkgPath + "." + ts.Name.Name
-				doc := ts.Doc
-				if doc == nil && !gd.Lparen.IsValid() {
-					doc = gd.Doc
-				}
-				if text := docText(doc); text != "" {
-					out[key] = text
-				}
-				for _, f := range st.Fields.List {
-					doc := f.Doc
-					if doc == nil {
-						doc = f.Comment
-					}
-					text := docText(doc)
-					if text == "" {
-						continue
-					}
-					for _, name := range f.Names {
-						out[key+"."+name.Name] = text
-					}
+				for _, name := range f.Names {
+					out[key+"."+name.Name] = text
 				}
 			}
 		}
@@ -573,3 +552,27 @@ func (e *errorList) parse(s, source string) manifest.Pos {
 }
 
 func (e *errorList) sorted() manifest.List { return e.list.Sorted() }
+
+// typeSpecs yields each type declared in file with its doc comment: the
+// spec's own, or for a declaration of one type without parentheses
+// ("// Doc\ntype T struct{}"), the declaration's.
+func typeSpecs(file *ast.File) iter.Seq2[*ast.TypeSpec, *ast.CommentGroup] {
+	return func(yield func(*ast.TypeSpec, *ast.CommentGroup) bool) {
+		for _, decl := range file.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				doc := ts.Doc
+				if doc == nil && !gd.Lparen.IsValid() {
+					doc = gd.Doc
+				}
+				if !yield(ts, doc) {
+					return
+				}
+			}
+		}
+	}
+}
