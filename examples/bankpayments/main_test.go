@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/runtime/client"
 )
 
@@ -24,21 +24,7 @@ func TestGeneratedIsUpToDate(t *testing.T) {
 	if _, err := gen.Generate(gen.Options{Manifests: "../../manifests", Out: out, Package: "bank"}); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := filepath.Glob(filepath.Join(out, "*"))
-	committed, _ := filepath.Glob("bank/*")
-	if len(fresh) != len(committed) {
-		t.Fatalf("generated %d files, %d committed: run make generate", len(fresh), len(committed))
-	}
-	for _, f := range fresh {
-		want, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(filepath.Join("bank", filepath.Base(f)))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("bank/%s is not what the generator writes from ../../manifests: run make generate", filepath.Base(f))
-		}
-	}
+	gentest.SameFiles(t, out, "bank", "run make generate")
 }
 
 // TestServiceOverStdio runs the service's main loop on pipes (its real

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/runtime/client"
 )
 
@@ -40,21 +41,7 @@ func TestGeneratedIsUpToDate(t *testing.T) {
 	if _, err := gen.Generate(gen.Options{Manifests: "manifests", Out: out, Package: "conformance"}); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := filepath.Glob(filepath.Join(out, "*"))
-	committed, _ := filepath.Glob("conformance/*")
-	if len(fresh) != len(committed) {
-		t.Fatalf("generated %d files, %d committed: run go generate", len(fresh), len(committed))
-	}
-	for _, f := range fresh {
-		want, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(filepath.Join("conformance", filepath.Base(f)))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("conformance/%s is not what the generator writes from manifests: run go generate", filepath.Base(f))
-		}
-	}
+	gentest.SameFiles(t, out, "conformance", "run go generate")
 }
 
 func TestFlagsAreChecked(t *testing.T) {

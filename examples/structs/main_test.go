@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/structs/treasury"
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/record"
+	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/runtime/client"
 )
 
@@ -37,21 +38,7 @@ func TestGeneratedIsUpToDate(t *testing.T) {
 	if _, err := gen.Generate(gen.Options{Source: "./tools", Out: out, Package: "treasury"}); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := filepath.Glob(filepath.Join(out, "*"))
-	committed, _ := filepath.Glob("treasury/*")
-	if len(fresh) != len(committed) {
-		t.Fatalf("generated %d files, %d committed: run make generate", len(fresh), len(committed))
-	}
-	for _, f := range fresh {
-		want, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(filepath.Join("treasury", filepath.Base(f)))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("treasury/%s is not what the generator writes from ./tools: run make generate", filepath.Base(f))
-		}
-	}
+	gentest.SameFiles(t, out, "treasury", "run make generate")
 }
 
 // TestExtractedManifestsAreTheSameEstate: the YAML manifests mcpgen extract
