@@ -305,37 +305,43 @@ func expectEOF(dec *jsontext.Decoder) error {
 	return nil
 }
 
-// methodName is the string value of a method member, interned: a peer
-// uses a few dozen methods, one on every message, and each would otherwise
-// be a new string. The table is bounded, so a peer that makes names up
-// costs what it did before.
+// methodName is the string value of a method member, interned (see
+// Intern): a peer uses a few dozen methods, one on every message.
 func methodName(v jsontext.Value) (string, bool) {
 	if v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
 		return Unquote(v)
 	}
-	name := v[1 : len(v)-1]
-	methods.RLock()
-	s, ok := methods.names[string(name)]
-	methods.RUnlock()
-	if ok {
-		return s, true
-	}
-	s = string(name)
-	methods.Lock()
-	if len(methods.names) < maxMethods {
-		methods.names[s] = s
-	}
-	methods.Unlock()
-	return s, true
+	return Intern(v[1 : len(v)-1]), true
 }
 
-// maxMethods bounds the interned method names.
-const maxMethods = 256
+// Intern returns b as a string, the same string for the same bytes while
+// the table has room: the names a server reads on every message (methods,
+// params members) would otherwise each be a new string. The table is
+// bounded, so a peer that makes names up costs only what it did without
+// one.
+func Intern(b []byte) string {
+	interned.RLock()
+	s, ok := interned.strings[string(b)]
+	interned.RUnlock()
+	if ok {
+		return s
+	}
+	s = string(b)
+	interned.Lock()
+	if len(interned.strings) < maxInterned {
+		interned.strings[s] = s
+	}
+	interned.Unlock()
+	return s
+}
 
-var methods = struct {
+// maxInterned bounds Intern's table.
+const maxInterned = 1024
+
+var interned = struct {
 	sync.RWMutex
-	names map[string]string
-}{names: map[string]string{}}
+	strings map[string]string
+}{strings: map[string]string{}}
 
 // isVersion reports whether v is the string "2.0", however it is written.
 func isVersion(v jsontext.Value) bool {

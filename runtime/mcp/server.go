@@ -303,7 +303,7 @@ func (p *params) parse(raw json.RawMessage) {
 	p.members = p.inline[:0]
 	_ = d.ObjBytes(func(d *jx.Decoder, name []byte) error {
 		v, err := d.Raw()
-		p.members = append(p.members, paramMember{name: memberName(name), value: json.RawMessage(v)})
+		p.members = append(p.members, paramMember{name: jsonrpc.Intern(name), value: json.RawMessage(v)})
 		return err
 	})
 	if m := p.member("_meta"); m != nil {
@@ -314,30 +314,6 @@ func (p *params) parse(raw json.RawMessage) {
 			}
 		}
 	}
-}
-
-// memberName is name as a string, without allocating for the names the
-// server reads.
-func memberName(name []byte) string {
-	switch string(name) {
-	case "name":
-		return "name"
-	case "arguments":
-		return "arguments"
-	case "_meta":
-		return "_meta"
-	case "uri":
-		return "uri"
-	case "cursor":
-		return "cursor"
-	case "protocolVersion":
-		return "protocolVersion"
-	case "capabilities":
-		return "capabilities"
-	case "clientInfo":
-		return "clientInfo"
-	}
-	return string(name)
 }
 
 // member returns a member's JSON text, nil when absent.
