@@ -109,10 +109,6 @@ type Server struct {
 	infosMu sync.RWMutex
 	infos   map[versionKey]*specInfo
 
-	// shared runs the tool handlers of sessions without a stream of their
-	// own (see workers).
-	shared *workers
-
 	mu           sync.Mutex
 	sessions     map[*Session]struct{}
 	closed       bool
@@ -141,7 +137,6 @@ func NewServer(opts Options) (*Server, error) {
 		templates:       templates,
 		tools:           map[versionKey]*binding{},
 		infos:           map[versionKey]*specInfo{},
-		shared:          newWorkers(workerIdle),
 		sessions:        map[*Session]struct{}{},
 	}
 	if s.registry == nil {
@@ -187,7 +182,6 @@ func (s *Server) Close() error {
 	sessions := s.liveSessionsLocked()
 	s.mu.Unlock()
 	s.stopWatching()
-	s.shared.close()
 	for _, sess := range sessions {
 		sess.endSubscriptions(true)
 	}
@@ -206,7 +200,6 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 		srv:       s,
 		principal: p,
 		send:      send,
-		workers:   s.shared,
 		inflight:  map[string]*inflight{},
 		listens:   map[string]*subscription{},
 	}

@@ -36,9 +36,8 @@ type Session struct {
 	inflight    map[string]*inflight     // by request id text
 	listens     map[string]*subscription // open subscriptions/listen, by id text
 
-	// workers run the session's tool handlers, and its requests when a
-	// stream transport serves it: the stream's own, or the server's shared
-	// ones.
+	// workers run the session's requests and tool handlers when a stream
+	// transport serves it; nil for one served by HTTP requests.
 	workers *workers
 
 	// peer is what the session keeps about its client: requests awaiting

@@ -34,7 +34,7 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	defer cancel()
 	out := newLineWriter(w, cancel)
 	sess := s.NewSession(p, out.write)
-	sess.workers = newWorkers(0)
+	sess.workers = newWorkers()
 	defer sess.workers.close()
 
 	// The reading goroutine serves each line itself, in reading order: a
