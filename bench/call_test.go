@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"testing"
 )
 
@@ -48,4 +49,23 @@ func BenchmarkCall(b *testing.B) {
 		b.Cleanup(c.close)
 		run(b, c, false)
 	})
+}
+
+// BenchmarkCallHandle is BenchmarkCall's tools/call through mcpgen's
+// Session.Handle, with no transport: the server's own cost, as the HTTP
+// transport pays it. The anchors have no equivalent entry point, so it is
+// not a row of the table; docs/benchmarks.md quotes it.
+func BenchmarkCallHandle(b *testing.B) {
+	srv := newBankServer(b)
+	b.Cleanup(func() { srv.Close() })
+	sess := initializedSession(b, srv, investigator)
+	spec := bankSpec(b, "payments.lookup@2.0.0")
+	line := callRequest(1, spec.Name, lookupV2Valid)
+	resp := sess.Handle(context.Background(), line)
+	mustContain(b, "tools/call", resp, lookupText("PMT-771"))
+	mustLack(b, "tools/call", resp, `"isError":true`)
+	b.ReportAllocs()
+	for b.Loop() {
+		sess.Handle(context.Background(), line)
+	}
 }
