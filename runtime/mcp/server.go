@@ -239,6 +239,7 @@ func (s *Server) estateChanged() {
 type request struct {
 	ctx        context.Context
 	session    *Session
+	flight     *inflight
 	id         jsonrpc.ID
 	method     string
 	rev        Revision
@@ -246,7 +247,7 @@ type request struct {
 	clientCaps map[string]any
 
 	// call and toolResult are a tools/call's, kept here so that a call
-	// allocates the request only.
+	// allocates its inflight only.
 	call       Call
 	toolResult callToolResult
 }

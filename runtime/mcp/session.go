@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -36,50 +37,122 @@ type Session struct {
 	inflight    map[string]*inflight     // by request id text
 	listens     map[string]*subscription // open subscriptions/listen, by id text
 
-	// workers run the session's requests and tool handlers when a stream
-	// transport serves it; nil for one served by HTTP requests.
-	workers *workers
-
 	// peer is what the session keeps about its client: requests awaiting
 	// its answer, its log level, its resource subscriptions.
 	peer peerState
 }
 
-// inflight is a request between start and its answer: what runs it, and
-// what notifications/cancelled reaches. One allocation holds it all.
+// inflight is a request between start and its answer: what runs it, what
+// notifications/cancelled reaches, and where its answer goes. One
+// allocation holds it all, the request being served included.
 type inflight struct {
-	sess      *Session
-	msg       jsonrpc.Message
-	key       string // msg.ID's text, its key in Session.inflight
-	ctx       context.Context
-	cancel    context.CancelFunc
-	cancelled bool // by notifications/cancelled (under sess.mu): the answer is dropped
+	sess   *Session
+	msg    jsonrpc.Message
+	key    string // msg.ID's text, its key in Session.inflight
+	ctx    context.Context
+	cancel context.CancelFunc
+	req    request // what dispatch reads and the method writes
 
-	// out and wg are set by ServeStream, which runs the request as a job:
-	// do writes the answer, then marks it done.
-	out *lineWriter
-	wg  *sync.WaitGroup
+	// sink receives the answer of a request a stream serves, whoever
+	// settles it (see watch). Nil for HandleMessage, whose goroutine
+	// returns the answer itself.
+	sink answerSink
+
+	// handling is the tools/call whose handler is running: while it is
+	// set, the call can be answered before its handler returns.
+	handling atomic.Pointer[request]
+
+	// Under sess.mu.
+	cancelled bool          // by notifications/cancelled: the answer is dropped
+	settled   bool          // the one answer is decided, given or dropped
+	watched   chan struct{} // made by watch, closed when the request settles
 }
 
-func (f *inflight) do() {
-	defer f.wg.Done()
-	f.out.writeReply(f.run())
+// answerSink is where a settled request's answer goes. deliver is called
+// once per request, with the zero reply when there is no answer to give.
+type answerSink interface{ deliver(reply) }
+
+// do runs the request and gives its answer to the sink.
+func (f *inflight) do() { f.answer(f.sess.run(f)) }
+
+// answer settles the request with rep and delivers it, unless the request
+// was answered already (early, see abandon).
+func (f *inflight) answer(rep reply) {
+	if rep, ok := f.settle(rep); ok {
+		f.sink.deliver(rep)
+	}
 }
 
-// run runs the request and returns its answer, nil when it was cancelled
-// meanwhile.
-func (f *inflight) run() reply {
-	out := f.sess.run(f.ctx, f.msg)
+// settle decides that rep is the request's one answer, unless one was
+// decided already (ok false). It returns the answer to give, which is none
+// when the request was cancelled.
+func (f *inflight) settle(rep reply) (_ reply, ok bool) {
+	ok, drop := f.claim()
+	if !ok || drop {
+		return reply{}, ok
+	}
+	return rep, true
+}
+
+// claim takes the request out of flight, deciding that whoever calls it
+// gives the answer, unless that was decided already (ok false). drop says
+// the request was cancelled: its answer is none.
+func (f *inflight) claim() (ok, drop bool) {
 	s := f.sess
 	s.mu.Lock()
+	if f.settled {
+		s.mu.Unlock()
+		return false, false
+	}
+	f.settled = true
 	delete(s.inflight, f.key)
-	cancelled := f.cancelled
+	drop = f.cancelled
+	if f.watched != nil {
+		close(f.watched)
+	}
 	s.mu.Unlock()
 	f.cancel()
-	if cancelled {
-		return reply{}
+	return true, drop
+}
+
+// abandon answers the tools/call r, whose context has ended, with a
+// failure now, whether or not its handler has returned (see Handler); the
+// handler's own result is dropped when it comes.
+func (f *inflight) abandon(r *request) {
+	ok, drop := f.claim()
+	if !ok {
+		return
 	}
-	return out
+	var rep reply
+	if !drop {
+		rep = f.sess.srv.abandonedCall(r)
+	}
+	f.sink.deliver(rep)
+}
+
+// watch waits until the request settles or its context ends. In the
+// latter case a tool handler still running is not waited for: the call is
+// answered now with a failure (see Handler), and the handler's own result
+// is dropped when it comes. A request not in a handler answers by itself.
+func (f *inflight) watch() {
+	s := f.sess
+	s.mu.Lock()
+	if f.settled {
+		s.mu.Unlock()
+		return
+	}
+	if f.watched == nil {
+		f.watched = make(chan struct{})
+	}
+	settled := f.watched
+	s.mu.Unlock()
+	select {
+	case <-settled:
+	case <-f.ctx.Done():
+		if r := f.handling.Load(); r != nil {
+			f.abandon(r)
+		}
+	}
 }
 
 type subscription struct {
@@ -114,18 +187,18 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 // (gate 1 passed), so that one that reads the message to route it does not
 // decode it twice.
 func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte {
-	now, req := s.start(ctx, msg)
-	if req == nil {
+	now, f := s.start(ctx, msg)
+	if f == nil {
 		return now
 	}
-	return req.run().bytes()
+	rep, _ := f.settle(s.run(f))
+	return rep.bytes()
 }
 
 // start takes a decoded message through the gates that need no work and
 // registers a request as in flight. It returns either the answer to send
-// now (possibly nil) or the request in flight, whose run returns its
-// answer (nil when there is none). ServeStream calls start in reading
-// order and may then run requests concurrently.
+// now (possibly nil) or the request in flight, which Session.run runs and
+// settle or answer settles. ServeStream calls start in reading order.
 func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, req *inflight) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -161,14 +234,20 @@ func (s *Session) recovered(ctx context.Context, msg jsonrpc.Message, v any) []b
 	return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
 }
 
-// run dispatches a request and encodes its answer.
-func (s *Session) run(ctx context.Context, msg jsonrpc.Message) (out reply) {
+// run dispatches a request in flight and encodes its answer.
+func (s *Session) run(f *inflight) (out reply) {
+	ctx, msg := f.ctx, f.msg
 	defer func() {
 		if v := recover(); v != nil {
 			out = replyOf(s.recovered(ctx, msg, v))
 		}
 	}()
-	result, rpcErr := s.dispatch(ctx, msg)
+	result, rpcErr := s.dispatch(f)
+	return s.srv.encodeAnswer(ctx, msg, result, rpcErr)
+}
+
+// encodeAnswer encodes what dispatching msg came to: its result, or rpcErr.
+func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, result any, rpcErr *jsonrpc.Error) reply {
 	if rpcErr != nil {
 		return replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))
 	}
@@ -180,7 +259,7 @@ func (s *Session) run(ctx context.Context, msg jsonrpc.Message) (out reply) {
 	}
 	b, err := jsonrpc.EncodeResult(msg.ID, result)
 	if err != nil {
-		s.srv.log.LogAttrs(ctx, slog.LevelError, "result does not encode", slog.String("method", msg.Method), slog.String("error", err.Error()))
+		s.log.LogAttrs(ctx, slog.LevelError, "result does not encode", slog.String("method", msg.Method), slog.String("error", err.Error()))
 		return replyOf(jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")))
 	}
 	return replyOf(b)
@@ -188,7 +267,7 @@ func (s *Session) run(ctx context.Context, msg jsonrpc.Message) (out reply) {
 
 // track registers a request in flight, so notifications/cancelled can
 // reach it. It returns nil when a request with the same id is already in
-// flight.
+// flight. A tools/call's context carries Options.CallTimeout.
 func (s *Session) track(ctx context.Context, msg jsonrpc.Message) *inflight {
 	key := msg.ID.String()
 	s.mu.Lock()
@@ -197,7 +276,11 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message) *inflight {
 		return nil
 	}
 	f := &inflight{sess: s, msg: msg, key: key}
-	f.ctx, f.cancel = context.WithCancel(ctx)
+	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
+		f.ctx, f.cancel = context.WithTimeout(ctx, timeout)
+	} else {
+		f.ctx, f.cancel = context.WithCancel(ctx)
+	}
 	s.inflight[key] = f
 	return f
 }
@@ -233,8 +316,10 @@ func (s *Session) notification(msg jsonrpc.Message) {
 
 // dispatch is gates 4 and 5: the era and revision in force, the handshake
 // gate, and the method table.
-func (s *Session) dispatch(ctx context.Context, msg jsonrpc.Message) (any, *jsonrpc.Error) {
-	r := &request{ctx: ctx, session: s, id: msg.ID, method: msg.Method}
+func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
+	msg := f.msg
+	r := &f.req
+	*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
 	r.params.parse(msg.Params)
 	if isStateless(msg.Method, &r.params) {
 		rev, caps, err := statelessRevision(&r.params)

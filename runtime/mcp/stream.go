@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -19,10 +20,13 @@ import (
 //
 // Each line is one message; blank lines are skipped, and a line longer than
 // Options.MaxMessageBytes is answered with -32600 (id null) and skipped.
-// Notifications, and initialize, are handled in the order they are read (so
-// a pipelined initialize, notifications/initialized, tools/list works);
-// other requests run concurrently. Every answer and notification is written
-// whole, followed by "\n", under one mutex.
+// Messages are served in the order they are read, each by the goroutine
+// that read it, so a pipelined initialize, notifications/initialized,
+// tools/list works. A request other than initialize that runs longer than
+// handOverAfter hands the reading on to another goroutine, so requests run
+// concurrently: a slow handler holds up neither the requests behind it nor
+// the notifications/cancelled meant for it. Every answer and notification
+// is written whole, followed by "\n", under one mutex.
 //
 // ServeStream returns nil at end of input, after every request in flight is
 // answered (open subscriptions end with the stream), or the context's error
@@ -34,27 +38,26 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	defer cancel()
 	out := newLineWriter(w, cancel)
 	sess := s.NewSession(p, out.write)
-	sess.workers = newWorkers()
-	defer sess.workers.close()
-
-	// The reading goroutine serves each line itself, in reading order: a
-	// line handed to another goroutine first would cost a wake-up on every
-	// message. gate stops it serving once the stream is over.
-	var gate streamGate
-	readDone := make(chan error, 1)
-	go func() { readDone <- s.serveLines(ctx, sess, r, out, &gate) }()
+	rd := &streamReader{
+		srv: s, sess: sess, ctx: ctx, out: out,
+		workers: newWorkers(),
+		br:      bufio.NewReaderSize(r, 64<<10),
+		done:    make(chan error, 1),
+	}
+	defer rd.workers.close()
+	rd.workers.run(rd)
 
 	var err error
 	select {
 	case <-ctx.Done():
 		err = ctx.Err()
-	case err = <-readDone:
+	case err = <-rd.done:
 	}
-	gate.mu.Lock()
-	gate.stopped = true
-	gate.mu.Unlock()
+	rd.mu.Lock()
+	rd.stopped = true
+	rd.mu.Unlock()
 	sess.Close() // subscriptions end with the stream, and none can open
-	gate.inflight.Wait()
+	rd.inflight.Wait()
 	out.close()
 	if werr := out.err(); werr != nil {
 		return werr
@@ -62,68 +65,156 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	return err
 }
 
-// streamGate is what the reading goroutine of ServeStream and the stream's
-// end agree through: once stopped is set (under mu), no line is served,
-// so inflight counts every request that can still be answered.
-type streamGate struct {
+// handOverAfter is how long a request runs on the goroutine that read it
+// before another goroutine takes over the reading. Shorter requests, most
+// of them, are served with no goroutine woken for them.
+const handOverAfter = 50 * time.Microsecond
+
+// streamReader is the reading of one stream. One goroutine at a time reads
+// (see do); the others are serving requests they read before.
+type streamReader struct {
+	srv  *Server
+	sess *Session
+	ctx  context.Context
+	out  *lineWriter
+	done chan error // receives the reading's end: nil at end of input, or the read error
+	// workers are the goroutines that take the reading over.
+	workers *workers
+
+	// Only the goroutine reading touches these.
+	br      *bufio.Reader
+	readErr error // what the last read returned: the reading ends with it
+
+	// Once stopped is set (under mu), no line is served, so inflight
+	// counts every line that can still be answered.
 	mu       sync.Mutex
 	stopped  bool
 	inflight sync.WaitGroup
 }
 
-// serveLines frames r into lines and serves each, until the end of r (nil),
-// a read error, or the gate stops it.
-func (s *Server) serveLines(ctx context.Context, sess *Session, r io.Reader, out *lineWriter, gate *streamGate) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+// do reads and serves lines until the stream ends, or until a request it
+// serves runs long enough for another goroutine to take over the reading.
+func (rd *streamReader) do() {
+	l := newLane(rd)
 	for {
-		item, err := readLine(br, s.maxMessageBytes)
-		if item.tooLong || len(bytes.TrimSpace(item.data)) > 0 {
-			gate.mu.Lock()
-			if gate.stopped {
-				gate.mu.Unlock()
-				return nil
+		if rd.readErr != nil {
+			if errors.Is(rd.readErr, io.EOF) {
+				rd.readErr = nil
 			}
-			s.serveLine(ctx, sess, item, out, &gate.inflight)
-			gate.mu.Unlock()
+			rd.done <- rd.readErr
+			return
 		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = nil
-			}
-			return err
+		var item line
+		item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes)
+		if !item.tooLong && len(bytes.TrimSpace(item.data)) == 0 {
+			continue
+		}
+		rd.mu.Lock()
+		stopped := rd.stopped
+		if !stopped {
+			rd.inflight.Add(1)
+		}
+		rd.mu.Unlock()
+		if stopped {
+			rd.done <- nil
+			return
+		}
+		if !rd.serve(item, l) {
+			return // another goroutine reads now
 		}
 	}
+}
+
+// serve answers one line, counted in inflight. It reports whether this
+// goroutine still does the reading.
+func (rd *streamReader) serve(item line, l *lane) bool {
+	s, sess := rd.srv, rd.sess
+	if item.tooLong {
+		rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"message exceeds the limit of "+strconv.Itoa(s.maxMessageBytes)+" bytes"))))
+		return true
+	}
+	msg, rpcErr := jsonrpc.Decode(item.data)
+	if rpcErr != nil {
+		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))) // gate 1
+		return true
+	}
+	now, f := sess.start(rd.ctx, msg)
+	if f == nil {
+		rd.deliver(replyOf(now))
+		return true
+	}
+	f.sink = rd
+	if msg.Method == methodInitialize {
+		// Served before anything read after it, however long it takes.
+		f.do()
+		return true
+	}
+	l.begin(f)
+	f.do()
+	return l.end()
+}
+
+// deliver writes an answer and counts its line done.
+func (rd *streamReader) deliver(r reply) {
+	rd.out.writeReply(r)
+	rd.inflight.Done()
+}
+
+// lane is a reading goroutine's watch over the request it serves. When
+// the request runs for handOverAfter, the lane's timer has another
+// goroutine take over the reading and then watches the request, so that
+// it is answered early if its context ends while its handler runs (see
+// inflight.watch). A request that ends sooner costs a timer reset and stop.
+type lane struct {
+	rd    *streamReader
+	timer *time.Timer
+
+	mu         sync.Mutex
+	serving    *inflight // nil between requests
+	handedOver bool      // the reading went to another goroutine
+}
+
+func newLane(rd *streamReader) *lane {
+	l := &lane{rd: rd}
+	l.timer = time.AfterFunc(time.Hour, l.fire)
+	l.timer.Stop()
+	return l
+}
+
+func (l *lane) begin(f *inflight) {
+	l.mu.Lock()
+	l.serving = f
+	l.mu.Unlock()
+	l.timer.Reset(handOverAfter)
+}
+
+// end reports whether the goroutine still does the reading.
+func (l *lane) end() bool {
+	l.timer.Stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.serving = nil
+	return !l.handedOver
+}
+
+func (l *lane) fire() {
+	l.mu.Lock()
+	f := l.serving
+	if f == nil || l.handedOver {
+		l.mu.Unlock()
+		return
+	}
+	l.handedOver = true
+	l.mu.Unlock()
+	l.rd.workers.run(l.rd)
+	f.watch()
 }
 
 // line is one framed message, or the mark of one that was too long.
 type line struct {
 	data    []byte
 	tooLong bool
-}
-
-func (s *Server) serveLine(ctx context.Context, sess *Session, item line, out *lineWriter, wg *sync.WaitGroup) {
-	if item.tooLong {
-		out.write(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"message exceeds the limit of "+strconv.Itoa(s.maxMessageBytes)+" bytes")))
-		return
-	}
-	msg, rpcErr := jsonrpc.Decode(item.data)
-	if rpcErr != nil {
-		out.write(jsonrpc.EncodeError(msg.ID, rpcErr)) // gate 1
-		return
-	}
-	now, req := sess.start(ctx, msg)
-	if req == nil {
-		out.write(now)
-		return
-	}
-	if msg.Method == methodInitialize {
-		out.writeReply(req.run())
-		return
-	}
-	wg.Add(1)
-	req.out, req.wg = out, wg
-	sess.workers.run(req)
 }
 
 // readLine reads up to and without the next "\n" (a final line may lack

@@ -461,14 +461,18 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 		session: r.session,
 	}
 	s.logCall(r.ctx, call)
-	out := s.invoke(r.ctx, bound.tool.Handler, call)
-	res := &r.toolResult
+	return s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult), nil
+}
+
+// callResult is the tools/call result carrying what the handler returned,
+// built in res.
+func (s *Server) callResult(ctx context.Context, rev Revision, spec estate.ToolSpec, out *Result, res *callToolResult) *callToolResult {
 	*res = callToolResult{Content: out.Content, IsError: out.IsError}
 	if res.Content == nil {
 		res.Content = []Content{}
 	}
 	if out.StructuredContent != nil {
-		sc, failure := s.checkOutput(r.ctx, spec, out)
+		sc, failure := s.checkOutput(ctx, spec, out)
 		if failure != nil {
 			res = &callToolResult{Content: failure.Content, IsError: true}
 		} else {
@@ -476,30 +480,37 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 		}
 	}
 	res.Meta = out.Meta
-	s.finish(r.rev, &res.common, "")
-	return res, nil
+	s.finish(rev, &res.common, "")
+	return res
 }
 
-// invoke runs the handler under the call's deadline, in a goroutine of its
-// own so that the answer never waits for a handler that overruns ctx.
-func (s *Server) invoke(ctx context.Context, h Handler, call *Call) *Result {
-	if s.callTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.callTimeout)
-		defer cancel()
+// invoke runs r's handler so that the call is answered when its context
+// ends, even if the handler has not returned (see Handler); a call whose
+// context has ended already is answered so at once, and its handler still
+// runs, to a result that goes nowhere.
+//
+// A request a stream serves runs its handler on this goroutine: the
+// request's watch answers early, by way of its sink. HandleMessage's
+// goroutine must return the answer itself, so it runs the handler on
+// another goroutine and waits for whichever comes first.
+func (s *Server) invoke(r *request, h Handler) *Result {
+	f := r.flight
+	if f.sink == nil {
+		hj := &handlerJob{s: s, ctx: r.ctx, h: h, call: &r.call, done: make(chan *Result, 1)}
+		go hj.do()
+		select {
+		case res := <-hj.done:
+			return res
+		case <-r.ctx.Done():
+			return s.abandoned(r)
+		}
 	}
-	hj := &handlerJob{s: s, ctx: ctx, h: h, call: call, done: make(chan *Result, 1)}
-	call.session.workers.run(hj)
-	select {
-	case res := <-hj.done:
-		return res
-	case <-ctx.Done():
+	f.handling.Store(r)
+	defer f.handling.Store(nil)
+	if r.ctx.Err() != nil {
+		f.abandon(r)
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		s.log.LogAttrs(ctx, slog.LevelWarn, "tool handler overran its deadline", slog.String("tool", call.Spec.Key()))
-		return ErrorResult("tool failed: deadline exceeded")
-	}
-	return ErrorResult("tool failed: cancelled")
+	return s.runHandler(r.ctx, h, &r.call)
 }
 
 // handlerJob runs a handler for invoke, which waits for its result or the
@@ -513,6 +524,24 @@ type handlerJob struct {
 }
 
 func (j *handlerJob) do() { j.done <- j.s.runHandler(j.ctx, j.h, j.call) }
+
+// abandoned is the failure result of a call whose context ended before
+// its handler returned.
+func (s *Server) abandoned(r *request) *Result {
+	if errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
+		s.log.LogAttrs(r.ctx, slog.LevelWarn, "tool handler overran its deadline", slog.String("tool", r.call.Spec.Key()))
+		return ErrorResult("tool failed: deadline exceeded")
+	}
+	return ErrorResult("tool failed: cancelled")
+}
+
+// abandonedCall is the answer to a call whose context ended while its
+// handler runs: built apart from the request's own result, which the
+// handler's goroutine may still be writing.
+func (s *Server) abandonedCall(r *request) reply {
+	res := s.callResult(r.ctx, r.rev, r.call.Spec, s.abandoned(r), new(callToolResult))
+	return s.encodeAnswer(r.ctx, r.flight.msg, res, nil)
+}
 
 // runHandler runs the handler, turning an error or a panic into an isError
 // result. A panic's message stays in the log: it may describe internals.

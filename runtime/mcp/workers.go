@@ -1,10 +1,10 @@
 package mcp
 
 // workers runs functions on goroutines that are reused for as long as the
-// stream they serve is open. A request served on a fresh goroutine grows its
-// stack anew on every call (runtime.copystack was a tenth of a tools/call's
-// profile); a reused one has grown it already. A nil *workers runs each
-// function on a goroutine of its own.
+// stream they serve is open: the goroutines that take over a stream's
+// reading (see streamReader), each of which serves requests itself. A
+// request served on a fresh goroutine grows its stack anew (runtime.copystack
+// was a tenth of a tools/call's profile); a reused one has grown it already.
 type workers struct {
 	jobs chan job // unbuffered: a send succeeds only when a worker waits
 	stop chan struct{}
@@ -21,10 +21,6 @@ func newWorkers() *workers {
 // run runs j on a waiting worker, or on a new one when none is waiting: it
 // never queues j behind other work.
 func (w *workers) run(j job) {
-	if w == nil {
-		go j.do()
-		return
-	}
 	select {
 	case w.jobs <- j:
 	default:
