@@ -187,7 +187,7 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 // (gate 1 passed), so that one that reads the message to route it does not
 // decode it twice.
 func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte {
-	now, f := s.start(ctx, msg)
+	now, f := s.start(ctx, msg, nil)
 	if f == nil {
 		return now
 	}
@@ -199,7 +199,7 @@ func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte
 // registers a request as in flight. It returns either the answer to send
 // now (possibly nil) or the request in flight, which Session.run runs and
 // settle or answer settles. ServeStream calls start in reading order.
-func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, req *inflight) {
+func (s *Session) start(ctx context.Context, msg jsonrpc.Message, spare *inflight) (now []byte, req *inflight) {
 	defer func() {
 		if v := recover(); v != nil {
 			now, req = s.recovered(ctx, msg, v), nil
@@ -218,7 +218,7 @@ func (s *Session) start(ctx context.Context, msg jsonrpc.Message) (now []byte, r
 	if msg.ID.IsZero() {
 		return nil, nil // gate 3: nothing to answer to
 	}
-	req = s.track(ctx, msg)
+	req = s.track(ctx, msg, spare)
 	if req == nil {
 		return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id "+msg.ID.String()+" is already in flight")), nil
 	}
@@ -267,15 +267,21 @@ func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, result a
 
 // track registers a request in flight, so notifications/cancelled can
 // reach it. It returns nil when a request with the same id is already in
-// flight. A tools/call's context carries Options.CallTimeout.
-func (s *Session) track(ctx context.Context, msg jsonrpc.Message) *inflight {
+// flight. A tools/call's context carries Options.CallTimeout. The request
+// is kept in spare when that is not nil: an inflight that nothing refers
+// to any more (see lane.spare).
+func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *inflight) *inflight {
 	key := msg.ID.String()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, busy := s.inflight[key]; busy {
 		return nil
 	}
-	f := &inflight{sess: s, msg: msg, key: key}
+	f := spare
+	if f == nil {
+		f = new(inflight)
+	}
+	*f = inflight{sess: s, msg: msg, key: key}
 	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
 		f.ctx, f.cancel = context.WithTimeout(ctx, timeout)
 	} else {

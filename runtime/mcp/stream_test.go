@@ -7,8 +7,10 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -126,5 +128,50 @@ func TestServeStreamReportsReadErrors(t *testing.T) {
 	b := newBank(t, mcp.Options{})
 	if err := b.srv.ServeStream(context.Background(), failingReader{}, io.Discard, investigator); err == nil || err.Error() != "stdin gone" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestServeStreamKeepsAnAbandonedCallIntact: a stream reuses the memory of
+// a call it has answered, but never that of a call whose handler is still
+// running after its answer went out (here, past its deadline) while later
+// calls are served.
+func TestServeStreamKeepsAnAbandonedCallIntact(t *testing.T) {
+	b := newBank(t, mcp.Options{CallTimeout: 20 * time.Millisecond})
+	started, release := make(chan struct{}), make(chan struct{})
+	intact := make(chan string, 1)
+	b.bind(t, freeTool("linger", estate.Read), func(c *mcp.Call) (*mcp.Result, error) {
+		id, name, raw := c.RequestID.String(), c.Spec.Name, string(c.Raw)
+		close(started)
+		<-release // ignores its deadline
+		if got := c.RequestID.String() + " " + c.Spec.Name + " " + string(c.Raw); got != id+" "+name+" "+raw {
+			intact <- "changed under the handler: " + got
+		} else {
+			intact <- ""
+		}
+		return mcp.TextResult("late"), nil
+	})
+	b.bind(t, freeTool("quick", estate.Read), func(c *mcp.Call) (*mcp.Result, error) {
+		return mcp.TextResult("quick " + c.RequestID.String()), nil
+	})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	w.send(`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"linger","arguments":{"n":1}}}`)
+	<-started
+	if got := w.response(); jget(t, got, "result", "content", 0, "text") != "tool failed: deadline exceeded" {
+		t.Fatalf("the overrunning call: %s", got)
+	}
+	for i := range 50 {
+		id := strconv.Itoa(i)
+		got := w.call(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"quick","arguments":{"i":` + id + `}}}`)
+		if jget(t, got, "result", "content", 0, "text") != "quick "+id {
+			t.Fatalf("call %s: %s", id, got)
+		}
+	}
+	close(release)
+	if msg := <-intact; msg != "" {
+		t.Error(msg)
+	}
+	if _, err := w.finish(); err != nil {
+		t.Fatal(err)
 	}
 }

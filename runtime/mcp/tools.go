@@ -25,6 +25,12 @@ import (
 // has not returned (a deadline, Options.CallTimeout, a cancellation, the
 // transport shutting down): a failure result goes out at once and the
 // handler's own result, whenever it comes, is dropped.
+//
+// call belongs to the server again once the handler returns, as an
+// http.ResponseWriter does once ServeHTTP returns: the server may reuse it
+// for a later call. Work the handler leaves running copies what it needs
+// from call (Value, Spec, Meta...) rather than keeping call. What call's
+// fields refer to (the decoded arguments, Meta's map) is not reused.
 type Handler func(ctx context.Context, call *Call) (*Result, error)
 
 // Validator decodes a call's raw arguments (always a JSON object) and checks
