@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -69,11 +70,19 @@ func appendCall(b []byte, method string, params any) ([]byte, error) {
 }
 
 // EncodeResult encodes a success response. A nil result is sent as {}.
-func EncodeResult(id ID, result any) ([]byte, error) {
+func EncodeResult(id ID, result any) ([]byte, error) { return AppendResult(nil, id, result) }
+
+// AppendResult appends the success response carrying result to b, as
+// EncodeResult encodes it: a transport that writes answers one after
+// another encodes each into the same buffer.
+func AppendResult(b []byte, id ID, result any) ([]byte, error) {
 	if a, ok := result.(Appender); ok {
-		// One allocation for the whole answer, the usual size of a
-		// tool result.
-		b, err := a.AppendJSON(AppendResultHead(make([]byte, 0, 256), id))
+		if b == nil {
+			// One allocation for the whole answer, the usual size of a
+			// tool result.
+			b = make([]byte, 0, 256)
+		}
+		b, err := a.AppendJSON(AppendResultHead(b, id))
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +95,8 @@ func EncodeResult(id ID, result any) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b := AppendResultHead(make([]byte, 0, len(r)+48), id)
+	b = slices.Grow(b, len(r)+48)
+	b = AppendResultHead(b, id)
 	b = append(b, r...)
 	return append(b, '}'), nil
 }

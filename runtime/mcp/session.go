@@ -52,6 +52,7 @@ type inflight struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	req    request // what dispatch reads and the method writes
+	buf    []byte  // what the answer is encoded into, kept when the inflight is reused
 
 	// sink receives the answer of a request a stream serves, whoever
 	// settles it (see watch). Nil for HandleMessage, whose goroutine
@@ -243,11 +244,20 @@ func (s *Session) run(f *inflight) (out reply) {
 		}
 	}()
 	result, rpcErr := s.dispatch(f)
-	return s.srv.encodeAnswer(ctx, msg, result, rpcErr)
+	out = s.srv.encodeAnswer(ctx, msg, f.buf, result, rpcErr)
+	if cap(out.head) <= maxKeptBuffer {
+		f.buf = out.head[:0]
+	}
+	return out
 }
 
+// maxKeptBuffer bounds the buffers a stream keeps for the next request: an
+// answer or a line larger than this is not worth keeping.
+const maxKeptBuffer = 16 << 10
+
 // encodeAnswer encodes what dispatching msg came to: its result, or rpcErr.
-func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, result any, rpcErr *jsonrpc.Error) reply {
+// A result is appended to buf, when buf is not nil.
+func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, buf []byte, result any, rpcErr *jsonrpc.Error) reply {
 	if rpcErr != nil {
 		return replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))
 	}
@@ -257,7 +267,7 @@ func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, result a
 	case sharedResult:
 		return replyWithShared(msg.ID, result)
 	}
-	b, err := jsonrpc.EncodeResult(msg.ID, result)
+	b, err := jsonrpc.AppendResult(buf, msg.ID, result)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "result does not encode", slog.String("method", msg.Method), slog.String("error", err.Error()))
 		return replyOf(jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")))
@@ -281,7 +291,7 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	if f == nil {
 		f = new(inflight)
 	}
-	*f = inflight{sess: s, msg: msg, key: key}
+	*f = inflight{sess: s, msg: msg, key: key, buf: f.buf}
 	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
 		f.ctx, f.cancel = context.WithTimeout(ctx, timeout)
 	} else {

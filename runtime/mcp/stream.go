@@ -105,10 +105,11 @@ func (rd *streamReader) do() {
 			return
 		}
 		var item line
-		item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes)
+		item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes, l.line)
 		if !item.tooLong && len(bytes.TrimSpace(item.data)) == 0 {
 			continue
 		}
+		l.line = nil // the line's now, until it is known to be free again
 		rd.mu.Lock()
 		stopped := rd.stopped
 		if !stopped {
@@ -157,10 +158,13 @@ func (rd *streamReader) serve(item line, l *lane) bool {
 		return false
 	}
 	// Served start to end here, with nothing watching it: nothing refers
-	// to f any more (a handler does not keep its Call, see Handler), so
-	// the next request reuses it, and the memory a request takes (a
-	// kilobyte, most of it the Call) stays warm.
+	// to f or its line any more (a handler does not keep its Call, see
+	// Handler), so the next request reuses them, and the memory a request
+	// takes (a kilobyte, most of it the Call) stays warm.
 	l.spare = f
+	if cap(item.data) <= maxKeptBuffer {
+		l.line = item.data[:0]
+	}
 	return true
 }
 
@@ -183,9 +187,11 @@ type lane struct {
 	serving    *inflight // nil between requests
 	handedOver bool      // the reading went to another goroutine
 
-	// spare is a request this lane served and answered itself, for the
-	// next one to reuse. Only the lane's goroutine touches it.
+	// spare is a request this lane served and answered itself, and line
+	// the buffer it was read into, for the next request to reuse. Only
+	// the lane's goroutine touches them.
 	spare *inflight
+	line  []byte
 }
 
 func newLane(rd *streamReader) *lane {
@@ -231,9 +237,10 @@ type line struct {
 }
 
 // readLine reads up to and without the next "\n" (a final line may lack
-// it). A line longer than max is consumed and reported as too long.
-func readLine(br *bufio.Reader, max int) (line, error) {
-	var buf []byte
+// it) into buf. A line longer than max is consumed and reported as too
+// long.
+func readLine(br *bufio.Reader, max int, buf []byte) (line, error) {
+	buf = buf[:0]
 	tooLong := false
 	for {
 		chunk, err := br.ReadSlice('\n')

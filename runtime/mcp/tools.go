@@ -29,8 +29,9 @@ import (
 // call belongs to the server again once the handler returns, as an
 // http.ResponseWriter does once ServeHTTP returns: the server may reuse it
 // for a later call. Work the handler leaves running copies what it needs
-// from call (Value, Spec, Meta...) rather than keeping call. What call's
-// fields refer to (the decoded arguments, Meta's map) is not reused.
+// from call (Value, Spec, Meta...) rather than keeping call or Raw, whose
+// bytes are the message's, reused too. The decoded arguments and Meta's map
+// are not reused.
 type Handler func(ctx context.Context, call *Call) (*Result, error)
 
 // Validator decodes a call's raw arguments (always a JSON object) and checks
@@ -546,7 +547,7 @@ func (s *Server) abandoned(r *request) *Result {
 // handler's goroutine may still be writing.
 func (s *Server) abandonedCall(r *request) reply {
 	res := s.callResult(r.ctx, r.rev, r.call.Spec, s.abandoned(r), new(callToolResult))
-	return s.encodeAnswer(r.ctx, r.flight.msg, res, nil)
+	return s.encodeAnswer(r.ctx, r.flight.msg, nil, res, nil)
 }
 
 // runHandler runs the handler, turning an error or a panic into an isError
