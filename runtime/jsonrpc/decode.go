@@ -35,6 +35,8 @@ import (
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
 // Version is the value of every message's "jsonrpc" member.
@@ -99,7 +101,9 @@ type envelope struct {
 }
 
 func (e *envelope) read(data []byte) *Error {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	d := textdec.Get(data)
+	defer d.Put()
+	dec := &d.Decoder
 	switch dec.PeekKind() {
 	case '{':
 	case '[':
@@ -243,7 +247,9 @@ var errBadError = errors.New(msgBadError)
 // returns, and fails on text that is not one object under the rules of
 // Decode (duplicate names and invalid UTF-8 included).
 func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessage) error) error {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(obj))
+	d := textdec.Get(obj)
+	defer d.Put()
+	dec := &d.Decoder
 	if k := dec.PeekKind(); k != '{' {
 		if _, err := readWhole(dec); err != nil {
 			return err

@@ -283,6 +283,19 @@ func parseParams(raw json.RawMessage) *params {
 
 // parse splits raw into p's members and decodes _meta.
 func (p *params) parse(raw json.RawMessage) {
+	p.split(raw)
+	if m := p.member("_meta"); m != nil {
+		p.metaState = metaMalformed
+		if v, err := schema.DecodeJSON(m); err == nil {
+			if obj, ok := v.(map[string]any); ok {
+				p.meta, p.metaState = obj, metaObject
+			}
+		}
+	}
+}
+
+// split splits raw into p's members, leaving _meta undecoded.
+func (p *params) split(raw json.RawMessage) {
 	if raw == nil {
 		return
 	}
@@ -300,14 +313,35 @@ func (p *params) parse(raw json.RawMessage) {
 		p.members = append(p.members, paramMember{name: jsonrpc.Intern(name), value: json.RawMessage(v)})
 		return err
 	})
-	if m := p.member("_meta"); m != nil {
-		p.metaState = metaMalformed
-		if v, err := schema.DecodeJSON(m); err == nil {
-			if obj, ok := v.(map[string]any); ok {
-				p.meta, p.metaState = obj, metaObject
-			}
-		}
+}
+
+// era decides a request's era (see Revision): the methods of the
+// stateless era, or a _meta carrying its protocol keys. version is the
+// protocol version _meta names ("" when absent or not a string). It reads
+// _meta's member names only, so a transport can route a request without
+// decoding _meta (see StatelessRequest).
+func (p *params) era(method string) (stateless bool, version string) {
+	stateless = method == methodDiscover || method == methodListen
+	m := p.member("_meta")
+	if kindOf(m) != '{' {
+		return stateless, ""
 	}
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(m)
+	_ = d.ObjBytes(func(d *jx.Decoder, name []byte) error {
+		switch string(name) {
+		case MetaProtocolVersion:
+			stateless = true
+			v, err := d.Raw()
+			version, _ = jsonrpc.Unquote(v)
+			return err
+		case MetaClientCapabilities:
+			stateless = true
+		}
+		return d.Skip()
+	})
+	return stateless, version
 }
 
 // member returns a member's JSON text, nil when absent.

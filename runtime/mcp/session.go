@@ -337,7 +337,7 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	r := &f.req
 	*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
 	r.params.parse(msg.Params)
-	if isStateless(msg.Method, &r.params) {
+	if stateless, _ := r.params.era(msg.Method); stateless {
 		rev, caps, err := statelessRevision(&r.params)
 		if err != nil {
 			return nil, err
@@ -412,17 +412,6 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+msg.Method)
 }
 
-// isStateless decides a request's era (see Revision): the methods of the
-// stateless era, or a _meta carrying its protocol keys.
-func isStateless(method string, p *params) bool {
-	if method == methodDiscover || method == methodListen {
-		return true
-	}
-	_, hasVersion := p.meta[MetaProtocolVersion]
-	_, hasCaps := p.meta[MetaClientCapabilities]
-	return hasVersion || hasCaps
-}
-
 // statelessRevision reads a stateless-era request's _meta: its revision,
 // which must be one of that era this server speaks, and the client's
 // capabilities.
@@ -462,13 +451,13 @@ func UnsupportedProtocolVersionError(requested string) *jsonrpc.Error {
 }
 
 // StatelessRequest reads, without dispatching, what a transport needs to
-// route a request: whether dispatch serves it in the stateless era (the rule
-// isStateless applies, see Revision) and the protocol version its _meta
+// route a request: whether dispatch serves it in the stateless era (the
+// rule params.era applies, see Revision) and the protocol version its _meta
 // names ("" when absent or not a string).
-func StatelessRequest(method string, params json.RawMessage) (stateless bool, version string) {
-	p := parseParams(params)
-	version, _ = p.meta[MetaProtocolVersion].(string)
-	return isStateless(method, p), version
+func StatelessRequest(method string, rawParams json.RawMessage) (stateless bool, version string) {
+	var p params
+	p.split(rawParams)
+	return p.era(method)
 }
 
 // initialize is the handshake: lenient negotiation, once per session.

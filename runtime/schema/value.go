@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
 // A JSON value, as this package sees it, is one of:
@@ -230,12 +232,13 @@ var ErrTrailingData = errors.New("unexpected data after the JSON value")
 // same rules to whole messages, so arguments that reach a validator have
 // one reading.
 func DecodeJSON(data []byte) (any, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	v, err := readValue(dec)
+	d := textdec.Get(data)
+	defer d.Put()
+	v, err := readValue(&d.Decoder)
 	if err != nil {
 		return nil, err
 	}
-	if rest := data[dec.InputOffset():]; len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
+	if rest := data[d.InputOffset():]; len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
 		return nil, ErrTrailingData
 	}
 	return v, nil
