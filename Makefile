@@ -33,7 +33,7 @@ demo: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS = \
 	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
-	./runtime/schema:FuzzCanonical ./runtime/jsonrpc:FuzzDecode ./runtime/jsonrpc:FuzzFastReading \
+	./runtime/schema:FuzzCanonical ./runtime/jsonrpc:FuzzDecode \
 	./runtime/mcp:FuzzSessionHandle \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./internal/difftest:FuzzDecoders
 fuzz:

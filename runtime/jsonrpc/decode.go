@@ -84,11 +84,8 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 // alias data.
 func Decode(data []byte) (Message, *Error) {
 	var env envelope
-	if !env.readFast(data) {
-		env = envelope{}
-		if err := env.read(data); err != nil {
-			return Message{}, err
-		}
+	if err := env.read(data); err != nil {
+		return Message{}, err
 	}
 	return env.message()
 }
@@ -167,7 +164,7 @@ func (e *envelope) message() (Message, *Error) {
 		}
 		return e.response(m, idValid)
 	}
-	method, ok := methodName(e.method)
+	method, ok := internedString(e.method)
 	if !ok || method == "" {
 		return m, NewError(CodeInvalidRequest, msgBadMethod)
 	}
@@ -273,11 +270,14 @@ func forEachMember(dec *jsontext.Decoder, data []byte, fn func(name string, v js
 		return err
 	}
 	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
+		quoted, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		name := tok.String()
+		name, ok := internedString(quoted)
+		if !ok {
+			return errors.New("invalid object member name")
+		}
 		v, err := dec.ReadValue()
 		if err != nil {
 			return err
@@ -311,9 +311,10 @@ func expectEOF(dec *jsontext.Decoder) error {
 	return nil
 }
 
-// methodName is the string value of a method member, interned (see
-// Intern): a peer uses a few dozen methods, one on every message.
-func methodName(v jsontext.Value) (string, bool) {
+// internedString is the string value v, interned (see Intern) when it has
+// no escape: method and member names, a few dozen of which recur on every
+// message.
+func internedString(v jsontext.Value) (string, bool) {
 	if v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
 		return Unquote(v)
 	}

@@ -234,12 +234,69 @@ func TestIDJSON(t *testing.T) {
 	}
 }
 
+// hardMessages are seeds for FuzzDecode: duplicates at every depth (also
+// spelled with escapes), escaped surrogates, invalid UTF-8, large objects,
+// batches, scalars, trailing data, ids of every kind.
+var hardMessages = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771","as_of":"2026-01-01"}}}`,
+	`{"jsonrpc":"2.0","id":"abc","method":"ping"}`,
+	`{"jsonrpc":"2.0","id":"a\u0062<","method":"ping"}`,
+	`{"jsonrpc":"2.0","id":"é","method":"ping"}`,
+	`{"jsonrpc":"2.0","id":"\u2028","method":"ping"}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":7,"result":{"a":[1,{"b":2,"c":[{"d":null}]}]}}`,
+	`{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"no","data":{"x":1}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1,"a":2}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":{"b":1,"\u0062":2}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[{"k":1},{"k":1,"k":2}]}}`,
+	`{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\ud800"}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\ud83d\ude00"}}`,
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"s\":\"\xff\"}}",
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":1}} x`,
+	`[{"jsonrpc":"2.0","id":1,"method":"x"}]`,
+	`"hello"`,
+	`{"jsonrpc":"2.0","id":1.5,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1e3,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":-0,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":null,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":[1,2]}`,
+	`{"jsonrpc":"1.0","id":1,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"method":""}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","result":1}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1,}}`,
+	`{"jsonrpc":"2.0","id":01,"method":"x"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"\u0078"}`,
+	` {"jsonrpc" : "2.0" , "id" : 1 , "method" : "x" } `,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":` + manyMembers(70, false) + `}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":` + manyMembers(70, true) + `}`,
+}
+
+// manyMembers is an object of n members, the last a duplicate of the first
+// when dup is set.
+func manyMembers(n int, dup bool) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name := string(rune('a'+i%26)) + strings.Repeat("x", i/26)
+		if dup && i == n-1 {
+			name = "a"
+		}
+		b.WriteString(`"` + name + `":1`)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{
+	for _, s := range append([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"m","data":[]}}`,
 		`[{"jsonrpc":"2.0"}]`, `{"id":1.5}`, "\xff", `{"a":1,"a":2}`,
-	} {
+	}, hardMessages...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -265,4 +322,15 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkDecode is the envelope of a typical tools/call.
+func BenchmarkDecode(b *testing.B) {
+	msg := []byte(hardMessages[0])
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := jsonrpc.Decode(msg); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
