@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen"
@@ -156,12 +157,16 @@ func BenchmarkBuild(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			var peakKB int64 // the largest process of any build: the compiler
 			build := func() {
 				cmd := exec.Command(goTool, "build", "./estate")
 				cmd.Dir = mod
 				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 				if outp, err := cmd.CombinedOutput(); err != nil {
 					b.Fatalf("go build: %v\n%s", err, outp)
+				}
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+					peakKB = max(peakKB, int64(ru.Maxrss))
 				}
 			}
 			regenerate("0.0.0")
@@ -174,6 +179,9 @@ func BenchmarkBuild(b *testing.B) {
 				build()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(3*n), "ns/version")
+			// Linux reports the peak resident set of the go command and the
+			// processes it waited for, in KiB.
+			b.ReportMetric(float64(peakKB)/1024, "peak-MiB")
 		})
 	}
 }
