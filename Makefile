@@ -60,7 +60,7 @@ conformance:
 # memory run fewer: each takes seconds); benchstat summarises every result
 # and bench/cmd/benchtable prints the one table with ratios and goals that
 # docs/benchmarks.md records. BENCH_BUILD_SIZES=100,1000 adds the 1,000-tool
-# go build (minutes each, 8 GiB of memory); 5,000 tools need some 42 GiB
+# go build (minutes each, 8 GiB of memory); 5,000 tools need about 41 GiB
 # (see docs/benchmarks.md). Not part of `make test`.
 # The HTTP group (22 results: 6 servers, 2 clients, 1 and 8 concurrent
 # clients) runs 6 times, the fewest that give benchstat an interval, for

@@ -378,6 +378,9 @@ func (r *results) generateRows(t *table) {
 		if b.ok() {
 			bPer := r.get(fmt.Sprintf("Build/tools=%d", n), "sec/version")
 			build = fmt.Sprintf("go build %s (%s per version)", dur(b), ns(bPer.Center*1e9))
+			if peak := r.get(fmt.Sprintf("Build/tools=%d", n), "peak-MiB"); peak.ok() {
+				build += fmt.Sprintf(", peak memory %s", mebibytes(peak.Center))
+			}
 			ratio = fmt.Sprintf("generate = %.0f%% of build", 100*g.Center/b.Center)
 			met = yes(g.Center < b.Center/4)
 		}
@@ -385,6 +388,14 @@ func (r *results) generateRows(t *table) {
 			fmt.Sprintf("%s (%s per version)", dur(g), ns(gPer.Center*1e9)), build, ratio,
 			"generate < ¼ of go build; both linear (per-version cost flat)", met)
 	}
+}
+
+// mebibytes writes a size given in MiB, in GiB from 1 GiB on.
+func mebibytes(mib float64) string {
+	if mib >= 1024 {
+		return fmt.Sprintf("%.1f GiB", mib/1024)
+	}
+	return fmt.Sprintf("%.0f MiB", mib)
 }
 
 func (r *results) memoryRow(t *table) {
