@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// TestEraReadsWhatDecodingWouldFind holds params.era, which reads only
-// _meta's member names, to the rule as the decoded _meta states it: a
+// TestEraReadsWhatDecodingWouldFind holds params.era on params read without
+// decoding _meta (as StatelessRequest reads them) to the rule as the
+// decoded _meta states it: a
 // request is of the stateless era when its method is one of that era's, or
 // when _meta, an object, has either protocol key; the version is that key's
 // value when it is a string.
@@ -39,8 +40,11 @@ func TestEraReadsWhatDecodingWouldFind(t *testing.T) {
 		want := tc.method == methodDiscover || tc.method == methodListen || hasVersion || hasCaps
 
 		var p params
-		p.split(raw)
+		p.parse(raw, false)
 		stateless, version := p.era(tc.method)
+		if dStateless, dVersion := decoded.era(tc.method); dStateless != stateless || dVersion != version {
+			t.Errorf("%s %s: era %v %q read alone, %v %q read while decoding", tc.method, tc.params, stateless, version, dStateless, dVersion)
+		}
 		if stateless != want || version != wantVersion {
 			t.Errorf("%s %s: era %v %q, decoded _meta says %v %q", tc.method, tc.params, stateless, version, want, wantVersion)
 		}

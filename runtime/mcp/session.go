@@ -336,7 +336,7 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	msg := f.msg
 	r := &f.req
 	*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
-	r.params.parse(msg.Params)
+	r.params.parse(msg.Params, true)
 	if stateless, _ := r.params.era(msg.Method); stateless {
 		rev, caps, err := statelessRevision(&r.params)
 		if err != nil {
@@ -450,13 +450,13 @@ func UnsupportedProtocolVersionError(requested string) *jsonrpc.Error {
 	}
 }
 
-// StatelessRequest reads, without dispatching, what a transport needs to
-// route a request: whether dispatch serves it in the stateless era (the
-// rule params.era applies, see Revision) and the protocol version its _meta
-// names ("" when absent or not a string).
+// StatelessRequest reads, without dispatching or decoding _meta, what a
+// transport needs to route a request: whether dispatch serves it in the
+// stateless era (the rule params.era applies, see Revision) and the
+// protocol version its _meta names ("" when absent or not a string).
 func StatelessRequest(method string, rawParams json.RawMessage) (stateless bool, version string) {
 	var p params
-	p.split(rawParams)
+	p.parse(rawParams, false)
 	return p.era(method)
 }
 
