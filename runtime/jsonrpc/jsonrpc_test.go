@@ -324,13 +324,23 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// BenchmarkDecode is the envelope of a typical tools/call.
+// BenchmarkDecode reads the envelope of a typical tools/call, and of one
+// whose arguments make it 2 KB (long strings, an array of objects): what
+// the strict reading costs as a message grows.
 func BenchmarkDecode(b *testing.B) {
-	msg := []byte(hardMessages[0])
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := jsonrpc.Decode(msg); err != nil {
-			b.Fatal(err)
-		}
+	large := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"payments.search","arguments":{"q":"` +
+		strings.Repeat("abcdé fgh ", 100) + `","items":[` +
+		strings.TrimSuffix(strings.Repeat(`{"a":1,"b":[true,false,null],"c":"x"},`, 30), ",") + `]}}}`
+	for _, tc := range []struct{ name, msg string }{{"typical", hardMessages[0]}, {"2KB", large}} {
+		b.Run("message="+tc.name, func(b *testing.B) {
+			msg := []byte(tc.msg)
+			b.SetBytes(int64(len(msg)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := jsonrpc.Decode(msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -104,3 +104,15 @@ func TestEncodeKeepsLiterals(t *testing.T) {
 		t.Errorf("const message: %v", errs)
 	}
 }
+
+// BenchmarkDecodeJSON decodes a stateless-era request's _meta, the value
+// dispatch decodes on every such request.
+func BenchmarkDecodeJSON(b *testing.B) {
+	data := []byte(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := schema.DecodeJSON(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
