@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,6 +47,10 @@ type Options struct {
 	// Against, when set, is the estate record to compare with instead of
 	// the one in Out (mcpgen check -against reads it from a git revision).
 	Against *record.Record
+	// ShardSize is the most tool versions one Go package of the output
+	// holds; a larger estate is emitted as a root package and shards (see
+	// emit.Layout). Zero or less means emit.DefaultShardSize.
+	ShardSize int
 }
 
 // Result says what a run did.
@@ -55,6 +60,7 @@ type Result struct {
 	Versions  int
 	Written   []string // files written (names relative to Out)
 	Unchanged []string // files already up to date, left untouched
+	Removed   []string // generated files of an earlier run no longer generated
 	Report    *check.Report
 }
 
@@ -63,8 +69,12 @@ func (r *Result) Summary() string { return r.SummaryOf("package " + r.Package) }
 
 // SummaryOf is the one line a run ends with, naming what it wrote as what.
 func (r *Result) SummaryOf(what string) string {
-	return fmt.Sprintf("mcpgen: %s: %s, %s; %s written, %d unchanged", what,
+	line := fmt.Sprintf("mcpgen: %s: %s, %s; %s written, %d unchanged", what,
 		count(r.Tools, "tool"), count(r.Versions, "version"), count(len(r.Written), "file"), len(r.Unchanged))
+	if len(r.Removed) > 0 {
+		line += fmt.Sprintf(", %d removed", len(r.Removed))
+	}
+	return line
 }
 
 // count is n and the noun, plural unless n is 1.
@@ -198,7 +208,13 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, positioned(err, est)
 	}
-	files, err := emit.Package(p)
+	layout := emit.Layout{ShardSize: opts.ShardSize}
+	if layout.Sharded(p.Tools) {
+		if layout.ImportPath, err = ImportPath(opts.Out); err != nil {
+			return nil, fmt.Errorf("%d tool versions are emitted as a package with shards, which it imports by its import path: %w", len(specs), err)
+		}
+	}
+	files, err := emit.Package(p, layout)
 	if err != nil {
 		return nil, err
 	}
@@ -319,24 +335,35 @@ func positioned(err error, est *manifest.Estate) error {
 	return list
 }
 
-// writeAll writes files into dir atomically: every changed file is first
-// written to a temporary file beside its target, and only when all are
-// written are they renamed into place. A failure removes the temporary
-// files and leaves the previous output as it was.
+// writeAll writes files into dir (a file's name may have a directory, a
+// shard's) atomically: every changed file is first written to a temporary
+// file beside its target, and only when all are written are they renamed
+// into place. A generated file of an earlier run that this run does not
+// write (a shard the estate no longer needs) is removed in the same step.
+// A failure removes the temporary files and leaves the previous output as
+// it was.
 func writeAll(dir string, files []emit.File, res *Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	stale, err := staleFiles(dir, files)
+	if err != nil {
+		return err
+	}
 	type pending struct{ tmp, final, name string }
 	var todo []pending
+	var madeDirs []string
 	cleanup := func() {
 		for _, p := range todo {
 			os.Remove(p.tmp)
 		}
+		for i := len(madeDirs) - 1; i >= 0; i-- {
+			os.Remove(madeDirs[i])
+		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	for _, f := range files {
-		final := filepath.Join(dir, f.Name)
+		final := filepath.Join(dir, filepath.FromSlash(f.Name))
 		if st, err := os.Lstat(final); err == nil && st.IsDir() {
 			cleanup()
 			return fmt.Errorf("%s is a directory; the generator writes a file there", final)
@@ -345,7 +372,13 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 			res.Unchanged = append(res.Unchanged, f.Name)
 			continue
 		}
-		tmp, err := os.CreateTemp(dir, "."+f.Name+".tmp*")
+		made, err := mkdirs(filepath.Dir(final))
+		madeDirs = append(madeDirs, made...)
+		if err != nil {
+			cleanup()
+			return err
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+".tmp*")
 		if err != nil {
 			cleanup()
 			return err
@@ -367,7 +400,8 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 	}
 	// The record goes last: were a rename to fail half way, the record
 	// must never claim versions the Go files do not yet hold. Every file
-	// replaced is first moved aside, so a failure puts the old ones back.
+	// replaced or removed is first moved aside, so a failure puts the old
+	// ones back.
 	slices.SortStableFunc(todo, func(a, b pending) int {
 		return cmpBool(a.name == record.FileName, b.name == record.FileName)
 	})
@@ -384,6 +418,17 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 		for i := len(done) - 1; i >= 0; i-- {
 			os.Rename(done[i].backup, done[i].final)
 		}
+		for i := len(madeDirs) - 1; i >= 0; i-- {
+			os.Remove(madeDirs[i])
+		}
+	}
+	for _, final := range stale {
+		backup := filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".old")
+		if err := os.Rename(final, backup); err != nil {
+			rollback(0)
+			return err
+		}
+		done = append(done, moved{backup, final})
 	}
 	for i, p := range todo {
 		backup := ""
@@ -413,8 +458,90 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 	for _, p := range todo {
 		res.Written = append(res.Written, p.name)
 	}
+	for _, final := range stale {
+		rel, _ := filepath.Rel(dir, final)
+		res.Removed = append(res.Removed, filepath.ToSlash(rel))
+		// A shard's directory goes with its last file, and internal
+		// with its last shard; os.Remove leaves a directory that still
+		// holds anything.
+		os.Remove(filepath.Dir(final))
+		os.Remove(filepath.Dir(filepath.Dir(final)))
+	}
 	sort.Strings(res.Written)
+	sort.Strings(res.Removed)
 	return nil
+}
+
+// staleFiles lists the generated files in dir and in its shards'
+// directories (internal/shard*) that files does not hold: those mcpgen
+// wrote in an earlier run (named *.gen.go and starting with the generated
+// header) and this run would leave behind. Other files are never touched.
+func staleFiles(dir string, files []emit.File) ([]string, error) {
+	keep := map[string]bool{}
+	for _, f := range files {
+		keep[filepath.Join(dir, filepath.FromSlash(f.Name))] = true
+	}
+	shardDirs, err := filepath.Glob(filepath.Join(dir, "internal", "shard*"))
+	if err != nil {
+		return nil, err
+	}
+	var stale []string
+	for _, d := range append([]string{dir}, shardDirs...) {
+		names, err := filepath.Glob(filepath.Join(d, "*.gen.go"))
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			if keep[name] {
+				continue
+			}
+			generated, err := hasGeneratedHeader(name)
+			if err != nil {
+				return nil, err
+			}
+			if generated {
+				stale = append(stale, name)
+			}
+		}
+	}
+	return stale, nil
+}
+
+// hasGeneratedHeader reports whether the file name starts with the line
+// mcpgen begins every generated Go file with.
+func hasGeneratedHeader(name string) (bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	header := "// " + emit.Header + "\n"
+	buf := make([]byte, len(header))
+	n, _ := io.ReadFull(f, buf)
+	return string(buf[:n]) == header, nil
+}
+
+// mkdirs creates dir and the directories above it that do not exist, and
+// returns those it created, outermost first, for a rollback to remove.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	var made []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil {
+			return made, err
+		}
+		made = append(made, missing[i])
+	}
+	return made, nil
 }
 
 // cmpBool orders false before true.

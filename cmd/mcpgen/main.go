@@ -2,7 +2,7 @@
 // manifests, or from Go structs that declare tool versions, and is the
 // team's breaking-change gate in CI.
 //
-//	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME]
+//	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N]
 //	mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-format text|json|github]
 //	mcpgen diff     [-format F] OLD.yaml NEW.yaml
 //	mcpgen diff     [-format F] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/check"
+	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/manifest"
 	"github.com/mcpgen/mcpgen/gen/record"
 )
@@ -44,7 +45,7 @@ const usage = `mcpgen turns versioned MCP tool manifests, or Go structs that dec
 tool versions, into a typed Go package.
 
 Usage:
-  mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME]
+  mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N]
   mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-format text|json|github]
   mcpgen diff     [-format text|json|github] OLD.yaml NEW.yaml
   mcpgen diff     [-format text|json|github] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
@@ -140,13 +141,18 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	src := addSourceFlags(fs)
 	out := fs.String("out", "", "directory of the generated package")
 	pkg := fs.String("package", "", "Go package name (default: the last element of -out)")
+	shardSize := fs.Int("shard-size", emit.DefaultShardSize, "most tool versions one Go package holds; a larger estate gets shards under -out/internal")
 	if code, ok := parse(fs, args, map[string]*string{"out": out}); !ok {
 		return code
 	}
 	if !src.one(fs) {
 		return exitUsage
 	}
-	res, err := gen.Generate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Package: *pkg})
+	if *shardSize < 1 {
+		fmt.Fprintf(stderr, "mcpgen generate: -shard-size %d: a package holds at least one tool version\n", *shardSize)
+		return exitUsage
+	}
+	res, err := gen.Generate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Package: *pkg, ShardSize: *shardSize})
 	if code := report(err, "text", stdout, stderr); code != exitOK {
 		return code
 	}

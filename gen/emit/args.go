@@ -84,9 +84,10 @@ func (g *gen) externalArgs() bool {
 
 // argsDecoders emits, for each version that takes the team's struct, its
 // Decode function: the wire form's generated decoder validates, then
-// encoding/json fills the struct.
+// encoding/json fills the struct (in a root of shards, a call of the
+// shard's).
 func (g *gen) argsDecoders() *jen.File {
-	f := newFile(g.pkg)
+	f := g.newFile()
 	for _, v := range g.versions() {
 		if v.ArgsType == nil {
 			continue
@@ -100,9 +101,13 @@ func (g *gen) argsDecoders() *jen.File {
 			"violation are decoded into the struct, by encoding/json with the struct's\n"+
 			"own tags. err reports input that is not one well-formed JSON value.",
 			name, v.Spec.Name, v.Spec.Version, v.ArgsType.Package, v.ArgsType.Name, wire)
-		f.Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(
-			jen.Id("v").Add(argsType(v)), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error(),
-		).Block(
+		params := jen.Params(jen.Id("data").Index().Byte())
+		results := jen.Params(jen.Id("v").Add(argsType(v)), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
+		if home := g.home(v); home != "" {
+			forward(f, home, name, params, results, "data")
+			continue
+		}
+		f.Func().Id(name).Add(params).Add(results).Block(
 			jen.If(
 				jen.List(jen.Id("_"), jen.Id("errs"), jen.Err()).Op("=").Id(wire).Call(jen.Id("data")),
 				jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("errs")).Op(">").Lit(0),

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"go/token"
 	"math"
 	"strconv"
 
@@ -16,30 +17,40 @@ import (
 // every validation error, sorted; and a decodeJSON method per struct type.
 // The code is straight-line for the exact schema: each check the schema
 // states is one `if`, with its message computed here, at generation time,
-// by runtime/schema's message functions.
+// by runtime/schema's message functions. A root of shards has only the
+// exported Decode functions, each a call of its shard's.
 func (g *gen) decoders() *jen.File {
-	f := newFile(g.pkg)
+	f := g.newFile()
 	for _, v := range g.versions() {
-		g.decodeFunc(f, v.Args, fmt.Sprintf("the arguments of %s %s", v.Spec.Name, v.Spec.Version))
-		g.structDecoders(f, v.Args)
+		g.decodeFunc(f, v, v.Args, fmt.Sprintf("the arguments of %s %s", v.Spec.Name, v.Spec.Version))
 		if v.Output != nil {
-			g.decodeFunc(f, v.Output, fmt.Sprintf("the structured output of %s %s", v.Spec.Name, v.Spec.Version))
-			g.structDecoders(f, v.Output)
+			g.decodeFunc(f, v, v.Output, fmt.Sprintf("the structured output of %s %s", v.Spec.Name, v.Spec.Version))
 		}
 	}
 	return f
 }
 
-func (g *gen) decodeFunc(f *jen.File, t *ir.Type, what string) {
+// decodeFunc emits the Decode function of t, one of v's types, its checked
+// form and the decodeJSON methods below it.
+func (g *gen) decodeFunc(f *jen.File, v *ir.Version, t *ir.Type, what string) {
 	name := decoderName(t)
+	home := g.home(v)
+	if home != "" && !token.IsExported(name) {
+		return
+	}
 	docf(f, "%s reads %s from raw JSON and validates them in one\n"+
 		"pass, after decode.Check's scan for what the JSON decoder would read leniently.\n"+
 		"It returns the typed value and every schema violation, sorted by (path,\n"+
 		"message), with the reference validator's messages; the value is only\n"+
 		"meaningful when there are none. err reports input that is not one\n"+
 		"well-formed JSON value (syntax, invalid UTF-8, a duplicate property).", name, what)
+	params := jen.Params(jen.Id("data").Index().Byte())
 	results := jen.Params(jen.Id("v").Id(t.Name), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
-	f.Func().Id(name).Params(jen.Id("data").Index().Byte()).Add(results).Block(
+	if home != "" {
+		forward(f, home, name, params, results, "data")
+		return
+	}
+	f.Func().Id(name).Add(params).Add(results).Block(
 		jen.If(jen.Err().Op("=").Qual(pkgDecode, "Check").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Id("v"), jen.Nil(), jen.Err()),
 		),
@@ -64,6 +75,7 @@ func (g *gen) decodeFunc(f *jen.File, t *ir.Type, what string) {
 		jen.Return(jen.Id("v"), jen.Id("errs"), jen.Nil()),
 	)
 	f.Line()
+	g.structDecoders(f, t)
 }
 
 // structDecoders emits decodeJSON for t and every struct below it.

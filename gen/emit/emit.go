@@ -9,6 +9,7 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -34,21 +35,83 @@ const (
 
 // File is one generated file.
 type File struct {
+	// Name is the file's path relative to the package's directory,
+	// slash-separated: a shard's files are in a directory of their own.
 	Name string
 	Data []byte
 }
 
-// Package renders every file of p, sorted by name.
-func Package(p *ir.Package) ([]File, error) {
-	g := newGen(p)
+// Package renders every file of p, sorted by name: the files of one Go
+// package, or, when p has more tool versions than l lets one package hold,
+// the files of a root package and of the shards it imports (see Layout).
+func Package(p *ir.Package, l Layout) ([]File, error) {
+	parts := l.split(p.Tools)
+	if len(parts) <= 1 {
+		return newGen(p, wholePackage).render("")
+	}
+	if l.ImportPath == "" {
+		return nil, fmt.Errorf("package %s: %d tool versions are more than one package holds (%d), so it is emitted as %d shards, which it imports: its import path is needed",
+			p.Name, countVersions(p.Tools), l.shardSize(), len(parts))
+	}
+	shards := l.shards(parts)
+	root := newGen(p, rootOfShards)
+	root.shards = shards
+	root.homeOf = map[*ir.Tool]*shard{}
+	for _, s := range shards {
+		for _, t := range s.tools {
+			root.homeOf[t] = s
+		}
+	}
+	out, err := root.render("")
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range shards {
+		g := newGen(&ir.Package{Name: s.name, Tools: s.tools}, shardPart)
+		g.rootName = p.Name
+		files, err := g.render(s.dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// role is what a generated Go package is to the generated package.
+type role int
+
+const (
+	// wholePackage is the whole generated package in one Go package.
+	wholePackage role = iota
+	// rootOfShards is the package a team imports when the per-version
+	// code is in shards: the same API, its per-version parts declared
+	// as aliases of the shards' types and calls of their functions.
+	rootOfShards
+	// shardPart is one shard: the per-version code of a run of tools.
+	shardPart
+)
+
+// render renders every file of g's package, sorted by name, naming each
+// under dir ("" for the package's own directory).
+func (g *gen) render(dir string) ([]File, error) {
 	files := map[string]*jen.File{
-		"types.gen.go":   g.types(),
-		"decode.gen.go":  g.decoders(),
-		"schemas.gen.go": g.schemas(),
-		"repair.gen.go":  g.repairs(),
-		"estate.gen.go":  g.estateRecord(),
-		"server.gen.go":  g.register(),
-		"client.gen.go":  g.client(),
+		"repair.gen.go": g.repairs(),
+		"server.gen.go": g.register(),
+	}
+	if g.role != rootOfShards || g.exportsTypes() {
+		// A root declares only the exported types and decoders: none
+		// when every version takes a team's struct and has no output.
+		files["types.gen.go"] = g.types()
+		files["decode.gen.go"] = g.decoders()
+	}
+	if g.role != rootOfShards {
+		files["schemas.gen.go"] = g.schemas()
+	}
+	if g.role != shardPart {
+		files["estate.gen.go"] = g.estateRecord()
+		files["client.gen.go"] = g.client()
 	}
 	if g.externalArgs() {
 		files["args.gen.go"] = g.argsDecoders()
@@ -62,28 +125,39 @@ func Package(p *ir.Package) ([]File, error) {
 	for _, n := range names {
 		var buf bytes.Buffer
 		if err := files[n].Render(&buf); err != nil {
-			return nil, fmt.Errorf("emit %s: %w", n, err)
+			return nil, fmt.Errorf("emit %s: %w", path.Join(dir, n), err)
 		}
-		out = append(out, File{Name: n, Data: buf.Bytes()})
+		out = append(out, File{Name: path.Join(dir, n), Data: buf.Bytes()})
 	}
 	return out, nil
 }
 
 // gen carries what several emitters share: the package-level variables
 // (schemas, patterns) named once, in traversal order, so output is
-// deterministic.
+// deterministic; and the package's role with, for a root, its shards.
 type gen struct {
 	pkg      *ir.Package
+	role     role
 	patterns map[string]string // pattern source → var name
 	patOrder []string
 	anyVars  map[*ir.Type]string // Any node → var holding its sub-schema
 	anyOrder []*ir.Type
 	anyOwner map[*ir.Type]string   // Any node → schema var it hangs off
 	extras   map[*ir.Type]*ir.Type // struct → Any node of its additionalProperties
+
+	// shards are a root's shards in publish order, and homeOf the shard
+	// of each tool.
+	shards []*shard
+	homeOf map[*ir.Tool]*shard
+	// rootName is a shard's root package name.
+	rootName string
 }
 
-func newGen(p *ir.Package) *gen {
-	g := &gen{pkg: p, patterns: map[string]string{}, anyVars: map[*ir.Type]string{}, anyOwner: map[*ir.Type]string{}, extras: map[*ir.Type]*ir.Type{}}
+func newGen(p *ir.Package, r role) *gen {
+	g := &gen{pkg: p, role: r, patterns: map[string]string{}, anyVars: map[*ir.Type]string{}, anyOwner: map[*ir.Type]string{}, extras: map[*ir.Type]*ir.Type{}}
+	if r == rootOfShards {
+		return g // its schemas and decoders are the shards'
+	}
 	for _, t := range p.Tools {
 		for _, v := range t.Versions {
 			g.collect(v.Args, inputVar(v))
@@ -93,6 +167,27 @@ func newGen(p *ir.Package) *gen {
 		}
 	}
 	return g
+}
+
+// exportsTypes reports whether a version has a generated argument type or
+// an output type: exported types with Decode functions.
+func (g *gen) exportsTypes() bool {
+	for _, v := range g.versions() {
+		if v.ArgsType == nil || v.Output != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// home is the import path of the shard that declares v's types and
+// functions, in a root of shards; "" where they are declared in the
+// package itself.
+func (g *gen) home(v *ir.Version) string {
+	if g.role != rootOfShards {
+		return ""
+	}
+	return g.homeOf[v.Tool].path
 }
 
 func inputVar(v *ir.Version) string  { return "schema" + v.GoName + "Input" }
@@ -135,8 +230,10 @@ func (g *gen) collect(t *ir.Type, schemaVar string) {
 	}
 }
 
-func newFile(p *ir.Package) *jen.File {
-	f := jen.NewFile(p.Name)
+// newFile starts a file of g's package, with the runtime's packages (and a
+// root's shards) imported by their names.
+func (g *gen) newFile() *jen.File {
+	f := jen.NewFile(g.pkg.Name)
 	f.HeaderComment(Header)
 	f.ImportName(pkgSchema, "schema")
 	f.ImportName(pkgDecode, "decode")
@@ -144,7 +241,10 @@ func newFile(p *ir.Package) *jen.File {
 	f.ImportName(pkgEstate, "estate")
 	f.ImportName(pkgMCP, "mcp")
 	f.ImportName(pkgJx, "jx")
-	importExternal(f, p)
+	for _, s := range g.shards {
+		f.ImportName(s.path, s.name)
+	}
+	importExternal(f, g.pkg)
 	return f
 }
 
@@ -169,7 +269,7 @@ func docf(f *jen.File, format string, args ...any) { doc(f, fmt.Sprintf(format, 
 
 // estateRecord embeds the estate record into the package.
 func (g *gen) estateRecord() *jen.File {
-	f := newFile(g.pkg)
+	f := g.newFile()
 	f.Anon("embed")
 	doc(f, "estateRecord is the estate record this package was generated from ("+record.FileName+"):\n"+
 		"every tool version with its contract and schema hashes. The next mcpgen\n"+

@@ -9,15 +9,36 @@ import (
 	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
-// register emits the server side of the package: the Handler interface with
-// one typed method per tool version, the specs as the runtime publishes
-// them, the resources and prompts, and Register, which binds everything to
-// a runtime server with the generated validators. Specs and Register loop
-// over a static table of per-version functions.
+// register emits the server side of the package.
+//
+// A package in one piece holds the serverInfo, the resources and prompts,
+// the Handler interface with one typed method per tool version, and Specs
+// and Register as loops over a static table of per-version functions. A
+// shard holds the table part for its versions, under a Handler of its own
+// that the root's Handler satisfies. A root of shards holds the serverInfo
+// part and the whole Handler, and its Specs and Register call the shards'
+// in publish order.
 func (g *gen) register() *jen.File {
-	f := newFile(g.pkg)
-	srv := g.pkg.Server
+	f := g.newFile()
+	if g.role == shardPart {
+		g.shardDoc(f)
+	}
+	if g.role != shardPart {
+		g.serverInfo(f)
+	}
+	g.handlerInterface(f)
+	if g.role == rootOfShards {
+		g.shardedRegistry(f)
+	} else {
+		g.versionTable(f)
+	}
+	return f
+}
 
+// serverInfo emits ServerName and ServerVersion, Resources, Prompts and
+// Options: what server.yaml declares.
+func (g *gen) serverInfo(f *jen.File) {
+	srv := g.pkg.Server
 	doc(f, "ServerName and ServerVersion are the serverInfo the server announces.")
 	f.Const().Defs(
 		jen.Id("ServerName").Op("=").Lit(srv.Name),
@@ -25,66 +46,6 @@ func (g *gen) register() *jen.File {
 	)
 	f.Line()
 
-	// The Handler interface.
-	var methods []jen.Code
-	for _, v := range g.versions() {
-		life := v.Spec.Lifecycle.OrActive()
-		methods = append(methods,
-			jen.Comment(fmt.Sprintf("%s handles %s (%s, %s): %s.", v.GoName, v.Spec.Key(), life, v.Spec.SideEffect, strings.TrimSuffix(v.Spec.Title, "."))),
-			jen.Id(v.GoName).Params(
-				jen.Id("ctx").Qual("context", "Context"),
-				jen.Id("call").Op("*").Qual(pkgMCP, "Call"),
-				jen.Id("args").Add(argsType(v)),
-			).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()),
-		)
-	}
-	doc(f, "Handler is the service's implementation of the estate: one method per tool\n"+
-		"version, called only with arguments that passed the version's schema (a\n"+
-		"violation never reaches it). A returned error becomes a tool failure\n"+
-		"(isError: true) the model sees; a panic is contained by the server.")
-	f.Type().Id("Handler").Interface(methods...)
-	f.Line()
-
-	// The table of tool versions, and Specs and Register as loops over it.
-	// Each version has small functions of its own (specX and bindX, at the
-	// end of the file) and the table only names them, so it is static data:
-	// no function grows with the estate. (One Register binding every
-	// version compiled in quadratic time: escape analysis walks the whole
-	// enclosing function for every call of a function value, here one per
-	// version's inlined decode.Adapt closure.)
-	doc(f, "toolVersion is one tool version of the package: how to build its spec and how\n"+
-		"to bind it to a Handler.")
-	f.Type().Id("toolVersion").Struct(
-		jen.Comment("spec returns the version's spec as the runtime publishes it."),
-		jen.Id("spec").Func().Params().Qual(pkgEstate, "ToolSpec"),
-		jen.Comment("bind returns the version's runtime tool: h's method for it, with the"),
-		jen.Comment("generated decoder as its validator."),
-		jen.Id("bind").Func().Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool"),
-	)
-	f.Line()
-	doc(f, "toolVersions is every tool version of the package in publish order (by name,\n"+
-		"then version); a table of functions, initialised statically.")
-	f.Var().Id("toolVersions").Op("=").Index(jen.Op("...")).Id("toolVersion").ValuesFunc(func(gr *jen.Group) {
-		for _, v := range g.versions() {
-			gr.Line().Values(jen.Id(specFunc(v)), jen.Id(bindFunc(v)))
-		}
-		if len(g.versions()) > 0 {
-			gr.Line()
-		}
-	})
-	f.Line()
-	doc(f, "Specs returns every tool version of the package as the runtime publishes\n"+
-		"it, in publish order (by name, then version).")
-	f.Func().Id("Specs").Params().Index().Qual(pkgEstate, "ToolSpec").Block(
-		jen.Id("specs").Op(":=").Make(jen.Index().Qual(pkgEstate, "ToolSpec"), jen.Len(jen.Id("toolVersions"))),
-		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
-			jen.Id("specs").Index(jen.Id("i")).Op("=").Id("t").Dot("spec").Call(),
-		),
-		jen.Return(jen.Id("specs")),
-	)
-	f.Line()
-
-	// Resources and prompts.
 	var resources []jen.Code
 	for _, r := range srv.Resources {
 		resources = append(resources, jen.Values(jen.Dict{
@@ -125,9 +86,85 @@ func (g *gen) register() *jen.File {
 		})),
 	)
 	f.Line()
+}
 
-	doc(f, "Register publishes every tool version into s's registry (the publish guard\n"+
-		"applies) and binds it to h, with the generated decoder as its validator.")
+// handlerInterface emits Handler: one method per tool version of the
+// package (of the shard, in a shard).
+func (g *gen) handlerInterface(f *jen.File) {
+	var methods []jen.Code
+	for _, v := range g.versions() {
+		life := v.Spec.Lifecycle.OrActive()
+		methods = append(methods,
+			jen.Comment(fmt.Sprintf("%s handles %s (%s, %s): %s.", v.GoName, v.Spec.Key(), life, v.Spec.SideEffect, strings.TrimSuffix(v.Spec.Title, "."))),
+			jen.Id(v.GoName).Params(
+				jen.Id("ctx").Qual("context", "Context"),
+				jen.Id("call").Op("*").Qual(pkgMCP, "Call"),
+				jen.Id("args").Add(argsType(v)),
+			).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()),
+		)
+	}
+	if g.role == shardPart {
+		doc(f, "Handler is the part of the service's Handler this shard binds: one method\n"+
+			"per tool version of the shard. The Handler of the package that imports\n"+
+			"the shard has every method of it.")
+	} else {
+		doc(f, "Handler is the service's implementation of the estate: one method per tool\n"+
+			"version, called only with arguments that passed the version's schema (a\n"+
+			"violation never reaches it). A returned error becomes a tool failure\n"+
+			"(isError: true) the model sees; a panic is contained by the server.")
+	}
+	f.Type().Id("Handler").Interface(methods...)
+	f.Line()
+}
+
+// Docs of Specs and Register, the same whatever the layout.
+const (
+	specsDoc = "Specs returns every tool version of the package as the runtime publishes\n" +
+		"it, in publish order (by name, then version)."
+	registerDoc = "Register publishes every tool version into s's registry (the publish guard\n" +
+		"applies) and binds it to h, with the generated decoder as its validator."
+)
+
+// versionTable emits the table of tool versions, and Specs and Register as
+// loops over it. Each version has small functions of its own (specX and
+// bindX, at the end of the file) and the table only names them, so it is
+// static data: no function grows with the estate. (One Register binding
+// every version compiled in quadratic time: escape analysis walks the
+// whole enclosing function for every call of a function value, here one
+// per version's inlined decode.Adapt closure.)
+func (g *gen) versionTable(f *jen.File) {
+	doc(f, "toolVersion is one tool version of the package: how to build its spec and how\n"+
+		"to bind it to a Handler.")
+	f.Type().Id("toolVersion").Struct(
+		jen.Comment("spec returns the version's spec as the runtime publishes it."),
+		jen.Id("spec").Func().Params().Qual(pkgEstate, "ToolSpec"),
+		jen.Comment("bind returns the version's runtime tool: h's method for it, with the"),
+		jen.Comment("generated decoder as its validator."),
+		jen.Id("bind").Func().Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool"),
+	)
+	f.Line()
+	doc(f, "toolVersions is every tool version of the package in publish order (by name,\n"+
+		"then version); a table of functions, initialised statically.")
+	f.Var().Id("toolVersions").Op("=").Index(jen.Op("...")).Id("toolVersion").ValuesFunc(func(gr *jen.Group) {
+		for _, v := range g.versions() {
+			gr.Line().Values(jen.Id(specFunc(v)), jen.Id(bindFunc(v)))
+		}
+		if len(g.versions()) > 0 {
+			gr.Line()
+		}
+	})
+	f.Line()
+	doc(f, specsDoc)
+	f.Func().Id("Specs").Params().Index().Qual(pkgEstate, "ToolSpec").Block(
+		jen.Id("specs").Op(":=").Make(jen.Index().Qual(pkgEstate, "ToolSpec"), jen.Len(jen.Id("toolVersions"))),
+		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
+			jen.Id("specs").Index(jen.Id("i")).Op("=").Id("t").Dot("spec").Call(),
+		),
+		jen.Return(jen.Id("specs")),
+	)
+	f.Line()
+
+	doc(f, registerDoc)
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("h").Id("Handler")).Error().Block(
 		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
 			jen.If(jen.Err().Op(":=").Id("s").Dot("Bind").Call(jen.Id("t").Dot("spec").Call(), jen.Id("t").Dot("bind").Call(jen.Id("h"))), jen.Err().Op("!=").Nil()).Block(
@@ -156,7 +193,6 @@ func (g *gen) register() *jen.File {
 		)
 		f.Line()
 	}
-	return f
 }
 
 // specFunc and bindFunc name the functions that build v's spec and bind v

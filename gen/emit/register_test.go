@@ -38,7 +38,7 @@ func estateOf(t *testing.T, n int) *ir.Package {
 // generated renders p and parses the file name of it.
 func generated(t *testing.T, p *ir.Package, name string) *ast.File {
 	t.Helper()
-	files, err := Package(p)
+	files, err := Package(p, Layout{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestRegisterIsATable(t *testing.T) {
 		if len(table.Elts) != 2*tools {
 			t.Errorf("%d tools: toolVersions has %d rows, want %d", tools, len(table.Elts), 2*tools)
 		}
-		versions := newGen(pkg).versions()
+		versions := newGen(pkg, wholePackage).versions()
 		for i, e := range table.Elts {
 			row := e.(*ast.CompositeLit)
 			if len(row.Elts) != 2 {
@@ -175,8 +175,8 @@ func TestRepairArgumentsIsATable(t *testing.T) {
 	// in publish order.
 	for _, tools := range []int{1, 12} {
 		pkg := estateOf(t, tools)
-		file := generated(t, pkg, "client.gen.go")
-		checkDocs(t, "client.gen.go", file)
+		file := generated(t, pkg, "repair.gen.go")
+		checkDocs(t, "repair.gen.go", file)
 		for _, d := range file.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "RepairArguments" {
 				if n := nodes(fd.Body); size >= 0 && n != size {
@@ -190,7 +190,7 @@ func TestRepairArgumentsIsATable(t *testing.T) {
 			t.Fatal("no func RepairArguments")
 		}
 		want := map[string]string{}
-		for _, v := range newGen(pkg).versions() {
+		for _, v := range newGen(pkg, wholePackage).versions() {
 			want[strconv.Quote(v.Spec.Key())] = "Repair" + v.ArgsName()
 		}
 		table := varLiteral(t, file, "repairers")

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -15,7 +16,7 @@ import (
 // compiled patterns the decoders use, and the sub-schemas handed to the
 // reference validator.
 func (g *gen) schemas() *jen.File {
-	f := newFile(g.pkg)
+	f := g.newFile()
 	for _, v := range g.versions() {
 		g.schemaVar(f, inputVar(v), "inputSchema", v, v.Spec.InputSchema)
 		if v.Spec.OutputSchema != nil {
@@ -59,9 +60,13 @@ func (g *gen) schemaVar(f *jen.File, name, field string, v *ir.Version, s *schem
 	f.Line()
 }
 
-// repairs emits one repair function per version.
+// repairs emits one repair function per version and RepairArguments, which
+// finds one by name and version. In a root of shards each is a call of the
+// shard's, and RepairArguments finds the shard.
 func (g *gen) repairs() *jen.File {
-	f := newFile(g.pkg)
+	f := g.newFile()
+	params := jen.Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any())
+	results := jen.Params(jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error())
 	for _, v := range g.versions() {
 		name := "Repair" + v.ArgsName()
 		doc(f, strings.Join([]string{
@@ -73,9 +78,11 @@ func (g *gen) repairs() *jen.File {
 			"errors that remain for the model to fix, sorted. err reports input that is",
 			"not one well-formed JSON value.",
 		}, "\n"))
-		f.Func().Id(name).Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any()).Params(
-			jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error(),
-		).Block(
+		if home := g.home(v); home != "" {
+			forward(f, home, name, params, results, "data", "defaults")
+			continue
+		}
+		f.Func().Id(name).Add(params).Add(results).Block(
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(pkgSchema, "DecodeJSON").Call(jen.Id("data")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Nil(), jen.Err())),
 			jen.List(jen.Id("fixed"), jen.Id("remaining")).Op(":=").Qual(pkgSchema, "Repair").Call(jen.Id("v"), jen.Id(inputVar(v)), jen.Id("defaults")),
@@ -84,5 +91,73 @@ func (g *gen) repairs() *jen.File {
 		)
 		f.Line()
 	}
+	if g.role == rootOfShards {
+		g.shardedRepairDispatch(f)
+	} else {
+		g.repairDispatch(f)
+	}
 	return f
+}
+
+// repairArgumentsSignature is the parameters and results of RepairArguments.
+func repairArgumentsSignature() *jen.Statement {
+	return jen.Params(
+		jen.List(jen.Id("name"), jen.Id("version")).String(), jen.Id("raw").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any(),
+	).Params(jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error())
+}
+
+// repairArgumentsDoc is the doc of RepairArguments, whatever the layout.
+const repairArgumentsDoc = "RepairArguments applies the deterministic repair of name@version to raw\n" +
+	"model-produced arguments: it returns the repaired arguments and the errors\n" +
+	"that remain, sorted; with none left, repaired is ready to send. It never\n" +
+	"invents a value: only defaults the caller supplies fill missing ones\n" +
+	"(client.RepairPrompt renders what remains as one model turn)."
+
+// repairDispatch emits RepairArguments: the host-side repair step of the
+// repair loop by tool name and version (seed 003 §4.3). It searches a
+// statically initialised table of the versions' repair functions, sorted
+// by key, rather than switching over every version in one function: a
+// function's compile time grows faster than its length.
+func (g *gen) repairDispatch(f *jen.File) {
+	type row struct{ key, fn string }
+	var rows []row
+	for _, v := range g.versions() {
+		rows = append(rows, row{v.Spec.Key(), "Repair" + v.ArgsName()})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
+	repairFunc := jen.Func().Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any()).Params(
+		jen.Index().Byte(), jen.Qual(pkgSchema, "Errors"), jen.Error(),
+	)
+	doc(f, "repairer is the repair function of one tool version.")
+	f.Type().Id("repairer").Struct(
+		jen.Comment("key is the version's key, \"name@version\"."),
+		jen.Id("key").String(),
+		jen.Comment("repair is the version's Repair function."),
+		jen.Id("repair").Add(repairFunc),
+	)
+	f.Line()
+	doc(f, "repairers is every tool version's repair function, sorted by key for\n"+
+		"RepairArguments' binary search; a table initialised statically.")
+	f.Var().Id("repairers").Op("=").Index(jen.Op("...")).Id("repairer").ValuesFunc(func(gr *jen.Group) {
+		for _, r := range rows {
+			gr.Line().Values(jen.Lit(r.key), jen.Id(r.fn))
+		}
+		if len(rows) > 0 {
+			gr.Line()
+		}
+	})
+	f.Line()
+	doc(f, repairArgumentsDoc)
+	f.Func().Id("RepairArguments").Add(repairArgumentsSignature()).Block(
+		jen.List(jen.Id("i"), jen.Id("found")).Op(":=").Qual("slices", "BinarySearchFunc").Call(
+			jen.Id("repairers").Index(jen.Op(":")), jen.Id("name").Op("+").Lit("@").Op("+").Id("version"),
+			jen.Func().Params(jen.Id("r").Id("repairer"), jen.Id("key").String()).Int().Block(
+				jen.Return(jen.Qual("strings", "Compare").Call(jen.Id("r").Dot("key"), jen.Id("key"))),
+			),
+		),
+		jen.If(jen.Op("!").Id("found")).Block(
+			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool version %s@%s in this package"), jen.Id("name"), jen.Id("version"))),
+		),
+		jen.Return(jen.Id("repairers").Index(jen.Id("i")).Dot("repair").Call(jen.Id("raw"), jen.Id("defaults"))),
+	)
 }

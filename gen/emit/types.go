@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -9,50 +10,72 @@ import (
 	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
-// types emits the argument and output types of every version.
+// types emits the argument and output types of every version. A root of
+// shards declares each exported one as an alias of its shard's type, with
+// the same doc, so the package's API does not depend on its layout.
 func (g *gen) types() *jen.File {
-	f := newFile(g.pkg)
+	f := g.newFile()
 	for _, v := range g.versions() {
-		spec := v.Spec
-		g.namedTypes(f, v.Args, argsLead(v), spec.Title, spec.Description)
+		spec, home := v.Spec, g.home(v)
+		g.namedTypes(f, home, v.Args, argsLead(v), spec.Title, spec.Description)
 		if v.Output != nil {
-			g.namedTypes(f, v.Output, fmt.Sprintf("%s is the structured output of %s %s", v.Output.Name, spec.Name, spec.Version), "", v.Output.Doc)
+			g.namedTypes(f, home, v.Output, fmt.Sprintf("%s is the structured output of %s %s", v.Output.Name, spec.Name, spec.Version), "", v.Output.Doc)
 		}
 	}
 	return f
 }
 
-// namedTypes declares t (if it is named) and every named type below it.
-func (g *gen) namedTypes(f *jen.File, t *ir.Type, lead, title, description string) {
+// namedTypes declares t (if it is named) and every named type below it:
+// here, or as aliases of the types of the package home declares them in
+// (home is "" but in a root of shards). An alias for an unexported type
+// would serve nothing: the root's code names only exported ones.
+func (g *gen) namedTypes(f *jen.File, home string, t *ir.Type, lead, title, description string) {
+	skip := home != "" && t.Name != "" && !token.IsExported(t.Name)
 	switch t.Kind {
 	case ir.Struct:
-		doc(f, docText(lead, title, description))
-		fields := make([]jen.Code, 0, len(t.Fields))
-		for _, fl := range t.Fields {
-			fields = append(fields, jen.Comment(fieldDoc(fl)), jen.Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": jsonTag(fl)}))
+		if !skip {
+			doc(f, docText(lead, title, description))
+			fields := make([]jen.Code, 0, len(t.Fields))
+			for _, fl := range t.Fields {
+				fields = append(fields, jen.Comment(fieldDoc(fl)), jen.Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": jsonTag(fl)}))
+			}
+			declare(f, home, t.Name, jen.Struct(fields...))
+			f.Line()
 		}
-		f.Type().Id(t.Name).Struct(fields...)
-		f.Line()
 		for _, fl := range t.Fields {
-			g.namedTypes(f, fl.Type, nestedLead(fl.Type, t.Name+"."+fl.GoName), "", fl.Type.Doc)
+			g.namedTypes(f, home, fl.Type, nestedLead(fl.Type, t.Name+"."+fl.GoName), "", fl.Type.Doc)
 		}
 	case ir.Array:
-		g.namedTypes(f, t.Elem, nestedLead(t.Elem, lead+"[i]"), "", t.Elem.Doc)
+		g.namedTypes(f, home, t.Elem, nestedLead(t.Elem, lead+"[i]"), "", t.Elem.Doc)
 	case ir.String:
-		if t.Name == "" {
+		if t.Name == "" || skip {
 			return
 		}
 		doc(f, docText(lead+", one of the values the schema allows", "", description))
-		f.Type().Id(t.Name).String()
+		declare(f, home, t.Name, jen.String())
 		f.Line()
 		consts := make([]jen.Code, 0, len(t.Schema.Enum))
 		for _, c := range t.EnumConsts() {
-			consts = append(consts, jen.Commentf("%s is %q.", c[0], c[1]), jen.Id(c[0]).Id(t.Name).Op("=").Lit(c[1]))
+			value := jen.Id(t.Name).Op("=").Lit(c[1])
+			if home != "" {
+				value = jen.Op("=").Qual(home, c[0])
+			}
+			consts = append(consts, jen.Commentf("%s is %q.", c[0], c[1]), jen.Id(c[0]).Add(value))
 		}
 		docf(f, "The values of %s.", t.Name)
 		f.Const().Defs(consts...)
 		f.Line()
 	}
+}
+
+// declare declares the type name as def, or, with home set, as an alias of
+// home's type of that name.
+func declare(f *jen.File, home, name string, def jen.Code) {
+	if home != "" {
+		f.Type().Id(name).Op("=").Qual(home, name)
+		return
+	}
+	f.Type().Id(name).Add(def)
 }
 
 // nestedLead names a nested type by the value it types ("X is the type of

@@ -2,7 +2,12 @@
 
 package difftest
 
-import "github.com/mcpgen/mcpgen/runtime/schema"
+import (
+	"fmt"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+	"slices"
+	"strings"
+)
 
 // RepairCorpusS00V1_0_0Args applies the deterministic repairs to raw arguments of corpus.s00@1.0.0:
 // numeric strings to numbers, numbers to strings, "true"/"false" to booleans,
@@ -1158,4 +1163,100 @@ func RepairPaymentsReleaseV1_0_0Args(data []byte, defaults map[string]any) (repa
 	fixed, remaining := schema.Repair(v, schemaPaymentsReleaseV1_0_0Input, defaults)
 	repaired, err = schema.Encode(fixed)
 	return repaired, remaining, err
+}
+
+// repairer is the repair function of one tool version.
+type repairer struct {
+	// key is the version's key, "name@version".
+	key string
+	// repair is the version's Repair function.
+	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
+}
+
+// repairers is every tool version's repair function, sorted by key for
+// RepairArguments' binary search; a table initialised statically.
+var repairers = [...]repairer{
+	{"corpus.s00@1.0.0", RepairCorpusS00V1_0_0Args},
+	{"corpus.s01@1.0.0", RepairCorpusS01V1_0_0Args},
+	{"corpus.s02@1.0.0", RepairCorpusS02V1_0_0Args},
+	{"corpus.s03@1.0.0", RepairCorpusS03V1_0_0Args},
+	{"corpus.s04@1.0.0", RepairCorpusS04V1_0_0Args},
+	{"corpus.s05@1.0.0", RepairCorpusS05V1_0_0Args},
+	{"corpus.s06@1.0.0", RepairCorpusS06V1_0_0Args},
+	{"corpus.s07@1.0.0", RepairCorpusS07V1_0_0Args},
+	{"corpus.s08@1.0.0", RepairCorpusS08V1_0_0Args},
+	{"corpus.s09@1.0.0", RepairCorpusS09V1_0_0Args},
+	{"corpus.s10@1.0.0", RepairCorpusS10V1_0_0Args},
+	{"corpus.s11@1.0.0", RepairCorpusS11V1_0_0Args},
+	{"corpus.s12@1.0.0", RepairCorpusS12V1_0_0Args},
+	{"corpus.s13@1.0.0", RepairCorpusS13V1_0_0Args},
+	{"corpus.s14@1.0.0", RepairCorpusS14V1_0_0Args},
+	{"corpus.s15@1.0.0", RepairCorpusS15V1_0_0Args},
+	{"corpus.s16@1.0.0", RepairCorpusS16V1_0_0Args},
+	{"corpus.s17@1.0.0", RepairCorpusS17V1_0_0Args},
+	{"corpus.s18@1.0.0", RepairCorpusS18V1_0_0Args},
+	{"corpus.s19@1.0.0", RepairCorpusS19V1_0_0Args},
+	{"corpus.s20@1.0.0", RepairCorpusS20V1_0_0Args},
+	{"corpus.s21@1.0.0", RepairCorpusS21V1_0_0Args},
+	{"corpus.s22@1.0.0", RepairCorpusS22V1_0_0Args},
+	{"corpus.s23@1.0.0", RepairCorpusS23V1_0_0Args},
+	{"corpus.s24@1.0.0", RepairCorpusS24V1_0_0Args},
+	{"corpus.s25@1.0.0", RepairCorpusS25V1_0_0Args},
+	{"corpus.s26@1.0.0", RepairCorpusS26V1_0_0Args},
+	{"corpus.s27@1.0.0", RepairCorpusS27V1_0_0Args},
+	{"corpus.s28@1.0.0", RepairCorpusS28V1_0_0Args},
+	{"corpus.s29@1.0.0", RepairCorpusS29V1_0_0Args},
+	{"corpus.s30@1.0.0", RepairCorpusS30V1_0_0Args},
+	{"corpus.s31@1.0.0", RepairCorpusS31V1_0_0Args},
+	{"corpus.s32@1.0.0", RepairCorpusS32V1_0_0Args},
+	{"corpus.s33@1.0.0", RepairCorpusS33V1_0_0Args},
+	{"corpus.s34@1.0.0", RepairCorpusS34V1_0_0Args},
+	{"corpus.s35@1.0.0", RepairCorpusS35V1_0_0Args},
+	{"corpus.s36@1.0.0", RepairCorpusS36V1_0_0Args},
+	{"corpus.s37@1.0.0", RepairCorpusS37V1_0_0Args},
+	{"corpus.s38@1.0.0", RepairCorpusS38V1_0_0Args},
+	{"corpus.s39@1.0.0", RepairCorpusS39V1_0_0Args},
+	{"corpus.s40@1.0.0", RepairCorpusS40V1_0_0Args},
+	{"corpus.s41@1.0.0", RepairCorpusS41V1_0_0Args},
+	{"corpus.s42@1.0.0", RepairCorpusS42V1_0_0Args},
+	{"corpus.s43@1.0.0", RepairCorpusS43V1_0_0Args},
+	{"corpus.s44@1.0.0", RepairCorpusS44V1_0_0Args},
+	{"corpus.s45@1.0.0", RepairCorpusS45V1_0_0Args},
+	{"corpus.s46@1.0.0", RepairCorpusS46V1_0_0Args},
+	{"corpus.s47@1.0.0", RepairCorpusS47V1_0_0Args},
+	{"corpus.s48@1.0.0", RepairCorpusS48V1_0_0Args},
+	{"corpus.s49@1.0.0", RepairCorpusS49V1_0_0Args},
+	{"corpus.s50@1.0.0", RepairCorpusS50V1_0_0Args},
+	{"corpus.s51@1.0.0", RepairCorpusS51V1_0_0Args},
+	{"corpus.s52@1.0.0", RepairCorpusS52V1_0_0Args},
+	{"corpus.s53@1.0.0", RepairCorpusS53V1_0_0Args},
+	{"corpus.s54@1.0.0", RepairCorpusS54V1_0_0Args},
+	{"corpus.s55@1.0.0", RepairCorpusS55V1_0_0Args},
+	{"corpus.s56@1.0.0", RepairCorpusS56V1_0_0Args},
+	{"corpus.s57@1.0.0", RepairCorpusS57V1_0_0Args},
+	{"corpus.s58@1.0.0", RepairCorpusS58V1_0_0Args},
+	{"corpus.s59@1.0.0", RepairCorpusS59V1_0_0Args},
+	{"crm.notes.append@1.0.0", RepairCrmNotesAppendV1_0_0Args},
+	{"edge.exact@1.0.0", RepairEdgeExactV1_0_0Args},
+	{"edge.nested@1.0.0", RepairEdgeNestedV1_0_0Args},
+	{"edge.numbers@1.0.0", RepairEdgeNumbersV1_0_0Args},
+	{"edge.unique@1.0.0", RepairEdgeUniqueV1_0_0Args},
+	{"payments.lookup@1.0.0", RepairPaymentsLookupV1_0_0Args},
+	{"payments.lookup@2.0.0", RepairPaymentsLookupV2_0_0Args},
+	{"payments.release@1.0.0", RepairPaymentsReleaseV1_0_0Args},
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	i, found := slices.BinarySearchFunc(repairers[:], name+"@"+version, func(r repairer, key string) int {
+		return strings.Compare(r.key, key)
+	})
+	if !found {
+		return nil, nil, fmt.Errorf("no tool version %s@%s in this package", name, version)
+	}
+	return repairers[i].repair(raw, defaults)
 }

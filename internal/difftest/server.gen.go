@@ -15,6 +15,27 @@ const (
 	ServerVersion = "1.0.0"
 )
 
+// Resources returns the resources server.yaml declares.
+func Resources() []mcp.Resource {
+	return []mcp.Resource{}
+}
+
+// Prompts returns the prompts server.yaml declares.
+func Prompts() []mcp.Prompt {
+	return []mcp.Prompt{}
+}
+
+// Options returns server options carrying the package's serverInfo,
+// resources and prompts; set the registry, logger and limits on the result.
+func Options() mcp.Options {
+	return mcp.Options{
+		Name:      ServerName,
+		Prompts:   Prompts(),
+		Resources: Resources(),
+		Version:   ServerVersion,
+	}
+}
+
 // Handler is the service's implementation of the estate: one method per tool
 // version, called only with arguments that passed the version's schema (a
 // violation never reaches it). A returned error becomes a tool failure
@@ -249,27 +270,6 @@ func Specs() []estate.ToolSpec {
 		specs[i] = t.spec()
 	}
 	return specs
-}
-
-// Resources returns the resources server.yaml declares.
-func Resources() []mcp.Resource {
-	return []mcp.Resource{}
-}
-
-// Prompts returns the prompts server.yaml declares.
-func Prompts() []mcp.Prompt {
-	return []mcp.Prompt{}
-}
-
-// Options returns server options carrying the package's serverInfo,
-// resources and prompts; set the registry, logger and limits on the result.
-func Options() mcp.Options {
-	return mcp.Options{
-		Name:      ServerName,
-		Prompts:   Prompts(),
-		Resources: Resources(),
-		Version:   ServerVersion,
-	}
 }
 
 // Register publishes every tool version into s's registry (the publish guard

@@ -4,11 +4,7 @@ package bank
 
 import (
 	"context"
-	"fmt"
 	"github.com/mcpgen/mcpgen/runtime/client"
-	"github.com/mcpgen/mcpgen/runtime/schema"
-	"slices"
-	"strings"
 )
 
 // Client calls the estate's tools with typed arguments over any MCP connection
@@ -45,36 +41,4 @@ func (c *Client) PaymentsLookupV2_0_0(ctx context.Context, args PaymentsLookupV2
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:38a12c55a225155a.
 func (c *Client) PaymentsReleaseV1_0_0(ctx context.Context, args PaymentsReleaseV1_0_0Args) (*client.CallResult, error) {
 	return c.conn.CallTool(ctx, "payments.release", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:38a12c55a225155a"))
-}
-
-// repairer is the repair function of one tool version.
-type repairer struct {
-	// key is the version's key, "name@version".
-	key string
-	// repair is the version's Repair function.
-	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
-}
-
-// repairers is every tool version's repair function, sorted by key for
-// RepairArguments' binary search; a table initialised statically.
-var repairers = [...]repairer{
-	{"crm.notes.append@1.0.0", RepairCrmNotesAppendV1_0_0Args},
-	{"payments.lookup@1.0.0", RepairPaymentsLookupV1_0_0Args},
-	{"payments.lookup@2.0.0", RepairPaymentsLookupV2_0_0Args},
-	{"payments.release@1.0.0", RepairPaymentsReleaseV1_0_0Args},
-}
-
-// RepairArguments applies the deterministic repair of name@version to raw
-// model-produced arguments: it returns the repaired arguments and the errors
-// that remain, sorted; with none left, repaired is ready to send. It never
-// invents a value: only defaults the caller supplies fill missing ones
-// (client.RepairPrompt renders what remains as one model turn).
-func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
-	i, found := slices.BinarySearchFunc(repairers[:], name+"@"+version, func(r repairer, key string) int {
-		return strings.Compare(r.key, key)
-	})
-	if !found {
-		return nil, nil, fmt.Errorf("no tool version %s@%s in this package", name, version)
-	}
-	return repairers[i].repair(raw, defaults)
 }

@@ -2,7 +2,12 @@
 
 package bank
 
-import "github.com/mcpgen/mcpgen/runtime/schema"
+import (
+	"fmt"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+	"slices"
+	"strings"
+)
 
 // RepairCrmNotesAppendV1_0_0Args applies the deterministic repairs to raw arguments of crm.notes.append@1.0.0:
 // numeric strings to numbers, numbers to strings, "true"/"false" to booleans,
@@ -70,4 +75,36 @@ func RepairPaymentsReleaseV1_0_0Args(data []byte, defaults map[string]any) (repa
 	fixed, remaining := schema.Repair(v, schemaPaymentsReleaseV1_0_0Input, defaults)
 	repaired, err = schema.Encode(fixed)
 	return repaired, remaining, err
+}
+
+// repairer is the repair function of one tool version.
+type repairer struct {
+	// key is the version's key, "name@version".
+	key string
+	// repair is the version's Repair function.
+	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
+}
+
+// repairers is every tool version's repair function, sorted by key for
+// RepairArguments' binary search; a table initialised statically.
+var repairers = [...]repairer{
+	{"crm.notes.append@1.0.0", RepairCrmNotesAppendV1_0_0Args},
+	{"payments.lookup@1.0.0", RepairPaymentsLookupV1_0_0Args},
+	{"payments.lookup@2.0.0", RepairPaymentsLookupV2_0_0Args},
+	{"payments.release@1.0.0", RepairPaymentsReleaseV1_0_0Args},
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	i, found := slices.BinarySearchFunc(repairers[:], name+"@"+version, func(r repairer, key string) int {
+		return strings.Compare(r.key, key)
+	})
+	if !found {
+		return nil, nil, fmt.Errorf("no tool version %s@%s in this package", name, version)
+	}
+	return repairers[i].repair(raw, defaults)
 }

@@ -15,6 +15,42 @@ const (
 	ServerVersion = "2.3.1"
 )
 
+// Resources returns the resources server.yaml declares.
+func Resources() []mcp.Resource {
+	return []mcp.Resource{{
+		MIMEType: "text/markdown",
+		Name:     "Hold release policy",
+		Tenants:  []string{"wholesale"},
+		Text:     "Releases above 100k need dual control.",
+		URI:      "policy://sanctions/hold-release",
+	}}
+}
+
+// Prompts returns the prompts server.yaml declares.
+func Prompts() []mcp.Prompt {
+	return []mcp.Prompt{{
+		Arguments: []mcp.PromptArgument{{
+			Description: "",
+			Name:        "reference",
+			Required:    true,
+		}},
+		Description: "Investigate a held payment",
+		Name:        "investigate",
+		Template:    "Investigate payment {reference}. State the hold reason.",
+	}}
+}
+
+// Options returns server options carrying the package's serverInfo,
+// resources and prompts; set the registry, logger and limits on the result.
+func Options() mcp.Options {
+	return mcp.Options{
+		Name:      ServerName,
+		Prompts:   Prompts(),
+		Resources: Resources(),
+		Version:   ServerVersion,
+	}
+}
+
 // Handler is the service's implementation of the estate: one method per tool
 // version, called only with arguments that passed the version's schema (a
 // violation never reaches it). A returned error becomes a tool failure
@@ -57,42 +93,6 @@ func Specs() []estate.ToolSpec {
 		specs[i] = t.spec()
 	}
 	return specs
-}
-
-// Resources returns the resources server.yaml declares.
-func Resources() []mcp.Resource {
-	return []mcp.Resource{{
-		MIMEType: "text/markdown",
-		Name:     "Hold release policy",
-		Tenants:  []string{"wholesale"},
-		Text:     "Releases above 100k need dual control.",
-		URI:      "policy://sanctions/hold-release",
-	}}
-}
-
-// Prompts returns the prompts server.yaml declares.
-func Prompts() []mcp.Prompt {
-	return []mcp.Prompt{{
-		Arguments: []mcp.PromptArgument{{
-			Description: "",
-			Name:        "reference",
-			Required:    true,
-		}},
-		Description: "Investigate a held payment",
-		Name:        "investigate",
-		Template:    "Investigate payment {reference}. State the hold reason.",
-	}}
-}
-
-// Options returns server options carrying the package's serverInfo,
-// resources and prompts; set the registry, logger and limits on the result.
-func Options() mcp.Options {
-	return mcp.Options{
-		Name:      ServerName,
-		Prompts:   Prompts(),
-		Resources: Resources(),
-		Version:   ServerVersion,
-	}
 }
 
 // Register publishes every tool version into s's registry (the publish guard

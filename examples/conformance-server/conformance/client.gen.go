@@ -4,11 +4,7 @@ package conformance
 
 import (
 	"context"
-	"fmt"
 	"github.com/mcpgen/mcpgen/runtime/client"
-	"github.com/mcpgen/mcpgen/runtime/schema"
-	"slices"
-	"strings"
 )
 
 // Client calls the estate's tools with typed arguments over any MCP connection
@@ -105,46 +101,4 @@ func (c *Client) TestToolWithLoggingV1_0_0(ctx context.Context, args TestToolWit
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:0840003379058bc7.
 func (c *Client) TestToolWithProgressV1_0_0(ctx context.Context, args TestToolWithProgressV1_0_0Args) (*client.CallResult, error) {
 	return c.conn.CallTool(ctx, "test_tool_with_progress", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0840003379058bc7"))
-}
-
-// repairer is the repair function of one tool version.
-type repairer struct {
-	// key is the version's key, "name@version".
-	key string
-	// repair is the version's Repair function.
-	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
-}
-
-// repairers is every tool version's repair function, sorted by key for
-// RepairArguments' binary search; a table initialised statically.
-var repairers = [...]repairer{
-	{"json_schema_2020_12_tool@1.0.0", RepairJSONSchema202012ToolV1_0_0Args},
-	{"test_audio_content@1.0.0", RepairTestAudioContentV1_0_0Args},
-	{"test_elicitation@1.0.0", RepairTestElicitationV1_0_0Args},
-	{"test_elicitation_sep1034_defaults@1.0.0", RepairTestElicitationSep1034DefaultsV1_0_0Args},
-	{"test_elicitation_sep1330_enums@1.0.0", RepairTestElicitationSep1330EnumsV1_0_0Args},
-	{"test_embedded_resource@1.0.0", RepairTestEmbeddedResourceV1_0_0Args},
-	{"test_error_handling@1.0.0", RepairTestErrorHandlingV1_0_0Args},
-	{"test_image_content@1.0.0", RepairTestImageContentV1_0_0Args},
-	{"test_multiple_content_types@1.0.0", RepairTestMultipleContentTypesV1_0_0Args},
-	{"test_reconnection@1.0.0", RepairTestReconnectionV1_0_0Args},
-	{"test_sampling@1.0.0", RepairTestSamplingV1_0_0Args},
-	{"test_simple_text@1.0.0", RepairTestSimpleTextV1_0_0Args},
-	{"test_tool_with_logging@1.0.0", RepairTestToolWithLoggingV1_0_0Args},
-	{"test_tool_with_progress@1.0.0", RepairTestToolWithProgressV1_0_0Args},
-}
-
-// RepairArguments applies the deterministic repair of name@version to raw
-// model-produced arguments: it returns the repaired arguments and the errors
-// that remain, sorted; with none left, repaired is ready to send. It never
-// invents a value: only defaults the caller supplies fill missing ones
-// (client.RepairPrompt renders what remains as one model turn).
-func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
-	i, found := slices.BinarySearchFunc(repairers[:], name+"@"+version, func(r repairer, key string) int {
-		return strings.Compare(r.key, key)
-	})
-	if !found {
-		return nil, nil, fmt.Errorf("no tool version %s@%s in this package", name, version)
-	}
-	return repairers[i].repair(raw, defaults)
 }

@@ -2,7 +2,12 @@
 
 package conformance
 
-import "github.com/mcpgen/mcpgen/runtime/schema"
+import (
+	"fmt"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+	"slices"
+	"strings"
+)
 
 // RepairJSONSchema202012ToolV1_0_0Args applies the deterministic repairs to raw arguments of json_schema_2020_12_tool@1.0.0:
 // numeric strings to numbers, numbers to strings, "true"/"false" to booleans,
@@ -240,4 +245,46 @@ func RepairTestToolWithProgressV1_0_0Args(data []byte, defaults map[string]any) 
 	fixed, remaining := schema.Repair(v, schemaTestToolWithProgressV1_0_0Input, defaults)
 	repaired, err = schema.Encode(fixed)
 	return repaired, remaining, err
+}
+
+// repairer is the repair function of one tool version.
+type repairer struct {
+	// key is the version's key, "name@version".
+	key string
+	// repair is the version's Repair function.
+	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
+}
+
+// repairers is every tool version's repair function, sorted by key for
+// RepairArguments' binary search; a table initialised statically.
+var repairers = [...]repairer{
+	{"json_schema_2020_12_tool@1.0.0", RepairJSONSchema202012ToolV1_0_0Args},
+	{"test_audio_content@1.0.0", RepairTestAudioContentV1_0_0Args},
+	{"test_elicitation@1.0.0", RepairTestElicitationV1_0_0Args},
+	{"test_elicitation_sep1034_defaults@1.0.0", RepairTestElicitationSep1034DefaultsV1_0_0Args},
+	{"test_elicitation_sep1330_enums@1.0.0", RepairTestElicitationSep1330EnumsV1_0_0Args},
+	{"test_embedded_resource@1.0.0", RepairTestEmbeddedResourceV1_0_0Args},
+	{"test_error_handling@1.0.0", RepairTestErrorHandlingV1_0_0Args},
+	{"test_image_content@1.0.0", RepairTestImageContentV1_0_0Args},
+	{"test_multiple_content_types@1.0.0", RepairTestMultipleContentTypesV1_0_0Args},
+	{"test_reconnection@1.0.0", RepairTestReconnectionV1_0_0Args},
+	{"test_sampling@1.0.0", RepairTestSamplingV1_0_0Args},
+	{"test_simple_text@1.0.0", RepairTestSimpleTextV1_0_0Args},
+	{"test_tool_with_logging@1.0.0", RepairTestToolWithLoggingV1_0_0Args},
+	{"test_tool_with_progress@1.0.0", RepairTestToolWithProgressV1_0_0Args},
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	i, found := slices.BinarySearchFunc(repairers[:], name+"@"+version, func(r repairer, key string) int {
+		return strings.Compare(r.key, key)
+	})
+	if !found {
+		return nil, nil, fmt.Errorf("no tool version %s@%s in this package", name, version)
+	}
+	return repairers[i].repair(raw, defaults)
 }

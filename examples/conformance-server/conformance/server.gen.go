@@ -15,6 +15,57 @@ const (
 	ServerVersion = "1.0.0"
 )
 
+// Resources returns the resources server.yaml declares.
+func Resources() []mcp.Resource {
+	return []mcp.Resource{{
+		MIMEType: "text/plain",
+		Name:     "Static Text Resource",
+		Tenants:  nil,
+		Text:     "This is the content of the static text resource.",
+		URI:      "test://static-text",
+	}, {
+		MIMEType: "text/plain",
+		Name:     "Watched Resource",
+		Tenants:  nil,
+		Text:     "Watched resource content",
+		URI:      "test://watched-resource",
+	}}
+}
+
+// Prompts returns the prompts server.yaml declares.
+func Prompts() []mcp.Prompt {
+	return []mcp.Prompt{{
+		Arguments:   []mcp.PromptArgument{},
+		Description: "A simple prompt without arguments",
+		Name:        "test_simple_prompt",
+		Template:    "This is a simple prompt for testing.",
+	}, {
+		Arguments: []mcp.PromptArgument{{
+			Description: "First test argument",
+			Name:        "arg1",
+			Required:    true,
+		}, {
+			Description: "Second test argument",
+			Name:        "arg2",
+			Required:    true,
+		}},
+		Description: "A prompt with required arguments",
+		Name:        "test_prompt_with_arguments",
+		Template:    "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'",
+	}}
+}
+
+// Options returns server options carrying the package's serverInfo,
+// resources and prompts; set the registry, logger and limits on the result.
+func Options() mcp.Options {
+	return mcp.Options{
+		Name:      ServerName,
+		Prompts:   Prompts(),
+		Resources: Resources(),
+		Version:   ServerVersion,
+	}
+}
+
 // Handler is the service's implementation of the estate: one method per tool
 // version, called only with arguments that passed the version's schema (a
 // violation never reaches it). A returned error becomes a tool failure
@@ -87,57 +138,6 @@ func Specs() []estate.ToolSpec {
 		specs[i] = t.spec()
 	}
 	return specs
-}
-
-// Resources returns the resources server.yaml declares.
-func Resources() []mcp.Resource {
-	return []mcp.Resource{{
-		MIMEType: "text/plain",
-		Name:     "Static Text Resource",
-		Tenants:  nil,
-		Text:     "This is the content of the static text resource.",
-		URI:      "test://static-text",
-	}, {
-		MIMEType: "text/plain",
-		Name:     "Watched Resource",
-		Tenants:  nil,
-		Text:     "Watched resource content",
-		URI:      "test://watched-resource",
-	}}
-}
-
-// Prompts returns the prompts server.yaml declares.
-func Prompts() []mcp.Prompt {
-	return []mcp.Prompt{{
-		Arguments:   []mcp.PromptArgument{},
-		Description: "A simple prompt without arguments",
-		Name:        "test_simple_prompt",
-		Template:    "This is a simple prompt for testing.",
-	}, {
-		Arguments: []mcp.PromptArgument{{
-			Description: "First test argument",
-			Name:        "arg1",
-			Required:    true,
-		}, {
-			Description: "Second test argument",
-			Name:        "arg2",
-			Required:    true,
-		}},
-		Description: "A prompt with required arguments",
-		Name:        "test_prompt_with_arguments",
-		Template:    "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'",
-	}}
-}
-
-// Options returns server options carrying the package's serverInfo,
-// resources and prompts; set the registry, logger and limits on the result.
-func Options() mcp.Options {
-	return mcp.Options{
-		Name:      ServerName,
-		Prompts:   Prompts(),
-		Resources: Resources(),
-		Version:   ServerVersion,
-	}
 }
 
 // Register publishes every tool version into s's registry (the publish guard

@@ -4,12 +4,8 @@ package treasury
 
 import (
 	"context"
-	"fmt"
 	"github.com/mcpgen/mcpgen/examples/structs/tools"
 	"github.com/mcpgen/mcpgen/runtime/client"
-	"github.com/mcpgen/mcpgen/runtime/schema"
-	"slices"
-	"strings"
 )
 
 // Client calls the estate's tools with typed arguments over any MCP connection
@@ -40,35 +36,4 @@ func (c *Client) FxQuoteV1_0_0(ctx context.Context, args FxQuoteV1_0_0Args) (*cl
 // The call is pinned to version 1.1.0 and schema hash fnv1a64:4db18b7055c3c8ea.
 func (c *Client) FxQuoteV1_1_0(ctx context.Context, args tools.QuoteArgs) (*client.CallResult, error) {
 	return c.conn.CallTool(ctx, "fx.quote", args, client.WithVersion("1.1.0"), client.WithSchemaHash("fnv1a64:4db18b7055c3c8ea"))
-}
-
-// repairer is the repair function of one tool version.
-type repairer struct {
-	// key is the version's key, "name@version".
-	key string
-	// repair is the version's Repair function.
-	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
-}
-
-// repairers is every tool version's repair function, sorted by key for
-// RepairArguments' binary search; a table initialised statically.
-var repairers = [...]repairer{
-	{"fx.book@1.0.0", RepairFxBookV1_0_0Args},
-	{"fx.quote@1.0.0", RepairFxQuoteV1_0_0Args},
-	{"fx.quote@1.1.0", RepairFxQuoteV1_1_0Args},
-}
-
-// RepairArguments applies the deterministic repair of name@version to raw
-// model-produced arguments: it returns the repaired arguments and the errors
-// that remain, sorted; with none left, repaired is ready to send. It never
-// invents a value: only defaults the caller supplies fill missing ones
-// (client.RepairPrompt renders what remains as one model turn).
-func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
-	i, found := slices.BinarySearchFunc(repairers[:], name+"@"+version, func(r repairer, key string) int {
-		return strings.Compare(r.key, key)
-	})
-	if !found {
-		return nil, nil, fmt.Errorf("no tool version %s@%s in this package", name, version)
-	}
-	return repairers[i].repair(raw, defaults)
 }

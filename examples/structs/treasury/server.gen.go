@@ -16,6 +16,33 @@ const (
 	ServerVersion = "1.0.0"
 )
 
+// Resources returns the resources server.yaml declares.
+func Resources() []mcp.Resource {
+	return []mcp.Resource{{
+		MIMEType: "text/plain",
+		Name:     "Settlement cut-offs",
+		Tenants:  nil,
+		Text:     "Spot deals booked before 15:00 Dubai time settle in two business days.\n",
+		URI:      "treasury://desk/cutoffs",
+	}}
+}
+
+// Prompts returns the prompts server.yaml declares.
+func Prompts() []mcp.Prompt {
+	return []mcp.Prompt{}
+}
+
+// Options returns server options carrying the package's serverInfo,
+// resources and prompts; set the registry, logger and limits on the result.
+func Options() mcp.Options {
+	return mcp.Options{
+		Name:      ServerName,
+		Prompts:   Prompts(),
+		Resources: Resources(),
+		Version:   ServerVersion,
+	}
+}
+
 // Handler is the service's implementation of the estate: one method per tool
 // version, called only with arguments that passed the version's schema (a
 // violation never reaches it). A returned error becomes a tool failure
@@ -55,33 +82,6 @@ func Specs() []estate.ToolSpec {
 		specs[i] = t.spec()
 	}
 	return specs
-}
-
-// Resources returns the resources server.yaml declares.
-func Resources() []mcp.Resource {
-	return []mcp.Resource{{
-		MIMEType: "text/plain",
-		Name:     "Settlement cut-offs",
-		Tenants:  nil,
-		Text:     "Spot deals booked before 15:00 Dubai time settle in two business days.\n",
-		URI:      "treasury://desk/cutoffs",
-	}}
-}
-
-// Prompts returns the prompts server.yaml declares.
-func Prompts() []mcp.Prompt {
-	return []mcp.Prompt{}
-}
-
-// Options returns server options carrying the package's serverInfo,
-// resources and prompts; set the registry, logger and limits on the result.
-func Options() mcp.Options {
-	return mcp.Options{
-		Name:      ServerName,
-		Prompts:   Prompts(),
-		Resources: Resources(),
-		Version:   ServerVersion,
-	}
 }
 
 // Register publishes every tool version into s's registry (the publish guard

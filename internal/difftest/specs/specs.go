@@ -230,7 +230,7 @@ func isObjectRoot(s *schema.Schema) bool {
 // embed, and TableFile, sorted by name. The same Set always renders to the
 // same bytes.
 func (s *Set) Files() ([]emit.File, error) {
-	files, err := emit.Package(s.Package)
+	files, err := emit.Package(s.Package, emit.Layout{})
 	if err != nil {
 		return nil, err
 	}
