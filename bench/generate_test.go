@@ -3,6 +3,7 @@ package bench
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,8 +26,9 @@ var buildSizes = flag.String("build-sizes", "100", "comma-separated estate sizes
 // writeManifests writes n tool manifests of three versions each into dir
 // (1.0.0; 1.1.0 adds an optional property, a minor change; 2.0.0 makes a
 // property required, a major one), and a server.yaml whose version is
-// serverVersion.
-func writeManifests(tb testing.TB, dir string, n int, serverVersion string) {
+// serverVersion. Every description ends with run, so that another run
+// changes every tool.
+func writeManifests(tb testing.TB, dir string, n int, serverVersion, run string) {
 	tb.Helper()
 	for i := 0; i < n; i++ {
 		name := toolName(i)
@@ -34,7 +36,7 @@ func writeManifests(tb testing.TB, dir string, n int, serverVersion string) {
 versions:
   - version: 1.0.0
     title: Look up payment %[2]d
-    description: Return the status of payment %[2]d by its reference.
+    description: Return the status of payment %[2]d by its reference.%[3]s
     sideEffect: read
     requiredScopes: [payments.read]
     dataClassification: confidential
@@ -50,7 +52,7 @@ versions:
       additionalProperties: false
   - version: 1.1.0
     title: Look up payment %[2]d
-    description: Return the status of payment %[2]d, optionally as of a date.
+    description: Return the status of payment %[2]d, optionally as of a date.%[3]s
     sideEffect: read
     requiredScopes: [payments.read]
     dataClassification: confidential
@@ -67,7 +69,7 @@ versions:
       additionalProperties: false
   - version: 2.0.0
     title: Look up payment %[2]d
-    description: Return the status of payment %[2]d as of a date.
+    description: Return the status of payment %[2]d as of a date.%[3]s
     sideEffect: read
     requiredScopes: [payments.read]
     dataClassification: confidential
@@ -83,7 +85,7 @@ versions:
         legs: { type: array, items: { type: string }, maxItems: 8 }
       required: [reference, as_of]
       additionalProperties: false
-`, name, i)
+`, name, i, run)
 		if err := os.WriteFile(filepath.Join(dir, name+".yaml"), []byte(m), 0o644); err != nil {
 			tb.Fatal(err)
 		}
@@ -107,8 +109,11 @@ func BenchmarkGenerate(b *testing.B) {
 	for _, n := range generateSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			manifests := b.TempDir()
-			writeManifests(b, manifests, n, "1.0.0")
-			outs := b.TempDir()
+			writeManifests(b, manifests, n, "1.0.0", "")
+			outs := b.TempDir() // a module: the shards' import path comes from its go.mod
+			if err := os.WriteFile(filepath.Join(outs, "go.mod"), []byte("module benchgen\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
 			var bytes int64
 			for i := 0; i < b.N; i++ {
 				out := filepath.Join(outs, fmt.Sprintf("run%d", i), "estate")
@@ -131,9 +136,12 @@ func BenchmarkGenerate(b *testing.B) {
 
 // BenchmarkBuild is go build of what BenchmarkGenerate writes, in a module
 // of its own that requires this repository: the generated package alone is
-// compiled (its dependencies are built once, before timing). Each run
-// regenerates with another server version first, outside the timer, so the
-// package is compiled afresh rather than taken from the build cache.
+// compiled (its dependencies are built once, before timing), with its
+// shards when it has them. Each run first regenerates, outside the timer,
+// from manifests whose every description has changed, so that the package
+// and every shard are compiled afresh rather than taken from the build
+// cache. peak-MiB is the largest process of the builds, the largest
+// compilation: go build runs up to GOMAXPROCS of them at once.
 func BenchmarkBuild(b *testing.B) {
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	var sizes []int
@@ -148,10 +156,9 @@ func BenchmarkBuild(b *testing.B) {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			mod := buildModule(b, goTool)
 			manifests := b.TempDir()
-			writeManifests(b, manifests, n, "1.0.0")
 			out := filepath.Join(mod, "estate")
-			regenerate := func(version string) {
-				writeServer(b, manifests, version)
+			regenerate := func(run string) {
+				writeManifests(b, manifests, n, "1.0.0", run)
 				os.RemoveAll(out)
 				if _, err := gen.Generate(gen.Options{Manifests: manifests, Out: out}); err != nil {
 					b.Fatal(err)
@@ -169,12 +176,12 @@ func BenchmarkBuild(b *testing.B) {
 					peakKB = max(peakKB, int64(ru.Maxrss))
 				}
 			}
-			regenerate("0.0.0")
+			regenerate("")
 			build() // dependencies into the build cache
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				regenerate(fmt.Sprintf("0.%d.%d", b.N, i+1))
+				regenerate(fmt.Sprintf(" (run %d of %d)", i+1, b.N))
 				b.StartTimer()
 				build()
 			}
@@ -211,20 +218,23 @@ func buildModule(tb testing.TB, goTool string) string {
 	return dir
 }
 
-// dirBytes is the size of the files in dir.
+// dirBytes is the size of the files in dir and below it.
 func dirBytes(tb testing.TB, dir string) int64 {
 	tb.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var n int64
-	for _, e := range entries {
+	err := filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
 		info, err := e.Info()
 		if err != nil {
-			tb.Fatal(err)
+			return err
 		}
 		n += info.Size()
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return n
 }
