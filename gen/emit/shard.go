@@ -155,7 +155,9 @@ func (g *gen) shardedRepairDispatch(f *jen.File) {
 	doc(f, "shardRepair is the RepairArguments of one shard, with the first tool name\n"+
 		"the shard holds.")
 	f.Type().Id("shardRepair").Struct(
+		jen.Comment("first is the name of the first tool of the shard."),
 		jen.Id("first").String(),
+		jen.Comment("repair is the shard's RepairArguments."),
 		jen.Id("repair").Func().Add(repairArgumentsSignature()),
 	)
 	f.Line()

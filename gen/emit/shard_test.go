@@ -98,6 +98,10 @@ func TestShardedPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	again, err := Package(pkg, Layout{ShardSize: 4, ImportPath: "example.com/bank"})
+	if err != nil || !slices.EqualFunc(files, again, func(a, b File) bool { return a.Name == b.Name && bytes.Equal(a.Data, b.Data) }) {
+		t.Fatalf("a second rendering differs from the first (err %v): output must be deterministic", err)
+	}
 	byDir := map[string][]string{}
 	parsed := map[string]*ast.File{}
 	for _, f := range files {
