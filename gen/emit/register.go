@@ -154,7 +154,14 @@ func (g *gen) versionTable(f *jen.File) {
 		}
 	})
 	f.Line()
-	doc(f, specsDoc)
+	specs, register := specsDoc, registerDoc
+	if g.role == shardPart {
+		specs = "Specs returns the shard's tool versions as the runtime publishes them, in\n" +
+			"publish order (by name, then version)."
+		register = "Register publishes the shard's tool versions into s's registry (the publish\n" +
+			"guard applies) and binds each to h, with the generated decoder as its validator."
+	}
+	doc(f, specs)
 	f.Func().Id("Specs").Params().Index().Qual(pkgEstate, "ToolSpec").Block(
 		jen.Id("specs").Op(":=").Make(jen.Index().Qual(pkgEstate, "ToolSpec"), jen.Len(jen.Id("toolVersions"))),
 		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
@@ -164,7 +171,7 @@ func (g *gen) versionTable(f *jen.File) {
 	)
 	f.Line()
 
-	doc(f, registerDoc)
+	doc(f, register)
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("h").Id("Handler")).Error().Block(
 		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
 			jen.If(jen.Err().Op(":=").Id("s").Dot("Bind").Call(jen.Id("t").Dot("spec").Call(), jen.Id("t").Dot("bind").Call(jen.Id("h"))), jen.Err().Op("!=").Nil()).Block(
