@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"unicode"
 
@@ -94,6 +95,10 @@ func (g *gen) argsDecoders() *jen.File {
 		}
 		name := "Decode" + v.ArgsName()
 		wire := decoderName(v.Args)
+		home := g.home(v)
+		if home != "" {
+			wire += " of " + path.Base(home) // a shard's unexported function
+		}
 		docf(f, "%s reads the arguments of %s %s into %s.%s,\n"+
 			"the struct they are declared with. The generated decoder (%s)\n"+
 			"validates the raw JSON first, in one pass, and returns every violation,\n"+
@@ -103,7 +108,7 @@ func (g *gen) argsDecoders() *jen.File {
 			name, v.Spec.Name, v.Spec.Version, v.ArgsType.Package, v.ArgsType.Name, wire)
 		params := jen.Params(jen.Id("data").Index().Byte())
 		results := jen.Params(jen.Id("v").Add(argsType(v)), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
-		if home := g.home(v); home != "" {
+		if home != "" {
 			forward(f, home, name, params, results, "data")
 			continue
 		}
