@@ -115,7 +115,20 @@ func (e *envelope) read(data []byte) *Error {
 		return NewError(CodeInvalidRequest, msgNotObject)
 	}
 	err := forEachMember(dec, data, func(name string, v jsontext.Value) error {
-		e.set(name, v)
+		switch name {
+		case "jsonrpc":
+			e.jsonrpc = v
+		case "id":
+			e.id = v
+		case "method":
+			e.method = v
+		case "params":
+			e.params = v
+		case "result":
+			e.result = v
+		case "error":
+			e.err = v
+		}
 		return nil
 	})
 	if err == nil {
@@ -125,25 +138,6 @@ func (e *envelope) read(data []byte) *Error {
 		return parseError(err)
 	}
 	return nil
-}
-
-// set keeps the member name's value, when name is an envelope member; other
-// members are ignored.
-func (e *envelope) set(name string, v jsontext.Value) {
-	switch name {
-	case "jsonrpc":
-		e.jsonrpc = v
-	case "id":
-		e.id = v
-	case "method":
-		e.method = v
-	case "params":
-		e.params = v
-	case "result":
-		e.result = v
-	case "error":
-		e.err = v
-	}
 }
 
 func (e *envelope) message() (Message, *Error) {

@@ -503,10 +503,10 @@ func (s *Server) callResult(ctx context.Context, rev Revision, spec estate.ToolS
 func (s *Server) invoke(r *request, h Handler) *Result {
 	f := r.flight
 	if f.sink == nil {
-		hj := &handlerJob{s: s, ctx: r.ctx, h: h, call: &r.call, done: make(chan *Result, 1)}
-		go hj.do()
+		done := make(chan *Result, 1) // buffered: a late handler never blocks
+		go func() { done <- s.runHandler(r.ctx, h, &r.call) }()
 		select {
-		case res := <-hj.done:
+		case res := <-done:
 			return res
 		case <-r.ctx.Done():
 			return s.abandoned(r)
@@ -519,18 +519,6 @@ func (s *Server) invoke(r *request, h Handler) *Result {
 	}
 	return s.runHandler(r.ctx, h, &r.call)
 }
-
-// handlerJob runs a handler for invoke, which waits for its result or the
-// end of the call's context, whichever comes first.
-type handlerJob struct {
-	s    *Server
-	ctx  context.Context
-	h    Handler
-	call *Call
-	done chan *Result // buffered: a late handler never blocks
-}
-
-func (j *handlerJob) do() { j.done <- j.s.runHandler(j.ctx, j.h, j.call) }
 
 // abandoned is the failure result of a call whose context ended before
 // its handler returned.
