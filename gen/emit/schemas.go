@@ -65,8 +65,7 @@ func (g *gen) schemaVar(f *jen.File, name, field string, v *ir.Version, s *schem
 // shard's, and RepairArguments finds the shard.
 func (g *gen) repairs() *jen.File {
 	f := g.newFile()
-	params := jen.Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any())
-	results := jen.Params(jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error())
+	params, results := repairSignature()
 	for _, v := range g.versions() {
 		name := "Repair" + v.ArgsName()
 		doc(f, strings.Join([]string{
@@ -99,6 +98,13 @@ func (g *gen) repairs() *jen.File {
 	return f
 }
 
+// repairSignature is the parameters and results of a version's Repair
+// function.
+func repairSignature() (params, results *jen.Statement) {
+	return jen.Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any()),
+		jen.Params(jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error())
+}
+
 // repairArgumentsSignature is the parameters and results of RepairArguments.
 func repairArgumentsSignature() *jen.Statement {
 	return jen.Params(
@@ -125,15 +131,13 @@ func (g *gen) repairDispatch(f *jen.File) {
 		rows = append(rows, row{v.Spec.Key(), "Repair" + v.ArgsName()})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
-	repairFunc := jen.Func().Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any()).Params(
-		jen.Index().Byte(), jen.Qual(pkgSchema, "Errors"), jen.Error(),
-	)
+	params, results := repairSignature()
 	doc(f, "repairer is the repair function of one tool version.")
 	f.Type().Id("repairer").Struct(
 		jen.Comment("key is the version's key, \"name@version\"."),
 		jen.Id("key").String(),
 		jen.Comment("repair is the version's Repair function."),
-		jen.Id("repair").Add(repairFunc),
+		jen.Id("repair").Func().Add(params).Add(results),
 	)
 	f.Line()
 	doc(f, "repairers is every tool version's repair function, sorted by key for\n"+

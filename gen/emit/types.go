@@ -35,11 +35,15 @@ func (g *gen) namedTypes(f *jen.File, home string, t *ir.Type, lead, title, desc
 	case ir.Struct:
 		if !skip {
 			doc(f, docText(lead, title, description))
-			fields := make([]jen.Code, 0, len(t.Fields))
-			for _, fl := range t.Fields {
-				fields = append(fields, jen.Comment(fieldDoc(fl)), jen.Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": jsonTag(fl)}))
+			if home != "" {
+				alias(f, home, t.Name)
+			} else {
+				fields := make([]jen.Code, 0, len(t.Fields))
+				for _, fl := range t.Fields {
+					fields = append(fields, jen.Comment(fieldDoc(fl)), jen.Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": jsonTag(fl)}))
+				}
+				f.Type().Id(t.Name).Struct(fields...)
 			}
-			declare(f, home, t.Name, jen.Struct(fields...))
 			f.Line()
 		}
 		for _, fl := range t.Fields {
@@ -52,7 +56,11 @@ func (g *gen) namedTypes(f *jen.File, home string, t *ir.Type, lead, title, desc
 			return
 		}
 		doc(f, docText(lead+", one of the values the schema allows", "", description))
-		declare(f, home, t.Name, jen.String())
+		if home != "" {
+			alias(f, home, t.Name)
+		} else {
+			f.Type().Id(t.Name).String()
+		}
 		f.Line()
 		consts := make([]jen.Code, 0, len(t.Schema.Enum))
 		for _, c := range t.EnumConsts() {
@@ -68,15 +76,8 @@ func (g *gen) namedTypes(f *jen.File, home string, t *ir.Type, lead, title, desc
 	}
 }
 
-// declare declares the type name as def, or, with home set, as an alias of
-// home's type of that name.
-func declare(f *jen.File, home, name string, def jen.Code) {
-	if home != "" {
-		f.Type().Id(name).Op("=").Qual(home, name)
-		return
-	}
-	f.Type().Id(name).Add(def)
-}
+// alias declares the type name as an alias of home's type of that name.
+func alias(f *jen.File, home, name string) { f.Type().Id(name).Op("=").Qual(home, name) }
 
 // nestedLead names a nested type by the value it types ("X is the type of
 // Args.Legs[i]"); for an unnamed array, where is passed down so its element

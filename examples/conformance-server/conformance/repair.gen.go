@@ -252,7 +252,7 @@ type repairer struct {
 	// key is the version's key, "name@version".
 	key string
 	// repair is the version's Repair function.
-	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
+	repair func(data []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error)
 }
 
 // repairers is every tool version's repair function, sorted by key for
