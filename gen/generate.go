@@ -461,11 +461,13 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 	for _, final := range stale {
 		rel, _ := filepath.Rel(dir, final)
 		res.Removed = append(res.Removed, filepath.ToSlash(rel))
-		// A shard's directory goes with its last file, and internal
-		// with its last shard; os.Remove leaves a directory that still
-		// holds anything.
-		os.Remove(filepath.Dir(final))
-		os.Remove(filepath.Dir(filepath.Dir(final)))
+		if shardDir := filepath.Dir(final); shardDir != dir {
+			// A shard's directory goes with its last file, and internal
+			// with its last shard; os.Remove leaves a directory that
+			// still holds anything.
+			os.Remove(shardDir)
+			os.Remove(filepath.Dir(shardDir))
+		}
 	}
 	sort.Strings(res.Written)
 	sort.Strings(res.Removed)
