@@ -4,6 +4,7 @@ package gentest
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,18 +32,21 @@ func SameFiles(t testing.TB, fresh, committed, how string) {
 	}
 }
 
-// names lists the files of dir, sorted.
+// names lists the files of dir and below it (a package's shards), as
+// paths relative to dir, sorted.
 func names(t testing.TB, dir string) []string {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		out = append(out, rel)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			out = append(out, e.Name())
-		}
 	}
 	return out
 }
