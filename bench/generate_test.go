@@ -25,10 +25,9 @@ var buildSizes = flag.String("build-sizes", "100", "comma-separated estate sizes
 
 // writeManifests writes n tool manifests of three versions each into dir
 // (1.0.0; 1.1.0 adds an optional property, a minor change; 2.0.0 makes a
-// property required, a major one), and a server.yaml whose version is
-// serverVersion. Every description ends with run, so that another run
-// changes every tool.
-func writeManifests(tb testing.TB, dir string, n int, serverVersion, run string) {
+// property required, a major one), and a server.yaml. Every description
+// ends with run, so that another run changes every tool.
+func writeManifests(tb testing.TB, dir string, n int, run string) {
 	tb.Helper()
 	for i := 0; i < n; i++ {
 		name := toolName(i)
@@ -90,13 +89,7 @@ versions:
 			tb.Fatal(err)
 		}
 	}
-	writeServer(tb, dir, serverVersion)
-}
-
-func writeServer(tb testing.TB, dir, version string) {
-	tb.Helper()
-	s := fmt.Sprintf("name: bench-estate\nversion: %s\n", version)
-	if err := os.WriteFile(filepath.Join(dir, "server.yaml"), []byte(s), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "server.yaml"), []byte("name: bench-estate\nversion: 1.0.0\n"), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -109,7 +102,7 @@ func BenchmarkGenerate(b *testing.B) {
 	for _, n := range generateSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			manifests := b.TempDir()
-			writeManifests(b, manifests, n, "1.0.0", "")
+			writeManifests(b, manifests, n, "")
 			outs := b.TempDir() // a module: the shards' import path comes from its go.mod
 			if err := os.WriteFile(filepath.Join(outs, "go.mod"), []byte("module benchgen\n"), 0o644); err != nil {
 				b.Fatal(err)
@@ -158,7 +151,7 @@ func BenchmarkBuild(b *testing.B) {
 			manifests := b.TempDir()
 			out := filepath.Join(mod, "estate")
 			regenerate := func(run string) {
-				writeManifests(b, manifests, n, "1.0.0", run)
+				writeManifests(b, manifests, n, run)
 				os.RemoveAll(out)
 				if _, err := gen.Generate(gen.Options{Manifests: manifests, Out: out}); err != nil {
 					b.Fatal(err)
@@ -178,7 +171,7 @@ func BenchmarkBuild(b *testing.B) {
 			}
 			// The dependencies into the build cache, with the package of one
 			// tool: it imports what the large one imports.
-			writeManifests(b, manifests, 1, "1.0.0", "")
+			writeManifests(b, manifests, 1, "")
 			if _, err := gen.Generate(gen.Options{Manifests: manifests, Out: out}); err != nil {
 				b.Fatal(err)
 			}
