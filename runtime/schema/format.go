@@ -9,9 +9,10 @@ package schema
 // else in this package.
 //
 // They run on every tool call, on strings an attacker controls: each is a
-// hand-written scanner, linear in len(s) (punycode decoding is quadratic, but
-// only over a label already bounded to 63 octets), and none allocates on the
-// common valid path, except the internationalized checks (see IsIDNHostname).
+// hand-written scanner, linear in len(s) (Punycode decoding is quadratic, but
+// only over a label already bounded to 63 octets; IsRegex adds a binary
+// search per repeated group name), and none allocates on the common valid
+// path, but for the Unicode normalization of non-ASCII host names.
 //
 // The official JSON Schema Test Suite's optional/format files are the
 // reference for what each format means where an RFC leaves room; the test
@@ -911,9 +912,9 @@ func mailIsMailbox(s string, idn bool) bool {
 // octets of the first label and of the root). No trailing dot.
 //
 // A label starting with "xn--" (any case) is an A-label and must be one by
-// IDNA2008 (RFC 5890 section 2.3.2.1, RFC 5891 section 5.4): it must decode
-// as Punycode (RFC 3492) to a valid U-label (see IsIDNHostname) that
-// encodes back to the same label. So a name whose A-labels decode to
+// IDNA2008 (RFC 5890 section 2.3.2.1, RFC 5891 sections 5.3 and 5.4): put
+// in lower case, it must decode as Punycode (RFC 3492) to a valid U-label
+// (see IsIDNHostname) that encodes back to the same label. So a name whose A-labels decode to
 // right-to-left text is held to the Bidi rule of RFC 5893 as a whole.
 func IsHostname(s string) bool {
 	return hostDomain(s, false, false)
@@ -983,6 +984,9 @@ func hostDomain(s string, idnDots, ulabels bool) bool {
 			return false
 		}
 		total += info.alen + 1
+		if total > 253 {
+			return false
+		}
 		rtl = rtl || info.rtl
 		bidiOK = bidiOK && info.bidiOK
 		if i == len(s) {
@@ -1040,13 +1044,13 @@ func hostLDHLabel(label string) hostLabel {
 // at least one octet per code point, within 63 octets.
 const idnaMaxULabel = 59
 
-// idnaALabel checks an A-label (RFC 5891 section 5.4, RFC 5890 section
-// 2.3.2.1): the Punycode after "xn--" must decode to a valid U-label that
-// is not all ASCII and that encodes back to the same Punycode (compared
-// without case, as DNS compares labels).
+// idnaALabel checks an A-label (RFC 5891 sections 5.3 and 5.4, RFC 5890
+// section 2.3.2.1): the Punycode after "xn--", in lower case, must decode
+// to a valid U-label that is not all ASCII and that encodes back to the
+// same Punycode.
 func idnaALabel(label string) hostLabel {
-	// Decode the label in lower case: DNS ignores the case of LDH octets,
-	// and an upper-case basic code point would be DISALLOWED.
+	// RFC 5891 section 5.3 has an A-label put in lower case first: DNS
+	// ignores the case of LDH octets.
 	var lower [63]byte
 	for i := 4; i < len(label); i++ {
 		lower[i-4] = label[i] | 0x20 // LDH octets: |0x20 folds only letters
@@ -1198,10 +1202,20 @@ func idnaProperty(r rune) int {
 	return idnaPVALID
 }
 
-var idnaFoldCasers = sync.Pool{New: func() any { c := cases.Fold(); return &c }}
+// idnaScratch is the state idnaUnstable needs: a case folder (which may
+// not be shared between goroutines) and buffers, pooled because they would
+// escape to the heap through golang.org/x/text's interfaces on every call.
+type idnaScratch struct {
+	fold       cases.Caser
+	cp         [utf8.UTFMax]byte
+	b1, b2, b3 [64]byte
+}
 
-// idnaUnstable reports whether r changes under toNFKC(toCaseFold(toNFKC(r))),
-// the Unstable category of RFC 5892 section 2.2 (full case folding).
+var idnaScratchPool = sync.Pool{New: func() any { return &idnaScratch{fold: cases.Fold()} }}
+
+// idnaUnstable reports whether r changes under
+// toNFKC(toCaseFold(toNFKC(r))), the Unstable category of RFC 5892
+// section 2.2 (full case folding).
 func idnaUnstable(r rune) bool {
 	if 0x13A0 <= r && r <= 0x13F5 {
 		// Cherokee capitals: since Unicode 8.0 CaseFolding.txt folds the
@@ -1209,20 +1223,18 @@ func idnaUnstable(r rune) bool {
 		// golang.org/x/text v0.14.0 maps them the other way.
 		return false
 	}
-	var cp [utf8.UTFMax]byte
-	n := utf8.EncodeRune(cp[:], r)
-	var b1, b2, b3 [64]byte
-	s1 := norm.NFKC.Append(b1[:0], cp[:n]...)
-	c := idnaFoldCasers.Get().(*cases.Caser)
-	c.Reset()
-	m, _, err := c.Transform(b2[:], s1, true)
-	s2 := b2[:m]
+	w := idnaScratchPool.Get().(*idnaScratch)
+	defer idnaScratchPool.Put(w)
+	n := utf8.EncodeRune(w.cp[:], r)
+	s1 := norm.NFKC.Append(w.b1[:0], w.cp[:n]...)
+	w.fold.Reset()
+	m, _, err := w.fold.Transform(w.b2[:], s1, true)
+	s2 := w.b2[:m]
 	if err != nil {
-		s2 = c.Bytes(s1)
+		s2 = w.fold.Bytes(s1)
 	}
-	idnaFoldCasers.Put(c)
-	s3 := norm.NFKC.Append(b3[:0], s2...)
-	return string(s3) != string(cp[:n])
+	s3 := norm.NFKC.Append(w.b3[:0], s2...)
+	return string(s3) != string(w.cp[:n])
 }
 
 // idnaContextJ applies the CONTEXTJ rules of RFC 5892 Appendix A.1 and A.2 to
@@ -1640,17 +1652,78 @@ type regexLevel struct {
 }
 
 type regexParser struct {
-	s         string
-	i         int
-	groups    int      // capturing groups
-	maxBack   int      // the largest decimal back reference
-	names     []string // capturing group names, in order
-	nameAt    map[string]int
-	refs      []string // names that \k refers to
-	events    int
-	levels    []regexLevel
-	canQuant  bool // the last term is an atom a quantifier may follow
-	levelsBuf [8]regexLevel
+	s       string
+	i       int
+	groups  int // capturing groups
+	maxBack int // the largest decimal back reference
+	events  int // "(" and "|" seen so far
+	// The open levels, the pattern's own first: in the fixed array while
+	// few, so that a pattern of common depth allocates nothing.
+	depth    int
+	shallow  [8]regexLevel
+	deep     []regexLevel
+	canQuant bool     // the last term is an atom a quantifier may follow
+	refs     []string // names that \k refers to
+	// The event at which each group name was last defined: in few (a
+	// fixed array, no allocation), then in nameAt.
+	few    [4]regexName
+	nFew   int
+	nameAt map[string]int
+}
+
+type regexName struct {
+	name string
+	at   int
+}
+
+// lastName returns the event at which name was last defined, and records
+// that it is now defined at event at.
+func (p *regexParser) lastName(name string, at int) (prev int, seen bool) {
+	for i := range p.nFew {
+		if p.few[i].name == name {
+			prev = p.few[i].at
+			p.few[i].at = at
+			return prev, true
+		}
+	}
+	if p.nFew < len(p.few) {
+		p.few[p.nFew] = regexName{name, at}
+		p.nFew++
+		return 0, false
+	}
+	if p.nameAt == nil {
+		p.nameAt = make(map[string]int)
+	}
+	prev, seen = p.nameAt[name]
+	p.nameAt[name] = at
+	return prev, seen
+}
+
+// hasName reports whether a group is named name.
+func (p *regexParser) hasName(name string) bool {
+	for i := range p.nFew {
+		if p.few[i].name == name {
+			return true
+		}
+	}
+	_, ok := p.nameAt[name]
+	return ok
+}
+
+func (p *regexParser) level(k int) *regexLevel {
+	if k < len(p.shallow) {
+		return &p.shallow[k]
+	}
+	return &p.deep[k-len(p.shallow)]
+}
+
+func (p *regexParser) push(l regexLevel) {
+	if p.depth < len(p.shallow) {
+		p.shallow[p.depth] = l
+	} else {
+		p.deep = append(p.deep[:p.depth-len(p.shallow)], l)
+	}
+	p.depth++
 }
 
 const (
@@ -1661,13 +1734,13 @@ const (
 
 func (p *regexParser) parse() bool {
 	s := p.s
-	p.levels = append(p.levelsBuf[:0], regexLevel{open: 0, kind: regexLevelPattern})
+	p.push(regexLevel{open: 0, kind: regexLevelPattern})
 	for p.i < len(s) {
 		c := s[p.i]
 		switch c {
 		case '|':
 			p.events++
-			l := &p.levels[len(p.levels)-1]
+			l := p.level(p.depth - 1)
 			l.pm = p.events
 			p.canQuant = false
 			p.i++
@@ -1676,11 +1749,11 @@ func (p *regexParser) parse() bool {
 				return false
 			}
 		case ')':
-			if len(p.levels) == 1 {
+			if p.depth == 1 {
 				return false
 			}
-			kind := p.levels[len(p.levels)-1].kind
-			p.levels = p.levels[:len(p.levels)-1]
+			kind := p.level(p.depth - 1).kind
+			p.depth--
 			p.canQuant = kind != regexLevelLook // assertions take no quantifier in Unicode mode
 			p.i++
 		case '^', '$':
@@ -1715,11 +1788,11 @@ func (p *regexParser) parse() bool {
 			p.canQuant = true
 		}
 	}
-	if len(p.levels) != 1 || p.maxBack > p.groups {
+	if p.depth != 1 || p.maxBack > p.groups {
 		return false
 	}
 	for _, name := range p.refs {
-		if _, ok := p.nameAt[name]; !ok {
+		if !p.hasName(name) {
 			return false
 		}
 	}
@@ -1731,7 +1804,7 @@ func (p *regexParser) parse() bool {
 func (p *regexParser) openGroup() bool {
 	s := p.s
 	p.events++
-	level := regexLevel{open: p.events, pm: p.levels[len(p.levels)-1].pm, kind: regexLevelGroup}
+	level := regexLevel{open: p.events, pm: p.level(p.depth - 1).pm, kind: regexLevelGroup}
 	p.i++
 	if p.i < len(s) && s[p.i] == '?' {
 		p.i++
@@ -1789,7 +1862,7 @@ func (p *regexParser) openGroup() bool {
 	} else {
 		p.groups++
 	}
-	p.levels = append(p.levels, level)
+	p.push(level)
 	p.canQuant = false
 	return true
 }
@@ -1801,25 +1874,21 @@ func (p *regexParser) openGroup() bool {
 // the same name suffices: the two are apart if some disjunction still open
 // that was opened before that group has seen a "|" since.
 func (p *regexParser) defineName(name string) bool {
-	if p.nameAt == nil {
-		p.nameAt = make(map[string]int)
-	}
-	prev, seen := p.nameAt[name]
-	p.nameAt[name] = p.events
+	prev, seen := p.lastName(name, p.events)
 	if !seen {
 		return true
 	}
 	// The deepest open level that opened before prev.
-	lo, hi := 0, len(p.levels)
+	lo, hi := 0, p.depth
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if p.levels[m].open < prev {
+		if p.level(m).open < prev {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo > 0 && p.levels[lo-1].pm > prev
+	return lo > 0 && p.level(lo-1).pm > prev
 }
 
 // groupName scans RegExpIdentifierName ">" after "<" and returns the name's

@@ -432,6 +432,18 @@ var formatCases = []formatCase{
 }
 
 func TestFormatCases(t *testing.T) {
+	deep := strings.Repeat("(", 20)
+	deepEnd := strings.Repeat(")", 20)
+	formatCases := append(formatCases,
+		formatCase{"regex", deep + "(?<a>x)|(?<a>y)" + deepEnd, true},
+		formatCase{"regex", deep + "(?<a>x)" + deepEnd + "(?<a>y)", false},
+		formatCase{"regex", deep + "(?<a>x)" + deepEnd + "|(?<a>y)", true},
+		formatCase{"regex", "(?:" + deep + "(?<a>x)" + deepEnd + "|y)(?<a>z)", false},
+		formatCase{"regex", "(?<a>a)(?<b>b)(?<c>c)(?<d>d)(?<e>e)(?<f>f)(?<e>g)", false},
+		formatCase{"regex", "(?<a>a)(?<b>b)(?<c>c)(?<d>d)(?<e>e)(?<f>f)\\k<f>\\k<a>", true},
+		formatCase{"regex", "(?<a>a)(?<b>b)(?<c>c)(?<d>d)(?<e>e)(?<f>f)\\k<g>", false},
+		formatCase{"regex", deep + deepEnd + ")", false},
+	)
 	for _, c := range formatCases {
 		check := allFormatChecks[c.format]
 		if check == nil {
@@ -593,5 +605,28 @@ func BenchmarkFormats(b *testing.B) {
 				check(v)
 			}
 		})
+	}
+}
+
+// TestFormatLongInputs runs every check on long adversarial strings: a
+// check that is not linear in len(s) would take minutes here, not
+// milliseconds.
+func TestFormatLongInputs(t *testing.T) {
+	const n = 1 << 20
+	inputs := []string{
+		strings.Repeat("a", n), strings.Repeat("(", n), strings.Repeat("(?<a>", n/5),
+		strings.Repeat("(?<a>x)|", n/8), strings.Repeat("[", n), strings.Repeat("a.", n/2),
+		strings.Repeat(`\u{1}`, n/5), strings.Repeat(":", n), strings.Repeat("1:", n/2),
+		strings.Repeat("/~0", n/3), strings.Repeat("{a,", n/3), "http://" + strings.Repeat("a", n),
+		"//" + strings.Repeat("@", n), strings.Repeat("\"", n), strings.Repeat("ü.", n/3),
+		strings.Repeat("\u30fb", n/3), strings.Repeat("\u200c", n/3), "a@" + strings.Repeat("b.", n/2),
+		"P" + strings.Repeat("1", n) + "D", "0" + strings.Repeat("/", n), "xn--" + strings.Repeat("a", n),
+		strings.Repeat("\\k<a>", n/5) + "(?<a>)", strings.Repeat("a{1,2}", n/6),
+	}
+	for name, check := range allFormatChecks {
+		for _, in := range inputs {
+			check(in) // the test is that it returns
+		}
+		_ = name
 	}
 }
