@@ -20,6 +20,7 @@ package schema
 
 import (
 	"sort"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -433,9 +434,10 @@ func IsRelativeJSONPointer(s string) bool {
 
 // uriClass bits classify ASCII bytes for the URI grammar of RFC 3986.
 const (
-	uriUnreserved = 1 << iota // ALPHA DIGIT "-" "." "_" "~" (section 2.3)
-	uriSubDelim               // "!" "$" "&" "'" "(" ")" "*" "+" "," ";" "=" (section 2.2)
-	uriSchemeChar             // ALPHA DIGIT "+" "-" "." (section 3.1), after the first
+	uriUnreserved      = 1 << iota // ALPHA DIGIT "-" "." "_" "~" (section 2.3)
+	uriSubDelim                    // "!" "$" "&" "'" "(" ")" "*" "+" "," ";" "=" (section 2.2)
+	uriSchemeChar                  // ALPHA DIGIT "+" "-" "." (section 3.1), after the first
+	uriTemplateLiteral             // ASCII a URI Template literal takes (RFC 6570 section 2.1)
 )
 
 var uriClass = func() (t [128]uint8) {
@@ -454,6 +456,14 @@ var uriClass = func() (t [128]uint8) {
 	}
 	for _, c := range "+-." {
 		t[c] |= uriSchemeChar
+	}
+	// Any printable ASCII but SP, DQUOTE, "%" (pct-encoded is scanned on its
+	// own), "<", ">", "\", "^", "`", "{", "|", "}"; "'" is taken (see
+	// IsURITemplate).
+	for c := '!'; c < 0x7F; c++ {
+		if !strings.ContainsRune("\"%<>\\^`{|}", c) {
+			t[c] |= uriTemplateLiteral
+		}
 	}
 	return t
 }()
@@ -711,9 +721,7 @@ func IsURITemplate(s string) bool {
 			}
 			i += 3
 		case c < utf8.RuneSelf:
-			// literals: any printable ASCII but CTL, SP, DQUOTE, "%" (above),
-			// "<", ">", "\", "^", "`", "{", "|", "}".
-			if c <= ' ' || c == 0x7F || asciiIn("\"<>\\^`{|}", c) {
+			if uriClass[c]&uriTemplateLiteral == 0 {
 				return false
 			}
 			i++
