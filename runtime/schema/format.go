@@ -1638,9 +1638,8 @@ func punyDigit(d int) byte {
 //     "\a" to be refused, as Unicode mode does. The "v" flag's class set
 //     syntax is not accepted.
 //   - Go's regexp/syntax is not used: it refuses what ECMA-262 accepts
-//     (lookbehind, backreferences, "[]", "[^]", "\cA", named groups as
-//     "(?<n>", "\k<n>") and accepts what ECMA-262 refuses ("(?i)",
-//     "(?P<n>", "\z"). So a pattern that IsRegex accepts may still not
+//     (lookaround, backreferences, "[]", "[^]", "\cA", "\k<n>") and
+//     accepts what ECMA-262 refuses ("(?i)", "(?P<n>", "\z"). So a pattern that IsRegex accepts may still not
 //     compile with Go's regexp: this format checks the contract's syntax,
 //     it does not promise a Go matcher.
 //   - Property names and values in "\p{...}" are those of Unicode 15.0.0
