@@ -230,8 +230,8 @@ func argumentCases() []exchange {
 	n := 0
 	for _, spec := range bank.Specs() {
 		args := valid[spec.Key()]
-		for _, prop := range spec.InputSchema.PropertyNames {
-			declared := spec.InputSchema.Properties[prop].Types
+		for _, prop := range spec.InputSchema.PropertyNames() {
+			declared := spec.InputSchema.Property(prop).Types()
 			for _, w := range wrong {
 				if slices.Contains(declared, w.kind) || (w.kind == schema.KindInteger && slices.Contains(declared, schema.KindNumber)) {
 					continue
@@ -239,7 +239,7 @@ func argumentCases() []exchange {
 				n++
 				id := `"a` + strconv.Itoa(n) + `"`
 				fields := []string{}
-				for _, name := range spec.InputSchema.PropertyNames {
+				for _, name := range spec.InputSchema.PropertyNames() {
 					v, ok := args[name]
 					if name == prop {
 						fields = append(fields, `"`+name+`":`+w.text)

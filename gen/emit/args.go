@@ -45,12 +45,6 @@ func decoderName(t *ir.Type) string {
 	return "Decode" + t.Name
 }
 
-// checkedName names the decoder of t that skips decode.Check, for input
-// the server's envelope decoder has already read strictly.
-func checkedName(t *ir.Type) string {
-	return "decode" + strings.TrimPrefix(strings.TrimPrefix(decoderName(t), "Decode"), "decode") + "Checked"
-}
-
 // argsLead is the first sentence of the doc comment of a version's
 // argument type (or of its wire form).
 func argsLead(v *ir.Version) string {

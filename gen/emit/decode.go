@@ -3,8 +3,8 @@ package emit
 import (
 	"fmt"
 	"go/token"
-	"math"
-	"strconv"
+	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -12,13 +12,13 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// decoders emits, for every argument and output type, a Decode function
-// that reads raw JSON in one pass with jx and returns the typed value and
-// every validation error, sorted; and a decodeJSON method per struct type.
-// The code is straight-line for the exact schema: each check the schema
-// states is one `if`, with its message computed here, at generation time,
-// by runtime/schema's message functions. A root of shards has only the
-// exported Decode functions, each a call of its shard's.
+// decoders emits, for every argument and output type, its exported Decode
+// function (decode.Run: one pass over the raw JSON, every error sorted) and
+// the DecodeFrom method of every named type below it, which read a value
+// from a decode.Reader and check it as the IR decided: one line per check,
+// calling a runtime/decode helper that reports with the reference
+// validator's message. A root of shards has only the exported Decode
+// functions, each a call of its shard's.
 func (g *gen) decoders() *jen.File {
 	f := g.newFile()
 	for _, v := range g.versions() {
@@ -26,529 +26,516 @@ func (g *gen) decoders() *jen.File {
 		if v.Output != nil {
 			g.decodeFunc(f, v, v.Output, fmt.Sprintf("the structured output of %s %s", v.Spec.Name, v.Spec.Version))
 		}
+		if g.home(v) != "" {
+			continue
+		}
+		for _, t := range v.Named {
+			g.readFunc(f, t)
+		}
 	}
 	return f
 }
 
-// decodeFunc emits the Decode function of t, one of v's types, its checked
-// form and the decodeJSON methods below it.
+// decodeFunc emits the exported Decode function of t, one of v's types
+// (unexported for a team's wire form).
 func (g *gen) decodeFunc(f *jen.File, v *ir.Version, t *ir.Type, what string) {
 	name := decoderName(t)
 	home := g.home(v)
 	if home != "" && !token.IsExported(name) {
 		return
 	}
-	docf(f, "%s reads %s from raw JSON and validates them in one\n"+
-		"pass, after decode.Check's scan for what the JSON decoder would read leniently.\n"+
-		"It returns the typed value and every schema violation, sorted by (path,\n"+
-		"message), with the reference validator's messages; the value is only\n"+
-		"meaningful when there are none. err reports input that is not one\n"+
-		"well-formed JSON value (syntax, invalid UTF-8, a duplicate property).", name, what)
+	docf(f, "%s reads and validates %s (see decode.Run).", name, what)
 	params := jen.Params(jen.Id("data").Index().Byte())
-	results := jen.Params(jen.Id("v").Id(t.Name), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
+	results := jen.Params(jen.Id(t.Name), jen.Qual(pkgSchema, "Errors"), jen.Error())
 	if home != "" {
 		forward(f, home, name, params, results, "data")
 		return
 	}
 	f.Func().Id(name).Add(params).Add(results).Block(
-		jen.If(jen.Err().Op("=").Qual(pkgDecode, "Check").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id("v"), jen.Nil(), jen.Err()),
-		),
-		jen.Return(jen.Id(checkedName(t)).Call(jen.Id("data"))),
+		jen.Return(jen.Qual(pkgDecode, "Run").Types(jen.Id(t.Name)).Call(jen.Id("data"))),
 	)
 	f.Line()
-	docf(f, "%s is %s for input already read strictly (valid UTF-8, no escaped lone\n"+
-		"surrogate), as the server's JSON-RPC decoder reads every message before its\n"+
-		"arguments reach a validator: Register binds it, so a call's bytes are not\n"+
-		"scanned twice.", checkedName(t), name)
-	f.Func().Id(checkedName(t)).Params(jen.Id("data").Index().Byte()).Add(results).Block(
-		jen.Id("d").Op(":=").Qual(pkgJx, "GetDecoder").Call(),
-		jen.Defer().Qual(pkgJx, "PutDecoder").Call(jen.Id("d")),
-		jen.Id("d").Dot("ResetBytes").Call(jen.Id("data")),
-		jen.If(jen.Err().Op("=").Id("v").Dot("decodeJSON").Call(jen.Id("d"), jen.Nil(), jen.Op("&").Id("errs")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id("v"), jen.Nil(), jen.Err()),
-		),
-		jen.If(jen.Err().Op("=").Qual(pkgDecode, "End").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id("v"), jen.Nil(), jen.Err()),
-		),
-		jen.Qual(pkgSchema, "SortErrors").Call(jen.Id("errs")),
-		jen.Return(jen.Id("v"), jen.Id("errs"), jen.Nil()),
-	)
-	f.Line()
-	g.structDecoders(f, t)
 }
 
-// structDecoders emits decodeJSON for t and every struct below it.
-func (g *gen) structDecoders(f *jen.File, t *ir.Type) {
+// readFunc emits how a named type reads itself: DecodeFrom for a struct
+// or a union, a decode function for the interface of variants.
+func (g *gen) readFunc(f *jen.File, t *ir.Type) {
+	params := jen.Params(jen.Id("r").Op("*").Qual(pkgDecode, "Reader"), jen.Id("at").Op("*").Qual(pkgDecode, "Loc"))
 	switch t.Kind {
-	case ir.Struct:
-		g.structDecoder(f, t)
-		for _, fl := range t.Fields {
-			g.structDecoders(f, fl.Type)
+	case ir.Struct, ir.Union:
+		body := g.readBody(t)
+		if t.Delegated {
+			docf(f, "DecodeFrom reads a %s at at. The reference validator checks it (%s);\n"+
+				"read fills it.", t.Name, t.Reason)
+			f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("DecodeFrom").Add(params).Block(
+				jen.Id("raw").Op(":=").Id("r").Dot("Raw").Call(),
+				jen.Id("r").Dot("Check").Call(jen.Id("at"), jen.Id("raw"), jen.Id(g.rootsVar(t)).Op("...")),
+				jen.Id("q").Op(":=").Id("r").Dot("Quiet").Call(jen.Id("raw")),
+				jen.Id("v").Dot("read").Call(jen.Id("q"), jen.Id("at")),
+				jen.Id("r").Dot("Off").Call(jen.Id("q")),
+			)
+			f.Line()
+			docf(f, "read reads a %s at at, reporting what r reports.", t.Name)
+			f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("read").Add(params).Block(body...)
+		} else {
+			docf(f, "DecodeFrom reads a %s at at, adding the errors it finds to r.", t.Name)
+			f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("DecodeFrom").Add(params).Block(body...)
 		}
-	case ir.Array:
-		g.structDecoders(f, t.Elem)
-	}
-}
-
-// scope hands out variable names unique within one function, so nested
-// blocks never shadow each other.
-type scope struct{ n int }
-
-func (s *scope) name(base string) string {
-	s.n++
-	return fmt.Sprintf("%s%d", base, s.n)
-}
-
-func (g *gen) structDecoder(f *jen.File, t *ir.Type) {
-	sc := &scope{}
-	at := jen.Id("at")
-	var cases []jen.Code
-	for i, fl := range t.Fields {
-		loc := sc.name("loc")
-		target := jen.Id("v").Dot(fl.GoName)
-		assign := func(val jen.Code) jen.Code { return jen.Add(target).Op("=").Add(val) }
-		if !fl.Required {
-			assign = func(val jen.Code) jen.Code {
-				return jen.Add(target).Op("=").Qual(pkgOptional, "Some").Call(val)
-			}
-		}
-		body := []jen.Code{
-			jen.If(jen.Id("seen").Index(jen.Lit(i))).Block(jen.Return(jen.Qual(pkgDecode, "Duplicate").Call(at, jen.Lit(fl.JSONName)))),
-			jen.Id("seen").Index(jen.Lit(i)).Op("=").True(),
-		}
-		if !unchecked(fl.Type) {
-			body = append(body, jen.Id(loc).Op(":=").Add(field(at, fl.JSONName)))
-		}
-		body = append(body, g.value(sc, fl.Type, jen.Op("&").Id(loc), assign)...)
-		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(body...))
-	}
-	// Undeclared properties.
-	s := t.Schema
-	var dflt []jen.Code
-	dflt = append(dflt,
-		jen.Id("name").Op(":=").String().Call(jen.Id("iter").Dot("Key").Call()),
-		jen.If(jen.Err().Op(":=").Qual(pkgDecode, "Extra").Call(jen.Op("&").Id("extra"), at, jen.Id("name")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	)
-	switch {
-	case s.Closed:
-		dflt = append(dflt,
-			jen.If(jen.Err().Op(":=").Qual(pkgDecode, "Skip").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Qual(pkgDecode, "AddProp").Call(jen.Id("errs"), at, jen.Id("name"), jen.Qual(pkgSchema, "MsgAdditional")),
-		)
-	case s.AdditionalProperties != nil:
-		extra := g.extras[t]
-		dflt = append(dflt,
-			jen.List(jen.Id("val"), jen.Err()).Op(":=").Qual(pkgDecode, "Value").Call(jen.Id("d")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Id(g.anyVars[extra]).Dot("ValidateAt").Call(jen.Id("val"),
-				jen.Qual(pkgSchema, "PropertyPath").Call(jen.Id("at").Dot("String").Call(), jen.Id("name")), jen.Id("errs")),
-		)
-	default:
-		dflt = append(dflt,
-			jen.If(jen.Err().Op(":=").Qual(pkgDecode, "Skip").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		)
-	}
-	cases = append(cases, jen.Default().Block(dflt...))
-
-	var required []jen.Code
-	for i, fl := range t.Fields {
-		if fl.Required {
-			required = append(required, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
-				jen.Id("loc").Op(":=").Add(field(at, fl.JSONName)),
-				jen.Qual(pkgDecode, "Add").Call(jen.Id("errs"), jen.Op("&").Id("loc"), jen.Qual(pkgSchema, "MsgRequired")),
+		f.Line()
+	case ir.Variants:
+		docf(f, "%s reads a %s at at: the alternative its %q names.", variantsFunc(t), t.Name, t.Tag)
+		var cases []jen.Code
+		for _, a := range t.Alts {
+			cases = append(cases, jen.Case(jen.Lit(a.Tag)).Block(
+				jen.Return(jen.Qual(pkgDecode, "Into").Types(jen.Id(a.Type.Name)).Call(jen.Id("r"), jen.Id("raw"), jen.Id("at"))),
 			))
 		}
+		tags := make([]any, len(t.Alts))
+		for i, a := range t.Alts {
+			tags[i] = a.Tag
+		}
+		f.Func().Id(variantsFunc(t)).Add(params).Id(t.Name).Block(
+			jen.List(jen.Id("tag"), jen.Id("raw"), jen.Id("ok")).Op(":=").Id("r").Dot("Tagged").Call(jen.Id("at"), jen.Lit(t.Tag)),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
+			jen.Switch(jen.Id("tag")).Block(cases...),
+			jen.Id("r").Dot("FailProp").Call(jen.Id("at"), jen.Lit(t.Tag), jen.Lit(schema.MsgEnum(tags))),
+			jen.Return(jen.Nil()),
+		)
+		f.Line()
 	}
+}
 
-	body := []jen.Code{
-		jen.If(jen.Id("t").Op(":=").Id("d").Dot("Next").Call(), jen.Id("t").Op("!=").Qual(pkgJx, "Object")).Block(
-			jen.Return(jen.Qual(pkgDecode, "Mismatch").Call(jen.Id("d"), jen.Id("t"), jen.Id("errs"), at, jen.Qual(pkgSchema, "KindObject"))),
-		),
+func variantsFunc(t *ir.Type) string { return "decode" + strings.ToUpper(t.Name[:1]) + t.Name[1:] }
+
+// readBody is the statements that read a struct or a union from r at at.
+func (g *gen) readBody(t *ir.Type) []jen.Code {
+	sc := &scope{}
+	if t.Kind == ir.Union {
+		var cases []jen.Code
+		for _, a := range t.Alts {
+			kinds := make([]jen.Code, len(a.Kinds))
+			for i, k := range a.Kinds {
+				kinds[i] = jen.Qual(pkgSchema, kindConst(k))
+			}
+			field := jen.Id("v").Dot(a.GoName)
+			sc := &scope{}
+			cases = append(cases, jen.Case(kinds...).Block(
+				g.value(sc, a.Type, "r", jen.Id("at"), nil, func(x jen.Code) []jen.Code {
+					return []jen.Code{jen.Add(field).Op("=").Qual(pkgOptional, "Some").Call(x)}
+				})...,
+			))
+		}
+		cases = append(cases, jen.Default().Block(jen.Id("r").Dot("Mismatch").Call(jen.Id("at"), g.typesVar(t.Mismatch))))
+		return []jen.Code{jen.Switch(jen.Id("r").Dot("Kind").Call()).Block(cases...)}
 	}
+	var body []jen.Code
 	if len(t.Fields) > 0 {
 		body = append(body, jen.Var().Id("seen").Index(jen.Lit(len(t.Fields))).Bool())
 	}
 	body = append(body,
-		jen.Var().Id("extra").Index().String(),
-		jen.List(jen.Id("iter"), jen.Err()).Op(":=").Id("d").Dot("ObjIter").Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.For(jen.Id("iter").Dot("Next").Call()).Block(
-			jen.Switch(jen.String().Call(jen.Id("iter").Dot("Key").Call())).Block(cases...),
-		),
-		jen.If(jen.Err().Op(":=").Id("iter").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Id("o").Op(":=").Id("r").Dot("Object").Call(jen.Id("at"), g.typesVar(declared(t, schema.KindObject))),
 	)
-	body = append(body, required...)
-	body = append(body, jen.Return(jen.Nil()))
-
-	docf(f, "decodeJSON reads a %s at `at`, appending schema violations to errs.", t.Name)
-	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("decodeJSON").Params(
-		jen.Id("d").Op("*").Qual(pkgJx, "Decoder"), jen.Id("at").Op("*").Qual(pkgDecode, "Loc"), jen.Id("errs").Op("*").Qual(pkgSchema, "Errors"),
-	).Error().Block(body...)
-	f.Line()
-}
-
-// field is the location of a declared property under at, with the path it
-// has at the top level written out (decode.Field).
-func field(at jen.Code, name string) jen.Code {
-	return jen.Qual(pkgDecode, "Field").Call(at, jen.Lit(name), jen.Lit(schema.PropertyPath("$", name)))
-}
-
-// value returns the statements that read one value of type t at loc (an
-// expression of type *decode.Loc), check it, and hand it to assign.
-func (g *gen) value(sc *scope, t *ir.Type, loc jen.Code, assign func(jen.Code) jen.Code) []jen.Code {
-	errs := jen.Id("errs")
-	add := func(msg string) jen.Code { return jen.Qual(pkgDecode, "Add").Call(errs, loc, jen.Lit(msg)) }
-	retErr := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-	mismatch := func(jxType string, want string) jen.Code {
-		return jen.If(
-			jen.Err().Op(":=").Qual(pkgDecode, "Mismatch").Call(jen.Id("d"), jen.Id("t"), errs, loc, jen.Qual(pkgSchema, want)),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Err()))
-	}
-	typed := func(jxType, want string, then ...jen.Code) []jen.Code {
-		return []jen.Code{jen.If(jen.Id("t").Op(":=").Id("d").Dot("Next").Call(), jen.Id("t").Op("!=").Qual(pkgJx, jxType)).Block(
-			mismatch(jxType, want),
-		).Else().Block(then...)}
-	}
-	s := t.Schema
-	switch t.Kind {
-	case ir.Struct:
-		x := sc.name("x")
-		return []jen.Code{
-			jen.Var().Id(x).Id(t.Name),
-			jen.If(jen.Err().Op(":=").Id(x).Dot("decodeJSON").Call(jen.Id("d"), loc, errs), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			assign(jen.Id(x)),
+	var cases []jen.Code
+	for i, fl := range t.Fields {
+		sc := &scope{}
+		sc.name("loc") // the property's own
+		sc.name("o")   // the object's
+		field := jen.Id("o").Dot("Field").Call(jen.Op("&").Id("seen").Index(jen.Lit(i)), jen.Lit(fl.JSONName), jen.Lit(schema.PropertyPath("$", fl.JSONName)))
+		target := jen.Id("v").Dot(fl.GoName)
+		if plain := g.plainRead(fl, "r", field); plain != nil && !fl.Forbidden {
+			cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(jen.List(target, jen.Id("_")).Op("=").Add(plain)))
+			continue
 		}
+		stmts := []jen.Code{jen.Id("loc").Op(":=").Add(field)}
+		if fl.Type.Kind == ir.Any && !fl.Type.Delegated && !fl.Forbidden {
+			stmts = []jen.Code{field} // nothing to check, nothing to report at
+		}
+		if fl.Forbidden {
+			stmts = append(stmts, jen.Id("r").Dot("FailProp").Call(jen.Id("at"), jen.Lit(fl.JSONName), jen.Qual(pkgSchema, "MsgAdditional")))
+		}
+		stmts = append(stmts, g.value(sc, fl.Type, "r", jen.Id("loc"), nil, func(x jen.Code) []jen.Code {
+			if !fl.Required && optionalWrapped(fl.Type) {
+				x = jen.Qual(pkgOptional, "Some").Call(x)
+			}
+			return []jen.Code{jen.Add(target).Op("=").Add(x)}
+		})...)
+		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(stmts...))
+	}
+	var dflt []jen.Code
+	switch {
+	case t.Extra != nil:
+		sc := &scope{}
+		sc.name("loc")
+		sc.name("o")
+		dflt = append(dflt, jen.List(jen.Id("loc"), jen.Id("name")).Op(":=").Id("o").Dot("Other").Call())
+		if t.Forbidden {
+			dflt = append(dflt, jen.Id("r").Dot("FailProp").Call(jen.Id("at"), jen.Id("name"), jen.Qual(pkgSchema, "MsgAdditional")))
+		}
+		dflt = append(dflt, g.value(sc, t.Extra, "r", jen.Id("loc"), nil, func(x jen.Code) []jen.Code {
+			return []jen.Code{
+				jen.If(jen.Id("v").Dot("AdditionalProperties").Op("==").Nil()).Block(
+					jen.Id("v").Dot("AdditionalProperties").Op("=").Map(jen.String()).Add(goType(t.Extra)).Values(),
+				),
+				jen.Id("v").Dot("AdditionalProperties").Index(jen.Id("name")).Op("=").Add(x),
+			}
+		})...)
+	case t.Forbidden:
+		dflt = append(dflt, jen.Id("o").Dot("Additional").Call())
+	default:
+		dflt = append(dflt, jen.Id("o").Dot("Undeclared").Call())
+	}
+	cases = append(cases, jen.Default().Block(dflt...))
+	body = append(body, jen.For(jen.Id("o").Dot("Next").Call()).Block(
+		jen.Switch(jen.String().Call(jen.Id("o").Dot("Name").Call())).Block(cases...),
+	))
+	for i, fl := range t.Fields {
+		if fl.Required {
+			body = append(body, jen.Id("o").Dot("Required").Call(jen.Id("seen").Index(jen.Lit(i)), jen.Lit(fl.JSONName)))
+		}
+	}
+	body = append(body, g.checks(sc, t, "o", jen.Id("at"), nil, nil)...)
+	return body
+}
+
+// plainRead is the read of a required field whose value needs no check
+// but its type ("v.Note, _ = r.Str(&loc, decode.String)": on a mismatch
+// the field keeps its zero value, and the error is reported), or nil.
+func (g *gen) plainRead(fl *ir.Field, rd string, loc jen.Code) jen.Code {
+	t := fl.Type
+	if !fl.Required || t.Delegated || len(t.Checks) > 0 || t.Name != "" {
+		return nil
+	}
+	method, k := "", schema.KindInvalid
+	switch t.Kind {
+	case ir.String:
+		method, k = "Str", schema.KindString
+	case ir.Integer:
+		method, k = "Int", schema.KindInteger
+	case ir.Number:
+		method, k = "Float", schema.KindNumber
+	case ir.Boolean:
+		method, k = "Bool", schema.KindBoolean
+	default:
+		return nil
+	}
+	return jen.Id(rd).Dot(method).Call(loc, g.typesVar(declared(t, k)))
+}
+
+// declared is t's declared type list, or the one kind its Go type holds.
+func declared(t *ir.Type, k schema.Kind) []schema.Kind {
+	if len(t.Declared) > 0 {
+		return t.Declared
+	}
+	return []schema.Kind{k}
+}
+
+// kindConst is the name of a schema.Kind constant.
+func kindConst(k schema.Kind) string {
+	return "Kind" + strings.ToUpper(k.String()[:1]) + k.String()[1:]
+}
+
+// scope hands out variable names unique within one function, so nested
+// blocks never shadow each other.
+type scope struct{ n map[string]int }
+
+func (s *scope) name(base string) string {
+	if s.n == nil {
+		s.n = map[string]int{}
+	}
+	s.n[base]++
+	if s.n[base] == 1 {
+		return base
+	}
+	return fmt.Sprintf("%s%d", base, s.n[base])
+}
+
+// value returns the statements that read one value of type t from the
+// reader named rd at loc (a *decode.Loc expression), check it, and hand it
+// to assign. types, when set, is the type list a mismatch is reported
+// against (a nullable's, for its value).
+func (g *gen) value(sc *scope, t *ir.Type, rd string, loc jen.Code, types []schema.Kind, assign func(jen.Code) []jen.Code) []jen.Code {
+	r := jen.Id(rd)
+	if t.Delegated && !t.Named() && t.Kind != ir.Pointer {
+		if t.Kind == ir.Any {
+			x := sc.name("x")
+			return append([]jen.Code{
+				jen.Id(x).Op(":=").Add(r).Dot("Check").Call(loc, jen.Add(r).Dot("Raw").Call(), jen.Id(g.rootsVar(t)).Op("...")),
+			}, assign(jen.Id(x))...)
+		}
+		raw, q := sc.name("raw"), sc.name("q")
+		filled := *t // read without checks: the reference validator reports
+		filled.Delegated, filled.Checks = false, nil
+		out := []jen.Code{
+			jen.Id(raw).Op(":=").Add(r).Dot("Raw").Call(),
+			jen.Add(r).Dot("Check").Call(loc, jen.Id(raw), jen.Id(g.rootsVar(t)).Op("...")),
+			jen.Id(q).Op(":=").Add(r).Dot("Quiet").Call(jen.Id(raw)),
+		}
+		out = append(out, g.value(sc, &filled, q, loc, types, assign)...)
+		return append(out, jen.Add(r).Dot("Off").Call(jen.Id(q)))
+	}
+	kinds := func(k schema.Kind) jen.Code {
+		if types != nil {
+			return g.typesVar(types)
+		}
+		return g.typesVar(declared(t, k))
+	}
+	switch t.Kind {
+	case ir.Struct, ir.Union:
+		x := sc.name("x")
+		return append([]jen.Code{
+			jen.Var().Id(x).Id(t.Name),
+			jen.Id(x).Dot("DecodeFrom").Call(r, loc),
+		}, assign(jen.Id(x))...)
+	case ir.Pointer:
+		x := sc.name("x")
+		return append([]jen.Code{
+			jen.Id(x).Op(":=").New(jen.Id(t.Elem.Name)),
+			jen.Id(x).Dot("DecodeFrom").Call(r, loc),
+		}, assign(jen.Id(x))...)
+	case ir.Variants:
+		return assign(jen.Id(variantsFunc(t)).Call(r, loc))
+	case ir.Any:
+		return assign(jen.Add(r).Dot("Any").Call())
+	case ir.Nullable:
+		return g.nullable(sc, t, rd, loc, assign)
 	case ir.String:
 		if onlyEnum(t) {
-			return typed("String", "KindString", enumString(sc, t, add, assign)...)
+			return g.enumString(sc, t, rd, loc, kinds(schema.KindString), assign)
 		}
-		x := sc.name("s")
-		then := []jen.Code{
-			jen.List(jen.Id(x), jen.Err()).Op(":=").Qual(pkgDecode, "Str").Call(jen.Id("d")),
-			retErr,
-		}
-		then = append(then, g.stringChecks(sc, s, jen.Id(x), add)...)
+		x, ok := sc.name("x"), sc.name("ok")
 		val := jen.Id(x)
 		if t.Name != "" {
 			val = jen.Id(t.Name).Call(jen.Id(x))
 		}
-		then = append(then, assign(val))
-		return typed("String", "KindString", then...)
-	case ir.Integer:
-		n, x, ok := sc.name("n"), sc.name("i"), sc.name("ok")
-		checks := append(numberChecks(s, jen.Float64().Call(jen.Id(x)), add), g.numberEquality(sc, s, jen.Id(n), jen.Id(x), true, add)...)
-		checks = append(checks, assign(jen.Id(x)))
-		return typed("Number", "KindInteger",
-			jen.List(jen.Id(n), jen.Err()).Op(":=").Id("d").Dot("Num").Call(),
-			retErr,
-			jen.If(jen.Op("!").Qual(pkgSchema, "IsIntegerLiteral").Call(jen.Id(n))).Block(
-				add(schema.MsgType([]schema.Kind{schema.KindInteger}, schema.KindNumber)),
-			).Else().If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Qual(pkgDecode, "Int64").Call(jen.Id(n)), jen.Op("!").Id(ok)).Block(
-				jen.Qual(pkgDecode, "Add").Call(errs, loc, jen.Qual(pkgSchema, "MsgIntegerRange")),
-			).Else().Block(checks...),
-		)
-	case ir.Number:
-		n, x, ok := sc.name("n"), sc.name("f"), sc.name("ok")
-		checks := append(numberChecks(s, jen.Id(x), add), g.numberEquality(sc, s, jen.Id(n), nil, false, add)...)
-		checks = append(checks, assign(jen.Id(x)))
-		return typed("Number", "KindNumber",
-			jen.List(jen.Id(n), jen.Err()).Op(":=").Id("d").Dot("Num").Call(),
-			retErr,
-			jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Qual(pkgDecode, "Float64").Call(jen.Id(n)), jen.Op("!").Id(ok)).Block(
-				jen.Qual(pkgDecode, "Add").Call(errs, loc, jen.Qual(pkgSchema, "MsgNumberRange")),
-			).Else().Block(checks...),
-		)
-	case ir.Boolean:
-		x := sc.name("b")
-		then := []jen.Code{
-			jen.List(jen.Id(x), jen.Err()).Op(":=").Id("d").Dot("Bool").Call(),
-			retErr,
+		then := append(g.checks(sc, t, rd, loc, jen.Id(x), nil), assign(val)...)
+		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(r).Dot("Str").Call(loc, kinds(schema.KindString)), jen.Id(ok)).Block(then...)}
+	case ir.Integer, ir.Number, ir.Boolean:
+		x, ok := sc.name("x"), sc.name("ok")
+		method, k := "Int", schema.KindInteger
+		switch t.Kind {
+		case ir.Number:
+			method, k = "Float", schema.KindNumber
+		case ir.Boolean:
+			method, k = "Bool", schema.KindBoolean
 		}
-		then = append(then, boolChecks(s, jen.Id(x), add)...)
-		then = append(then, assign(jen.Id(x)))
-		return typed("Bool", "KindBoolean", then...)
-	case ir.Array:
-		items, iter, el := sc.name("items"), sc.name("iter"), sc.name("e")
+		then := append(g.checks(sc, t, rd, loc, jen.Id(x), nil), assign(jen.Id(x))...)
+		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(r).Dot(method).Call(loc, kinds(k)), jen.Id(ok)).Block(then...)}
+	case ir.Slice:
+		a, x := sc.name("a"), sc.name("x")
 		var loop []jen.Code
-		eloc := sc.name("loc")
-		if !unchecked(t.Elem) {
-			// The element's index is the number of elements before it.
-			loop = append(loop, jen.Id(eloc).Op(":=").Qual(pkgDecode, "Elem").Call(loc, jen.Len(jen.Id(items))))
+		if t.Elem.Kind == ir.Any && !t.Elem.Delegated {
+			loop = []jen.Code{jen.Id(x).Op("=").Append(jen.Id(x), jen.Id(rd).Dot("Any").Call())}
+		} else {
+			l, e := sc.name("loc"), sc.name("e")
+			loop = []jen.Code{
+				jen.Id(l).Op(":=").Id(a).Dot("Loc").Call(),
+				jen.Var().Id(e).Add(goType(t.Elem)),
+			}
+			loop = append(loop, g.value(sc, t.Elem, rd, jen.Id(l), nil, func(v jen.Code) []jen.Code {
+				return []jen.Code{jen.Id(e).Op("=").Add(v)}
+			})...)
+			loop = append(loop, jen.Id(x).Op("=").Append(jen.Id(x), jen.Id(e)))
 		}
-		loop = append(loop, jen.Var().Id(el).Add(goType(t.Elem)))
-		loop = append(loop, g.value(sc, t.Elem, jen.Op("&").Id(eloc), func(v jen.Code) jen.Code { return jen.Id(el).Op("=").Add(v) })...)
-		loop = append(loop, jen.Id(items).Op("=").Append(jen.Id(items), jen.Id(el)))
-		var then []jen.Code
-		raw, before := sc.name("raw"), sc.name("before")
-		if s.UniqueItems {
-			// Uniqueness is of JSON values; the raw array decides when
-			// the Go values cannot (see decode.UniqueItems).
-			then = append(then,
-				jen.List(jen.Id(raw), jen.Err()).Op(":=").Qual(pkgDecode, "Peek").Call(jen.Id("d")),
-				retErr,
-				jen.Id(before).Op(":=").Len(jen.Op("*").Add(errs)),
-			)
+		then := []jen.Code{
+			jen.Id(x).Op(":=").Index().Add(goType(t.Elem)).Values(),
+			jen.For(jen.Id(a).Dot("Next").Call()).Block(loop...),
 		}
-		then = append(then,
-			jen.Id(items).Op(":=").Index().Add(goType(t.Elem)).Values(),
-			jen.List(jen.Id(iter), jen.Err()).Op(":=").Id("d").Dot("ArrIter").Call(),
-			retErr,
-			jen.For(jen.Id(iter).Dot("Next").Call()).Block(loop...),
-			jen.If(jen.Err().Op(":=").Id(iter).Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		)
-		if s.UniqueItems {
-			clean := jen.Len(jen.Op("*").Add(errs)).Op("==").Id(before)
-			then = append(then, jen.If(jen.Op("!").Qual(pkgDecode, "UniqueItems").Call(jen.Id(items), jen.Id(raw), clean)).Block(add(schema.MsgUnique)))
+		then = append(then, g.checks(sc, t, a, loc, jen.Id(x), nil)...)
+		then = append(then, assign(jen.Id(x))...)
+		method := "Array"
+		if slices.ContainsFunc(t.Checks, func(c ir.Check) bool { return c.Op == ir.CheckUnique }) {
+			method = "UniqueArray"
 		}
-		if s.MinItems != nil {
-			then = append(then, jen.If(jen.Len(jen.Id(items)).Op("<").Lit(*s.MinItems)).Block(add(schema.MsgMinItems(*s.MinItems))))
+		return []jen.Code{jen.If(jen.Id(a).Op(":=").Add(r).Dot(method).Call(loc, kinds(schema.KindArray)), jen.Id(a).Dot("OK").Call()).Block(then...)}
+	case ir.Map:
+		o, x, name := sc.name("o"), sc.name("x"), sc.name("name")
+		var loop []jen.Code
+		if t.Elem.Kind == ir.Any && !t.Elem.Delegated {
+			loop = []jen.Code{
+				jen.List(jen.Id("_"), jen.Id(name)).Op(":=").Id(o).Dot("Other").Call(),
+				jen.Id(x).Index(jen.Id(name)).Op("=").Id(rd).Dot("Any").Call(),
+			}
+		} else {
+			l, e := sc.name("loc"), sc.name("e")
+			loop = []jen.Code{
+				jen.List(jen.Id(l), jen.Id(name)).Op(":=").Id(o).Dot("Other").Call(),
+				jen.Var().Id(e).Add(goType(t.Elem)),
+			}
+			loop = append(loop, g.value(sc, t.Elem, rd, jen.Id(l), nil, func(v jen.Code) []jen.Code {
+				return []jen.Code{jen.Id(e).Op("=").Add(v)}
+			})...)
+			loop = append(loop, jen.Id(x).Index(jen.Id(name)).Op("=").Id(e))
 		}
-		if s.MaxItems != nil {
-			then = append(then, jen.If(jen.Len(jen.Id(items)).Op(">").Lit(*s.MaxItems)).Block(add(schema.MsgMaxItems(*s.MaxItems))))
+		then := []jen.Code{
+			jen.Id(x).Op(":=").Map(jen.String()).Add(goType(t.Elem)).Values(),
+			jen.For(jen.Id(o).Dot("Next").Call()).Block(loop...),
 		}
-		then = append(then, assign(jen.Id(items)))
-		return typed("Array", "KindArray", then...)
+		then = append(then, g.checks(sc, t, o, loc, jen.Id(x), nil)...)
+		then = append(then, assign(jen.Id(x))...)
+		return []jen.Code{jen.If(jen.Id(o).Op(":=").Add(r).Dot("Object").Call(loc, kinds(schema.KindObject)), jen.Id(o).Dot("OK").Call()).Block(then...)}
 	}
-	// Any: the reference validator checks the decoded value.
-	val := sc.name("val")
-	out := []jen.Code{
-		jen.List(jen.Id(val), jen.Err()).Op(":=").Qual(pkgDecode, "Value").Call(jen.Id("d")),
-		retErr,
-	}
-	if !unchecked(t) {
-		out = append(out, jen.Id(g.anyVars[t]).Dot("ValidateAt").Call(jen.Id(val), jen.Parens(loc).Dot("String").Call(), errs))
-	}
-	return append(out, assign(jen.Id(val)))
+	panic(fmt.Sprintf("emit: no reading for %v", t.Kind))
 }
 
-// onlyEnum reports whether t is a string enum type whose schema states
+// nullable reads null or the value of a nullable type. A value of a type
+// neither null nor the value's is reported against the nullable's type
+// list (string|null), as the reference validator reports it.
+func (g *gen) nullable(sc *scope, t *ir.Type, rd string, loc jen.Code, assign func(jen.Code) []jen.Code) []jen.Code {
+	r := jen.Id(rd)
+	null := assign(jen.Qual(pkgOptional, "Null").Types(goType(t.Elem)).Call())
+	value := func(x jen.Code) []jen.Code { return assign(jen.Qual(pkgOptional, "NotNull").Call(x)) }
+	elem := t.Elem
+	var guard schema.Kind
+	switch elem.Kind {
+	case ir.Struct, ir.Map, ir.Variants:
+		guard = schema.KindObject
+	case ir.Slice:
+		guard = schema.KindArray
+	case ir.Pointer:
+		guard = schema.KindObject
+	}
+	stmt := jen.If(jen.Add(r).Dot("IsNull").Call()).Block(null...)
+	if guard != schema.KindInvalid && !elem.Delegated {
+		return []jen.Code{stmt.Else().If(jen.Add(r).Dot("Kind").Call().Op("!=").Qual(pkgSchema, kindConst(guard))).Block(
+			jen.Add(r).Dot("Mismatch").Call(loc, g.typesVar(t.Mismatch)),
+		).Else().Block(g.value(sc, elem, rd, loc, nil, value)...)}
+	}
+	return []jen.Code{stmt.Else().Block(g.value(sc, elem, rd, loc, t.Mismatch, value)...)}
+}
+
+// onlyEnum reports whether t is a string enum type whose schemas state
 // nothing else about the string: its value is then one of the constants,
 // and reading it need not allocate.
 func onlyEnum(t *ir.Type) bool {
-	s := t.Schema
-	return t.Name != "" && s.HasEnum && !s.HasConst && s.MinLength == nil && s.MaxLength == nil && s.Pattern == ""
+	return len(t.Consts) > 0 && len(t.Checks) == 1
 }
 
 // enumString reads a string enum in place and assigns the matching typed
 // constant; a value outside the enum is an error, and is assigned as read.
-func enumString(sc *scope, t *ir.Type, add func(string) jen.Code, assign func(jen.Code) jen.Code) []jen.Code {
-	x := sc.name("s")
+func (g *gen) enumString(sc *scope, t *ir.Type, rd string, loc, types jen.Code, assign func(jen.Code) []jen.Code) []jen.Code {
+	x, ok := sc.name("x"), sc.name("ok")
 	var cases []jen.Code
 	seen := map[string]bool{}
-	for _, c := range t.EnumConsts() {
+	for _, c := range t.Consts {
 		if seen[c[1]] {
 			continue // a value listed twice: its first constant answers
 		}
 		seen[c[1]] = true
-		cases = append(cases, jen.Case(jen.Lit(c[1])).Block(assign(jen.Id(c[0]))))
+		cases = append(cases, jen.Case(jen.Lit(c[1])).Block(assign(jen.Id(c[0]))...))
 	}
-	cases = append(cases, jen.Default().Block(
-		add(schema.MsgEnum(t.Schema.Enum)),
-		assign(jen.Id(t.Name).Call(jen.Id(x))),
-	))
-	return []jen.Code{
-		jen.List(jen.Id(x), jen.Err()).Op(":=").Qual(pkgDecode, "StrBytes").Call(jen.Id("d")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	dflt := append([]jen.Code{jen.Id(rd).Dot("Fail").Call(loc, jen.Lit(t.Checks[0].Message))}, assign(jen.Id(t.Name).Call(jen.Id(x)))...)
+	cases = append(cases, jen.Default().Block(dflt...))
+	return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Id(rd).Dot("StrBytes").Call(loc, types), jen.Id(ok)).Block(
 		jen.Switch(jen.String().Call(jen.Id(x))).Block(cases...),
-	}
+	)}
 }
 
-// unchecked reports whether t is a node without a document: the elements
-// of an array with no items schema. It accepts every JSON value, and no
-// sub-schema of the declared schema stands for it, so its value is read and
-// nothing is checked; its location is not needed.
-func unchecked(t *ir.Type) bool {
-	return t.Kind == ir.Any && len(t.Schema.Document()) == 0
-}
-
-func (g *gen) stringChecks(sc *scope, s *schema.Schema, x jen.Code, add func(string) jen.Code) []jen.Code {
+// checks returns the checks of t on the value x (a Go value of t's kind)
+// read from rd at loc: rd is the Reader for scalars, the Elements or
+// Members read for an array or an object.
+func (g *gen) checks(sc *scope, t *ir.Type, rd string, loc, x, _ jen.Code) []jen.Code {
+	r := jen.Id(rd)
 	var out []jen.Code
-	if s.HasConst {
-		if c, ok := s.Const.(string); ok {
-			out = append(out, jen.If(jen.Add(x).Op("!=").Lit(c)).Block(add(schema.MsgConst(s.Const))))
-		} else {
-			out = append(out, add(schema.MsgConst(s.Const)))
-		}
+	f := x
+	if t.Kind == ir.Integer {
+		f = jen.Float64().Call(x)
 	}
-	if s.HasEnum {
-		var members []jen.Code
-		for _, e := range s.Enum {
-			if str, ok := e.(string); ok {
-				members = append(members, jen.Lit(str))
-			}
+	for _, c := range t.Checks {
+		switch c.Op {
+		case ir.CheckMinLength:
+			out = append(out, jen.Add(r).Dot("MinLength").Call(loc, x, jen.Lit(c.N)))
+		case ir.CheckMaxLength:
+			out = append(out, jen.Add(r).Dot("MaxLength").Call(loc, x, jen.Lit(c.N)))
+		case ir.CheckPattern:
+			out = append(out, jen.Add(r).Dot("Pattern").Call(loc, x, jen.Id(g.patternVar(t, c.Schema))))
+		case ir.CheckFormat:
+			out = append(out, jen.Add(r).Dot("Format").Call(loc, jen.Lit(c.Name), jen.Qual(pkgSchema, formatFunc(c.Name)).Call(x)))
+		case ir.CheckMinimum:
+			out = append(out, jen.Add(r).Dot("Minimum").Call(loc, f, jen.Lit(c.Bound.Value)))
+		case ir.CheckMaximum:
+			out = append(out, jen.Add(r).Dot("Maximum").Call(loc, f, jen.Lit(c.Bound.Value)))
+		case ir.CheckExclusiveMinimum:
+			out = append(out, jen.Add(r).Dot("ExclusiveMinimum").Call(loc, f, jen.Lit(c.Bound.Value)))
+		case ir.CheckExclusiveMaximum:
+			out = append(out, jen.Add(r).Dot("ExclusiveMaximum").Call(loc, f, jen.Lit(c.Bound.Value)))
+		case ir.CheckMultipleOf:
+			out = append(out, jen.Add(r).Dot("MultipleOf").Call(loc, jen.Id(g.multipleVar(t, c.Schema))))
+		case ir.CheckNumberFormat:
+			out = append(out, jen.Add(r).Dot("NumberFormat").Call(loc, jen.Lit(c.Name)))
+		case ir.CheckConst, ir.CheckEnum:
+			out = append(out, g.equality(t, c, rd, loc, x))
+		case ir.CheckMinItems:
+			out = append(out, jen.Add(r).Dot("MinItems").Call(jen.Lit(c.N)))
+		case ir.CheckMaxItems:
+			out = append(out, jen.Add(r).Dot("MaxItems").Call(jen.Lit(c.N)))
+		case ir.CheckUnique:
+			out = append(out, jen.Qual(pkgDecode, "Unique").Call(jen.Op("&").Id(rd), x))
+		case ir.CheckMinProperties:
+			out = append(out, jen.Add(r).Dot("MinProperties").Call(jen.Lit(c.N)))
+		case ir.CheckMaxProperties:
+			out = append(out, jen.Add(r).Dot("MaxProperties").Call(jen.Lit(c.N)))
+		case ir.CheckDependentRequired:
+			out = append(out, jen.Add(r).Dot("DependentRequired").Call(jen.Id("seen").Index(jen.Lit(c.Trigger.Index)),
+				jen.Id("seen").Index(jen.Lit(c.Required.Index)), jen.Lit(c.Required.JSONName), jen.Lit(c.Name)))
 		}
-		if len(members) == 0 {
-			out = append(out, add(schema.MsgEnum(s.Enum)))
-		} else {
-			out = append(out, jen.Switch(x).Block(
-				jen.Case(members...),
-				jen.Default().Block(add(schema.MsgEnum(s.Enum))),
-			))
-		}
-	}
-	if s.MinLength != nil || s.MaxLength != nil {
-		n := sc.name("runes")
-		out = append(out, jen.Id(n).Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(x))
-		if s.MinLength != nil {
-			out = append(out, jen.If(jen.Id(n).Op("<").Lit(*s.MinLength)).Block(add(schema.MsgMinLength(*s.MinLength))))
-		}
-		if s.MaxLength != nil {
-			out = append(out, jen.If(jen.Id(n).Op(">").Lit(*s.MaxLength)).Block(add(schema.MsgMaxLength(*s.MaxLength))))
-		}
-	}
-	if s.Pattern != "" {
-		out = append(out, jen.If(jen.Op("!").Id(g.patterns[s.Pattern]).Dot("MatchString").Call(x)).Block(add(schema.MsgPattern(s.Pattern))))
 	}
 	return out
 }
 
-// numberChecks are the bounds; f is the value as a float64, compared the
-// way the reference validator compares.
-func numberChecks(s *schema.Schema, f jen.Code, add func(string) jen.Code) []jen.Code {
-	var out []jen.Code
-	bound := func(b *schema.Bound, op string, msg string) {
-		if b != nil {
-			out = append(out, jen.If(jen.Add(f).Op(op).Lit(b.Value)).Block(add(msg)))
+// formatFunc is the runtime/schema check of a string format: IsDate for
+// "date", IsDateTime for "date-time".
+func formatFunc(name string) string {
+	var b strings.Builder
+	b.WriteString("Is")
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' }) {
+		switch w {
+		case "uri", "uuid", "ipv4", "ipv6", "iri", "idn", "json":
+			b.WriteString(map[string]string{"uri": "URI", "uuid": "UUID", "ipv4": "IPv4", "ipv6": "IPv6", "iri": "IRI", "idn": "IDN", "json": "JSON"}[w])
+		default:
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
 		}
 	}
-	if s.Minimum != nil {
-		bound(s.Minimum, "<", schema.MsgMinimum(s.Minimum))
-	}
-	if s.Maximum != nil {
-		bound(s.Maximum, ">", schema.MsgMaximum(s.Maximum))
-	}
-	if s.ExclusiveMinimum != nil {
-		bound(s.ExclusiveMinimum, "<=", schema.MsgExclusiveMinimum(s.ExclusiveMinimum))
-	}
-	if s.ExclusiveMaximum != nil {
-		bound(s.ExclusiveMaximum, ">=", schema.MsgExclusiveMaximum(s.ExclusiveMaximum))
-	}
-	return out
+	return b.String()
 }
 
-// numberEquality emits const and enum checks on a number. For an integer
-// whose allowed values are all exact integers it is a switch on the int64;
-// otherwise each comparison is schema.Equal on the literal (decode.NumEquals).
-func (g *gen) numberEquality(sc *scope, s *schema.Schema, n, i jen.Code, integer bool, add func(string) jen.Code) []jen.Code {
-	check := func(values []any, msg string) jen.Code {
-		var lits []string
-		for _, v := range values {
-			if k := schema.KindOf(v); k == schema.KindInteger || k == schema.KindNumber {
-				c, err := schema.CanonicalJSON(v)
-				if err != nil {
-					continue
-				}
-				lit := string(c)
-				if num, ok := v.(interface{ String() string }); ok {
-					lit = num.String() // keep the literal: exact beyond 2^53
-				}
-				lits = append(lits, lit)
-			}
-		}
-		if len(lits) == 0 {
-			return add(msg)
-		}
-		if integer {
-			if ints, ok := exactInts(lits); ok {
-				cases := make([]jen.Code, len(ints))
-				for k, v := range ints {
-					cases[k] = jen.Lit(v)
-				}
-				return jen.Switch(i).Block(jen.Case(cases...), jen.Default().Block(add(msg)))
-			}
-		}
-		var cond *jen.Statement
-		for k, lit := range lits {
-			c := jen.Qual(pkgDecode, "NumEquals").Call(n, jen.Lit(lit))
-			if k == 0 {
-				cond = c
-			} else {
-				cond = cond.Op("||").Add(c)
-			}
-		}
-		return jen.If(jen.Op("!").Parens(cond)).Block(add(msg))
+// equality is an enum or const check of a scalar: a switch over the
+// allowed values, the message computed here.
+func (g *gen) equality(t *ir.Type, c ir.Check, rd string, loc, x jen.Code) jen.Code {
+	fail := jen.Id(rd).Dot("Fail").Call(loc, jen.Lit(c.Message))
+	if len(c.Values) == 0 {
+		return fail // no value of this type is allowed
 	}
-	var out []jen.Code
-	if s.HasConst {
-		out = append(out, check([]any{s.Const}, schema.MsgConst(s.Const)))
-	}
-	if s.HasEnum {
-		out = append(out, check(s.Enum, schema.MsgEnum(s.Enum)))
-	}
-	return out
-}
-
-// exactInts converts literals that denote integers exactly (1, 2.0, 1e3
-// below 2^53) to int64, leaving out fractions no integer equals; any other
-// literal makes the switch form unusable.
-func exactInts(lits []string) ([]int64, bool) {
-	out := make([]int64, 0, len(lits))
-	seen := map[int64]bool{}
-	for _, lit := range lits {
-		var v int64
-		if schema.IsIntegerLiteral(lit) {
-			x, err := strconv.ParseInt(lit, 10, 64)
-			if err != nil {
-				// Beyond int64: schema.Equal compares it as a double, which
-				// the largest int64 values equal (2^63-1 and 2^63 are the
-				// same double).
-				return nil, false
-			}
-			v = x
-		} else {
-			f, err := strconv.ParseFloat(lit, 64)
-			if err != nil {
-				return nil, false
-			}
-			if f != math.Trunc(f) {
-				continue // a fraction: no integer equals it
-			}
-			if math.Abs(f) >= 1<<53 {
-				return nil, false
-			}
-			v = int64(f)
+	switch t.Kind {
+	case ir.String:
+		lits := make([]jen.Code, 0, len(c.Values))
+		for _, v := range c.Values {
+			lits = append(lits, jen.Lit(v))
 		}
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	if len(out) == 0 {
-		return nil, false
-	}
-	return out, true
-}
-
-func boolChecks(s *schema.Schema, b jen.Code, add func(string) jen.Code) []jen.Code {
-	allowed := func(values []any, msg string) jen.Code {
-		t, f := false, false
-		for _, v := range values {
-			if x, ok := v.(bool); ok {
-				t, f = t || x, f || !x
-			}
-		}
+		return jen.Switch(jen.String().Call(x)).Block(jen.Case(lits...), jen.Default().Block(fail))
+	case ir.Boolean:
+		t, f := slices.Contains(c.Values, any(true)), slices.Contains(c.Values, any(false))
 		switch {
 		case t && f:
-			return nil
+			return jen.Null()
 		case t:
-			return jen.If(jen.Op("!").Add(b)).Block(add(msg))
-		case f:
-			return jen.If(b).Block(add(msg))
-		}
-		return add(msg)
-	}
-	var out []jen.Code
-	if s.HasConst {
-		if c := allowed([]any{s.Const}, schema.MsgConst(s.Const)); c != nil {
-			out = append(out, c)
+			return jen.If(jen.Op("!").Add(x)).Block(fail)
+		default:
+			return jen.If(x).Block(fail)
 		}
 	}
-	if s.HasEnum {
-		if c := allowed(s.Enum, schema.MsgEnum(s.Enum)); c != nil {
-			out = append(out, c)
+	lits := ir.NumberLiterals(c.Values)
+	if t.Kind == ir.Integer {
+		if ints, ok := ir.ExactInts(lits); ok {
+			cases := make([]jen.Code, len(ints))
+			for i, v := range ints {
+				cases[i] = jen.Lit(v)
+			}
+			return jen.Switch(x).Block(jen.Case(cases...), jen.Default().Block(fail))
 		}
 	}
-	return out
+	args := make([]jen.Code, len(lits))
+	for i, l := range lits {
+		args[i] = jen.Lit(l)
+	}
+	return jen.If(jen.Op("!").Id(rd).Dot("NumberIn").Call(args...)).Block(fail)
 }

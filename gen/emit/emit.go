@@ -30,7 +30,6 @@ const (
 	pkgOptional = "github.com/mcpgen/mcpgen/runtime/optional"
 	pkgEstate   = "github.com/mcpgen/mcpgen/runtime/estate"
 	pkgMCP      = "github.com/mcpgen/mcpgen/runtime/mcp"
-	pkgJx       = "github.com/go-faster/jx"
 )
 
 // File is one generated file.
@@ -97,7 +96,6 @@ const (
 // under dir ("" for the package's own directory).
 func (g *gen) render(dir string) ([]File, error) {
 	files := map[string]*jen.File{
-		"repair.gen.go": g.repairs(),
 		"server.gen.go": g.register(),
 	}
 	if g.role != rootOfShards || g.exportsTypes() {
@@ -133,17 +131,18 @@ func (g *gen) render(dir string) ([]File, error) {
 }
 
 // gen carries what several emitters share: the package-level variables
-// (schemas, patterns) named once, in traversal order, so output is
-// deterministic; and the package's role with, for a root, its shards.
+// of the decoders (patterns, bounds, type lists, schemas), named once in
+// the order the emitters ask for them, so output is deterministic; and the
+// package's role with, for a root, its shards.
 type gen struct {
 	pkg      *ir.Package
 	role     role
-	patterns map[string]string // pattern source → var name
-	patOrder []string
-	anyVars  map[*ir.Type]string // Any node → var holding its sub-schema
-	anyOrder []*ir.Type
-	anyOwner map[*ir.Type]string   // Any node → schema var it hangs off
-	extras   map[*ir.Type]*ir.Type // struct → Any node of its additionalProperties
+	vars     []pkgVar
+	varNames map[string]string // key → variable name
+	varCount map[string]int    // base name → next number
+	// schemaVars names the schema variable of a version's field, for
+	// packages whose versions are not a manifest's (BuildSchema).
+	schemaVars map[*ir.Version]string
 
 	// shards are a root's shards in publish order, and homeOf the shard
 	// of each tool.
@@ -154,19 +153,7 @@ type gen struct {
 }
 
 func newGen(p *ir.Package, r role) *gen {
-	g := &gen{pkg: p, role: r, patterns: map[string]string{}, anyVars: map[*ir.Type]string{}, anyOwner: map[*ir.Type]string{}, extras: map[*ir.Type]*ir.Type{}}
-	if r == rootOfShards {
-		return g // its schemas and decoders are the shards'
-	}
-	for _, t := range p.Tools {
-		for _, v := range t.Versions {
-			g.collect(v.Args, inputVar(v))
-			if v.Output != nil {
-				g.collect(v.Output, outputVar(v))
-			}
-		}
-	}
-	return g
+	return &gen{pkg: p, role: r, varNames: map[string]string{}, varCount: map[string]int{}}
 }
 
 // exportsTypes reports whether a version has a generated argument type or
@@ -190,44 +177,16 @@ func (g *gen) home(v *ir.Version) string {
 	return g.homeOf[v.Tool].path
 }
 
-func inputVar(v *ir.Version) string  { return "schema" + v.GoName + "Input" }
-func outputVar(v *ir.Version) string { return "schema" + v.GoName + "Output" }
-
-// collect names the pattern and Any-schema variables of t's tree.
-func (g *gen) collect(t *ir.Type, schemaVar string) {
-	if t == nil {
-		return
+// schemaVarName is the variable that holds a version's input or output
+// schema.
+func (g *gen) schemaVarName(v *ir.Version, field string) string {
+	if name, ok := g.schemaVars[v]; ok {
+		return name
 	}
-	switch t.Kind {
-	case ir.Any:
-		if _, ok := g.anyVars[t]; !ok {
-			g.anyVars[t] = fmt.Sprintf("anySchema%d", len(g.anyOrder))
-			g.anyOrder = append(g.anyOrder, t)
-			g.anyOwner[t] = schemaVar
-		}
-		return
-	case ir.String:
-		if p := t.Schema.Pattern; p != "" {
-			if _, ok := g.patterns[p]; !ok {
-				g.patterns[p] = fmt.Sprintf("pattern%d", len(g.patOrder))
-				g.patOrder = append(g.patOrder, p)
-			}
-		}
-	case ir.Struct:
-		for _, f := range t.Fields {
-			g.collect(f.Type, schemaVar)
-		}
-		if t.Schema.AdditionalProperties != nil {
-			// Undeclared properties of an open object are checked against
-			// additionalProperties by the reference validator.
-			extra := &ir.Type{Kind: ir.Any, Schema: t.Schema.AdditionalProperties,
-				Path: append(append([]string{}, t.Path...), "additionalProperties")}
-			g.extras[t] = extra
-			g.collect(extra, schemaVar)
-		}
-	case ir.Array:
-		g.collect(t.Elem, schemaVar)
+	if field == "outputSchema" {
+		return "schema" + v.GoName + "Output"
 	}
+	return "schema" + v.GoName + "Input"
 }
 
 // newFile starts a file of g's package, with the runtime's packages (and a
@@ -240,7 +199,6 @@ func (g *gen) newFile() *jen.File {
 	f.ImportName(pkgOptional, "optional")
 	f.ImportName(pkgEstate, "estate")
 	f.ImportName(pkgMCP, "mcp")
-	f.ImportName(pkgJx, "jx")
 	for _, s := range g.shards {
 		f.ImportName(s.path, s.name)
 	}

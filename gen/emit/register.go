@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/estate"
 )
 
 // register emits the server side of the package.
@@ -29,8 +30,10 @@ func (g *gen) register() *jen.File {
 	g.handlerInterface(f)
 	if g.role == rootOfShards {
 		g.shardedRegistry(f)
+		g.shardedRepairDispatch(f)
 	} else {
 		g.versionTable(f)
+		g.repairDispatch(f)
 	}
 	return f
 }
@@ -62,9 +65,11 @@ func (g *gen) serverInfo(f *jen.File) {
 	for _, p := range srv.Prompts {
 		var args []jen.Code
 		for _, a := range p.Arguments {
-			args = append(args, jen.Values(jen.Dict{
-				jen.Id("Name"): jen.Lit(a.Name), jen.Id("Description"): jen.Lit(a.Description), jen.Id("Required"): jen.Lit(a.Required),
-			}))
+			arg := jen.Dict{jen.Id("Name"): jen.Lit(a.Name), jen.Id("Required"): jen.Lit(a.Required)}
+			if a.Description != "" {
+				arg[jen.Id("Description")] = jen.Lit(a.Description)
+			}
+			args = append(args, jen.Values(arg))
 		}
 		prompts = append(prompts, jen.Values(jen.Dict{
 			jen.Id("Name"): jen.Lit(p.Name), jen.Id("Description"): jen.Lit(p.Description), jen.Id("Template"): jen.Lit(p.Template),
@@ -133,21 +138,11 @@ const (
 // whole enclosing function for every call of a function value, here one
 // per version's inlined decode.Adapt closure.)
 func (g *gen) versionTable(f *jen.File) {
-	doc(f, "toolVersion is one tool version of the package: how to build its spec and how\n"+
-		"to bind it to a Handler.")
-	f.Type().Id("toolVersion").Struct(
-		jen.Comment("spec returns the version's spec as the runtime publishes it."),
-		jen.Id("spec").Func().Params().Qual(pkgEstate, "ToolSpec"),
-		jen.Comment("bind returns the version's runtime tool: h's method for it, with the"),
-		jen.Comment("generated decoder as its validator."),
-		jen.Id("bind").Func().Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool"),
-	)
-	f.Line()
 	doc(f, "toolVersions is every tool version of the package in publish order (by name,\n"+
 		"then version); a table of functions, initialised statically.")
-	f.Var().Id("toolVersions").Op("=").Index(jen.Op("...")).Id("toolVersion").ValuesFunc(func(gr *jen.Group) {
+	f.Var().Id("toolVersions").Op("=").Index(jen.Op("...")).Qual(pkgMCP, "Version").Types(jen.Id("Handler")).ValuesFunc(func(gr *jen.Group) {
 		for _, v := range g.versions() {
-			gr.Line().Values(jen.Id(specFunc(v)), jen.Id(bindFunc(v)))
+			gr.Line().Values(jen.Dict{jen.Id("Spec"): jen.Id(specFunc(v)), jen.Id("Bind"): jen.Id(bindFunc(v))})
 		}
 		if len(g.versions()) > 0 {
 			gr.Line()
@@ -163,22 +158,12 @@ func (g *gen) versionTable(f *jen.File) {
 	}
 	doc(f, specs)
 	f.Func().Id("Specs").Params().Index().Qual(pkgEstate, "ToolSpec").Block(
-		jen.Id("specs").Op(":=").Make(jen.Index().Qual(pkgEstate, "ToolSpec"), jen.Len(jen.Id("toolVersions"))),
-		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
-			jen.Id("specs").Index(jen.Id("i")).Op("=").Id("t").Dot("spec").Call(),
-		),
-		jen.Return(jen.Id("specs")),
+		jen.Return(jen.Qual(pkgMCP, "Specs").Call(jen.Id("toolVersions").Index(jen.Op(":")))),
 	)
 	f.Line()
-
 	doc(f, register)
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(pkgMCP, "Server"), jen.Id("h").Id("Handler")).Error().Block(
-		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("toolVersions")).Block(
-			jen.If(jen.Err().Op(":=").Id("s").Dot("Bind").Call(jen.Id("t").Dot("spec").Call(), jen.Id("t").Dot("bind").Call(jen.Id("h"))), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Err()),
-			),
-		),
-		jen.Return(jen.Nil()),
+		jen.Return(jen.Qual(pkgMCP, "RegisterAll").Call(jen.Id("s"), jen.Id("h"), jen.Id("toolVersions").Index(jen.Op(":")))),
 	)
 	f.Line()
 
@@ -189,14 +174,9 @@ func (g *gen) versionTable(f *jen.File) {
 			jen.Return(jen.Qual(pkgEstate, "ToolSpec").Add(g.specLiteral(v))),
 		)
 		f.Line()
-		docf(f, "%s binds %s to h.%s,\nwith the generated decoder %s as its validator.", bindFunc(v), v.Spec.Key(), v.GoName, validatorName(v))
+		docf(f, "%s binds %s to h.%s.", bindFunc(v), v.Spec.Key(), v.GoName)
 		f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
-			jen.Return(jen.Qual(pkgMCP, "Tool").Values(jen.Dict{
-				jen.Id("Handler"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("call").Op("*").Qual(pkgMCP, "Call")).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()).Block(
-					jen.Return(jen.Id("h").Dot(v.GoName).Call(jen.Id("ctx"), jen.Id("call"), jen.Id("call").Dot("Value").Assert(argsType(v)))),
-				),
-				jen.Id("Validate"): jen.Qual(pkgDecode, "Adapt").Call(jen.Id(validatorName(v))),
-			})),
+			jen.Return(jen.Qual(pkgMCP, "TypedTool").Call(jen.Id("h").Dot(v.GoName), g.validator(v))),
 		)
 		f.Line()
 	}
@@ -218,7 +198,8 @@ func stringSlice(s []string) jen.Code {
 	return jen.Index().String().Values(vals...)
 }
 
-// specLiteral is the estate.ToolSpec of v as a composite literal.
+// specLiteral is the estate.ToolSpec of v as a composite literal; fields
+// that hold their zero value are left out.
 func (g *gen) specLiteral(v *ir.Version) jen.Code {
 	s := v.Spec
 	d := jen.Dict{
@@ -226,27 +207,36 @@ func (g *gen) specLiteral(v *ir.Version) jen.Code {
 		jen.Id("Version"):            jen.Qual(pkgEstate, "MustParseVersion").Call(jen.Lit(s.Version.String())),
 		jen.Id("Title"):              jen.Lit(s.Title),
 		jen.Id("Description"):        jen.Lit(s.Description),
-		jen.Id("InputSchema"):        jen.Id(inputVar(v)),
+		jen.Id("InputSchema"):        jen.Id(g.schemaVarName(v, "inputSchema")),
 		jen.Id("SideEffect"):         jen.Qual(pkgEstate, "SideEffect").Call(jen.Lit(string(s.SideEffect))),
-		jen.Id("RequiredScopes"):     stringSlice(s.RequiredScopes),
 		jen.Id("DataClassification"): jen.Qual(pkgEstate, "Classification").Call(jen.Lit(string(s.DataClassification))),
 		jen.Id("Owner"):              jen.Lit(s.Owner),
-		jen.Id("Tenants"):            stringSlice(s.Tenants),
-		jen.Id("Lifecycle"):          jen.Qual(pkgEstate, "Lifecycle").Call(jen.Lit(string(s.Lifecycle))),
-		jen.Id("SupersededBy"):       jen.Lit(s.SupersededBy),
+	}
+	if s.Lifecycle != "" && s.Lifecycle != estate.Active {
+		d[jen.Id("Lifecycle")] = jen.Qual(pkgEstate, "Lifecycle").Call(jen.Lit(string(s.Lifecycle)))
+	}
+	if len(s.RequiredScopes) > 0 {
+		d[jen.Id("RequiredScopes")] = stringSlice(s.RequiredScopes)
+	}
+	if len(s.Tenants) > 0 {
+		d[jen.Id("Tenants")] = stringSlice(s.Tenants)
+	}
+	if s.SupersededBy != "" {
+		d[jen.Id("SupersededBy")] = jen.Lit(s.SupersededBy)
 	}
 	if s.OutputSchema != nil {
-		d[jen.Id("OutputSchema")] = jen.Id(outputVar(v))
+		d[jen.Id("OutputSchema")] = jen.Id(g.schemaVarName(v, "outputSchema"))
 	}
 	return jen.Values(d)
 }
 
-// validatorName is the decoder Register binds: the one that skips the
-// strictness scan the server's envelope decoder has already made, except
-// for a team's struct, whose decoder fills the struct after validating.
-func validatorName(v *ir.Version) string {
+// validator is the validator Register binds: the generated decoder of the
+// arguments, without the strictness scan the server's envelope reader has
+// already made; for a team's struct, its Decode function, which fills the
+// struct after validating.
+func (g *gen) validator(v *ir.Version) jen.Code {
 	if v.ArgsType != nil {
-		return "Decode" + v.ArgsName()
+		return jen.Qual(pkgDecode, "Adapt").Call(jen.Id("Decode" + v.ArgsName()))
 	}
-	return checkedName(v.Args)
+	return jen.Qual(pkgDecode, "Validator").Types(jen.Id(v.Args.Name)).Call()
 }

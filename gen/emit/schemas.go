@@ -2,7 +2,6 @@ package emit
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -12,90 +11,139 @@ import (
 )
 
 // schemas emits the parsed schema of every version (as declared, x-secret
-// markers included: the runtime needs them to redact the call log), the
-// compiled patterns the decoders use, and the sub-schemas handed to the
-// reference validator.
+// markers included: the runtime needs them to redact the call log) and the
+// values the decoders reach through them: the compiled patterns, the
+// multipleOf bounds, the declared type lists of type-mismatch messages, and
+// the schemas of the values the reference validator checks.
 func (g *gen) schemas() *jen.File {
 	f := g.newFile()
 	for _, v := range g.versions() {
-		g.schemaVar(f, inputVar(v), "inputSchema", v, v.Spec.InputSchema)
+		g.schemaVar(f, g.schemaVarName(v, "inputSchema"), "inputSchema", v, v.Spec.InputSchema)
 		if v.Spec.OutputSchema != nil {
-			g.schemaVar(f, outputVar(v), "outputSchema", v, v.Spec.OutputSchema)
+			g.schemaVar(f, g.schemaVarName(v, "outputSchema"), "outputSchema", v, v.Spec.OutputSchema)
 		}
 	}
-	if len(g.patOrder) > 0 {
-		doc(f, "The patterns of the schemas, compiled once (Go RE2, unanchored, as the\nreference validator matches them).")
-		defs := make([]jen.Code, 0, len(g.patOrder))
-		for _, p := range g.patOrder {
-			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
-		}
-		f.Var().Defs(defs...)
-		f.Line()
-	}
-	if len(g.anyOrder) > 0 {
-		doc(f, "Sub-schemas checked by the reference validator (type unions, untyped\nvalues, undeclared properties of open objects).")
-		defs := make([]jen.Code, 0, len(g.anyOrder))
-		for _, t := range g.anyOrder {
-			args := []jen.Code{}
-			for _, seg := range t.Path {
-				args = append(args, jen.Lit(seg))
-			}
-			defs = append(defs, jen.Id(g.anyVars[t]).Op("=").Id(g.anyOwner[t]).Dot("At").Call(args...))
-		}
-		f.Var().Defs(defs...)
-		f.Line()
-	}
+	g.packageVars(f)
 	return f
 }
 
+// packageVars declares the variables the decoders use, named in the order
+// the emitters asked for them.
+func (g *gen) packageVars(f *jen.File) {
+	if len(g.vars) == 0 {
+		return
+	}
+	doc(f, "What the decoders check against, reached once through the schemas above:\n"+
+		"patterns, multipleOf bounds, declared types, and the schemas of the values\n"+
+		"the reference validator checks.")
+	defs := make([]jen.Code, 0, len(g.vars))
+	for _, v := range g.vars {
+		defs = append(defs, jen.Id(v.name).Op("=").Add(v.value))
+	}
+	f.Var().Defs(defs...)
+	f.Line()
+}
+
+// pkgVar is a package-level variable of the generated decoders.
+type pkgVar struct {
+	name  string
+	value jen.Code
+}
+
+// addVar declares a variable once per key, naming it base plus a number,
+// and returns its name.
+func (g *gen) addVar(key, base string, value func() jen.Code) string {
+	if name, ok := g.varNames[key]; ok {
+		return name
+	}
+	name := fmt.Sprintf("%s%d", base, g.varCount[base])
+	g.varCount[base]++
+	g.varNames[key] = name
+	g.vars = append(g.vars, pkgVar{name, value()})
+	return name
+}
+
+// lookup is the expression that reaches s in its document: the schema
+// variable of the version's field and s's JSON pointer.
+func (g *gen) lookup(t *ir.Type, s *schema.Schema) *jen.Statement {
+	ptr := s.Location()
+	p := ""
+	if len(ptr) > 0 {
+		p = ptr.String()
+	}
+	return jen.Id(g.schemaVarName(t.Owner, t.Source)).Dot("Lookup").Call(jen.Lit(p))
+}
+
+// patternVar is the compiled pattern of s (a schema of t).
+func (g *gen) patternVar(t *ir.Type, s *schema.Schema) string {
+	// One variable per pattern source, whichever schema states it.
+	key := "pattern " + s.Pattern().Source
+	return g.addVar(key, "pattern", func() jen.Code { return g.lookup(t, s).Dot("Pattern").Call().Dot("Regexp").Call() })
+}
+
+// multipleVar is the multipleOf bound of s.
+func (g *gen) multipleVar(t *ir.Type, s *schema.Schema) string {
+	key := fmt.Sprintf("multipleOf %s %s", g.schemaVarName(t.Owner, t.Source), s.Location())
+	return g.addVar(key, "multipleOf", func() jen.Code { return g.lookup(t, s).Dot("MultipleOf").Call() })
+}
+
+// rootsVar is the list of t's roots, for the reference validator.
+func (g *gen) rootsVar(t *ir.Type) string {
+	var key strings.Builder
+	key.WriteString("roots " + g.schemaVarName(t.Owner, t.Source))
+	for _, r := range t.Roots {
+		key.WriteString(" " + r.Location().String())
+	}
+	return g.addVar(key.String(), "roots", func() jen.Code {
+		items := make([]jen.Code, len(t.Roots))
+		for i, r := range t.Roots {
+			items[i] = g.lookup(t, r)
+		}
+		return jen.Index().Op("*").Qual(pkgSchema, "Schema").Values(items...)
+	})
+}
+
+// typesVar is the declared type list kinds, for type-mismatch messages:
+// one of runtime/decode's for a single type.
+func (g *gen) typesVar(kinds []schema.Kind) jen.Code {
+	if len(kinds) == 1 {
+		name := strings.ToUpper(kinds[0].String()[:1]) + kinds[0].String()[1:]
+		return jen.Qual(pkgDecode, name)
+	}
+	var name strings.Builder
+	args := make([]jen.Code, len(kinds))
+	for i, k := range kinds {
+		name.WriteString(strings.ToUpper(k.String()[:1]) + k.String()[1:])
+		args[i] = jen.Qual(pkgSchema, kindConst(k))
+	}
+	key := "types " + name.String()
+	if v, ok := g.varNames[key]; ok {
+		return jen.Id(v)
+	}
+	g.varNames[key] = "types" + name.String()
+	g.vars = append(g.vars, pkgVar{"types" + name.String(), jen.Qual(pkgDecode, "TypesOf").Call(args...)})
+	return jen.Id("types" + name.String())
+}
+
 func (g *gen) schemaVar(f *jen.File, name, field string, v *ir.Version, s *schema.Schema) {
-	doc, err := schema.Encode(s.Document()) // literals as declared, never rounded
+	doc, err := schema.Encode(s.Raw()) // literals as declared, never rounded
 	if err != nil {
 		// Parse accepted only JSON values; this cannot happen for a
 		// loaded manifest.
 		panic(fmt.Sprintf("emit: %s %s: %v", v.Spec.Key(), field, err))
 	}
 	docf(f, "%s is the %s of %s, as declared (hash %s).", name, field, v.Spec.Key(), s.Hash())
-	f.Var().Id(name).Op("=").Qual(pkgSchema, "MustParseJSON").Call(jen.Lit(string(doc)))
-	f.Line()
-}
-
-// repairs emits one repair function per version and RepairArguments, which
-// finds one by name and version. In a root of shards each is a call of the
-// shard's, and RepairArguments finds the shard.
-func (g *gen) repairs() *jen.File {
-	f := g.newFile()
-	params, results := repairSignature()
-	for _, v := range g.versions() {
-		name := "Repair" + v.ArgsName()
-		doc(f, strings.Join([]string{
-			fmt.Sprintf("%s applies the deterministic repairs to raw arguments of %s:", name, v.Spec.Key()),
-			"numeric strings to numbers, numbers to strings, \"true\"/\"false\" to booleans,",
-			"integral floats to integers, undeclared properties of closed objects dropped,",
-			"missing required properties filled from defaults (keyed by path, \"$.currency\").",
-			"It fixes syntax, never meaning: it returns the repaired arguments and the",
-			"errors that remain for the model to fix, sorted. err reports input that is",
-			"not one well-formed JSON value.",
-		}, "\n"))
-		if home := g.home(v); home != "" {
-			forward(f, home, name, params, results, "data", "defaults")
-			continue
+	parse := jen.Qual(pkgSchema, "MustParseJSON").Call(jen.Lit(string(doc)))
+	if formats := s.AnnotationFormats(); len(formats) > 0 {
+		lits := make([]jen.Code, len(formats))
+		for i, n := range formats {
+			lits[i] = jen.Lit(n)
 		}
-		f.Func().Id(name).Add(params).Add(results).Block(
-			jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(pkgSchema, "DecodeJSON").Call(jen.Id("data")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Nil(), jen.Err())),
-			jen.List(jen.Id("fixed"), jen.Id("remaining")).Op(":=").Qual(pkgSchema, "Repair").Call(jen.Id("v"), jen.Id(inputVar(v)), jen.Id("defaults")),
-			jen.List(jen.Id("repaired"), jen.Err()).Op("=").Qual(pkgSchema, "Encode").Call(jen.Id("fixed")),
-			jen.Return(jen.Id("repaired"), jen.Id("remaining"), jen.Err()),
-		)
-		f.Line()
+		parse = jen.Qual(pkgSchema, "MustParseJSONWith").Call(jen.Lit(string(doc)),
+			jen.Qual(pkgSchema, "Options").Values(jen.Dict{jen.Id("AnnotationFormats"): jen.Index().String().Values(lits...)}))
 	}
-	if g.role == rootOfShards {
-		g.shardedRepairDispatch(f)
-	} else {
-		g.repairDispatch(f)
-	}
-	return f
+	f.Var().Id(name).Op("=").Add(parse)
+	f.Line()
 }
 
 // repairSignature is the parameters and results of a version's Repair
@@ -120,48 +168,11 @@ const repairArgumentsDoc = "RepairArguments applies the deterministic repair of 
 	"(client.RepairPrompt renders what remains as one model turn)."
 
 // repairDispatch emits RepairArguments: the host-side repair step of the
-// repair loop by tool name and version (seed 003 §4.3). It searches a
-// statically initialised table of the versions' repair functions, sorted
-// by key, rather than switching over every version in one function: a
-// function's compile time grows faster than its length.
+// repair loop by tool name and version, over the table of versions.
 func (g *gen) repairDispatch(f *jen.File) {
-	type row struct{ key, fn string }
-	var rows []row
-	for _, v := range g.versions() {
-		rows = append(rows, row{v.Spec.Key(), "Repair" + v.ArgsName()})
-	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
-	params, results := repairSignature()
-	doc(f, "repairer is the repair function of one tool version.")
-	f.Type().Id("repairer").Struct(
-		jen.Comment("key is the version's key, \"name@version\"."),
-		jen.Id("key").String(),
-		jen.Comment("repair is the version's Repair function."),
-		jen.Id("repair").Func().Add(params).Add(results),
-	)
-	f.Line()
-	doc(f, "repairers is every tool version's repair function, sorted by key for\n"+
-		"RepairArguments' binary search; a table initialised statically.")
-	f.Var().Id("repairers").Op("=").Index(jen.Op("...")).Id("repairer").ValuesFunc(func(gr *jen.Group) {
-		for _, r := range rows {
-			gr.Line().Values(jen.Lit(r.key), jen.Id(r.fn))
-		}
-		if len(rows) > 0 {
-			gr.Line()
-		}
-	})
-	f.Line()
 	doc(f, repairArgumentsDoc)
 	f.Func().Id("RepairArguments").Add(repairArgumentsSignature()).Block(
-		jen.List(jen.Id("i"), jen.Id("found")).Op(":=").Qual("slices", "BinarySearchFunc").Call(
-			jen.Id("repairers").Index(jen.Op(":")), jen.Id("name").Op("+").Lit("@").Op("+").Id("version"),
-			jen.Func().Params(jen.Id("r").Id("repairer"), jen.Id("key").String()).Int().Block(
-				jen.Return(jen.Qual("strings", "Compare").Call(jen.Id("r").Dot("key"), jen.Id("key"))),
-			),
-		),
-		jen.If(jen.Op("!").Id("found")).Block(
-			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool version %s@%s in this package"), jen.Id("name"), jen.Id("version"))),
-		),
-		jen.Return(jen.Id("repairers").Index(jen.Id("i")).Dot("repair").Call(jen.Id("raw"), jen.Id("defaults"))),
+		jen.Return(jen.Qual(pkgMCP, "RepairArguments").Call(jen.Id("toolVersions").Index(jen.Op(":")), jen.Id("name"), jen.Id("version"), jen.Id("raw"), jen.Id("defaults"))),
 	)
+	f.Line()
 }

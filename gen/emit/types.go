@@ -10,84 +10,170 @@ import (
 	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
-// types emits the argument and output types of every version. A root of
-// shards declares each exported one as an alias of its shard's type, with
-// the same doc, so the package's API does not depend on its layout.
+// types emits the named types of every version: the argument and output
+// structs, the structs, enums, unions and variants below them, and the
+// $defs entries they use. A root of shards declares each exported one as
+// an alias of its shard's type, with the same doc, so the package's API
+// does not depend on its layout.
 func (g *gen) types() *jen.File {
 	f := g.newFile()
 	for _, v := range g.versions() {
-		spec, home := v.Spec, g.home(v)
-		g.namedTypes(f, home, v.Args, argsLead(v), spec.Title, spec.Description)
-		if v.Output != nil {
-			g.namedTypes(f, home, v.Output, fmt.Sprintf("%s is the structured output of %s %s", v.Output.Name, spec.Name, spec.Version), "", v.Output.Doc)
+		home := g.home(v)
+		for _, t := range v.Named {
+			g.namedType(f, home, v, t)
 		}
 	}
 	return f
 }
 
-// namedTypes declares t (if it is named) and every named type below it:
-// here, or as aliases of the types of the package home declares them in
-// (home is "" but in a root of shards). An alias for an unexported type
-// would serve nothing: the root's code names only exported ones.
-func (g *gen) namedTypes(f *jen.File, home string, t *ir.Type, lead, title, description string) {
-	skip := home != "" && t.Name != "" && !token.IsExported(t.Name)
+// lead is the first sentence of a named type's doc comment.
+func lead(v *ir.Version, t *ir.Type) string {
+	switch {
+	case t == v.Args:
+		return argsLead(v)
+	case t == v.Output:
+		return fmt.Sprintf("%s is the structured output of %s %s", t.Name, v.Spec.Name, v.Spec.Version)
+	case t.Def != "":
+		return fmt.Sprintf("%s is the definition %q of %s %s", t.Name, t.Def, v.Spec.Name, v.Spec.Version)
+	}
+	return fmt.Sprintf("%s is a value of %s %s", t.Name, v.Spec.Name, v.Spec.Version)
+}
+
+func (g *gen) namedType(f *jen.File, home string, v *ir.Version, t *ir.Type) {
+	if home != "" && !token.IsExported(t.Name) {
+		return // the root names only exported types
+	}
+	title, description := "", t.Doc
+	if t == v.Args {
+		title, description = v.Spec.Title, v.Spec.Description
+	}
 	switch t.Kind {
 	case ir.Struct:
-		if !skip {
-			doc(f, docText(lead, title, description))
-			if home != "" {
-				alias(f, home, t.Name)
-			} else {
-				fields := make([]jen.Code, 0, len(t.Fields))
-				for _, fl := range t.Fields {
-					fields = append(fields, jen.Comment(fieldDoc(fl)), jen.Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": jsonTag(fl)}))
-				}
-				f.Type().Id(t.Name).Struct(fields...)
+		doc(f, docText(lead(v, t), title, description))
+	case ir.String:
+		doc(f, docText(lead(v, t)+", one of the values the schema allows", "", description))
+	case ir.Union:
+		doc(f, docText(lead(v, t)+": one of "+altList(t)+"; exactly one field is set", "", description))
+	case ir.Variants:
+		doc(f, docText(lead(v, t)+": one of "+altList(t)+", told apart by their "+fmt.Sprintf("%q", t.Tag), "", description))
+	}
+	if home != "" {
+		alias(f, home, t.Name)
+		f.Line()
+		if t.Kind == ir.String {
+			g.enumConsts(f, home, t)
+		}
+		return
+	}
+	switch t.Kind {
+	case ir.Struct:
+		fields := make([]jen.Code, 0, 2*len(t.Fields)+2)
+		for _, fl := range t.Fields {
+			fields = append(fields, jen.Comment(fieldDoc(fl)), jen.Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": jsonTag(fl)}))
+		}
+		if t.Extra != nil {
+			fields = append(fields,
+				jen.Comment("AdditionalProperties holds the properties the schema does not declare."),
+				jen.Id("AdditionalProperties").Map(jen.String()).Add(goType(t.Extra)).Tag(map[string]string{"json": "-"}))
+		}
+		f.Type().Id(t.Name).Struct(fields...)
+		if t.Extra != nil {
+			f.Line()
+			docf(f, "MarshalJSON writes the declared properties and AdditionalProperties as one object.")
+			f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+				jen.Type().Id("plain").Id(t.Name),
+				jen.Return(jen.Qual(pkgDecode, "MarshalWithExtra").Call(jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties"))),
+			)
+		}
+	case ir.String:
+		f.Type().Id(t.Name).String()
+		f.Line()
+		g.enumConsts(f, "", t)
+		return
+	case ir.Union:
+		fields := make([]jen.Code, 0, 2*len(t.Alts))
+		for _, a := range t.Alts {
+			fields = append(fields, jen.Commentf("%s is set when the value is %s.", a.GoName, kindText(a)),
+				jen.Id(a.GoName).Qual(pkgOptional, "Value").Types(goType(a.Type)))
+		}
+		f.Type().Id(t.Name).Struct(fields...)
+		f.Line()
+		cases := make([]jen.Code, 0, len(t.Alts))
+		zero := jen.Null()
+		for i, a := range t.Alts {
+			cases = append(cases, jen.Case(jen.Id("v").Dot(a.GoName).Dot("Set")).Block(
+				jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("v").Dot(a.GoName).Dot("V")))))
+			if i > 0 {
+				zero = zero.Op("&&")
 			}
+			zero = zero.Op("!").Id("v").Dot(a.GoName).Dot("Set")
+		}
+		doc(f, "MarshalJSON writes the alternative that is set.")
+		f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Switch().Block(cases...),
+			jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil()),
+		)
+		f.Line()
+		doc(f, "IsZero reports whether no alternative is set.")
+		f.Func().Params(jen.Id("v").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(zero))
+	case ir.Variants:
+		f.Type().Id(t.Name).Interface(jen.Id(marker(t)).Params())
+		f.Line()
+		for _, a := range t.Alts {
+			docf(f, "%s makes %s one of %s (%q: %q).", marker(t), a.Type.Name, t.Name, t.Tag, a.Tag)
+			f.Func().Params(jen.Id(a.Type.Name)).Id(marker(t)).Params().Block()
 			f.Line()
 		}
-		for _, fl := range t.Fields {
-			g.namedTypes(f, home, fl.Type, nestedLead(fl.Type, t.Name+"."+fl.GoName), "", fl.Type.Doc)
-		}
-	case ir.Array:
-		g.namedTypes(f, home, t.Elem, nestedLead(t.Elem, lead+"[i]"), "", t.Elem.Doc)
-	case ir.String:
-		if t.Name == "" || skip {
-			return
-		}
-		doc(f, docText(lead+", one of the values the schema allows", "", description))
-		if home != "" {
-			alias(f, home, t.Name)
-		} else {
-			f.Type().Id(t.Name).String()
-		}
-		f.Line()
-		consts := make([]jen.Code, 0, len(t.Schema.Enum))
-		for _, c := range t.EnumConsts() {
-			value := jen.Id(t.Name).Op("=").Lit(c[1])
-			if home != "" {
-				value = jen.Op("=").Qual(home, c[0])
-			}
-			consts = append(consts, jen.Commentf("%s is %q.", c[0], c[1]), jen.Id(c[0]).Add(value))
-		}
-		docf(f, "The values of %s.", t.Name)
-		f.Const().Defs(consts...)
-		f.Line()
+		return
 	}
+	f.Line()
+}
+
+// marker is the method that seals a variants interface.
+func marker(t *ir.Type) string { return "is" + t.Name }
+
+func altList(t *ir.Type) string {
+	names := make([]string, len(t.Alts))
+	for i, a := range t.Alts {
+		if t.Kind == ir.Variants {
+			names[i] = a.Type.Name
+		} else {
+			names[i] = kindText(a)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// kindText describes the values a union alternative takes.
+func kindText(a *ir.Alt) string {
+	names := make([]string, len(a.Kinds))
+	for i, k := range a.Kinds {
+		names[i] = k.String()
+	}
+	return "a JSON " + strings.Join(names, " or ")
+}
+
+// enumConsts declares the constants of a string enum type (in a root of
+// shards, as the shard's).
+func (g *gen) enumConsts(f *jen.File, home string, t *ir.Type) {
+	if len(t.Consts) == 0 {
+		return
+	}
+	consts := make([]jen.Code, 0, 2*len(t.Consts))
+	for _, c := range t.Consts {
+		value := jen.Id(t.Name).Op("=").Lit(c[1])
+		if home != "" {
+			value = jen.Op("=").Qual(home, c[0])
+		}
+		consts = append(consts, jen.Commentf("%s is %q.", c[0], c[1]), jen.Id(c[0]).Add(value))
+	}
+	docf(f, "The values of %s.", t.Name)
+	f.Const().Defs(consts...)
+	f.Line()
 }
 
 // alias declares the type name as an alias of home's type of that name.
 func alias(f *jen.File, home, name string) { f.Type().Id(name).Op("=").Qual(home, name) }
-
-// nestedLead names a nested type by the value it types ("X is the type of
-// Args.Legs[i]"); for an unnamed array, where is passed down so its element
-// type reads the same way.
-func nestedLead(t *ir.Type, where string) string {
-	if t.Name == "" {
-		return where
-	}
-	return t.Name + " is the type of " + where
-}
 
 // docText builds a doc comment: the lead sentence (naming the type), then
 // the title and description as written in the manifest.
@@ -110,12 +196,15 @@ func fieldDoc(fl *ir.Field) string {
 		req = "required"
 	}
 	s := fmt.Sprintf("%s is the %q property (%s).", fl.GoName, fl.JSONName, req)
-	if fl.Type.Doc != "" {
-		s += " " + fl.Type.Doc
+	if d := fl.Type.Doc; d != "" {
+		s += " " + strings.Join(strings.Fields(d), " ")
 	}
 	return s
 }
 
+// jsonTag leaves an absent optional property out (omitzero: an unset
+// optional.Value or Nullable, a nil pointer, map or interface), so the
+// typed client sends what the caller set and nothing else.
 func jsonTag(fl *ir.Field) string {
 	if fl.Required {
 		return fl.JSONName
@@ -123,10 +212,23 @@ func jsonTag(fl *ir.Field) string {
 	return fl.JSONName + ",omitzero"
 }
 
-// goType is the Go type of a schema node.
+// optionalWrapped reports whether an optional field of type t is an
+// optional.Value (the other kinds say "absent" themselves: a nil pointer,
+// map or interface, an unset Nullable or union).
+func optionalWrapped(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.Pointer, ir.Variants, ir.Map:
+		return false
+	case ir.Nullable, ir.Union:
+		return false
+	}
+	return true
+}
+
+// goType is the Go type of a value.
 func goType(t *ir.Type) jen.Code {
 	switch t.Kind {
-	case ir.Struct:
+	case ir.Struct, ir.Union, ir.Variants:
 		return jen.Id(t.Name)
 	case ir.String:
 		if t.Name != "" {
@@ -139,15 +241,22 @@ func goType(t *ir.Type) jen.Code {
 		return jen.Float64()
 	case ir.Boolean:
 		return jen.Bool()
-	case ir.Array:
+	case ir.Slice:
 		return jen.Index().Add(goType(t.Elem))
+	case ir.Map:
+		return jen.Map(jen.String()).Add(goType(t.Elem))
+	case ir.Nullable:
+		return jen.Qual(pkgOptional, "Nullable").Types(goType(t.Elem))
+	case ir.Pointer:
+		return jen.Op("*").Add(goType(t.Elem))
 	}
 	return jen.Any()
 }
 
-// fieldType wraps optional fields in optional.Value.
+// fieldType wraps an optional field in optional.Value where its type does
+// not say "absent" itself.
 func fieldType(fl *ir.Field) jen.Code {
-	if fl.Required {
+	if fl.Required || !optionalWrapped(fl.Type) {
 		return goType(fl.Type)
 	}
 	return jen.Qual(pkgOptional, "Value").Types(goType(fl.Type))

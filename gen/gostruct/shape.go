@@ -96,7 +96,7 @@ func (w *typeWalker) walk(t types.Type, at *field) *node {
 		}
 		for _, seen := range w.stack {
 			if seen == obj {
-				w.fail(at, obj.Pos(), "%s is recursive: the schema subset has no $ref, so a type cannot contain itself", obj.Name())
+				w.fail(at, obj.Pos(), "%s is recursive: a struct's schema is written out in full, so a type cannot contain itself; declare a recursive contract in a manifest, with $defs and $ref", obj.Name())
 				return n
 			}
 		}
@@ -115,7 +115,7 @@ func (w *typeWalker) walk(t types.Type, at *field) *node {
 		n.basic = u.Kind()
 	case *types.Slice:
 		if types.Identical(u.Elem(), types.Typ[types.Uint8]) {
-			w.fail(at, token.NoPos, "[]byte is base64 text in JSON, whose contentEncoding the schema subset does not enforce; declare a string")
+			w.fail(at, token.NoPos, "[]byte is base64 text in JSON, which contentEncoding only annotates and no format asserts; declare a string")
 			return n
 		}
 		n.kind, n.elem = listNode, w.walk(u.Elem(), at)
@@ -212,8 +212,9 @@ func derefStruct(t types.Type) (*types.Struct, bool) {
 	return st, ok
 }
 
-// special refuses the types invopop/jsonschema gives a format the subset
-// does not enforce, with advice.
+// special refuses the types invopop/jsonschema gives a format that their
+// JSON decoding does not match, with advice: the contract would assert one
+// thing and encoding/json accept another.
 func special(t *types.Named) string {
 	obj := t.Obj()
 	if obj.Pkg() == nil {
@@ -221,11 +222,11 @@ func special(t *types.Named) string {
 	}
 	switch obj.Pkg().Path() + "." + obj.Name() {
 	case "time.Time":
-		return "time.Time is a date-time string whose format the schema subset does not enforce; declare a string with a pattern"
+		return "time.Time reads RFC 3339 more narrowly than format date-time allows (no leap second, no lower-case t); declare a string with jsonschema:\"format=date-time\" and parse it in the handler"
 	case "net/url.URL":
-		return "url.URL is a uri string whose format the schema subset does not enforce; declare a string with a pattern"
+		return "url.URL has no JSON form of its own (encoding/json would read its fields); declare a string with jsonschema:\"format=uri\""
 	case "net.IP":
-		return "net.IP is an ipv4 string whose format the schema subset does not enforce; declare a string with a pattern"
+		return "net.IP reads IPv6 too where invopop/jsonschema says ipv4; declare a string with jsonschema:\"format=ipv4\" (or ipv6)"
 	}
 	return ""
 }

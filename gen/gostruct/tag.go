@@ -67,31 +67,29 @@ func parseTag(tag string) []tagItem {
 // writes.
 var tagKeywords = map[string]string{
 	"title": "title", "description": "description", "default": "default", "example": "examples", "enum": "enum",
-	"minLength": "minLength", "maxLength": "maxLength", "pattern": "pattern",
+	"minLength": "minLength", "maxLength": "maxLength", "pattern": "pattern", "format": "format",
 	"minimum": "minimum", "maximum": "maximum", "exclusiveMinimum": "exclusiveMinimum", "exclusiveMaximum": "exclusiveMaximum",
-	"minItems": "minItems", "maxItems": "maxItems", "uniqueItems": "uniqueItems",
+	"multipleOf": "multipleOf", "minItems": "minItems", "maxItems": "maxItems", "uniqueItems": "uniqueItems",
+	"readOnly": "readOnly", "writeOnly": "writeOnly",
 }
 
 // arrayKeys are the keys invopop/jsonschema applies to an array itself;
 // the others of an array field apply to its items.
 var arrayKeys = []string{"title", "description", "default", "minItems", "maxItems", "uniqueItems"}
 
-// outsideSubset are the tag keys invopop/jsonschema knows whose keyword the
-// subset does not have, and why.
+// outsideSubset are the tag keys invopop/jsonschema knows that a field of
+// a Go struct cannot carry, and why: its values are its Go type's, which
+// encoding/json fills.
 var outsideSubset = map[string]string{
-	"format":         "the subset does not enforce formats; use a pattern",
-	"multipleOf":     "the subset has no multipleOf",
-	"readOnly":       "the subset has no readOnly",
-	"writeOnly":      "the subset has no writeOnly",
-	"nullable":       "the subset has no oneOf; make the field optional (omitempty) instead of nullable",
+	"nullable":       "a field is null only as a pointer: declare it *T (and optional with omitempty)",
 	"type":           "a property's type is its Go type's",
-	"anchor":         "the subset has no $anchor",
-	"oneof_required": "the subset has no oneOf",
-	"oneof_ref":      "the subset has no oneOf",
-	"oneof_type":     "the subset has no oneOf",
-	"anyof_required": "the subset has no anyOf",
-	"anyof_ref":      "the subset has no anyOf",
-	"anyof_type":     "the subset has no anyOf",
+	"anchor":         "a field's schema is named by its Go type",
+	"oneof_required": "a struct's fields are its Go type's: declare one struct per alternative in a manifest instead",
+	"oneof_ref":      "a field holds its Go type, not one of several: declare the union in a manifest",
+	"oneof_type":     "a field holds its Go type, not one of several: declare the union in a manifest",
+	"anyof_required": "a struct's fields are its Go type's: declare one struct per alternative in a manifest instead",
+	"anyof_ref":      "a field holds its Go type, not one of several: declare the union in a manifest",
+	"anyof_type":     "a field holds its Go type, not one of several: declare the union in a manifest",
 }
 
 // checkTag refuses the items of f's jsonschema tag that cannot be part of
@@ -105,7 +103,7 @@ func (w *typeWalker) checkTag(f *field) {
 			// An empty item (a trailing comma) says nothing.
 		case it.flag && it.key == "required", it.flag && it.key == "-" && i == 0:
 		case outsideSubset[it.key] != "":
-			w.failTag(f, at, "jsonschema tag %s is outside the schema subset: %s", it.raw(), outsideSubset[it.key])
+			w.failTag(f, at, "jsonschema tag %s cannot be on a Go struct's field: %s", it.raw(), outsideSubset[it.key])
 		case it.flag && tagKeywords[it.key] != "":
 			w.failTag(f, at, "jsonschema tag %s needs a value (%s=...)", it.key, it.key)
 		case it.flag:
@@ -129,7 +127,7 @@ func suggestTagKey(key string) string {
 		known = append(known, k)
 	}
 	sort.Strings(known)
-	return " (the subset's keys: required, " + strings.Join(known, ", ") + ")"
+	return " (the keys: required, " + strings.Join(known, ", ") + ")"
 }
 
 // keywordOnItems says whether a tag key of a field lands on its items'

@@ -1,8 +1,47 @@
 // Package ir decides, once, what the generator emits: the Go name of every
-// tool version and of every type, the Go type of every schema node, and the
-// checks each field needs. The emitters read only the IR, so naming and
-// typing rules live in one place (as ogen's gen/ir sits between its spec
-// parser and its templates).
+// tool version and of every type, the Go type of every value a contract
+// describes, and the checks each value needs. The emitters read only the IR
+// and print it, so typing and naming rules live in one place, and adding a
+// keyword to the language is one case here and one helper in the runtime
+// (as ogen's gen/ir sits between its spec parser and its templates).
+//
+// # How a value is typed
+//
+// A value is constrained by every schema that applies to it at once (its
+// own, what that reaches through $ref and allOf: see
+// schema.Conjunction). The IR types it from them:
+//
+//   - a schema that only refers to a $defs entry is that entry's named Go
+//     type, declared once per version and reused; a recursive definition is
+//     reached through a pointer where Go needs one;
+//   - an object is a struct of its declared properties (optional ones as
+//     optional.Value), or a map[string]T when it declares none and its
+//     additionalProperties is a schema;
+//   - an array is a slice of its items' type;
+//   - a string, integer, number or boolean is string, int64, float64 or
+//     bool; a string enum is a named string type with a constant per value;
+//   - a value that may also be null (type [T, "null"], or anyOf with
+//     {"type": "null"}) is an optional.Nullable[T];
+//   - a oneOf or anyOf told apart by a tag property is a sealed interface
+//     with a struct per alternative; one told apart by type is a small
+//     union struct with a field per alternative;
+//   - anything else is any, in runtime/schema's JSON value model.
+//
+// # How a value is checked
+//
+// The checks the language's common keywords state (types, bounds, lengths,
+// patterns, formats, multipleOf, enum and const of scalars, required,
+// additionalProperties, min/max items and properties, uniqueItems,
+// dependentRequired) are compiled: each is one line of generated code
+// calling a runtime/decode helper. A value whose schemas use anything else
+// (not, if/then/else, contains, prefixItems, patternProperties,
+// propertyNames, dependentSchemas, unevaluated*, a union tried one
+// alternative at a time, enum or const of an object or array, type lists
+// that differ between the schemas) is Delegated: generated code reads it
+// whole, the reference validator checks it against its Roots, and its Go
+// value is filled without reporting. Both paths report the reference
+// validator's errors, byte for byte; the generated decoders are tested
+// against it (internal/difftest) and run the official test suite.
 package ir
 
 import (
@@ -56,6 +95,13 @@ type Version struct {
 	// it, and Args is then the unexported wire form the generated decoder
 	// validates into before the team's struct is filled.
 	ArgsType *External
+	// Named lists every named type of the version in declaration order:
+	// Args, Output, then the types below them (nested structs, enums,
+	// unions, $defs entries), each once.
+	Named []*Type
+	// Delegated lists the types whose values the reference validator
+	// checks, in traversal order, each once.
+	Delegated []*Type
 }
 
 // External is a Go type declared outside the generated package.
@@ -69,51 +115,6 @@ type External struct {
 // (DecodePaymentsLookupV1_0_0Args, RepairPaymentsLookupV1_0_0Args): the
 // name of its argument type when the package declares it.
 func (v *Version) ArgsName() string { return v.GoName + "Args" }
-
-// Kind is how a schema node is represented in Go.
-type Kind int
-
-const (
-	// Any is a node decoded into runtime/schema's JSON value model and
-	// checked by the reference validator: type unions, untyped schemas,
-	// null. Generated code stays straight-line for everything else.
-	Any Kind = iota
-	Struct
-	String
-	Integer
-	Number
-	Boolean
-	Array
-)
-
-// Type is the Go representation of one schema node.
-type Type struct {
-	Kind   Kind
-	Schema *schema.Schema
-	// Name is the Go type name of named types: structs, and strings with
-	// an enum (which get typed constants).
-	Name string
-	// Doc is the schema's description (or title), for the doc comment.
-	Doc string
-	// Fields of a struct, sorted by JSON name.
-	Fields []*Field
-	// Elem is an array's element type.
-	Elem *Type
-	// Path is the schema path of this node inside its input or output
-	// schema, for error positions.
-	Path schema.Path
-}
-
-// Field is one property of a struct.
-type Field struct {
-	JSONName string
-	GoName   string
-	Type     *Type
-	Required bool
-	// Index numbers the properties of one object, for the decoder's
-	// presence bitmask.
-	Index int
-}
 
 // NameError is a naming problem the generator cannot resolve by itself:
 // two properties or two tools whose Go names collide. Field and Path locate
@@ -152,7 +153,7 @@ func Build(pkgName string, specs []estate.ToolSpec, server Server) (*Package, er
 // in lower case ("paymentsLookupV1_0_0Wire"), so its wire form and the
 // types under it stay unexported.
 func BuildWithArgs(pkgName string, specs []estate.ToolSpec, server Server, args map[string]External) (*Package, error) {
-	b := builder{}
+	b := &builder{}
 	byName := map[string][]estate.ToolSpec{}
 	for _, s := range specs {
 		byName[s.Name] = append(byName[s.Name], s)
@@ -176,26 +177,27 @@ func BuildWithArgs(pkgName string, specs []estate.ToolSpec, server Server, args 
 		for _, spec := range vs {
 			v := &Version{Spec: spec, Tool: t}
 			v.GoName = fmt.Sprintf("%sV%d_%d_%d", t.GoName, spec.Version.Major(), spec.Version.Minor(), spec.Version.Patch())
-			b.key, b.field = spec.Key(), "inputSchema"
 			argsName := v.ArgsName()
+			prefix := v.GoName
 			if ext, ok := args[spec.Key()]; ok {
 				v.ArgsType = &ext
 				argsName = wireName(v.GoName)
+				prefix = lowerFirst(v.GoName)
 			}
-			v.Args = b.typeOf(spec.InputSchema, argsName, nil)
+			b.start(v, spec.Key(), "inputSchema", prefix)
+			v.Args = b.root(spec.InputSchema, argsName)
 			if v.Args.Kind != Struct {
-				// Arguments are a struct; a root the reference validator
-				// would have to hold whole (an enum or const on the object)
-				// has no Go struct form.
-				b.fail(spec.Key(), "inputSchema", nil, "the root of an input schema must be a plain object: type object, without enum or const")
+				// Arguments are a struct: MCP's inputSchema is an object.
+				b.fail(spec.Key(), "inputSchema", nil, "the root of an input schema must be an object: type object, with its properties (not a union, not an enum or a const)")
 			}
 			if spec.OutputSchema != nil {
-				b.field = "outputSchema"
-				v.Output = b.typeOf(spec.OutputSchema, v.GoName+"Output", nil)
+				b.start(v, spec.Key(), "outputSchema", v.GoName)
+				v.Output = b.root(spec.OutputSchema, v.GoName+"Output")
 				if v.Output.Kind != Struct {
-					b.fail(spec.Key(), "outputSchema", nil, "the root of an output schema must be a plain object: type object, without enum or const")
+					b.fail(spec.Key(), "outputSchema", nil, "the root of an output schema must be an object: type object, with its properties (not a union, not an enum or a const)")
 				}
 			}
+			v.collect()
 			t.Versions = append(t.Versions, v)
 		}
 		pkg.Tools = append(pkg.Tools, t)
@@ -206,139 +208,56 @@ func BuildWithArgs(pkgName string, specs []estate.ToolSpec, server Server, args 
 	return pkg, nil
 }
 
-type builder struct {
-	key, field string
-	errs       Errors
+// BuildSchema types one schema on its own, as the root of a document, for
+// the generated decoders of the JSON Schema Test Suite (whose schemas are
+// not objects): Field names the schema in errors, name is its Go name.
+func BuildSchema(s *schema.Schema, name string) (*Version, error) {
+	b := &builder{}
+	v := &Version{GoName: name, Spec: estate.ToolSpec{Name: name, InputSchema: s}}
+	b.start(v, name, "schema", name)
+	v.Args = b.root(s, name)
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	v.collect()
+	return v, nil
 }
 
-func (b *builder) fail(key, field string, path schema.Path, msg string) {
-	b.errs = append(b.errs, &NameError{Key: key, Field: field, Path: slices.Clone(path), Msg: msg})
-}
-
-// typeOf chooses the Go representation of s; name is the Go name the node
-// gets if it needs one.
-func (b *builder) typeOf(s *schema.Schema, name string, path schema.Path) *Type {
-	t := &Type{Schema: s, Doc: s.Description, Path: slices.Clone(path)}
-	if t.Doc == "" {
-		t.Doc = s.Title
-	}
-	if len(s.Types) != 1 {
-		t.Kind = Any
-		return t
-	}
-	if (s.Types[0] == schema.KindObject || s.Types[0] == schema.KindArray) && (s.HasEnum || s.HasConst) {
-		// Whole-value equality on a container: the reference validator
-		// holds the value and compares it.
-		t.Kind = Any
-		return t
-	}
-	switch s.Types[0] {
-	case schema.KindObject:
-		t.Kind, t.Name = Struct, name
-		goNames := map[string]string{}
-		for i, prop := range s.PropertyNames {
-			f := &Field{JSONName: prop, GoName: GoName(prop), Index: i, Required: slices.Contains(s.Required, prop)}
-			propPath := append(slices.Clone(path), "properties", prop)
-			if other, dup := goNames[f.GoName]; dup {
-				b.fail(b.key, b.field, propPath, fmt.Sprintf("properties %q and %q both become the Go field %s; rename one", other, prop, f.GoName))
-				continue
-			}
-			goNames[f.GoName] = prop
-			f.Type = b.typeOf(s.Properties[prop], name+f.GoName, propPath)
-			t.Fields = append(t.Fields, f)
+// collect lists the named and the delegated types of v, each once, in the
+// order a walk from Args, then Output, meets them.
+func (v *Version) collect() {
+	seen := map[*Type]bool{}
+	var walk func(t *Type)
+	walk = func(t *Type) {
+		if t == nil || seen[t] {
+			return
 		}
-	case schema.KindArray:
-		t.Kind = Array
-		if s.Items != nil {
-			t.Elem = b.typeOf(s.Items, name+"Item", append(slices.Clone(path), "items"))
-		} else {
-			t.Elem = &Type{Kind: Any, Schema: &schema.Schema{}, Path: append(slices.Clone(path), "items")}
+		seen[t] = true
+		if t.Named() {
+			v.Named = append(v.Named, t)
 		}
-		if s.UniqueItems && !t.Elem.Scalar() {
-			// Uniqueness of objects and arrays is JSON-value equality,
-			// which the reference validator decides.
-			t.Kind, t.Elem = Any, nil
+		if t.Delegated && len(t.Roots) > 0 {
+			v.Delegated = append(v.Delegated, t)
 		}
-	case schema.KindString:
-		t.Kind = String
-		if s.HasEnum && allStrings(s.Enum) {
-			t.Name = name
+		for _, f := range t.Fields {
+			walk(f.Type)
 		}
-	case schema.KindInteger:
-		t.Kind = Integer
-	case schema.KindNumber:
-		t.Kind = Number
-	case schema.KindBoolean:
-		t.Kind = Boolean
-	default: // null
-		t.Kind = Any
-	}
-	return t
-}
-
-// Scalar reports whether values of t are Go scalars (string, int64,
-// float64, bool), comparable with ==.
-func (t *Type) Scalar() bool {
-	switch t.Kind {
-	case String, Integer, Number, Boolean:
-		return true
-	}
-	return false
-}
-
-func allStrings(vs []any) bool {
-	for _, v := range vs {
-		if _, ok := v.(string); !ok {
-			return false
+		walk(t.Extra)
+		walk(t.Elem)
+		for _, a := range t.Alts {
+			walk(a.Type)
 		}
 	}
-	return true
-}
-
-// enumWord is the Go word for an enum value: codes written in capitals stay
-// as they are (AED, USD), anything else goes through GoName.
-func enumWord(s string) string {
-	if s == "" {
-		return "Empty"
-	}
-	upper := true
-	for i, r := range s {
-		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' && i > 0) {
-			upper = false
-			break
-		}
-	}
-	if upper {
-		return s
-	}
-	return GoName(s)
-}
-
-// EnumConsts returns the typed constants of a string enum type:
-// (Go name, value) in enum order. Values whose Go names collide get a
-// numeric suffix, so every value has a constant.
-func (t *Type) EnumConsts() [][2]string {
-	if t.Kind != String || t.Name == "" {
-		return nil
-	}
-	var out [][2]string
-	used := map[string]bool{}
-	for i, v := range t.Schema.Enum {
-		s := v.(string)
-		n := t.Name + enumWord(s)
-		if used[n] {
-			n = fmt.Sprintf("%s%d", n, i)
-		}
-		used[n] = true
-		out = append(out, [2]string{n, s})
-	}
-	return out
+	walk(v.Args)
+	walk(v.Output)
 }
 
 // wireName is the unexported name of the wire form of a version whose
 // arguments are a type the team wrote: "paymentsLookupV1_0_0Wire".
-func wireName(goName string) string {
-	r := []rune(goName)
+func wireName(goName string) string { return lowerFirst(goName) + "Wire" }
+
+func lowerFirst(s string) string {
+	r := []rune(s)
 	r[0] = unicode.ToLower(r[0])
-	return string(r) + "Wire"
+	return string(r)
 }

@@ -2,6 +2,8 @@ package ir
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -37,7 +39,7 @@ func spec(name, version, in string) estate.ToolSpec {
 
 func TestBuildNamesAndKinds(t *testing.T) {
 	p, err := Build("bank", []estate.ToolSpec{
-		spec("payments.lookup", "2.0.0", `{"type":"object","properties":{"reference":{"type":"string"},"as_of":{"type":"string"},"legs":{"type":"array","items":{"type":"object","properties":{"amount":{"type":"integer"}}}},"currency":{"type":"string","enum":["AED","usd","AED"]},"u":{"type":["string","null"]}},"required":["reference"]}`),
+		spec("payments.lookup", "2.0.0", `{"type":"object","properties":{"reference":{"type":"string"},"as_of":{"type":"string"},"legs":{"type":"array","items":{"type":"object","properties":{"amount":{"type":"integer"}}}},"currency":{"type":"string","enum":["AED","usd","AED"]},"u":{"type":["string","null"]},"n":{"type":"number"}},"required":["reference"]}`),
 		spec("payments.lookup", "1.0.0", `{"type":"object","properties":{"reference":{"type":"string"}}}`),
 	}, Server{})
 	if err != nil {
@@ -52,7 +54,7 @@ func TestBuildNamesAndKinds(t *testing.T) {
 	for _, f := range args.Fields {
 		kinds[f.GoName] = f.Type.Kind
 	}
-	want := map[string]Kind{"AsOf": String, "Currency": String, "Legs": Array, "Reference": String, "U": Any}
+	want := map[string]Kind{"AsOf": String, "Currency": String, "Legs": Slice, "Reference": String, "U": Nullable, "N": Number}
 	for n, k := range want {
 		if kinds[n] != k {
 			t.Errorf("%s is kind %v, want %v", n, kinds[n], k)
@@ -67,12 +69,155 @@ func TestBuildNamesAndKinds(t *testing.T) {
 			t.Errorf("%s required = %v", f.JSONName, f.Required)
 		}
 	}
-	consts := currency.EnumConsts()
+	consts := currency.Consts
 	if len(consts) != 3 || consts[0][0] != "PaymentsLookupV2_0_0ArgsCurrencyAED" || consts[1][0] != "PaymentsLookupV2_0_0ArgsCurrencyUsd" || consts[2][0] != "PaymentsLookupV2_0_0ArgsCurrencyAED2" {
 		t.Errorf("enum constants %v", consts)
 	}
 	if elem := args.Fields[2].Type.Elem; elem.Kind != Struct || elem.Name != "PaymentsLookupV2_0_0ArgsLegsItem" {
 		t.Errorf("legs item type %+v", elem)
+	}
+	for _, f := range args.Fields {
+		if f.Type.Delegated {
+			t.Errorf("%s is handed to the reference validator (%s); it needs no more than compiled checks", f.JSONName, f.Type.Reason)
+		}
+	}
+}
+
+// field returns the field of t named name.
+func field(t *testing.T, typ *Type, name string) *Field {
+	t.Helper()
+	for _, f := range typ.Fields {
+		if f.JSONName == name {
+			return f
+		}
+	}
+	t.Fatalf("no field %q in %s", name, typ.Name)
+	return nil
+}
+
+func build(t *testing.T, doc string) *Version {
+	t.Helper()
+	p, err := Build("x", []estate.ToolSpec{spec("t", "1.0.0", doc)}, Server{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Tools[0].Versions[0]
+}
+
+func TestDefinitionsAreNamedTypesDeclaredOnce(t *testing.T) {
+	v := build(t, `{"type": "object", "$defs": {
+		"address": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+		"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
+		"properties": {
+			"billing": {"$ref": "#/$defs/address", "description": "Where the bill goes."},
+			"shipping": {"allOf": [{"$ref": "#/$defs/address"}]},
+			"tree": {"$ref": "#/$defs/node"}}}`)
+	billing, shipping := field(t, v.Args, "billing").Type, field(t, v.Args, "shipping").Type
+	if billing != shipping || billing.Name != "TV1_0_0Address" || billing.Def != "address" || billing.Kind != Struct {
+		t.Errorf("billing %+v, shipping %+v: want one named type for the definition", billing, shipping)
+	}
+	tree := field(t, v.Args, "tree").Type
+	next := field(t, tree, "next").Type
+	if next.Kind != Pointer || next.Elem != tree {
+		t.Errorf("a recursive definition inside itself is %v, want a pointer to %s", next.Kind, tree.Name)
+	}
+	if kids := field(t, tree, "kids").Type; kids.Kind != Slice || kids.Elem.Elem != tree {
+		t.Errorf("kids %+v", kids)
+	}
+	names := map[string]int{}
+	for _, n := range v.Named {
+		names[n.Name]++
+	}
+	if names["TV1_0_0Address"] != 1 || names["TV1_0_0Node"] != 1 || names["TV1_0_0Args"] != 1 {
+		t.Errorf("named types %v", names)
+	}
+}
+
+func TestUnionsAreTyped(t *testing.T) {
+	v := build(t, `{"type": "object", "properties": {
+		"note": {"anyOf": [{"type": "string", "maxLength": 9}, {"type": "null"}]},
+		"due": {"type": ["string", "null"], "format": "date"},
+		"qty": {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^[0-9]+$"}]},
+		"pay": {"oneOf": [
+			{"type": "object", "properties": {"kind": {"const": "card"}, "pan": {"type": "string"}}, "required": ["kind", "pan"]},
+			{"$ref": "#/$defs/iban"}]},
+		"loose": {"anyOf": [{"type": "string", "minLength": 3}, {"type": "string", "pattern": "x"}]}},
+		"$defs": {"iban": {"type": "object", "properties": {"kind": {"const": "iban"}, "iban": {"type": "string"}}, "required": ["kind", "iban"]}}}`)
+	if note := field(t, v.Args, "note").Type; note.Kind != Nullable || note.Elem.Kind != String || len(note.Elem.Checks) != 1 ||
+		!slices.Equal(note.Mismatch, []schema.Kind{schema.KindString, schema.KindNull}) {
+		t.Errorf("note %+v", note)
+	}
+	if due := field(t, v.Args, "due").Type; due.Kind != Nullable || due.Elem.Kind != String || due.Elem.Checks[0].Op != CheckFormat {
+		t.Errorf("due %+v", due)
+	}
+	qty := field(t, v.Args, "qty").Type
+	if qty.Kind != Union || len(qty.Alts) != 2 || qty.Alts[0].GoName != "Integer" || qty.Alts[1].GoName != "String" {
+		t.Errorf("qty %+v", qty)
+	}
+	pay := field(t, v.Args, "pay").Type
+	if pay.Kind != Variants || pay.Tag != "kind" || pay.Alts[0].Tag != "card" || pay.Alts[0].Type.Name != "TV1_0_0ArgsPayCard" ||
+		pay.Alts[1].Type.Name != "TV1_0_0IBAN" {
+		t.Errorf("pay %+v", pay)
+	}
+	if loose := field(t, v.Args, "loose").Type; loose.Kind != String || !loose.Delegated || !strings.Contains(loose.Reason, "union") {
+		t.Errorf("a union tried alternative by alternative: %+v", loose)
+	}
+}
+
+func TestMapsAndUndeclaredProperties(t *testing.T) {
+	v := build(t, `{"type": "object", "properties": {
+		"labels": {"type": "object", "additionalProperties": {"type": "string"}, "maxProperties": 4},
+		"any": {"type": "object"},
+		"mixed": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": {"type": "integer"}},
+		"closed": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": false}}}`)
+	if labels := field(t, v.Args, "labels").Type; labels.Kind != Map || labels.Elem.Kind != String || labels.Checks[0].Op != CheckMaxProperties {
+		t.Errorf("labels %+v", labels)
+	}
+	if a := field(t, v.Args, "any").Type; a.Kind != Map || a.Elem.Kind != Any {
+		t.Errorf("an open object without properties: %+v", a)
+	}
+	if m := field(t, v.Args, "mixed").Type; m.Kind != Struct || m.Extra == nil || m.Extra.Kind != Integer || m.Forbidden {
+		t.Errorf("mixed %+v", m)
+	}
+	if c := field(t, v.Args, "closed").Type; c.Kind != Struct || c.Extra != nil || !c.Forbidden {
+		t.Errorf("closed %+v", c)
+	}
+}
+
+func TestAllOfMergesObjects(t *testing.T) {
+	v := build(t, `{"type": "object", "properties": {"x": {"allOf": [
+		{"$ref": "#/$defs/base"},
+		{"properties": {"note": {"type": "string"}}, "required": ["note"]}]}},
+		"$defs": {"base": {"type": "object", "properties": {"id": {"type": "string", "minLength": 2}}, "required": ["id"], "additionalProperties": false}}}`)
+	x := field(t, v.Args, "x").Type
+	if x.Kind != Struct || x.Delegated {
+		t.Fatalf("x %+v", x)
+	}
+	id, note := field(t, x, "id"), field(t, x, "note")
+	if !id.Required || !note.Required || id.Forbidden || !note.Forbidden || len(id.Type.Checks) != 1 {
+		t.Errorf("id %+v, note %+v: note is declared beside a closed base, which refuses it", id, note)
+	}
+}
+
+func TestWhatIsNotCompiledIsDelegated(t *testing.T) {
+	for _, tc := range []struct{ prop, reason string }{
+		{`{"type": "string", "not": {"const": "x"}}`, "not"},
+		{`{"type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]}}`, "if/then/else"},
+		{`{"type": "array", "contains": {"type": "integer"}}`, "contains"},
+		{`{"type": "array", "prefixItems": [{"type": "integer"}]}`, "prefixItems"},
+		{`{"type": "object", "patternProperties": {"^x": {"type": "integer"}}}`, "patternProperties"},
+		{`{"type": "object", "propertyNames": {"maxLength": 3}}`, "propertyNames"},
+		{`{"type": "object", "unevaluatedProperties": false}`, "unevaluatedProperties"},
+		{`{"type": "array", "items": {"type": "object"}, "uniqueItems": true}`, "uniqueItems"},
+		{`{"type": "object", "const": {}}`, "enum or const"},
+		{`{"allOf": [{"type": "integer"}, {"type": "number"}]}`, "different types"},
+		{`{"minimum": 3}`, "no one Go type"},
+	} {
+		v := build(t, `{"type": "object", "properties": {"p": `+tc.prop+`}}`)
+		p := field(t, v.Args, "p").Type
+		if !p.Delegated || !strings.Contains(p.Reason, tc.reason) || !slices.Contains(v.Delegated, p) {
+			t.Errorf("%s: delegated %v (%s), want for %q", tc.prop, p.Delegated, p.Reason, tc.reason)
+		}
 	}
 }
 
@@ -91,23 +236,6 @@ func TestBuildRefusesCollisions(t *testing.T) {
 	}
 	if !got["a.tool@1.0.0 inputSchema /properties/include_legs"] || !got["a_tool@1.0.0 name /"] {
 		t.Errorf("errors %v", errs)
-	}
-}
-
-// TestUnionsAndContainerEnumsFallBackToTheReference: the IR hands what it
-// cannot type straight-line to the reference validator, never drops it.
-func TestUnionsAndContainerEnumsFallBackToTheReference(t *testing.T) {
-	p, err := Build("x", []estate.ToolSpec{spec("t", "1.0.0",
-		`{"type":"object","properties":{"a":{"type":"object","const":{}},"b":{"type":"array","items":{"type":"object"},"uniqueItems":true},"c":{},"d":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}`)}, Server{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := map[string]Kind{}
-	for _, f := range p.Tools[0].Versions[0].Args.Fields {
-		kinds[f.JSONName] = f.Type.Kind
-	}
-	if kinds["a"] != Any || kinds["b"] != Any || kinds["c"] != Any || kinds["d"] != Array {
-		t.Errorf("kinds %v", kinds)
 	}
 }
 

@@ -245,15 +245,15 @@ func TestEveryFieldIsRead(t *testing.T) {
 		v.SupersededBy != "accounts.balance@1.1.0" || v.File != filepath.Join(dir, "accounts.balance.yaml") {
 		t.Errorf("accounts.balance@1.0.0 = %+v", *v)
 	}
-	if v.InputSchema == nil || !v.InputSchema.Properties["pin"].Secret || v.OutputSchema == nil ||
-		v.OutputSchema.Properties["balance_minor"].Minimum.Text != "-1000000000000" {
+	if v.InputSchema == nil || !v.InputSchema.Property("pin").Secret() || v.OutputSchema == nil ||
+		v.OutputSchema.Property("balance_minor").Minimum().Text != "-1000000000000" {
 		t.Errorf("accounts.balance@1.0.0 schemas = %+v, %+v", v.InputSchema, v.OutputSchema)
 	}
 	if got := e.Tools[0].Versions[1]; got.Lifecycle != estate.Active || got.SupersededBy != "" {
 		t.Errorf("accounts.balance@1.1.0 lifecycle %q supersededBy %q", got.Lifecycle, got.SupersededBy)
 	}
 	if got := e.Tools[1].Versions[0]; got.Lifecycle != estate.Retired || got.SideEffect != estate.WriteNonIdempotent ||
-		got.Title != "" || got.InputSchema.Properties["memo"].Description != "Free text / escapes are JSON's." {
+		got.Title != "" || got.InputSchema.Property("memo").Description() != "Free text / escapes are JSON's." {
 		t.Errorf("ledger.post@1.0.0 = %+v", *got)
 	}
 

@@ -54,6 +54,10 @@ type Version struct {
 	InputSchema *schema.Schema
 	// OutputSchema is nil when the manifest declares none.
 	OutputSchema *schema.Schema
+	// FormatAnnotations are the formats the schemas serve without
+	// asserting them: formats the contract language does not assert,
+	// listed on purpose (see schema.Options).
+	FormatAnnotations []string
 	// File is the manifest's path, as errors print it.
 	File string
 

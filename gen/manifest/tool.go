@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +26,7 @@ var (
 		fields: []string{
 			"version", "title", "description", "sideEffect", "requiredScopes",
 			"dataClassification", "owner", "tenants", "lifecycle", "supersededBy",
-			"inputSchema", "outputSchema",
+			"formatAnnotations", "inputSchema", "outputSchema",
 		},
 		required: []string{"version", "description", "sideEffect", "dataClassification", "owner", "inputSchema"},
 	}
@@ -169,13 +171,21 @@ func (d *decoder) version(item *yaml.Node, t *Tool, nameOK bool) *Version {
 			}
 		}
 	}
+	if p, ok := o.get("formatAnnotations"); ok {
+		v.FormatAnnotations, _ = d.strList(p, func(name string) string {
+			if slices.Contains(schema.AssertedFormats(), name) {
+				return fmt.Sprintf("format %q is asserted by the contract language; only a format it does not assert can be served as an annotation", name)
+			}
+			return ""
+		})
+	}
 	if p, ok := o.get("inputSchema"); ok {
-		if v.InputSchema = d.schema(p); v.InputSchema != nil {
+		if v.InputSchema = d.schema(p, v.FormatAnnotations); v.InputSchema != nil {
 			d.problem(locate(p, []string{"type"}, ""), func(spec *estate.ToolSpec) { spec.InputSchema = v.InputSchema })
 		}
 	}
 	if p, ok := o.get("outputSchema"); ok {
-		if v.OutputSchema = d.schema(p); v.OutputSchema != nil {
+		if v.OutputSchema = d.schema(p, v.FormatAnnotations); v.OutputSchema != nil {
 			d.problem(locate(p, []string{"type"}, ""), func(spec *estate.ToolSpec) { spec.OutputSchema = v.OutputSchema })
 		}
 	}
@@ -190,9 +200,11 @@ func (d *decoder) version(item *yaml.Node, t *Tool, nameOK bool) *Version {
 }
 
 // schema decodes a schema field: the value becomes a JSON document and
-// schema.Parse checks it; each *schema.SchemaError is reported at the node
-// its path names, as "inputSchema/properties/x/pattern: message".
-func (d *decoder) schema(p pair) *schema.Schema {
+// schema.ParseWith checks it (formats lists the formats served as
+// annotations); each *schema.SchemaError is reported at the node its path
+// names, as "inputSchema/properties/x/pattern: message". A contract no
+// object can meet is refused too (see unsatisfiable).
+func (d *decoder) schema(p pair, formats []string) *schema.Schema {
 	doc, ok := d.value(p.value)
 	if !ok {
 		return nil
@@ -201,7 +213,10 @@ func (d *decoder) schema(p pair) *schema.Schema {
 		d.errorf(p.value, "%s must be a mapping (a JSON Schema object), not %s", p.key.Value, describe(p.value))
 		return nil
 	}
-	s, err := schema.Parse(doc)
+	s, err := schema.ParseWith(doc, schema.Options{AnnotationFormats: formats})
+	if err == nil {
+		err = unsatisfiable(s)
+	}
 	if err == nil {
 		return s
 	}
@@ -216,6 +231,31 @@ func (d *decoder) schema(p pair) *schema.Schema {
 			where += e.Path.String()
 		}
 		d.errorf(locate(p, e.Path, e.Message), "%s: %s", where, e.Message)
+	}
+	return nil
+}
+
+// unsatisfiable refuses an object schema that requires a property it also
+// forbids: one that is not declared, matches no patternProperties, and
+// additionalProperties is false. No value meets such a contract; it is
+// almost always a name misspelled in required or in properties.
+func unsatisfiable(s *schema.Schema) error {
+	var errs schema.SchemaErrors
+	for _, ptr := range s.Pointers() {
+		x := s.Lookup(ptr)
+		if !x.Closed() {
+			continue
+		}
+		for _, name := range x.Required() {
+			applying := schema.PropertySchemas([]*schema.Schema{x}, name)
+			if x.Property(name) == nil && len(applying) == 1 && applying[0] == x.AdditionalProperties() {
+				errs = append(errs, &schema.SchemaError{Path: append(x.Location(), "required"),
+					Message: fmt.Sprintf("required property %q is not declared in properties, and additionalProperties is false: no value can have it", name)})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
 	}
 	return nil
 }

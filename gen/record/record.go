@@ -56,6 +56,9 @@ type Entry struct {
 	InputSchemaHash    string         `json:"inputSchemaHash"`
 	OutputSchema       map[string]any `json:"outputSchema,omitempty"`
 	OutputSchemaHash   string         `json:"outputSchemaHash,omitempty"`
+	// FormatAnnotations are the formats the schemas serve without
+	// asserting them, which the manifest listed (see schema.Options).
+	FormatAnnotations []string `json:"formatAnnotations,omitempty"`
 }
 
 // Key is "name@version".
@@ -72,8 +75,15 @@ func FromSpecs(specs []estate.ToolSpec) *Record {
 			Lifecycle: string(s.Lifecycle.OrActive()), SupersededBy: s.SupersededBy,
 			InputSchema: s.InputSchema.Document(), InputSchemaHash: s.InputSchema.Hash(),
 		}
+		e.FormatAnnotations = s.InputSchema.AnnotationFormats()
 		if s.OutputSchema != nil {
 			e.OutputSchema, e.OutputSchemaHash = s.OutputSchema.Document(), s.OutputSchema.Hash()
+			for _, f := range s.OutputSchema.AnnotationFormats() {
+				if !slices.Contains(e.FormatAnnotations, f) {
+					e.FormatAnnotations = append(e.FormatAnnotations, f)
+				}
+			}
+			slices.Sort(e.FormatAnnotations)
 		}
 		r.Tools = append(r.Tools, e)
 	}
@@ -176,7 +186,7 @@ func (e Entry) Spec() (estate.ToolSpec, error) {
 	if err != nil {
 		return fail(err)
 	}
-	in, err := schema.Parse(e.InputSchema)
+	in, err := schema.ParseWith(e.InputSchema, schema.Options{AnnotationFormats: e.FormatAnnotations})
 	if err != nil {
 		return fail(err)
 	}
@@ -188,7 +198,7 @@ func (e Entry) Spec() (estate.ToolSpec, error) {
 		InputSchema: in,
 	}
 	if e.OutputSchema != nil {
-		out, err := schema.Parse(e.OutputSchema)
+		out, err := schema.ParseWith(e.OutputSchema, schema.Options{AnnotationFormats: e.FormatAnnotations})
 		if err != nil {
 			return fail(err)
 		}

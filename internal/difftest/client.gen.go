@@ -116,9 +116,9 @@ func (c *Client) CorpusS15V1_0_0(ctx context.Context, args CorpusS15V1_0_0Args) 
 }
 
 // CorpusS16V1_0_0 calls corpus.s16@1.0.0 (active): Corpus schema 16.
-// The call is pinned to version 1.0.0 and schema hash fnv1a64:30430ba08d851848.
+// The call is pinned to version 1.0.0 and schema hash fnv1a64:4cbcb9f9d1e9beec.
 func (c *Client) CorpusS16V1_0_0(ctx context.Context, args CorpusS16V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s16", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:30430ba08d851848"))
+	return c.conn.CallTool(ctx, "corpus.s16", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:4cbcb9f9d1e9beec"))
 }
 
 // CorpusS17V1_0_0 calls corpus.s17@1.0.0 (active): Corpus schema 17.
@@ -134,9 +134,9 @@ func (c *Client) CorpusS18V1_0_0(ctx context.Context, args CorpusS18V1_0_0Args) 
 }
 
 // CorpusS19V1_0_0 calls corpus.s19@1.0.0 (active): Corpus schema 19.
-// The call is pinned to version 1.0.0 and schema hash fnv1a64:593d8cf2f21ff041.
+// The call is pinned to version 1.0.0 and schema hash fnv1a64:0b53121e46c594e6.
 func (c *Client) CorpusS19V1_0_0(ctx context.Context, args CorpusS19V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s19", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:593d8cf2f21ff041"))
+	return c.conn.CallTool(ctx, "corpus.s19", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0b53121e46c594e6"))
 }
 
 // CorpusS20V1_0_0 calls corpus.s20@1.0.0 (active): Corpus schema 20.
@@ -218,9 +218,9 @@ func (c *Client) CorpusS32V1_0_0(ctx context.Context, args CorpusS32V1_0_0Args) 
 }
 
 // CorpusS33V1_0_0 calls corpus.s33@1.0.0 (active): Corpus schema 33.
-// The call is pinned to version 1.0.0 and schema hash fnv1a64:f88ecb983a2f6b1c.
+// The call is pinned to version 1.0.0 and schema hash fnv1a64:622650942c703495.
 func (c *Client) CorpusS33V1_0_0(ctx context.Context, args CorpusS33V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s33", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:f88ecb983a2f6b1c"))
+	return c.conn.CallTool(ctx, "corpus.s33", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:622650942c703495"))
 }
 
 // CorpusS34V1_0_0 calls corpus.s34@1.0.0 (active): Corpus schema 34.

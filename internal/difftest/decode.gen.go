@@ -3,7996 +3,2865 @@
 package difftest
 
 import (
-	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 	"github.com/mcpgen/mcpgen/runtime/schema"
-	"unicode/utf8"
 )
 
-// DecodeCorpusS00V1_0_0Args reads the arguments of corpus.s00 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS00V1_0_0Args(data []byte) (v CorpusS00V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS00V1_0_0ArgsChecked(data)
+// DecodeCorpusS00V1_0_0Args reads and validates the arguments of corpus.s00 1.0.0 (see decode.Run).
+func DecodeCorpusS00V1_0_0Args(data []byte) (CorpusS00V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS00V1_0_0Args](data)
 }
 
-// decodeCorpusS00V1_0_0ArgsChecked is DecodeCorpusS00V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS00V1_0_0ArgsChecked(data []byte) (v CorpusS00V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS00V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS00V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS00V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS00V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			v.V = val2
+			o.Field(&seen[0], "v", "$.v")
+			v.V = r.Any()
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS01V1_0_0Args reads the arguments of corpus.s01 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS01V1_0_0Args(data []byte) (v CorpusS01V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS01V1_0_0ArgsChecked(data)
+// DecodeCorpusS01V1_0_0Args reads and validates the arguments of corpus.s01 1.0.0 (see decode.Run).
+func DecodeCorpusS01V1_0_0Args(data []byte) (CorpusS01V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS01V1_0_0Args](data)
 }
 
-// decodeCorpusS01V1_0_0ArgsChecked is DecodeCorpusS01V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS01V1_0_0ArgsChecked(data []byte) (v CorpusS01V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS01V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS01V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS01V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS01V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "legs":
-			if seen[0] {
-				return decode.Duplicate(at, "legs")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "legs", "$.legs")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes3 := utf8.RuneCountInString(s2)
-				if runes3 < 2 {
-					decode.Add(errs, &loc1, "shorter than minLength 2")
-				}
-				v.Legs = s2
+			loc := o.Field(&seen[0], "legs", "$.legs")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 2)
+				v.Legs = x
 			}
 		case "meta":
-			if seen[1] {
-				return decode.Duplicate(at, "meta")
-			}
-			seen[1] = true
-			loc4 := decode.Field(at, "meta", "$.meta")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc4, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n5, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n5) {
-					decode.Add(errs, &loc4, "expected type integer, got number")
-				} else if i6, ok7 := decode.Int64(n5); !ok7 {
-					decode.Add(errs, &loc4, schema.MsgIntegerRange)
-				} else {
-					if float64(i6) < -20.0 {
-						decode.Add(errs, &loc4, "below minimum -20")
-					}
-					if float64(i6) >= 0.95 {
-						decode.Add(errs, &loc4, "must be < 0.95")
-					}
-					v.Meta = optional.Some(i6)
-				}
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -20.0)
+				r.ExclusiveMaximum(loc, float64(x), 0.95)
+				v.Meta = optional.Some(x)
 			}
 		case "tags":
-			if seen[2] {
-				return decode.Duplicate(at, "tags")
-			}
-			seen[2] = true
-			loc8 := decode.Field(at, "tags", "$.tags")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc8, schema.KindArray); err != nil {
-					return err
+			loc := o.Field(&seen[2], "tags", "$.tags")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, r.Any())
 				}
-			} else {
-				items9 := []any{}
-				iter10, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter10.Next() {
-					var e11 any
-					val13, err := decode.Value(d)
-					if err != nil {
-						return err
-					}
-					e11 = val13
-					items9 = append(items9, e11)
-				}
-				if err := iter10.Err(); err != nil {
-					return err
-				}
-				if len(items9) < 3 {
-					decode.Add(errs, &loc8, "fewer than minItems 3")
-				}
-				if len(items9) > 5 {
-					decode.Add(errs, &loc8, "more than maxItems 5")
-				}
-				v.Tags = items9
+				a.MinItems(3)
+				a.MaxItems(5)
+				v.Tags = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "legs", "$.legs")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "tags", "$.tags")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "legs")
+	o.Required(seen[2], "tags")
 }
 
-// DecodeCorpusS02V1_0_0Args reads the arguments of corpus.s02 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS02V1_0_0Args(data []byte) (v CorpusS02V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS02V1_0_0ArgsChecked(data)
+// DecodeCorpusS02V1_0_0Args reads and validates the arguments of corpus.s02 1.0.0 (see decode.Run).
+func DecodeCorpusS02V1_0_0Args(data []byte) (CorpusS02V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS02V1_0_0Args](data)
 }
 
-// decodeCorpusS02V1_0_0ArgsChecked is DecodeCorpusS02V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS02V1_0_0ArgsChecked(data []byte) (v CorpusS02V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS02V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS02V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS02V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS02V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
+			loc := o.Field(&seen[0], "v", "$.v")
+			if r.IsNull() {
+				v.V = optional.Null[bool]()
+			} else {
+				if x, ok := r.Bool(loc, typesBooleanNull); ok {
+					v.V = optional.NotNull(x)
+				}
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema2.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS03V1_0_0Args reads the arguments of corpus.s03 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS03V1_0_0Args(data []byte) (v CorpusS03V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS03V1_0_0ArgsChecked(data)
+// DecodeCorpusS03V1_0_0Args reads and validates the arguments of corpus.s03 1.0.0 (see decode.Run).
+func DecodeCorpusS03V1_0_0Args(data []byte) (CorpusS03V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS03V1_0_0Args](data)
 }
 
-// decodeCorpusS03V1_0_0ArgsChecked is DecodeCorpusS03V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS03V1_0_0ArgsChecked(data []byte) (v CorpusS03V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS03V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS03V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS03V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS03V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) > 49.69 {
-						decode.Add(errs, &loc1, "above maximum 49.69")
-					}
-					v.X0 = optional.Some(i3)
-				}
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 49.69)
+				v.X0 = optional.Some(x)
 			}
 		case "amount":
-			if seen[1] {
-				return decode.Duplicate(at, "amount")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "amount", "$.amount")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n6, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n6) {
-					decode.Add(errs, &loc5, "expected type integer, got number")
-				} else if i7, ok8 := decode.Int64(n6); !ok8 {
-					decode.Add(errs, &loc5, schema.MsgIntegerRange)
-				} else {
-					if float64(i7) < -0.8 {
-						decode.Add(errs, &loc5, "below minimum -0.8")
-					}
-					if float64(i7) > 6.0 {
-						decode.Add(errs, &loc5, "above maximum 6")
-					}
-					v.Amount = i7
-				}
+			loc := o.Field(&seen[1], "amount", "$.amount")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -0.8)
+				r.Maximum(loc, float64(x), 6.0)
+				v.Amount = x
 			}
 		case "id":
-			if seen[2] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[2] = true
-			loc9 := decode.Field(at, "id", "$.id")
-			var x10 CorpusS03V1_0_0ArgsID
-			if err := x10.decodeJSON(d, &loc9, errs); err != nil {
-				return err
-			}
-			v.ID = optional.Some(x10)
+			loc := o.Field(&seen[2], "id", "$.id")
+			var x CorpusS03V1_0_0ArgsID
+			x.DecodeFrom(r, loc)
+			v.ID = optional.Some(x)
 		case "ok":
-			if seen[3] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[3] = true
-			loc11 := decode.Field(at, "ok", "$.ok")
-			val12, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema5.ValidateAt(val12, (&loc11).String(), errs)
-			v.Ok = optional.Some(val12)
+			loc := o.Field(&seen[3], "ok", "$.ok")
+			x := r.Check(loc, r.Raw(), roots0...)
+			v.Ok = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "amount", "$.amount")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[1], "amount")
 }
 
-// decodeJSON reads a CorpusS03V1_0_0ArgsID at `at`, appending schema violations to errs.
-func (v *CorpusS03V1_0_0ArgsID) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS03V1_0_0ArgsID at at, adding the errors it finds to r.
+func (v *CorpusS03V1_0_0ArgsID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema3.ValidateAt(val2, (&loc1).String(), errs)
-			v.X0 = val2
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots1...)
+			v.X0 = x
 		case "legs":
-			if seen[1] {
-				return decode.Duplicate(at, "legs")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "legs", "$.legs")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n4, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n4) {
-					decode.Add(errs, &loc3, "expected type integer, got number")
-				} else if i5, ok6 := decode.Int64(n4); !ok6 {
-					decode.Add(errs, &loc3, schema.MsgIntegerRange)
-				} else {
-					if float64(i5) < 9.05 {
-						decode.Add(errs, &loc3, "below minimum 9.05")
-					}
-					if float64(i5) >= 12.96 {
-						decode.Add(errs, &loc3, "must be < 12.96")
-					}
-					v.Legs = optional.Some(i5)
-				}
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 9.05)
+				r.ExclusiveMaximum(loc, float64(x), 12.96)
+				v.Legs = optional.Some(x)
 			}
 		case "x-y":
-			if seen[2] {
-				return decode.Duplicate(at, "x-y")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "x-y", "$.x-y")
-			val8, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema4.ValidateAt(val8, (&loc7).String(), errs)
-			v.XY = optional.Some(val8)
+			loc := o.Field(&seen[2], "x-y", "$.x-y")
+			x := r.Check(loc, r.Raw(), roots2...)
+			v.XY = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "0", "$.0")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "0")
 }
 
-// DecodeCorpusS04V1_0_0Args reads the arguments of corpus.s04 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS04V1_0_0Args(data []byte) (v CorpusS04V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS04V1_0_0ArgsChecked(data)
+// DecodeCorpusS04V1_0_0Args reads and validates the arguments of corpus.s04 1.0.0 (see decode.Run).
+func DecodeCorpusS04V1_0_0Args(data []byte) (CorpusS04V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS04V1_0_0Args](data)
 }
 
-// decodeCorpusS04V1_0_0ArgsChecked is DecodeCorpusS04V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS04V1_0_0ArgsChecked(data []byte) (v CorpusS04V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS04V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS04V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a CorpusS04V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS04V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeCorpusS05V1_0_0Args reads the arguments of corpus.s05 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS05V1_0_0Args(data []byte) (v CorpusS05V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS05V1_0_0ArgsChecked(data)
+// DecodeCorpusS05V1_0_0Args reads and validates the arguments of corpus.s05 1.0.0 (see decode.Run).
+func DecodeCorpusS05V1_0_0Args(data []byte) (CorpusS05V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS05V1_0_0Args](data)
 }
 
-// decodeCorpusS05V1_0_0ArgsChecked is DecodeCorpusS05V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS05V1_0_0ArgsChecked(data []byte) (v CorpusS05V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS05V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS05V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS05V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS05V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema6.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots3...)
+			v.V = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS06V1_0_0Args reads the arguments of corpus.s06 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS06V1_0_0Args(data []byte) (v CorpusS06V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS06V1_0_0ArgsChecked(data)
+// DecodeCorpusS06V1_0_0Args reads and validates the arguments of corpus.s06 1.0.0 (see decode.Run).
+func DecodeCorpusS06V1_0_0Args(data []byte) (CorpusS06V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS06V1_0_0Args](data)
 }
 
-// decodeCorpusS06V1_0_0ArgsChecked is DecodeCorpusS06V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS06V1_0_0ArgsChecked(data []byte) (v CorpusS06V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS06V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS06V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS06V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS06V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots4...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots5...)
+					e = x2
+					x = append(x, e)
+				}
+				v.V = x
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema7.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
+			r.Off(q)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS07V1_0_0Args reads the arguments of corpus.s07 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS07V1_0_0Args(data []byte) (v CorpusS07V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS07V1_0_0ArgsChecked(data)
+// DecodeCorpusS07V1_0_0Args reads and validates the arguments of corpus.s07 1.0.0 (see decode.Run).
+func DecodeCorpusS07V1_0_0Args(data []byte) (CorpusS07V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS07V1_0_0Args](data)
 }
 
-// decodeCorpusS07V1_0_0ArgsChecked is DecodeCorpusS07V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS07V1_0_0ArgsChecked(data []byte) (v CorpusS07V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS07V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS07V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS07V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS07V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "é":
-			if seen[0] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "é", "$.é")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema8.ValidateAt(val2, (&loc1).String(), errs)
-			v.É = val2
+			loc := o.Field(&seen[0], "é", "$.é")
+			x := r.Check(loc, r.Raw(), roots6...)
+			v.É = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "é", "$.é")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "é")
 }
 
-// DecodeCorpusS08V1_0_0Args reads the arguments of corpus.s08 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS08V1_0_0Args(data []byte) (v CorpusS08V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS08V1_0_0ArgsChecked(data)
+// DecodeCorpusS08V1_0_0Args reads and validates the arguments of corpus.s08 1.0.0 (see decode.Run).
+func DecodeCorpusS08V1_0_0Args(data []byte) (CorpusS08V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS08V1_0_0Args](data)
 }
 
-// decodeCorpusS08V1_0_0ArgsChecked is DecodeCorpusS08V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS08V1_0_0ArgsChecked(data []byte) (v CorpusS08V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS08V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS08V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS08V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS08V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema9.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
+			loc := o.Field(&seen[0], "v", "$.v")
+			var x CorpusS08V1_0_0ArgsV
+			x.DecodeFrom(r, loc)
+			v.V = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS09V1_0_0Args reads the arguments of corpus.s09 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS09V1_0_0Args(data []byte) (v CorpusS09V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS09V1_0_0ArgsChecked(data)
+// DecodeFrom reads a CorpusS08V1_0_0ArgsV at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS08V1_0_0ArgsV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots7...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
 }
 
-// decodeCorpusS09V1_0_0ArgsChecked is DecodeCorpusS09V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS09V1_0_0ArgsChecked(data []byte) (v CorpusS09V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS09V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS09V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// read reads a CorpusS08V1_0_0ArgsV at at, reporting what r reports.
+func (v *CorpusS08V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "a b":
-			if seen[0] {
-				return decode.Duplicate(at, "a b")
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 12.51)
+				v.AB = x
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "a b", "$.a b")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f3, ok4 := decode.Float64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgNumberRange)
-				} else {
-					if f3 < 5.52 {
-						decode.Add(errs, &loc1, "below minimum 5.52")
+		case "amount":
+			loc := o.Field(&seen[1], "amount", "$.amount")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []bool{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
 					}
-					if f3 > 30.43 {
-						decode.Add(errs, &loc1, "above maximum 30.43")
-					}
-					v.AB = f3
+					x = append(x, e)
 				}
+				a.MinItems(3)
+				a.MaxItems(3)
+				v.Amount = x
+			}
+		case "legs":
+			loc := o.Field(&seen[2], "legs", "$.legs")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, -7.41)
+				v.Legs = x
+			}
+		case "ok":
+			loc := o.Field(&seen[3], "ok", "$.ok")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				v.Ok = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "a b")
+	o.Required(seen[1], "amount")
+	o.Required(seen[2], "legs")
+}
+
+// DecodeCorpusS09V1_0_0Args reads and validates the arguments of corpus.s09 1.0.0 (see decode.Run).
+func DecodeCorpusS09V1_0_0Args(data []byte) (CorpusS09V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS09V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS09V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS09V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a b":
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 5.52)
+				r.Maximum(loc, x, 30.43)
+				v.AB = x
 			}
 		case "tags":
-			if seen[1] {
-				return decode.Duplicate(at, "tags")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "tags", "$.tags")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n6, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n6) {
-					decode.Add(errs, &loc5, "expected type integer, got number")
-				} else if i7, ok8 := decode.Int64(n6); !ok8 {
-					decode.Add(errs, &loc5, schema.MsgIntegerRange)
-				} else {
-					if float64(i7) < 48.0 {
-						decode.Add(errs, &loc5, "below minimum 48")
-					}
-					if float64(i7) >= 55.54 {
-						decode.Add(errs, &loc5, "must be < 55.54")
-					}
-					v.Tags = optional.Some(i7)
-				}
+			loc := o.Field(&seen[1], "tags", "$.tags")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 48.0)
+				r.ExclusiveMaximum(loc, float64(x), 55.54)
+				v.Tags = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "a b", "$.a b")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "a b")
 }
 
-// DecodeCorpusS10V1_0_0Args reads the arguments of corpus.s10 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS10V1_0_0Args(data []byte) (v CorpusS10V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS10V1_0_0ArgsChecked(data)
+// DecodeCorpusS10V1_0_0Args reads and validates the arguments of corpus.s10 1.0.0 (see decode.Run).
+func DecodeCorpusS10V1_0_0Args(data []byte) (CorpusS10V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS10V1_0_0Args](data)
 }
 
-// decodeCorpusS10V1_0_0ArgsChecked is DecodeCorpusS10V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS10V1_0_0ArgsChecked(data []byte) (v CorpusS10V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS10V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS10V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS10V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS10V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "ok":
-			if seen[0] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "ok", "$.ok")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema10.ValidateAt(val2, (&loc1).String(), errs)
-			v.Ok = val2
+			loc := o.Field(&seen[0], "ok", "$.ok")
+			x := r.Check(loc, r.Raw(), roots8...)
+			v.Ok = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "ok", "$.ok")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "ok")
 }
 
-// DecodeCorpusS11V1_0_0Args reads the arguments of corpus.s11 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS11V1_0_0Args(data []byte) (v CorpusS11V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS11V1_0_0ArgsChecked(data)
+// DecodeCorpusS11V1_0_0Args reads and validates the arguments of corpus.s11 1.0.0 (see decode.Run).
+func DecodeCorpusS11V1_0_0Args(data []byte) (CorpusS11V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS11V1_0_0Args](data)
 }
 
-// decodeCorpusS11V1_0_0ArgsChecked is DecodeCorpusS11V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS11V1_0_0ArgsChecked(data []byte) (v CorpusS11V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS11V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS11V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS11V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS11V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema11.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots9...)
+			v.V = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS12V1_0_0Args reads the arguments of corpus.s12 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS12V1_0_0Args(data []byte) (v CorpusS12V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS12V1_0_0ArgsChecked(data)
+// DecodeCorpusS12V1_0_0Args reads and validates the arguments of corpus.s12 1.0.0 (see decode.Run).
+func DecodeCorpusS12V1_0_0Args(data []byte) (CorpusS12V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS12V1_0_0Args](data)
 }
 
-// decodeCorpusS12V1_0_0ArgsChecked is DecodeCorpusS12V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS12V1_0_0ArgsChecked(data []byte) (v CorpusS12V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS12V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS12V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS12V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS12V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "legs":
-			if seen[0] {
-				return decode.Duplicate(at, "legs")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "legs", "$.legs")
-			var x2 CorpusS12V1_0_0ArgsLegs
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.Legs = optional.Some(x2)
+			loc := o.Field(&seen[0], "legs", "$.legs")
+			var x CorpusS12V1_0_0ArgsLegs
+			x.DecodeFrom(r, loc)
+			v.Legs = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// decodeJSON reads a CorpusS12V1_0_0ArgsLegs at `at`, appending schema violations to errs.
-func (v *CorpusS12V1_0_0ArgsLegs) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS12V1_0_0ArgsLegs at at, adding the errors it finds to r.
+func (v *CorpusS12V1_0_0ArgsLegs) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "note":
-			if seen[0] {
-				return decode.Duplicate(at, "note")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "note", "$.note")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema12.ValidateAt(val2, (&loc1).String(), errs)
-			v.Note = val2
+			loc := o.Field(&seen[0], "note", "$.note")
+			x := r.Check(loc, r.Raw(), roots10...)
+			v.Note = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "note", "$.note")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "note")
 }
 
-// DecodeCorpusS13V1_0_0Args reads the arguments of corpus.s13 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS13V1_0_0Args(data []byte) (v CorpusS13V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS13V1_0_0ArgsChecked(data)
+// DecodeCorpusS13V1_0_0Args reads and validates the arguments of corpus.s13 1.0.0 (see decode.Run).
+func DecodeCorpusS13V1_0_0Args(data []byte) (CorpusS13V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS13V1_0_0Args](data)
 }
 
-// decodeCorpusS13V1_0_0ArgsChecked is DecodeCorpusS13V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS13V1_0_0ArgsChecked(data []byte) (v CorpusS13V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS13V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS13V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS13V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS13V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "legs":
-			if seen[0] {
-				return decode.Duplicate(at, "legs")
+			loc := o.Field(&seen[0], "legs", "$.legs")
+			raw := r.Raw()
+			r.Check(loc, raw, roots11...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots12...)
+					e = x2
+					x = append(x, e)
+				}
+				v.Legs = optional.Some(x)
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "legs", "$.legs")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema13.ValidateAt(val2, (&loc1).String(), errs)
-			v.Legs = optional.Some(val2)
+			r.Off(q)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
+			loc, name := o.Other()
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 22.14)
+				r.Maximum(loc, float64(x), 31.86)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]int64{}
+				}
+				v.AdditionalProperties[name] = x
 			}
-			val, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema14.ValidateAt(val, schema.PropertyPath(at.String(), name), errs)
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeCorpusS14V1_0_0Args reads the arguments of corpus.s14 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS14V1_0_0Args(data []byte) (v CorpusS14V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS14V1_0_0ArgsChecked(data)
+// DecodeCorpusS14V1_0_0Args reads and validates the arguments of corpus.s14 1.0.0 (see decode.Run).
+func DecodeCorpusS14V1_0_0Args(data []byte) (CorpusS14V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS14V1_0_0Args](data)
 }
 
-// decodeCorpusS14V1_0_0ArgsChecked is DecodeCorpusS14V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS14V1_0_0ArgsChecked(data []byte) (v CorpusS14V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS14V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS14V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS14V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS14V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema15.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots13...)
+			v.V = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS15V1_0_0Args reads the arguments of corpus.s15 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS15V1_0_0Args(data []byte) (v CorpusS15V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS15V1_0_0ArgsChecked(data)
+// DecodeCorpusS15V1_0_0Args reads and validates the arguments of corpus.s15 1.0.0 (see decode.Run).
+func DecodeCorpusS15V1_0_0Args(data []byte) (CorpusS15V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS15V1_0_0Args](data)
 }
 
-// decodeCorpusS15V1_0_0ArgsChecked is DecodeCorpusS15V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS15V1_0_0ArgsChecked(data []byte) (v CorpusS15V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS15V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS15V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS15V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS15V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "legs":
-			if seen[0] {
-				return decode.Duplicate(at, "legs")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "legs", "$.legs")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.Legs = b2
-			}
+			v.Legs, _ = r.Bool(o.Field(&seen[0], "legs", "$.legs"), decode.Boolean)
 		case "name":
-			if seen[1] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "name", "$.name")
-			val4, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema16.ValidateAt(val4, (&loc3).String(), errs)
-			v.Name = optional.Some(val4)
+			loc := o.Field(&seen[1], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots14...)
+			v.Name = optional.Some(x)
 		case "ok":
-			if seen[2] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "ok", "$.ok")
-			val6, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema17.ValidateAt(val6, (&loc5).String(), errs)
-			v.Ok = val6
-		case "tags":
-			if seen[3] {
-				return decode.Duplicate(at, "tags")
-			}
-			seen[3] = true
-			loc7 := decode.Field(at, "tags", "$.tags")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindNumber); err != nil {
-					return err
-				}
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if r.IsNull() {
+				v.Ok = optional.Null[float64]()
 			} else {
-				n8, err := d.Num()
-				if err != nil {
-					return err
+				if x, ok := r.Float(loc, typesNullIntegerNumber); ok {
+					r.Minimum(loc, x, -31.68)
+					v.Ok = optional.NotNull(x)
 				}
-				if f9, ok10 := decode.Float64(n8); !ok10 {
-					decode.Add(errs, &loc7, schema.MsgNumberRange)
-				} else {
-					if f9 <= 18.21 {
-						decode.Add(errs, &loc7, "must be > 18.21")
-					}
-					v.Tags = optional.Some(f9)
-				}
+			}
+		case "tags":
+			loc := o.Field(&seen[3], "tags", "$.tags")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.ExclusiveMinimum(loc, x, 18.21)
+				v.Tags = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "legs", "$.legs")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "ok", "$.ok")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "legs")
+	o.Required(seen[2], "ok")
 }
 
-// DecodeCorpusS16V1_0_0Args reads the arguments of corpus.s16 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS16V1_0_0Args(data []byte) (v CorpusS16V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS16V1_0_0ArgsChecked(data)
+// DecodeCorpusS16V1_0_0Args reads and validates the arguments of corpus.s16 1.0.0 (see decode.Run).
+func DecodeCorpusS16V1_0_0Args(data []byte) (CorpusS16V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS16V1_0_0Args](data)
 }
 
-// decodeCorpusS16V1_0_0ArgsChecked is DecodeCorpusS16V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS16V1_0_0ArgsChecked(data []byte) (v CorpusS16V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS16V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS16V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS16V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS16V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema18.ValidateAt(val2, (&loc1).String(), errs)
-			v.X0 = optional.Some(val2)
+			loc := o.Field(&seen[0], "0", "$.0")
+			var x CorpusS16V1_0_0ArgsX0
+			x.DecodeFrom(r, loc)
+			v.X0 = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a CorpusS16V1_0_0ArgsX0 at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS16V1_0_0ArgsX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots15...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
+}
+
+// read reads a CorpusS16V1_0_0ArgsX0 at at, reporting what r reports.
+func (v *CorpusS16V1_0_0ArgsX0) read(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			var x CorpusS16V1_0_0ArgsX0X0
+			x.DecodeFrom(r, loc)
+			v.X0 = x
+		default:
+			loc, name := o.Other()
+			if r.IsNull() {
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]optional.Nullable[float64]{}
+				}
+				v.AdditionalProperties[name] = optional.Null[float64]()
+			} else {
+				if x, ok := r.Float(loc, typesNullNumber); ok {
+					r.Maximum(loc, x, 66.71)
+					if v.AdditionalProperties == nil {
+						v.AdditionalProperties = map[string]optional.Nullable[float64]{}
+					}
+					v.AdditionalProperties[name] = optional.NotNull(x)
+				}
 			}
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
+	o.Required(seen[0], "0")
 }
 
-// DecodeCorpusS17V1_0_0Args reads the arguments of corpus.s17 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS17V1_0_0Args(data []byte) (v CorpusS17V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS17V1_0_0ArgsChecked(data)
+// DecodeFrom reads a CorpusS16V1_0_0ArgsX0X0 at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS16V1_0_0ArgsX0X0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots17...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
 }
 
-// decodeCorpusS17V1_0_0ArgsChecked is DecodeCorpusS17V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS17V1_0_0ArgsChecked(data []byte) (v CorpusS17V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS17V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS17V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// read reads a CorpusS16V1_0_0ArgsX0X0 at at, reporting what r reports.
+func (v *CorpusS16V1_0_0ArgsX0X0) read(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			x := r.Check(loc, r.Raw(), roots16...)
+			v.Amount = x
 		case "meta":
-			if seen[0] {
-				return decode.Duplicate(at, "meta")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "meta", "$.meta")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < -17.0 {
-						decode.Add(errs, &loc1, "below minimum -17")
-					}
-					if float64(i3) >= 0.52 {
-						decode.Add(errs, &loc1, "must be < 0.52")
-					}
-					v.Meta = optional.Some(i3)
-				}
-			}
-		case "name":
-			if seen[1] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "name", "$.name")
-			val6, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema19.ValidateAt(val6, (&loc5).String(), errs)
-			v.Name = optional.Some(val6)
-		case "note":
-			if seen[2] {
-				return decode.Duplicate(at, "note")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "note", "$.note")
-			val8, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema20.ValidateAt(val8, (&loc7).String(), errs)
-			v.Note = val8
-		case "é":
-			if seen[3] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[3] = true
-			loc9 := decode.Field(at, "é", "$.é")
-			val10, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema21.ValidateAt(val10, (&loc9).String(), errs)
-			v.É = optional.Some(val10)
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "note", "$.note")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS18V1_0_0Args reads the arguments of corpus.s18 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS18V1_0_0Args(data []byte) (v CorpusS18V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS18V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS18V1_0_0ArgsChecked is DecodeCorpusS18V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS18V1_0_0ArgsChecked(data []byte) (v CorpusS18V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS18V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS18V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema22.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS19V1_0_0Args reads the arguments of corpus.s19 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS19V1_0_0Args(data []byte) (v CorpusS19V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS19V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS19V1_0_0ArgsChecked is DecodeCorpusS19V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS19V1_0_0ArgsChecked(data []byte) (v CorpusS19V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS19V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS19V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema23.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS20V1_0_0Args reads the arguments of corpus.s20 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS20V1_0_0Args(data []byte) (v CorpusS20V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS20V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS20V1_0_0ArgsChecked is DecodeCorpusS20V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS20V1_0_0ArgsChecked(data []byte) (v CorpusS20V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS20V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS20V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema24.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS21V1_0_0Args reads the arguments of corpus.s21 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS21V1_0_0Args(data []byte) (v CorpusS21V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS21V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS21V1_0_0ArgsChecked is DecodeCorpusS21V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS21V1_0_0ArgsChecked(data []byte) (v CorpusS21V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS21V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS21V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f3, ok4 := decode.Float64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgNumberRange)
-				} else {
-					if f3 < 1.66 {
-						decode.Add(errs, &loc1, "below minimum 1.66")
-					}
-					if f3 >= 36.87 {
-						decode.Add(errs, &loc1, "must be < 36.87")
-					}
-					v.V = f3
-				}
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Meta = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "amount")
 }
 
-// DecodeCorpusS22V1_0_0Args reads the arguments of corpus.s22 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS22V1_0_0Args(data []byte) (v CorpusS22V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS22V1_0_0ArgsChecked(data)
+// DecodeCorpusS17V1_0_0Args reads and validates the arguments of corpus.s17 1.0.0 (see decode.Run).
+func DecodeCorpusS17V1_0_0Args(data []byte) (CorpusS17V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS17V1_0_0Args](data)
 }
 
-// decodeCorpusS22V1_0_0ArgsChecked is DecodeCorpusS22V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS22V1_0_0ArgsChecked(data []byte) (v CorpusS22V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS22V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS22V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "amount":
-			if seen[0] {
-				return decode.Duplicate(at, "amount")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount", "$.amount")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema25.ValidateAt(val2, (&loc1).String(), errs)
-			v.Amount = val2
-		case "tags":
-			if seen[1] {
-				return decode.Duplicate(at, "tags")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "tags", "$.tags")
-			var x4 CorpusS22V1_0_0ArgsTags
-			if err := x4.decodeJSON(d, &loc3, errs); err != nil {
-				return err
-			}
-			v.Tags = optional.Some(x4)
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "amount", "$.amount")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// decodeJSON reads a CorpusS22V1_0_0ArgsTags at `at`, appending schema violations to errs.
-func (v *CorpusS22V1_0_0ArgsTags) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "amount":
-			if seen[0] {
-				return decode.Duplicate(at, "amount")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount", "$.amount")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema26.ValidateAt(val2, (&loc1).String(), errs)
-			v.Amount = val2
-		case "note":
-			if seen[1] {
-				return decode.Duplicate(at, "note")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "note", "$.note")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b4, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.Note = optional.Some(b4)
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "amount", "$.amount")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS23V1_0_0Args reads the arguments of corpus.s23 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS23V1_0_0Args(data []byte) (v CorpusS23V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS23V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS23V1_0_0ArgsChecked is DecodeCorpusS23V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS23V1_0_0ArgsChecked(data []byte) (v CorpusS23V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS23V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS23V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema27.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS24V1_0_0Args reads the arguments of corpus.s24 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS24V1_0_0Args(data []byte) (v CorpusS24V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS24V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS24V1_0_0ArgsChecked is DecodeCorpusS24V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS24V1_0_0ArgsChecked(data []byte) (v CorpusS24V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS24V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS24V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "id":
-			if seen[0] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "id", "$.id")
-			var x2 CorpusS24V1_0_0ArgsID
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.ID = optional.Some(x2)
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			val, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema29.ValidateAt(val, schema.PropertyPath(at.String(), name), errs)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
-}
-
-// decodeJSON reads a CorpusS24V1_0_0ArgsID at `at`, appending schema violations to errs.
-func (v *CorpusS24V1_0_0ArgsID) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "amount":
-			if seen[0] {
-				return decode.Duplicate(at, "amount")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount", "$.amount")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema28.ValidateAt(val2, (&loc1).String(), errs)
-			v.Amount = optional.Some(val2)
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
-}
-
-// DecodeCorpusS25V1_0_0Args reads the arguments of corpus.s25 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS25V1_0_0Args(data []byte) (v CorpusS25V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS25V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS25V1_0_0ArgsChecked is DecodeCorpusS25V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS25V1_0_0ArgsChecked(data []byte) (v CorpusS25V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS25V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS25V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema30.ValidateAt(val2, (&loc1).String(), errs)
-			v.X0 = optional.Some(val2)
-		case "a b":
-			if seen[1] {
-				return decode.Duplicate(at, "a b")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "a b", "$.a b")
-			val4, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema31.ValidateAt(val4, (&loc3).String(), errs)
-			v.AB = optional.Some(val4)
-		case "é":
-			if seen[2] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "é", "$.é")
-			val6, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema32.ValidateAt(val6, (&loc5).String(), errs)
-			v.É = val6
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "é", "$.é")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS26V1_0_0Args reads the arguments of corpus.s26 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS26V1_0_0Args(data []byte) (v CorpusS26V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS26V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS26V1_0_0ArgsChecked is DecodeCorpusS26V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS26V1_0_0ArgsChecked(data []byte) (v CorpusS26V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS26V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS26V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema33.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS27V1_0_0Args reads the arguments of corpus.s27 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS27V1_0_0Args(data []byte) (v CorpusS27V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS27V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS27V1_0_0ArgsChecked is DecodeCorpusS27V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS27V1_0_0ArgsChecked(data []byte) (v CorpusS27V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS27V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS27V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
-}
-
-// DecodeCorpusS28V1_0_0Args reads the arguments of corpus.s28 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS28V1_0_0Args(data []byte) (v CorpusS28V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS28V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS28V1_0_0ArgsChecked is DecodeCorpusS28V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS28V1_0_0ArgsChecked(data []byte) (v CorpusS28V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS28V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS28V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f3, ok4 := decode.Float64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgNumberRange)
-				} else {
-					if f3 < 23.8 {
-						decode.Add(errs, &loc1, "below minimum 23.8")
-					}
-					v.V = f3
-				}
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS29V1_0_0Args reads the arguments of corpus.s29 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS29V1_0_0Args(data []byte) (v CorpusS29V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS29V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS29V1_0_0ArgsChecked is DecodeCorpusS29V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS29V1_0_0ArgsChecked(data []byte) (v CorpusS29V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS29V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS29V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "x-y":
-			if seen[0] {
-				return decode.Duplicate(at, "x-y")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "x-y", "$.x-y")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < -21.6 {
-						decode.Add(errs, &loc1, "below minimum -21.6")
-					}
-					if float64(i3) > -11.4 {
-						decode.Add(errs, &loc1, "above maximum -11.4")
-					}
-					v.XY = i3
-				}
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			val, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema34.ValidateAt(val, schema.PropertyPath(at.String(), name), errs)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "x-y", "$.x-y")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS30V1_0_0Args reads the arguments of corpus.s30 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS30V1_0_0Args(data []byte) (v CorpusS30V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS30V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS30V1_0_0ArgsChecked is DecodeCorpusS30V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS30V1_0_0ArgsChecked(data []byte) (v CorpusS30V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS30V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS30V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema35.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS31V1_0_0Args reads the arguments of corpus.s31 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS31V1_0_0Args(data []byte) (v CorpusS31V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS31V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS31V1_0_0ArgsChecked is DecodeCorpusS31V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS31V1_0_0ArgsChecked(data []byte) (v CorpusS31V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS31V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS31V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema36.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS32V1_0_0Args reads the arguments of corpus.s32 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS32V1_0_0Args(data []byte) (v CorpusS32V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS32V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS32V1_0_0ArgsChecked is DecodeCorpusS32V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS32V1_0_0ArgsChecked(data []byte) (v CorpusS32V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS32V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS32V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "id":
-			if seen[0] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "id", "$.id")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				items2 := []any{}
-				iter3, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter3.Next() {
-					loc5 := decode.Elem(&loc1, len(items2))
-					var e4 any
-					val6, err := decode.Value(d)
-					if err != nil {
-						return err
-					}
-					anySchema37.ValidateAt(val6, (&loc5).String(), errs)
-					e4 = val6
-					items2 = append(items2, e4)
-				}
-				if err := iter3.Err(); err != nil {
-					return err
-				}
-				if len(items2) < 3 {
-					decode.Add(errs, &loc1, "fewer than minItems 3")
-				}
-				if len(items2) > 3 {
-					decode.Add(errs, &loc1, "more than maxItems 3")
-				}
-				v.ID = items2
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "id", "$.id")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS33V1_0_0Args reads the arguments of corpus.s33 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS33V1_0_0Args(data []byte) (v CorpusS33V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS33V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS33V1_0_0ArgsChecked is DecodeCorpusS33V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS33V1_0_0ArgsChecked(data []byte) (v CorpusS33V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS33V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS33V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema38.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS34V1_0_0Args reads the arguments of corpus.s34 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS34V1_0_0Args(data []byte) (v CorpusS34V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS34V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS34V1_0_0ArgsChecked is DecodeCorpusS34V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS34V1_0_0ArgsChecked(data []byte) (v CorpusS34V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS34V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS34V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f3, ok4 := decode.Float64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgNumberRange)
-				} else {
-					if f3 < 6.9 {
-						decode.Add(errs, &loc1, "below minimum 6.9")
-					}
-					v.V = f3
-				}
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS35V1_0_0Args reads the arguments of corpus.s35 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS35V1_0_0Args(data []byte) (v CorpusS35V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS35V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS35V1_0_0ArgsChecked is DecodeCorpusS35V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS35V1_0_0ArgsChecked(data []byte) (v CorpusS35V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS35V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS35V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < -20.61 {
-						decode.Add(errs, &loc1, "below minimum -20.61")
-					}
-					if float64(i3) > 20.61 {
-						decode.Add(errs, &loc1, "above maximum 20.61")
-					}
-					v.V = i3
-				}
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS36V1_0_0Args reads the arguments of corpus.s36 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS36V1_0_0Args(data []byte) (v CorpusS36V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS36V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS36V1_0_0ArgsChecked is DecodeCorpusS36V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS36V1_0_0ArgsChecked(data []byte) (v CorpusS36V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS36V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS36V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.V = b2
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS37V1_0_0Args reads the arguments of corpus.s37 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS37V1_0_0Args(data []byte) (v CorpusS37V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS37V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS37V1_0_0ArgsChecked is DecodeCorpusS37V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS37V1_0_0ArgsChecked(data []byte) (v CorpusS37V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS37V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS37V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "id":
-			if seen[0] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "id", "$.id")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema39.ValidateAt(val2, (&loc1).String(), errs)
-			v.ID = val2
+// DecodeFrom reads a CorpusS17V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS17V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "meta":
-			if seen[1] {
-				return decode.Duplicate(at, "meta")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "meta", "$.meta")
-			val4, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema40.ValidateAt(val4, (&loc3).String(), errs)
-			v.Meta = val4
-		case "tags":
-			if seen[2] {
-				return decode.Duplicate(at, "tags")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "tags", "$.tags")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n6, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n6) {
-					decode.Add(errs, &loc5, "expected type integer, got number")
-				} else if i7, ok8 := decode.Int64(n6); !ok8 {
-					decode.Add(errs, &loc5, schema.MsgIntegerRange)
-				} else {
-					if float64(i7) <= 35.49 {
-						decode.Add(errs, &loc5, "must be > 35.49")
-					}
-					v.Tags = optional.Some(i7)
-				}
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "id", "$.id")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "meta", "$.meta")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS38V1_0_0Args reads the arguments of corpus.s38 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS38V1_0_0Args(data []byte) (v CorpusS38V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS38V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS38V1_0_0ArgsChecked is DecodeCorpusS38V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS38V1_0_0ArgsChecked(data []byte) (v CorpusS38V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS38V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS38V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				if b2 {
-					decode.Add(errs, &loc1, "must be one of [false]")
-				}
-				v.V = b2
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS39V1_0_0Args reads the arguments of corpus.s39 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS39V1_0_0Args(data []byte) (v CorpusS39V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS39V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS39V1_0_0ArgsChecked is DecodeCorpusS39V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS39V1_0_0ArgsChecked(data []byte) (v CorpusS39V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS39V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS39V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			var x2 CorpusS39V1_0_0ArgsX0
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.X0 = x2
-		case "legs":
-			if seen[1] {
-				return decode.Duplicate(at, "legs")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "legs", "$.legs")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n4, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f5, ok6 := decode.Float64(n4); !ok6 {
-					decode.Add(errs, &loc3, schema.MsgNumberRange)
-				} else {
-					if f5 > 64.61 {
-						decode.Add(errs, &loc3, "above maximum 64.61")
-					}
-					if !(decode.NumEquals(n4, "2.45") || decode.NumEquals(n4, "43.12") || decode.NumEquals(n4, "-13.28")) {
-						decode.Add(errs, &loc3, "must be one of [2.45, 43.12, -13.28]")
-					}
-					v.Legs = f5
-				}
+			loc := o.Field(&seen[0], "meta", "$.meta")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -17.0)
+				r.ExclusiveMaximum(loc, float64(x), 0.52)
+				v.Meta = optional.Some(x)
 			}
 		case "name":
-			if seen[2] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "name", "$.name")
-			val8, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema42.ValidateAt(val8, (&loc7).String(), errs)
-			v.Name = val8
+			loc := o.Field(&seen[1], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots18...)
+			v.Name = optional.Some(x)
 		case "note":
-			if seen[3] {
-				return decode.Duplicate(at, "note")
-			}
-			seen[3] = true
-			loc9 := decode.Field(at, "note", "$.note")
-			var x10 CorpusS39V1_0_0ArgsNote
-			if err := x10.decodeJSON(d, &loc9, errs); err != nil {
-				return err
-			}
-			v.Note = optional.Some(x10)
+			loc := o.Field(&seen[2], "note", "$.note")
+			x := r.Check(loc, r.Raw(), roots19...)
+			v.Note = x
+		case "é":
+			loc := o.Field(&seen[3], "é", "$.é")
+			x := r.Check(loc, r.Raw(), roots20...)
+			v.É = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "0", "$.0")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "legs", "$.legs")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "name", "$.name")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[2], "note")
 }
 
-// decodeJSON reads a CorpusS39V1_0_0ArgsX0 at `at`, appending schema violations to errs.
-func (v *CorpusS39V1_0_0ArgsX0) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
+// DecodeCorpusS18V1_0_0Args reads and validates the arguments of corpus.s18 1.0.0 (see decode.Run).
+func DecodeCorpusS18V1_0_0Args(data []byte) (CorpusS18V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS18V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS18V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS18V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots21...)
+			v.V = x
+		default:
+			o.Additional()
+		}
 	}
-	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "a b":
-			if seen[0] {
-				return decode.Duplicate(at, "a b")
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS19V1_0_0Args reads and validates the arguments of corpus.s19 1.0.0 (see decode.Run).
+func DecodeCorpusS19V1_0_0Args(data []byte) (CorpusS19V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS19V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS19V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS19V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots22...)
+			q := r.Quiet(raw)
+			if o2 := q.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = q.Any()
+				}
+				v.V = x
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "a b", "$.a b")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
+			r.Off(q)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS20V1_0_0Args reads and validates the arguments of corpus.s20 1.0.0 (see decode.Run).
+func DecodeCorpusS20V1_0_0Args(data []byte) (CorpusS20V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS20V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS20V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS20V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots23...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS21V1_0_0Args reads and validates the arguments of corpus.s21 1.0.0 (see decode.Run).
+func DecodeCorpusS21V1_0_0Args(data []byte) (CorpusS21V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS21V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS21V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS21V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 1.66)
+				r.ExclusiveMaximum(loc, x, 36.87)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS22V1_0_0Args reads and validates the arguments of corpus.s22 1.0.0 (see decode.Run).
+func DecodeCorpusS22V1_0_0Args(data []byte) (CorpusS22V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS22V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS22V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS22V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			x := r.Check(loc, r.Raw(), roots24...)
+			v.Amount = x
+		case "tags":
+			loc := o.Field(&seen[1], "tags", "$.tags")
+			var x CorpusS22V1_0_0ArgsTags
+			x.DecodeFrom(r, loc)
+			v.Tags = optional.Some(x)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "amount")
+}
+
+// DecodeFrom reads a CorpusS22V1_0_0ArgsTags at at, adding the errors it finds to r.
+func (v *CorpusS22V1_0_0ArgsTags) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			raw := r.Raw()
+			r.Check(loc, raw, roots25...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, q.Any())
 				}
+				v.Amount = x
+			}
+			r.Off(q)
+		case "note":
+			loc := o.Field(&seen[1], "note", "$.note")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Note = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "amount")
+}
+
+// DecodeCorpusS23V1_0_0Args reads and validates the arguments of corpus.s23 1.0.0 (see decode.Run).
+func DecodeCorpusS23V1_0_0Args(data []byte) (CorpusS23V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS23V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS23V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS23V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if r.IsNull() {
+				v.V = optional.Null[float64]()
 			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
+				if x, ok := r.Float(loc, typesNullNumber); ok {
+					r.Maximum(loc, x, 25.48)
+					v.V = optional.NotNull(x)
 				}
-				runes3 := utf8.RuneCountInString(s2)
-				if runes3 < 2 {
-					decode.Add(errs, &loc1, "shorter than minLength 2")
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS24V1_0_0Args reads and validates the arguments of corpus.s24 1.0.0 (see decode.Run).
+func DecodeCorpusS24V1_0_0Args(data []byte) (CorpusS24V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS24V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS24V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS24V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			var x CorpusS24V1_0_0ArgsID
+			x.DecodeFrom(r, loc)
+			v.ID = optional.Some(x)
+		default:
+			loc, name := o.Other()
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 4.58)
+				r.ExclusiveMinimum(loc, x, -29.73)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]float64{}
 				}
-				if runes3 > 8 {
-					decode.Add(errs, &loc1, "longer than maxLength 8")
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+}
+
+// DecodeFrom reads a CorpusS24V1_0_0ArgsID at at, adding the errors it finds to r.
+func (v *CorpusS24V1_0_0ArgsID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			x := r.Check(loc, r.Raw(), roots26...)
+			v.Amount = optional.Some(x)
+		default:
+			o.Additional()
+		}
+	}
+}
+
+// DecodeCorpusS25V1_0_0Args reads and validates the arguments of corpus.s25 1.0.0 (see decode.Run).
+func DecodeCorpusS25V1_0_0Args(data []byte) (CorpusS25V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS25V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS25V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS25V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots27...)
+			v.X0 = optional.Some(x)
+		case "a b":
+			loc := o.Field(&seen[1], "a b", "$.a b")
+			x := r.Check(loc, r.Raw(), roots28...)
+			v.AB = optional.Some(x)
+		case "é":
+			loc := o.Field(&seen[2], "é", "$.é")
+			x := r.Check(loc, r.Raw(), roots29...)
+			v.É = x
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[2], "é")
+}
+
+// DecodeCorpusS26V1_0_0Args reads and validates the arguments of corpus.s26 1.0.0 (see decode.Run).
+func DecodeCorpusS26V1_0_0Args(data []byte) (CorpusS26V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS26V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS26V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS26V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots30...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS27V1_0_0Args reads and validates the arguments of corpus.s27 1.0.0 (see decode.Run).
+func DecodeCorpusS27V1_0_0Args(data []byte) (CorpusS27V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS27V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS27V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS27V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		default:
+			o.Additional()
+		}
+	}
+}
+
+// DecodeCorpusS28V1_0_0Args reads and validates the arguments of corpus.s28 1.0.0 (see decode.Run).
+func DecodeCorpusS28V1_0_0Args(data []byte) (CorpusS28V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS28V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS28V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS28V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 23.8)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS29V1_0_0Args reads and validates the arguments of corpus.s29 1.0.0 (see decode.Run).
+func DecodeCorpusS29V1_0_0Args(data []byte) (CorpusS29V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS29V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS29V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS29V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "x-y":
+			loc := o.Field(&seen[0], "x-y", "$.x-y")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -21.6)
+				r.Maximum(loc, float64(x), -11.4)
+				v.XY = x
+			}
+		default:
+			loc, name := o.Other()
+			if x, ok := r.Float(loc, typesIntegerNumber); ok {
+				r.Minimum(loc, x, -27.88)
+				r.Maximum(loc, x, -17.0)
+				if !r.NumberIn("-27.76") {
+					r.Fail(loc, "must be -27.76")
 				}
-				if !pattern0.MatchString(s2) {
-					decode.Add(errs, &loc1, "does not match pattern '^[a-z]*$'")
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]float64{}
 				}
-				v.AB = optional.Some(s2)
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+	o.Required(seen[0], "x-y")
+}
+
+// DecodeCorpusS30V1_0_0Args reads and validates the arguments of corpus.s30 1.0.0 (see decode.Run).
+func DecodeCorpusS30V1_0_0Args(data []byte) (CorpusS30V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS30V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS30V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS30V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots31...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS31V1_0_0Args reads and validates the arguments of corpus.s31 1.0.0 (see decode.Run).
+func DecodeCorpusS31V1_0_0Args(data []byte) (CorpusS31V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS31V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS31V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS31V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots32...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []CorpusS31V1_0_0ArgsVItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e CorpusS31V1_0_0ArgsVItem
+					var x2 CorpusS31V1_0_0ArgsVItem
+					x2.DecodeFrom(q, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				v.V = x
+			}
+			r.Off(q)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS31V1_0_0ArgsVItem at at, adding the errors it finds to r.
+func (v *CorpusS31V1_0_0ArgsVItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 30.0)
+				r.Maximum(loc, float64(x), 31.0)
+				switch x {
+				case int64(31):
+				default:
+					r.Fail(loc, "must be 31")
+				}
+				v.Amount = x
+			}
+		case "id":
+			loc := o.Field(&seen[1], "id", "$.id")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -22.0)
+				r.Maximum(loc, float64(x), -17.0)
+				v.ID = x
+			}
+		case "legs":
+			loc := o.Field(&seen[2], "legs", "$.legs")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []float64{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e float64
+					if x2, ok := r.Float(loc2, decode.Number); ok {
+						r.Minimum(loc2, x2, -18.71)
+						r.Maximum(loc2, x2, -2.9)
+						e = x2
+					}
+					x = append(x, e)
+				}
+				a.MinItems(1)
+				v.Legs = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "amount")
+	o.Required(seen[1], "id")
+}
+
+// DecodeCorpusS32V1_0_0Args reads and validates the arguments of corpus.s32 1.0.0 (see decode.Run).
+func DecodeCorpusS32V1_0_0Args(data []byte) (CorpusS32V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS32V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS32V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS32V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := r.Check(loc2, r.Raw(), roots33...)
+					e = x2
+					x = append(x, e)
+				}
+				a.MinItems(3)
+				a.MaxItems(3)
+				v.ID = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "id")
+}
+
+// DecodeCorpusS33V1_0_0Args reads and validates the arguments of corpus.s33 1.0.0 (see decode.Run).
+func DecodeCorpusS33V1_0_0Args(data []byte) (CorpusS33V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS33V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS33V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS33V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots34...)
+			q := r.Quiet(raw)
+			if o2 := q.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = q.Any()
+				}
+				v.V = x
+			}
+			r.Off(q)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS34V1_0_0Args reads and validates the arguments of corpus.s34 1.0.0 (see decode.Run).
+func DecodeCorpusS34V1_0_0Args(data []byte) (CorpusS34V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS34V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS34V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS34V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 6.9)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS35V1_0_0Args reads and validates the arguments of corpus.s35 1.0.0 (see decode.Run).
+func DecodeCorpusS35V1_0_0Args(data []byte) (CorpusS35V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS35V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS35V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS35V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -20.61)
+				r.Maximum(loc, float64(x), 20.61)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS36V1_0_0Args reads and validates the arguments of corpus.s36 1.0.0 (see decode.Run).
+func DecodeCorpusS36V1_0_0Args(data []byte) (CorpusS36V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS36V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS36V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS36V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			v.V, _ = r.Bool(o.Field(&seen[0], "v", "$.v"), decode.Boolean)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS37V1_0_0Args reads and validates the arguments of corpus.s37 1.0.0 (see decode.Run).
+func DecodeCorpusS37V1_0_0Args(data []byte) (CorpusS37V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS37V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS37V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS37V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			x := r.Check(loc, r.Raw(), roots35...)
+			v.ID = x
+		case "meta":
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			x := r.Check(loc, r.Raw(), roots36...)
+			v.Meta = x
+		case "tags":
+			loc := o.Field(&seen[2], "tags", "$.tags")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.ExclusiveMinimum(loc, float64(x), 35.49)
+				v.Tags = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "id")
+	o.Required(seen[1], "meta")
+}
+
+// DecodeCorpusS38V1_0_0Args reads and validates the arguments of corpus.s38 1.0.0 (see decode.Run).
+func DecodeCorpusS38V1_0_0Args(data []byte) (CorpusS38V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS38V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS38V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS38V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				if x {
+					r.Fail(loc, "must be one of [false]")
+				}
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS39V1_0_0Args reads and validates the arguments of corpus.s39 1.0.0 (see decode.Run).
+func DecodeCorpusS39V1_0_0Args(data []byte) (CorpusS39V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS39V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS39V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS39V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			var x CorpusS39V1_0_0ArgsX0
+			x.DecodeFrom(r, loc)
+			v.X0 = x
+		case "legs":
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 64.61)
+				if !r.NumberIn("2.45", "43.12", "-13.28") {
+					r.Fail(loc, "must be one of [2.45, 43.12, -13.28]")
+				}
+				v.Legs = x
+			}
+		case "name":
+			loc := o.Field(&seen[2], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots37...)
+			v.Name = x
+		case "note":
+			loc := o.Field(&seen[3], "note", "$.note")
+			if o2 := r.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = r.Any()
+				}
+				v.Note = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "0")
+	o.Required(seen[1], "legs")
+	o.Required(seen[2], "name")
+}
+
+// DecodeFrom reads a CorpusS39V1_0_0ArgsX0 at at, adding the errors it finds to r.
+func (v *CorpusS39V1_0_0ArgsX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a b":
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 2)
+				r.MaxLength(loc, x, 8)
+				r.Pattern(loc, x, pattern0)
+				v.AB = optional.Some(x)
 			}
 		case "ok":
-			if seen[1] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[1] = true
-			loc4 := decode.Field(at, "ok", "$.ok")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc4, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s5, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes6 := utf8.RuneCountInString(s5)
-				if runes6 > 3 {
-					decode.Add(errs, &loc4, "longer than maxLength 3")
-				}
-				v.Ok = s5
+			loc := o.Field(&seen[1], "ok", "$.ok")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MaxLength(loc, x, 3)
+				v.Ok = x
 			}
 		case "tags":
-			if seen[2] {
-				return decode.Duplicate(at, "tags")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "tags", "$.tags")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s8, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes9 := utf8.RuneCountInString(s8)
-				if runes9 > 5 {
-					decode.Add(errs, &loc7, "longer than maxLength 5")
-				}
-				if !pattern1.MatchString(s8) {
-					decode.Add(errs, &loc7, "does not match pattern '^[a-z]+@[a-z]+$'")
-				}
-				v.Tags = optional.Some(s8)
+			loc := o.Field(&seen[2], "tags", "$.tags")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MaxLength(loc, x, 5)
+				r.Pattern(loc, x, pattern1)
+				v.Tags = optional.Some(x)
 			}
 		case "x-y":
-			if seen[3] {
-				return decode.Duplicate(at, "x-y")
-			}
-			seen[3] = true
-			loc10 := decode.Field(at, "x-y", "$.x-y")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc10, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				items11 := []any{}
-				iter12, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter12.Next() {
-					loc14 := decode.Elem(&loc10, len(items11))
-					var e13 any
-					val15, err := decode.Value(d)
-					if err != nil {
-						return err
+			loc := o.Field(&seen[3], "x-y", "$.x-y")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []optional.Nullable[bool]{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e optional.Nullable[bool]
+					if r.IsNull() {
+						e = optional.Null[bool]()
+					} else {
+						if x2, ok := r.Bool(loc2, typesNullBoolean); ok {
+							e = optional.NotNull(x2)
+						}
 					}
-					anySchema41.ValidateAt(val15, (&loc14).String(), errs)
-					e13 = val15
-					items11 = append(items11, e13)
+					x = append(x, e)
 				}
-				if err := iter12.Err(); err != nil {
-					return err
-				}
-				if len(items11) < 3 {
-					decode.Add(errs, &loc10, "fewer than minItems 3")
-				}
-				v.XY = items11
+				a.MinItems(3)
+				v.XY = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "ok", "$.ok")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[3] {
-		loc := decode.Field(at, "x-y", "$.x-y")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[1], "ok")
+	o.Required(seen[3], "x-y")
 }
 
-// decodeJSON reads a CorpusS39V1_0_0ArgsNote at `at`, appending schema violations to errs.
-func (v *CorpusS39V1_0_0ArgsNote) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
+// DecodeCorpusS40V1_0_0Args reads and validates the arguments of corpus.s40 1.0.0 (see decode.Run).
+func DecodeCorpusS40V1_0_0Args(data []byte) (CorpusS40V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS40V1_0_0Args](data)
 }
 
-// DecodeCorpusS40V1_0_0Args reads the arguments of corpus.s40 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS40V1_0_0Args(data []byte) (v CorpusS40V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS40V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS40V1_0_0ArgsChecked is DecodeCorpusS40V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS40V1_0_0ArgsChecked(data []byte) (v CorpusS40V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS40V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS40V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS40V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS40V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "a b":
-			if seen[0] {
-				return decode.Duplicate(at, "a b")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "a b", "$.a b")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindArray); err != nil {
-					return err
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := r.Check(loc2, r.Raw(), roots38...)
+					e = x2
+					x = append(x, e)
 				}
-			} else {
-				items2 := []any{}
-				iter3, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter3.Next() {
-					loc5 := decode.Elem(&loc1, len(items2))
-					var e4 any
-					val6, err := decode.Value(d)
-					if err != nil {
-						return err
-					}
-					anySchema43.ValidateAt(val6, (&loc5).String(), errs)
-					e4 = val6
-					items2 = append(items2, e4)
-				}
-				if err := iter3.Err(); err != nil {
-					return err
-				}
-				v.AB = items2
+				v.AB = x
 			}
 		case "currency":
-			if seen[1] {
-				return decode.Duplicate(at, "currency")
-			}
-			seen[1] = true
-			loc9 := decode.Field(at, "currency", "$.currency")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc9, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n10, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f11, ok12 := decode.Float64(n10); !ok12 {
-					decode.Add(errs, &loc9, schema.MsgNumberRange)
-				} else {
-					if f11 > 52.23 {
-						decode.Add(errs, &loc9, "above maximum 52.23")
-					}
-					v.Currency = optional.Some(f11)
-				}
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 52.23)
+				v.Currency = optional.Some(x)
 			}
 		case "x-y":
-			if seen[2] {
-				return decode.Duplicate(at, "x-y")
-			}
-			seen[2] = true
-			loc13 := decode.Field(at, "x-y", "$.x-y")
-			val14, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema44.ValidateAt(val14, (&loc13).String(), errs)
-			v.XY = val14
+			loc := o.Field(&seen[2], "x-y", "$.x-y")
+			x := r.Check(loc, r.Raw(), roots39...)
+			v.XY = x
 		case "é":
-			if seen[3] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[3] = true
-			loc15 := decode.Field(at, "é", "$.é")
-			var x16 CorpusS40V1_0_0ArgsÉ
-			if err := x16.decodeJSON(d, &loc15, errs); err != nil {
-				return err
-			}
-			v.É = optional.Some(x16)
+			loc := o.Field(&seen[3], "é", "$.é")
+			var x CorpusS40V1_0_0ArgsÉ
+			x.DecodeFrom(r, loc)
+			v.É = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "a b", "$.a b")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "x-y", "$.x-y")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "a b")
+	o.Required(seen[2], "x-y")
 }
 
-// decodeJSON reads a CorpusS40V1_0_0ArgsÉ at `at`, appending schema violations to errs.
-func (v *CorpusS40V1_0_0ArgsÉ) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS40V1_0_0ArgsÉ at at, adding the errors it finds to r.
+func (v *CorpusS40V1_0_0ArgsÉ) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "amount":
-			if seen[0] {
-				return decode.Duplicate(at, "amount")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount", "$.amount")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema45.ValidateAt(val2, (&loc1).String(), errs)
-			v.Amount = val2
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			x := r.Check(loc, r.Raw(), roots40...)
+			v.Amount = x
 		case "id":
-			if seen[1] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "id", "$.id")
-			val4, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema46.ValidateAt(val4, (&loc3).String(), errs)
-			v.ID = optional.Some(val4)
+			loc := o.Field(&seen[1], "id", "$.id")
+			x := r.Check(loc, r.Raw(), roots41...)
+			v.ID = optional.Some(x)
 		case "ok":
-			if seen[2] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "ok", "$.ok")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s6) {
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "X😀1\t\t":
 					v.Ok = optional.Some(CorpusS40V1_0_0ArgsÉOkX1)
 				case "b'aZ":
 					v.Ok = optional.Some(CorpusS40V1_0_0ArgsÉOkBAZ)
 				default:
-					decode.Add(errs, &loc5, "must be one of ['X😀1\t\t', \"b'aZ\"]")
-					v.Ok = optional.Some(CorpusS40V1_0_0ArgsÉOk(s6))
+					r.Fail(loc, "must be one of ['X😀1\t\t', \"b'aZ\"]")
+					v.Ok = optional.Some(CorpusS40V1_0_0ArgsÉOk(x))
 				}
 			}
 		case "é":
-			if seen[3] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[3] = true
-			loc7 := decode.Field(at, "é", "$.é")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s8, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes9 := utf8.RuneCountInString(s8)
-				if runes9 < 1 {
-					decode.Add(errs, &loc7, "shorter than minLength 1")
-				}
-				v.É = s8
+			loc := o.Field(&seen[3], "é", "$.é")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 1)
+				v.É = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "amount", "$.amount")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[3] {
-		loc := decode.Field(at, "é", "$.é")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "amount")
+	o.Required(seen[3], "é")
 }
 
-// DecodeCorpusS41V1_0_0Args reads the arguments of corpus.s41 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS41V1_0_0Args(data []byte) (v CorpusS41V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS41V1_0_0ArgsChecked(data)
+// DecodeCorpusS41V1_0_0Args reads and validates the arguments of corpus.s41 1.0.0 (see decode.Run).
+func DecodeCorpusS41V1_0_0Args(data []byte) (CorpusS41V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS41V1_0_0Args](data)
 }
 
-// decodeCorpusS41V1_0_0ArgsChecked is DecodeCorpusS41V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS41V1_0_0ArgsChecked(data []byte) (v CorpusS41V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS41V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS41V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS41V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS41V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema47.ValidateAt(val2, (&loc1).String(), errs)
-			v.X0 = optional.Some(val2)
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots42...)
+			v.X0 = optional.Some(x)
 		case "currency":
-			if seen[1] {
-				return decode.Duplicate(at, "currency")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "currency", "$.currency")
-			val4, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema48.ValidateAt(val4, (&loc3).String(), errs)
-			v.Currency = optional.Some(val4)
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			x := r.Check(loc, r.Raw(), roots43...)
+			v.Currency = optional.Some(x)
 		case "ok":
-			if seen[2] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "ok", "$.ok")
-			val6, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema49.ValidateAt(val6, (&loc5).String(), errs)
-			v.Ok = optional.Some(val6)
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			x := r.Check(loc, r.Raw(), roots44...)
+			v.Ok = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeCorpusS42V1_0_0Args reads the arguments of corpus.s42 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS42V1_0_0Args(data []byte) (v CorpusS42V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS42V1_0_0ArgsChecked(data)
+// DecodeCorpusS42V1_0_0Args reads and validates the arguments of corpus.s42 1.0.0 (see decode.Run).
+func DecodeCorpusS42V1_0_0Args(data []byte) (CorpusS42V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS42V1_0_0Args](data)
 }
 
-// decodeCorpusS42V1_0_0ArgsChecked is DecodeCorpusS42V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS42V1_0_0ArgsChecked(data []byte) (v CorpusS42V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS42V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS42V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS42V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS42V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema50.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
+			loc := o.Field(&seen[0], "v", "$.v")
+			var x CorpusS42V1_0_0ArgsV
+			x.DecodeFrom(r, loc)
+			v.V = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS43V1_0_0Args reads the arguments of corpus.s43 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS43V1_0_0Args(data []byte) (v CorpusS43V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS43V1_0_0ArgsChecked(data)
+// DecodeFrom reads a CorpusS42V1_0_0ArgsV at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS42V1_0_0ArgsV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots45...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
 }
 
-// decodeCorpusS43V1_0_0ArgsChecked is DecodeCorpusS43V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS43V1_0_0ArgsChecked(data []byte) (v CorpusS43V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
+// read reads a CorpusS42V1_0_0ArgsV at at, reporting what r reports.
+func (v *CorpusS42V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("6866e-2", "89.15", "920e-2") {
+					r.Fail(loc, "must be one of [68.66, 89.15, 9.2]")
+				}
+				v.ID = x
+			}
+		case "tags":
+			loc := o.Field(&seen[1], "tags", "$.tags")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []string{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e string
+					if x2, ok := r.Str(loc2, decode.String); ok {
+						r.MinLength(loc2, x2, 5)
+						r.Pattern(loc2, x2, pattern1)
+						e = x2
+					}
+					x = append(x, e)
+				}
+				a.MinItems(3)
+				a.MaxItems(4)
+				v.Tags = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
 	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
+	o.Required(seen[0], "id")
 }
 
-// decodeJSON reads a CorpusS43V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS43V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeCorpusS43V1_0_0Args reads and validates the arguments of corpus.s43 1.0.0 (see decode.Run).
+func DecodeCorpusS43V1_0_0Args(data []byte) (CorpusS43V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS43V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS43V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS43V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.V = b2
-			}
+			v.V, _ = r.Bool(o.Field(&seen[0], "v", "$.v"), decode.Boolean)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS44V1_0_0Args reads the arguments of corpus.s44 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS44V1_0_0Args(data []byte) (v CorpusS44V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS44V1_0_0ArgsChecked(data)
+// DecodeCorpusS44V1_0_0Args reads and validates the arguments of corpus.s44 1.0.0 (see decode.Run).
+func DecodeCorpusS44V1_0_0Args(data []byte) (CorpusS44V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS44V1_0_0Args](data)
 }
 
-// decodeCorpusS44V1_0_0ArgsChecked is DecodeCorpusS44V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS44V1_0_0ArgsChecked(data []byte) (v CorpusS44V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS44V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS44V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS44V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS44V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema51.ValidateAt(val2, (&loc1).String(), errs)
-			v.X0 = val2
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots46...)
+			v.X0 = x
 		case "a b":
-			if seen[1] {
-				return decode.Duplicate(at, "a b")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "a b", "$.a b")
-			val4, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema52.ValidateAt(val4, (&loc3).String(), errs)
-			v.AB = optional.Some(val4)
+			loc := o.Field(&seen[1], "a b", "$.a b")
+			x := r.Check(loc, r.Raw(), roots47...)
+			v.AB = optional.Some(x)
 		case "é":
-			if seen[2] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "é", "$.é")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b6, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.É = b6
-			}
+			v.É, _ = r.Bool(o.Field(&seen[2], "é", "$.é"), decode.Boolean)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "0", "$.0")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "é", "$.é")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "0")
+	o.Required(seen[2], "é")
 }
 
-// DecodeCorpusS45V1_0_0Args reads the arguments of corpus.s45 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS45V1_0_0Args(data []byte) (v CorpusS45V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS45V1_0_0ArgsChecked(data)
+// DecodeCorpusS45V1_0_0Args reads and validates the arguments of corpus.s45 1.0.0 (see decode.Run).
+func DecodeCorpusS45V1_0_0Args(data []byte) (CorpusS45V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS45V1_0_0Args](data)
 }
 
-// decodeCorpusS45V1_0_0ArgsChecked is DecodeCorpusS45V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS45V1_0_0ArgsChecked(data []byte) (v CorpusS45V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS45V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS45V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS45V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS45V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern0.MatchString(s2) {
-					decode.Add(errs, &loc1, "does not match pattern '^[a-z]*$'")
-				}
-				v.X0 = optional.Some(s2)
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.X0 = optional.Some(x)
 			}
 		case "id":
-			if seen[1] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "id", "$.id")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s4) {
+			loc := o.Field(&seen[1], "id", "$.id")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "'_\\a\t":
 					v.ID = optional.Some(CorpusS45V1_0_0ArgsIDA)
 				case "":
 					v.ID = optional.Some(CorpusS45V1_0_0ArgsIDEmpty)
 				default:
-					decode.Add(errs, &loc3, "must be one of [\"'_\\a\t\", '']")
-					v.ID = optional.Some(CorpusS45V1_0_0ArgsID(s4))
+					r.Fail(loc, "must be one of [\"'_\\a\t\", '']")
+					v.ID = optional.Some(CorpusS45V1_0_0ArgsID(x))
 				}
 			}
 		case "name":
-			if seen[2] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "name", "$.name")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				items6 := []bool{}
-				iter7, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter7.Next() {
-					loc9 := decode.Elem(&loc5, len(items6))
-					var e8 bool
-					if t := d.Next(); t != jx.Bool {
-						if err := decode.Mismatch(d, t, errs, &loc9, schema.KindBoolean); err != nil {
-							return err
-						}
-					} else {
-						b10, err := d.Bool()
-						if err != nil {
-							return err
-						}
-						e8 = b10
+			loc := o.Field(&seen[2], "name", "$.name")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []bool{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
 					}
-					items6 = append(items6, e8)
+					x = append(x, e)
 				}
-				if err := iter7.Err(); err != nil {
-					return err
-				}
-				v.Name = items6
+				v.Name = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "name", "$.name")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[2], "name")
 }
 
-// DecodeCorpusS46V1_0_0Args reads the arguments of corpus.s46 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS46V1_0_0Args(data []byte) (v CorpusS46V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS46V1_0_0ArgsChecked(data)
+// DecodeCorpusS46V1_0_0Args reads and validates the arguments of corpus.s46 1.0.0 (see decode.Run).
+func DecodeCorpusS46V1_0_0Args(data []byte) (CorpusS46V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS46V1_0_0Args](data)
 }
 
-// decodeCorpusS46V1_0_0ArgsChecked is DecodeCorpusS46V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS46V1_0_0ArgsChecked(data []byte) (v CorpusS46V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS46V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS46V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS46V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS46V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "meta":
-			if seen[0] {
-				return decode.Duplicate(at, "meta")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "meta", "$.meta")
-			var x2 CorpusS46V1_0_0ArgsMeta
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.Meta = x2
+			loc := o.Field(&seen[0], "meta", "$.meta")
+			var x CorpusS46V1_0_0ArgsMeta
+			x.DecodeFrom(r, loc)
+			v.Meta = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
+			loc, name := o.Other()
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 27.7)
+				r.Maximum(loc, x, 36.44)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]float64{}
+				}
+				v.AdditionalProperties[name] = x
 			}
-			val, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema55.ValidateAt(val, schema.PropertyPath(at.String(), name), errs)
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "meta", "$.meta")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "meta")
 }
 
-// decodeJSON reads a CorpusS46V1_0_0ArgsMeta at `at`, appending schema violations to errs.
-func (v *CorpusS46V1_0_0ArgsMeta) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS46V1_0_0ArgsMeta at at, adding the errors it finds to r.
+func (v *CorpusS46V1_0_0ArgsMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "id":
-			if seen[0] {
-				return decode.Duplicate(at, "id")
+			loc := o.Field(&seen[0], "id", "$.id")
+			if o2 := r.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = r.Any()
+				}
+				v.ID = x
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "id", "$.id")
-			var x2 CorpusS46V1_0_0ArgsMetaID
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.ID = optional.Some(x2)
 		case "legs":
-			if seen[1] {
-				return decode.Duplicate(at, "legs")
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			raw := r.Raw()
+			r.Check(loc, raw, roots48...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, q.Any())
+				}
+				v.Legs = optional.Some(x)
 			}
-			seen[1] = true
-			loc3 := decode.Field(at, "legs", "$.legs")
-			val4, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema53.ValidateAt(val4, (&loc3).String(), errs)
-			v.Legs = optional.Some(val4)
+			r.Off(q)
 		case "name":
-			if seen[2] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "name", "$.name")
-			val6, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema54.ValidateAt(val6, (&loc5).String(), errs)
-			v.Name = val6
+			loc := o.Field(&seen[2], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots49...)
+			v.Name = x
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "name", "$.name")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[2], "name")
 }
 
-// decodeJSON reads a CorpusS46V1_0_0ArgsMetaID at `at`, appending schema violations to errs.
-func (v *CorpusS46V1_0_0ArgsMetaID) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
+// DecodeCorpusS47V1_0_0Args reads and validates the arguments of corpus.s47 1.0.0 (see decode.Run).
+func DecodeCorpusS47V1_0_0Args(data []byte) (CorpusS47V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS47V1_0_0Args](data)
 }
 
-// DecodeCorpusS47V1_0_0Args reads the arguments of corpus.s47 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS47V1_0_0Args(data []byte) (v CorpusS47V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS47V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS47V1_0_0ArgsChecked is DecodeCorpusS47V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS47V1_0_0ArgsChecked(data []byte) (v CorpusS47V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS47V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS47V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS47V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS47V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "name":
-			if seen[0] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "name", "$.name")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < 43.2 {
-						decode.Add(errs, &loc1, "below minimum 43.2")
-					}
-					if float64(i3) > 51.8 {
-						decode.Add(errs, &loc1, "above maximum 51.8")
-					}
-					v.Name = i3
-				}
+			loc := o.Field(&seen[0], "name", "$.name")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 43.2)
+				r.Maximum(loc, float64(x), 51.8)
+				v.Name = x
 			}
 		case "ok":
-			if seen[1] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "ok", "$.ok")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.Ok = optional.Some(s6)
+			loc := o.Field(&seen[1], "ok", "$.ok")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Ok = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "name", "$.name")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "name")
 }
 
-// DecodeCorpusS48V1_0_0Args reads the arguments of corpus.s48 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS48V1_0_0Args(data []byte) (v CorpusS48V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS48V1_0_0ArgsChecked(data)
+// DecodeCorpusS48V1_0_0Args reads and validates the arguments of corpus.s48 1.0.0 (see decode.Run).
+func DecodeCorpusS48V1_0_0Args(data []byte) (CorpusS48V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS48V1_0_0Args](data)
 }
 
-// decodeCorpusS48V1_0_0ArgsChecked is DecodeCorpusS48V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS48V1_0_0ArgsChecked(data []byte) (v CorpusS48V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS48V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS48V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS48V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS48V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes3 := utf8.RuneCountInString(s2)
-				if runes3 > 5 {
-					decode.Add(errs, &loc1, "longer than maxLength 5")
-				}
-				v.V = s2
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MaxLength(loc, x, 5)
+				v.V = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS49V1_0_0Args reads the arguments of corpus.s49 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS49V1_0_0Args(data []byte) (v CorpusS49V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS49V1_0_0ArgsChecked(data)
+// DecodeCorpusS49V1_0_0Args reads and validates the arguments of corpus.s49 1.0.0 (see decode.Run).
+func DecodeCorpusS49V1_0_0Args(data []byte) (CorpusS49V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS49V1_0_0Args](data)
 }
 
-// decodeCorpusS49V1_0_0ArgsChecked is DecodeCorpusS49V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS49V1_0_0ArgsChecked(data []byte) (v CorpusS49V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS49V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS49V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS49V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS49V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 18.57)
+				r.ExclusiveMinimum(loc, float64(x), -16.58)
+				switch x {
+				case int64(-7):
+				default:
+					r.Fail(loc, "must be -7")
 				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) > 18.57 {
-						decode.Add(errs, &loc1, "above maximum 18.57")
-					}
-					if float64(i3) <= -16.58 {
-						decode.Add(errs, &loc1, "must be > -16.58")
-					}
-					switch i3 {
-					case int64(-7):
-					default:
-						decode.Add(errs, &loc1, "must be -7")
-					}
-					v.X0 = i3
-				}
+				v.X0 = x
 			}
 		case "name":
-			if seen[1] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "name", "$.name")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n6, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n6) {
-					decode.Add(errs, &loc5, "expected type integer, got number")
-				} else if i7, ok8 := decode.Int64(n6); !ok8 {
-					decode.Add(errs, &loc5, schema.MsgIntegerRange)
-				} else {
-					if float64(i7) < 38.31 {
-						decode.Add(errs, &loc5, "below minimum 38.31")
-					}
-					if float64(i7) > 52.0 {
-						decode.Add(errs, &loc5, "above maximum 52")
-					}
-					v.Name = i7
-				}
+			loc := o.Field(&seen[1], "name", "$.name")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 38.31)
+				r.Maximum(loc, float64(x), 52.0)
+				v.Name = x
 			}
 		case "ok":
-			if seen[2] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[2] = true
-			loc9 := decode.Field(at, "ok", "$.ok")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc9, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b10, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.Ok = optional.Some(b10)
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Ok = optional.Some(x)
 			}
 		case "é":
-			if seen[3] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[3] = true
-			loc11 := decode.Field(at, "é", "$.é")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc11, schema.KindArray); err != nil {
-					return err
+			loc := o.Field(&seen[3], "é", "$.é")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []CorpusS49V1_0_0ArgsÉItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e CorpusS49V1_0_0ArgsÉItem
+					var x2 CorpusS49V1_0_0ArgsÉItem
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
 				}
-			} else {
-				items12 := []CorpusS49V1_0_0ArgsÉItem{}
-				iter13, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter13.Next() {
-					loc15 := decode.Elem(&loc11, len(items12))
-					var e14 CorpusS49V1_0_0ArgsÉItem
-					var x16 CorpusS49V1_0_0ArgsÉItem
-					if err := x16.decodeJSON(d, &loc15, errs); err != nil {
-						return err
-					}
-					e14 = x16
-					items12 = append(items12, e14)
-				}
-				if err := iter13.Err(); err != nil {
-					return err
-				}
-				if len(items12) < 2 {
-					decode.Add(errs, &loc11, "fewer than minItems 2")
-				}
-				if len(items12) > 4 {
-					decode.Add(errs, &loc11, "more than maxItems 4")
-				}
-				v.É = optional.Some(items12)
+				a.MinItems(2)
+				a.MaxItems(4)
+				v.É = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "0", "$.0")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "name", "$.name")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "0")
+	o.Required(seen[1], "name")
 }
 
-// decodeJSON reads a CorpusS49V1_0_0ArgsÉItem at `at`, appending schema violations to errs.
-func (v *CorpusS49V1_0_0ArgsÉItem) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS49V1_0_0ArgsÉItem at at, adding the errors it finds to r.
+func (v *CorpusS49V1_0_0ArgsÉItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "ok":
-			if seen[0] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "ok", "$.ok")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes3 := utf8.RuneCountInString(s2)
-				if runes3 < 3 {
-					decode.Add(errs, &loc1, "shorter than minLength 3")
-				}
-				if runes3 > 3 {
-					decode.Add(errs, &loc1, "longer than maxLength 3")
-				}
-				if !pattern2.MatchString(s2) {
-					decode.Add(errs, &loc1, "does not match pattern '^(AED|USD|EUR)$'")
-				}
-				v.Ok = s2
+			loc := o.Field(&seen[0], "ok", "$.ok")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 3)
+				r.MaxLength(loc, x, 3)
+				r.Pattern(loc, x, pattern2)
+				v.Ok = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "ok", "$.ok")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "ok")
 }
 
-// DecodeCorpusS50V1_0_0Args reads the arguments of corpus.s50 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS50V1_0_0Args(data []byte) (v CorpusS50V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS50V1_0_0ArgsChecked(data)
+// DecodeCorpusS50V1_0_0Args reads and validates the arguments of corpus.s50 1.0.0 (see decode.Run).
+func DecodeCorpusS50V1_0_0Args(data []byte) (CorpusS50V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS50V1_0_0Args](data)
 }
 
-// decodeCorpusS50V1_0_0ArgsChecked is DecodeCorpusS50V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS50V1_0_0ArgsChecked(data []byte) (v CorpusS50V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS50V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS50V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS50V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS50V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "amount":
-			if seen[0] {
-				return decode.Duplicate(at, "amount")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount", "$.amount")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes3 := utf8.RuneCountInString(s2)
-				if runes3 < 0 {
-					decode.Add(errs, &loc1, "shorter than minLength 0")
-				}
-				if runes3 > 1 {
-					decode.Add(errs, &loc1, "longer than maxLength 1")
-				}
-				v.Amount = optional.Some(s2)
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 0)
+				r.MaxLength(loc, x, 1)
+				v.Amount = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeCorpusS51V1_0_0Args reads the arguments of corpus.s51 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS51V1_0_0Args(data []byte) (v CorpusS51V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS51V1_0_0ArgsChecked(data)
+// DecodeCorpusS51V1_0_0Args reads and validates the arguments of corpus.s51 1.0.0 (see decode.Run).
+func DecodeCorpusS51V1_0_0Args(data []byte) (CorpusS51V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS51V1_0_0Args](data)
 }
 
-// decodeCorpusS51V1_0_0ArgsChecked is DecodeCorpusS51V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS51V1_0_0ArgsChecked(data []byte) (v CorpusS51V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS51V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS51V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS51V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS51V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "id":
-			if seen[0] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "id", "$.id")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema56.ValidateAt(val2, (&loc1).String(), errs)
-			v.ID = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "id", "$.id")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS52V1_0_0Args reads the arguments of corpus.s52 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS52V1_0_0Args(data []byte) (v CorpusS52V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS52V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS52V1_0_0ArgsChecked is DecodeCorpusS52V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS52V1_0_0ArgsChecked(data []byte) (v CorpusS52V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS52V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS52V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindArray); err != nil {
-					return err
-				}
+			loc := o.Field(&seen[0], "id", "$.id")
+			if r.IsNull() {
+				v.ID = optional.Null[int64]()
 			} else {
-				items2 := []bool{}
-				iter3, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter3.Next() {
-					loc5 := decode.Elem(&loc1, len(items2))
-					var e4 bool
-					if t := d.Next(); t != jx.Bool {
-						if err := decode.Mismatch(d, t, errs, &loc5, schema.KindBoolean); err != nil {
-							return err
-						}
-					} else {
-						b6, err := d.Bool()
-						if err != nil {
-							return err
-						}
-						if !b6 {
-							decode.Add(errs, &loc5, "must be one of [true]")
-						}
-						e4 = b6
-					}
-					items2 = append(items2, e4)
-				}
-				if err := iter3.Err(); err != nil {
-					return err
-				}
-				if len(items2) > 2 {
-					decode.Add(errs, &loc1, "more than maxItems 2")
-				}
-				v.V = items2
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS53V1_0_0Args reads the arguments of corpus.s53 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS53V1_0_0Args(data []byte) (v CorpusS53V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS53V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS53V1_0_0ArgsChecked is DecodeCorpusS53V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS53V1_0_0ArgsChecked(data []byte) (v CorpusS53V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS53V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS53V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) > 37.0 {
-						decode.Add(errs, &loc1, "above maximum 37")
-					}
-					if float64(i3) <= 13.09 {
-						decode.Add(errs, &loc1, "must be > 13.09")
-					}
-					switch i3 {
-					case int64(30):
+				if x, ok := r.Int(loc, typesIntegerNull); ok {
+					r.Minimum(loc, float64(x), -35.98)
+					r.Maximum(loc, float64(x), -20.02)
+					switch x {
+					case int64(-29), int64(-24):
 					default:
-						decode.Add(errs, &loc1, "must be 30")
+						r.Fail(loc, "must be one of [-29, -24]")
 					}
-					v.V = i3
+					v.ID = optional.NotNull(x)
 				}
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "id")
 }
 
-// DecodeCorpusS54V1_0_0Args reads the arguments of corpus.s54 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS54V1_0_0Args(data []byte) (v CorpusS54V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS54V1_0_0ArgsChecked(data)
+// DecodeCorpusS52V1_0_0Args reads and validates the arguments of corpus.s52 1.0.0 (see decode.Run).
+func DecodeCorpusS52V1_0_0Args(data []byte) (CorpusS52V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS52V1_0_0Args](data)
 }
 
-// decodeCorpusS54V1_0_0ArgsChecked is DecodeCorpusS54V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS54V1_0_0ArgsChecked(data []byte) (v CorpusS54V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS54V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS54V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS52V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS52V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema57.ValidateAt(val2, (&loc1).String(), errs)
-			v.V = val2
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCorpusS55V1_0_0Args reads the arguments of corpus.s55 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS55V1_0_0Args(data []byte) (v CorpusS55V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS55V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS55V1_0_0ArgsChecked is DecodeCorpusS55V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS55V1_0_0ArgsChecked(data []byte) (v CorpusS55V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS55V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS55V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				items2 := []bool{}
-				iter3, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter3.Next() {
-					loc5 := decode.Elem(&loc1, len(items2))
-					var e4 bool
-					if t := d.Next(); t != jx.Bool {
-						if err := decode.Mismatch(d, t, errs, &loc5, schema.KindBoolean); err != nil {
-							return err
+			loc := o.Field(&seen[0], "v", "$.v")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []bool{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						if !x2 {
+							r.Fail(loc2, "must be one of [true]")
 						}
-					} else {
-						b6, err := d.Bool()
-						if err != nil {
-							return err
-						}
-						e4 = b6
+						e = x2
 					}
-					items2 = append(items2, e4)
+					x = append(x, e)
 				}
-				if err := iter3.Err(); err != nil {
-					return err
-				}
-				if len(items2) > 3 {
-					decode.Add(errs, &loc1, "more than maxItems 3")
-				}
-				v.V = items2
+				a.MaxItems(2)
+				v.V = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS56V1_0_0Args reads the arguments of corpus.s56 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS56V1_0_0Args(data []byte) (v CorpusS56V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS56V1_0_0ArgsChecked(data)
+// DecodeCorpusS53V1_0_0Args reads and validates the arguments of corpus.s53 1.0.0 (see decode.Run).
+func DecodeCorpusS53V1_0_0Args(data []byte) (CorpusS53V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS53V1_0_0Args](data)
 }
 
-// decodeCorpusS56V1_0_0ArgsChecked is DecodeCorpusS56V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS56V1_0_0ArgsChecked(data []byte) (v CorpusS56V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS56V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS56V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS53V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS53V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "v":
-			if seen[0] {
-				return decode.Duplicate(at, "v")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "v", "$.v")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 37.0)
+				r.ExclusiveMinimum(loc, float64(x), 13.09)
+				switch x {
+				case int64(30):
+				default:
+					r.Fail(loc, "must be 30")
 				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < 3.51 {
-						decode.Add(errs, &loc1, "below minimum 3.51")
-					}
-					if float64(i3) > 20.49 {
-						decode.Add(errs, &loc1, "above maximum 20.49")
-					}
-					v.V = i3
-				}
+				v.V = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "v", "$.v")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS57V1_0_0Args reads the arguments of corpus.s57 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS57V1_0_0Args(data []byte) (v CorpusS57V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS57V1_0_0ArgsChecked(data)
+// DecodeCorpusS54V1_0_0Args reads and validates the arguments of corpus.s54 1.0.0 (see decode.Run).
+func DecodeCorpusS54V1_0_0Args(data []byte) (CorpusS54V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS54V1_0_0Args](data)
 }
 
-// decodeCorpusS57V1_0_0ArgsChecked is DecodeCorpusS57V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS57V1_0_0ArgsChecked(data []byte) (v CorpusS57V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
+// DecodeFrom reads a CorpusS54V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS54V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots50...)
+			v.V = x
+		default:
+			o.Additional()
+		}
 	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
+	o.Required(seen[0], "v")
 }
 
-// decodeJSON reads a CorpusS57V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS57V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
+// DecodeCorpusS55V1_0_0Args reads and validates the arguments of corpus.s55 1.0.0 (see decode.Run).
+func DecodeCorpusS55V1_0_0Args(data []byte) (CorpusS55V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS55V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS55V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS55V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []bool{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
+					}
+					x = append(x, e)
+				}
+				a.MaxItems(3)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
 	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS56V1_0_0Args reads and validates the arguments of corpus.s56 1.0.0 (see decode.Run).
+func DecodeCorpusS56V1_0_0Args(data []byte) (CorpusS56V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS56V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS56V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS56V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 3.51)
+				r.Maximum(loc, float64(x), 20.49)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeCorpusS57V1_0_0Args reads and validates the arguments of corpus.s57 1.0.0 (see decode.Run).
+func DecodeCorpusS57V1_0_0Args(data []byte) (CorpusS57V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS57V1_0_0Args](data)
+}
+
+// DecodeFrom reads a CorpusS57V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS57V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) >= 24.81 {
-						decode.Add(errs, &loc1, "must be < 24.81")
-					}
-					v.X0 = optional.Some(i3)
-				}
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.ExclusiveMaximum(loc, float64(x), 24.81)
+				v.X0 = optional.Some(x)
 			}
 		case "meta":
-			if seen[1] {
-				return decode.Duplicate(at, "meta")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "meta", "$.meta")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n6, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n6) {
-					decode.Add(errs, &loc5, "expected type integer, got number")
-				} else if i7, ok8 := decode.Int64(n6); !ok8 {
-					decode.Add(errs, &loc5, schema.MsgIntegerRange)
-				} else {
-					if float64(i7) > 3.0 {
-						decode.Add(errs, &loc5, "above maximum 3")
-					}
-					v.Meta = optional.Some(i7)
-				}
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 3.0)
+				v.Meta = optional.Some(x)
 			}
 		case "ok":
-			if seen[2] {
-				return decode.Duplicate(at, "ok")
-			}
-			seen[2] = true
-			loc9 := decode.Field(at, "ok", "$.ok")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc9, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b10, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.Ok = optional.Some(b10)
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Ok = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeCorpusS58V1_0_0Args reads the arguments of corpus.s58 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS58V1_0_0Args(data []byte) (v CorpusS58V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS58V1_0_0ArgsChecked(data)
+// DecodeCorpusS58V1_0_0Args reads and validates the arguments of corpus.s58 1.0.0 (see decode.Run).
+func DecodeCorpusS58V1_0_0Args(data []byte) (CorpusS58V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS58V1_0_0Args](data)
 }
 
-// decodeCorpusS58V1_0_0ArgsChecked is DecodeCorpusS58V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS58V1_0_0ArgsChecked(data []byte) (v CorpusS58V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS58V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS58V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CorpusS58V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS58V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "id":
-			if seen[0] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "id", "$.id")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.ID = optional.Some(b2)
+			loc := o.Field(&seen[0], "id", "$.id")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.ID = optional.Some(x)
 			}
 		case "legs":
-			if seen[1] {
-				return decode.Duplicate(at, "legs")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "legs", "$.legs")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n4, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n4) {
-					decode.Add(errs, &loc3, "expected type integer, got number")
-				} else if i5, ok6 := decode.Int64(n4); !ok6 {
-					decode.Add(errs, &loc3, schema.MsgIntegerRange)
-				} else {
-					if float64(i5) < 4.0 {
-						decode.Add(errs, &loc3, "below minimum 4")
-					}
-					v.Legs = optional.Some(i5)
-				}
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 4.0)
+				v.Legs = optional.Some(x)
 			}
 		case "meta":
-			if seen[2] {
-				return decode.Duplicate(at, "meta")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "meta", "$.meta")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n8, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f9, ok10 := decode.Float64(n8); !ok10 {
-					decode.Add(errs, &loc7, schema.MsgNumberRange)
-				} else {
-					if f9 < -28.14 {
-						decode.Add(errs, &loc7, "below minimum -28.14")
-					}
-					v.Meta = f9
-				}
+			loc := o.Field(&seen[2], "meta", "$.meta")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, -28.14)
+				v.Meta = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
+			loc, name := o.Other()
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []CorpusS58V1_0_0ArgsValueItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e CorpusS58V1_0_0ArgsValueItem
+					var x2 CorpusS58V1_0_0ArgsValueItem
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MinItems(2)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string][]CorpusS58V1_0_0ArgsValueItem{}
+				}
+				v.AdditionalProperties[name] = x
 			}
-			val, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema58.ValidateAt(val, schema.PropertyPath(at.String(), name), errs)
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "meta", "$.meta")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[2], "meta")
 }
 
-// DecodeCorpusS59V1_0_0Args reads the arguments of corpus.s59 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCorpusS59V1_0_0Args(data []byte) (v CorpusS59V1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCorpusS59V1_0_0ArgsChecked(data)
-}
-
-// decodeCorpusS59V1_0_0ArgsChecked is DecodeCorpusS59V1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCorpusS59V1_0_0ArgsChecked(data []byte) (v CorpusS59V1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CorpusS59V1_0_0Args at `at`, appending schema violations to errs.
-func (v *CorpusS59V1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a CorpusS58V1_0_0ArgsValueItem at at, adding the errors it finds to r.
+func (v *CorpusS58V1_0_0ArgsValueItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "0":
-			if seen[0] {
-				return decode.Duplicate(at, "0")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "0", "$.0")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.X0 = b2
-			}
-		case "é":
-			if seen[1] {
-				return decode.Duplicate(at, "é")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "é", "$.é")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n4, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n4) {
-					decode.Add(errs, &loc3, "expected type integer, got number")
-				} else if i5, ok6 := decode.Int64(n4); !ok6 {
-					decode.Add(errs, &loc3, schema.MsgIntegerRange)
-				} else {
-					if float64(i5) > 26.65 {
-						decode.Add(errs, &loc3, "above maximum 26.65")
-					}
-					v.É = optional.Some(i5)
-				}
-			}
-		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "0", "$.0")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
-}
-
-// DecodeCrmNotesAppendV1_0_0Args reads the arguments of crm.notes.append 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCrmNotesAppendV1_0_0Args(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCrmNotesAppendV1_0_0ArgsChecked(data)
-}
-
-// decodeCrmNotesAppendV1_0_0ArgsChecked is DecodeCrmNotesAppendV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCrmNotesAppendV1_0_0ArgsChecked(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CrmNotesAppendV1_0_0Args at `at`, appending schema violations to errs.
-func (v *CrmNotesAppendV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "customer_id":
-			if seen[0] {
-				return decode.Duplicate(at, "customer_id")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "customer_id", "$.customer_id")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.CustomerID = s2
-			}
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots51...)
+			v.X0 = optional.Some(x)
+		case "a b":
+			loc := o.Field(&seen[1], "a b", "$.a b")
+			x := r.Check(loc, r.Raw(), roots52...)
+			v.AB = optional.Some(x)
 		case "note":
-			if seen[1] {
-				return decode.Duplicate(at, "note")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "note", "$.note")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.Note = s4
-			}
+			v.Note, _ = r.Bool(o.Field(&seen[2], "note", "$.note"), decode.Boolean)
+		case "x-y":
+			loc := o.Field(&seen[3], "x-y", "$.x-y")
+			x := r.Check(loc, r.Raw(), roots53...)
+			v.XY = optional.Some(x)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "customer_id", "$.customer_id")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "note", "$.note")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[2], "note")
 }
 
-// DecodeEdgeExactV1_0_0Args reads the arguments of edge.exact 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeEdgeExactV1_0_0Args(data []byte) (v EdgeExactV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeEdgeExactV1_0_0ArgsChecked(data)
+// DecodeCorpusS59V1_0_0Args reads and validates the arguments of corpus.s59 1.0.0 (see decode.Run).
+func DecodeCorpusS59V1_0_0Args(data []byte) (CorpusS59V1_0_0Args, schema.Errors, error) {
+	return decode.Run[CorpusS59V1_0_0Args](data)
 }
 
-// decodeEdgeExactV1_0_0ArgsChecked is DecodeEdgeExactV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeEdgeExactV1_0_0ArgsChecked(data []byte) (v EdgeExactV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
+// DecodeFrom reads a CorpusS59V1_0_0Args at at, adding the errors it finds to r.
+func (v *CorpusS59V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			v.X0, _ = r.Bool(o.Field(&seen[0], "0", "$.0"), decode.Boolean)
+		case "é":
+			loc := o.Field(&seen[1], "é", "$.é")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 26.65)
+				v.É = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
 	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
+	o.Required(seen[0], "0")
 }
 
-// decodeJSON reads a EdgeExactV1_0_0Args at `at`, appending schema violations to errs.
-func (v *EdgeExactV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
+// DecodeCrmNotesAppendV1_0_0Args reads and validates the arguments of crm.notes.append 1.0.0 (see decode.Run).
+func DecodeCrmNotesAppendV1_0_0Args(data []byte) (CrmNotesAppendV1_0_0Args, schema.Errors, error) {
+	return decode.Run[CrmNotesAppendV1_0_0Args](data)
+}
+
+// DecodeFrom reads a CrmNotesAppendV1_0_0Args at at, adding the errors it finds to r.
+func (v *CrmNotesAppendV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "customer_id":
+			v.CustomerID, _ = r.Str(o.Field(&seen[0], "customer_id", "$.customer_id"), decode.String)
+		case "note":
+			v.Note, _ = r.Str(o.Field(&seen[1], "note", "$.note"), decode.String)
+		default:
+			o.Additional()
+		}
 	}
+	o.Required(seen[0], "customer_id")
+	o.Required(seen[1], "note")
+}
+
+// DecodeEdgeExactV1_0_0Args reads and validates the arguments of edge.exact 1.0.0 (see decode.Run).
+func DecodeEdgeExactV1_0_0Args(data []byte) (EdgeExactV1_0_0Args, schema.Errors, error) {
+	return decode.Run[EdgeExactV1_0_0Args](data)
+}
+
+// DecodeFrom reads a EdgeExactV1_0_0Args at at, adding the errors it finds to r.
+func (v *EdgeExactV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "any":
-			if seen[0] {
-				return decode.Duplicate(at, "any")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "any", "$.any")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema59.ValidateAt(val2, (&loc1).String(), errs)
-			v.Any = optional.Some(val2)
+			loc := o.Field(&seen[0], "any", "$.any")
+			x := r.Check(loc, r.Raw(), roots54...)
+			v.Any = optional.Some(x)
 		case "int":
-			if seen[1] {
-				return decode.Duplicate(at, "int")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "int", "$.int")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindInteger); err != nil {
-					return err
+			loc := o.Field(&seen[1], "int", "$.int")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				if !r.NumberIn("9007199254740993", "9007199254740992.0") {
+					r.Fail(loc, "must be one of [9007199254740993, 9007199254740992]")
 				}
-			} else {
-				n4, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n4) {
-					decode.Add(errs, &loc3, "expected type integer, got number")
-				} else if i5, ok6 := decode.Int64(n4); !ok6 {
-					decode.Add(errs, &loc3, schema.MsgIntegerRange)
-				} else {
-					if !(decode.NumEquals(n4, "9007199254740993") || decode.NumEquals(n4, "9007199254740992.0")) {
-						decode.Add(errs, &loc3, "must be one of [9007199254740993, 9007199254740992]")
-					}
-					v.Int = optional.Some(i5)
-				}
+				v.Int = optional.Some(x)
 			}
 		case "num":
-			if seen[2] {
-				return decode.Duplicate(at, "num")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "num", "$.num")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindNumber); err != nil {
-					return err
+			loc := o.Field(&seen[2], "num", "$.num")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("9007199254740993") {
+					r.Fail(loc, "must be 9007199254740993")
 				}
-			} else {
-				n8, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f9, ok10 := decode.Float64(n8); !ok10 {
-					decode.Add(errs, &loc7, schema.MsgNumberRange)
-				} else {
-					if !(decode.NumEquals(n8, "9007199254740993")) {
-						decode.Add(errs, &loc7, "must be 9007199254740993")
-					}
-					v.Num = optional.Some(f9)
-				}
+				v.Num = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeEdgeNestedV1_0_0Args reads the arguments of edge.nested 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeEdgeNestedV1_0_0Args(data []byte) (v EdgeNestedV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeEdgeNestedV1_0_0ArgsChecked(data)
+// DecodeEdgeNestedV1_0_0Args reads and validates the arguments of edge.nested 1.0.0 (see decode.Run).
+func DecodeEdgeNestedV1_0_0Args(data []byte) (EdgeNestedV1_0_0Args, schema.Errors, error) {
+	return decode.Run[EdgeNestedV1_0_0Args](data)
 }
 
-// decodeEdgeNestedV1_0_0ArgsChecked is DecodeEdgeNestedV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeEdgeNestedV1_0_0ArgsChecked(data []byte) (v EdgeNestedV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a EdgeNestedV1_0_0Args at `at`, appending schema violations to errs.
-func (v *EdgeNestedV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a EdgeNestedV1_0_0Args at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [6]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "closed":
-			if seen[0] {
-				return decode.Duplicate(at, "closed")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "closed", "$.closed")
-			var x2 EdgeNestedV1_0_0ArgsClosed
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.Closed = optional.Some(x2)
+			loc := o.Field(&seen[0], "closed", "$.closed")
+			var x EdgeNestedV1_0_0ArgsClosed
+			x.DecodeFrom(r, loc)
+			v.Closed = optional.Some(x)
 		case "grid":
-			if seen[1] {
-				return decode.Duplicate(at, "grid")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "grid", "$.grid")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				items4 := [][]int64{}
-				iter5, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter5.Next() {
-					loc7 := decode.Elem(&loc3, len(items4))
-					var e6 []int64
-					if t := d.Next(); t != jx.Array {
-						if err := decode.Mismatch(d, t, errs, &loc7, schema.KindArray); err != nil {
-							return err
-						}
-					} else {
-						items8 := []int64{}
-						iter9, err := d.ArrIter()
-						if err != nil {
-							return err
-						}
-						for iter9.Next() {
-							loc11 := decode.Elem(&loc7, len(items8))
-							var e10 int64
-							if t := d.Next(); t != jx.Number {
-								if err := decode.Mismatch(d, t, errs, &loc11, schema.KindInteger); err != nil {
-									return err
-								}
-							} else {
-								n12, err := d.Num()
-								if err != nil {
-									return err
-								}
-								if !schema.IsIntegerLiteral(n12) {
-									decode.Add(errs, &loc11, "expected type integer, got number")
-								} else if i13, ok14 := decode.Int64(n12); !ok14 {
-									decode.Add(errs, &loc11, schema.MsgIntegerRange)
-								} else {
-									e10 = i13
-								}
+			loc := o.Field(&seen[1], "grid", "$.grid")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := [][]int64{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e []int64
+					if a2 := r.Array(loc2, decode.Array); a2.OK() {
+						x2 := []int64{}
+						for a2.Next() {
+							loc3 := a2.Loc()
+							var e2 int64
+							if x3, ok := r.Int(loc3, decode.Integer); ok {
+								e2 = x3
 							}
-							items8 = append(items8, e10)
+							x2 = append(x2, e2)
 						}
-						if err := iter9.Err(); err != nil {
-							return err
-						}
-						if len(items8) < 1 {
-							decode.Add(errs, &loc7, "fewer than minItems 1")
-						}
-						e6 = items8
+						a2.MinItems(1)
+						e = x2
 					}
-					items4 = append(items4, e6)
+					x = append(x, e)
 				}
-				if err := iter5.Err(); err != nil {
-					return err
-				}
-				v.Grid = optional.Some(items4)
+				v.Grid = optional.Some(x)
 			}
 		case "null":
-			if seen[2] {
-				return decode.Duplicate(at, "null")
-			}
-			seen[2] = true
-			loc19 := decode.Field(at, "null", "$.null")
-			val20, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema60.ValidateAt(val20, (&loc19).String(), errs)
-			v.Null = optional.Some(val20)
+			loc := o.Field(&seen[2], "null", "$.null")
+			x := r.Check(loc, r.Raw(), roots55...)
+			v.Null = optional.Some(x)
 		case "open":
-			if seen[3] {
-				return decode.Duplicate(at, "open")
-			}
-			seen[3] = true
-			loc21 := decode.Field(at, "open", "$.open")
-			var x22 EdgeNestedV1_0_0ArgsOpen
-			if err := x22.decodeJSON(d, &loc21, errs); err != nil {
-				return err
-			}
-			v.Open = optional.Some(x22)
+			loc := o.Field(&seen[3], "open", "$.open")
+			var x EdgeNestedV1_0_0ArgsOpen
+			x.DecodeFrom(r, loc)
+			v.Open = optional.Some(x)
 		case "raw":
-			if seen[4] {
-				return decode.Duplicate(at, "raw")
-			}
-			seen[4] = true
-			loc23 := decode.Field(at, "raw", "$.raw")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc23, schema.KindArray); err != nil {
-					return err
+			loc := o.Field(&seen[4], "raw", "$.raw")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, r.Any())
 				}
-			} else {
-				items24 := []any{}
-				iter25, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter25.Next() {
-					var e26 any
-					val28, err := decode.Value(d)
-					if err != nil {
-						return err
-					}
-					e26 = val28
-					items24 = append(items24, e26)
-				}
-				if err := iter25.Err(); err != nil {
-					return err
-				}
-				v.Raw = optional.Some(items24)
+				v.Raw = optional.Some(x)
 			}
 		case "rows":
-			if seen[5] {
-				return decode.Duplicate(at, "rows")
-			}
-			seen[5] = true
-			loc31 := decode.Field(at, "rows", "$.rows")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc31, schema.KindArray); err != nil {
-					return err
+			loc := o.Field(&seen[5], "rows", "$.rows")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []EdgeNestedV1_0_0ArgsRowsItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e EdgeNestedV1_0_0ArgsRowsItem
+					var x2 EdgeNestedV1_0_0ArgsRowsItem
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
 				}
-			} else {
-				items32 := []EdgeNestedV1_0_0ArgsRowsItem{}
-				iter33, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter33.Next() {
-					loc35 := decode.Elem(&loc31, len(items32))
-					var e34 EdgeNestedV1_0_0ArgsRowsItem
-					var x36 EdgeNestedV1_0_0ArgsRowsItem
-					if err := x36.decodeJSON(d, &loc35, errs); err != nil {
-						return err
-					}
-					e34 = x36
-					items32 = append(items32, e34)
-				}
-				if err := iter33.Err(); err != nil {
-					return err
-				}
-				v.Rows = items32
+				v.Rows = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
+			loc, name := o.Other()
+			var x EdgeNestedV1_0_0ArgsValue
+			x.DecodeFrom(r, loc)
+			if v.AdditionalProperties == nil {
+				v.AdditionalProperties = map[string]EdgeNestedV1_0_0ArgsValue{}
 			}
-			val, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema63.ValidateAt(val, schema.PropertyPath(at.String(), name), errs)
+			v.AdditionalProperties[name] = x
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[5] {
-		loc := decode.Field(at, "rows", "$.rows")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[5], "rows")
 }
 
-// decodeJSON reads a EdgeNestedV1_0_0ArgsClosed at `at`, appending schema violations to errs.
-func (v *EdgeNestedV1_0_0ArgsClosed) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a EdgeNestedV1_0_0ArgsClosed at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0ArgsClosed) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// decodeJSON reads a EdgeNestedV1_0_0ArgsOpen at `at`, appending schema violations to errs.
-func (v *EdgeNestedV1_0_0ArgsOpen) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a EdgeNestedV1_0_0ArgsOpen at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0ArgsOpen) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "a":
-			if seen[0] {
-				return decode.Duplicate(at, "a")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "a", "$.a")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.A = optional.Some(s2)
+			loc := o.Field(&seen[0], "a", "$.a")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.A = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// decodeJSON reads a EdgeNestedV1_0_0ArgsRowsItem at `at`, appending schema violations to errs.
-func (v *EdgeNestedV1_0_0ArgsRowsItem) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a EdgeNestedV1_0_0ArgsRowsItem at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0ArgsRowsItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "n":
-			if seen[0] {
-				return decode.Duplicate(at, "n")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "n", "$.n")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					v.N = i3
-				}
-			}
+			v.N, _ = r.Int(o.Field(&seen[0], "n", "$.n"), decode.Integer)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
+			loc, name := o.Other()
+			if x, ok := r.Str(loc, decode.String); ok {
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]string{}
+				}
+				v.AdditionalProperties[name] = x
 			}
-			val, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema62.ValidateAt(val, schema.PropertyPath(at.String(), name), errs)
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "n", "$.n")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "n")
 }
 
-// DecodeEdgeNumbersV1_0_0Args reads the arguments of edge.numbers 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeEdgeNumbersV1_0_0Args(data []byte) (v EdgeNumbersV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeEdgeNumbersV1_0_0ArgsChecked(data)
-}
-
-// decodeEdgeNumbersV1_0_0ArgsChecked is DecodeEdgeNumbersV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeEdgeNumbersV1_0_0ArgsChecked(data []byte) (v EdgeNumbersV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a EdgeNumbersV1_0_0Args at `at`, appending schema violations to errs.
-func (v *EdgeNumbersV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var seen [13]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
-		case "bconst":
-			if seen[0] {
-				return decode.Duplicate(at, "bconst")
+// DecodeFrom reads a EdgeNestedV1_0_0ArgsValue at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0ArgsValue) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "k":
+			loc := o.Field(&seen[0], "k", "$.k")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.K = optional.Some(x)
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "bconst", "$.bconst")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeEdgeNumbersV1_0_0Args reads and validates the arguments of edge.numbers 1.0.0 (see decode.Run).
+func DecodeEdgeNumbersV1_0_0Args(data []byte) (EdgeNumbersV1_0_0Args, schema.Errors, error) {
+	return decode.Run[EdgeNumbersV1_0_0Args](data)
+}
+
+// DecodeFrom reads a EdgeNumbersV1_0_0Args at at, adding the errors it finds to r.
+func (v *EdgeNumbersV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [13]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "bconst":
+			loc := o.Field(&seen[0], "bconst", "$.bconst")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				if !x {
+					r.Fail(loc, "must be true")
 				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				if !b2 {
-					decode.Add(errs, &loc1, "must be true")
-				}
-				v.Bconst = optional.Some(b2)
+				v.Bconst = optional.Some(x)
 			}
 		case "benum":
-			if seen[1] {
-				return decode.Duplicate(at, "benum")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "benum", "$.benum")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindBoolean); err != nil {
-					return err
+			loc := o.Field(&seen[1], "benum", "$.benum")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				if x {
+					r.Fail(loc, "must be one of [false]")
 				}
-			} else {
-				b4, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				if b4 {
-					decode.Add(errs, &loc3, "must be one of [false]")
-				}
-				v.Benum = optional.Some(b4)
+				v.Benum = optional.Some(x)
 			}
 		case "big":
-			if seen[2] {
-				return decode.Duplicate(at, "big")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "big", "$.big")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindInteger); err != nil {
-					return err
+			loc := o.Field(&seen[2], "big", "$.big")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				if !r.NumberIn("9223372036854775808", "1") {
+					r.Fail(loc, "must be one of [9223372036854775808, 1]")
 				}
-			} else {
-				n6, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n6) {
-					decode.Add(errs, &loc5, "expected type integer, got number")
-				} else if i7, ok8 := decode.Int64(n6); !ok8 {
-					decode.Add(errs, &loc5, schema.MsgIntegerRange)
-				} else {
-					if !(decode.NumEquals(n6, "9223372036854775808") || decode.NumEquals(n6, "1")) {
-						decode.Add(errs, &loc5, "must be one of [9223372036854775808, 1]")
-					}
-					v.Big = optional.Some(i7)
-				}
+				v.Big = optional.Some(x)
 			}
 		case "bounds":
-			if seen[3] {
-				return decode.Duplicate(at, "bounds")
-			}
-			seen[3] = true
-			loc9 := decode.Field(at, "bounds", "$.bounds")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc9, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n10, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n10) {
-					decode.Add(errs, &loc9, "expected type integer, got number")
-				} else if i11, ok12 := decode.Int64(n10); !ok12 {
-					decode.Add(errs, &loc9, schema.MsgIntegerRange)
-				} else {
-					if float64(i11) < -9.223372036854776e+18 {
-						decode.Add(errs, &loc9, "below minimum -9223372036854776000")
-					}
-					if float64(i11) >= 9.223372036854776e+18 {
-						decode.Add(errs, &loc9, "must be < 9223372036854776000")
-					}
-					v.Bounds = optional.Some(i11)
-				}
+			loc := o.Field(&seen[3], "bounds", "$.bounds")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -9.223372036854776e+18)
+				r.ExclusiveMaximum(loc, float64(x), 9.223372036854776e+18)
+				v.Bounds = optional.Some(x)
 			}
 		case "fbounds":
-			if seen[4] {
-				return decode.Duplicate(at, "fbounds")
-			}
-			seen[4] = true
-			loc13 := decode.Field(at, "fbounds", "$.fbounds")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc13, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n14, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f15, ok16 := decode.Float64(n14); !ok16 {
-					decode.Add(errs, &loc13, schema.MsgNumberRange)
-				} else {
-					if f15 > 0.3 {
-						decode.Add(errs, &loc13, "above maximum 0.3")
-					}
-					if f15 <= 0.0 {
-						decode.Add(errs, &loc13, "must be > 0")
-					}
-					v.Fbounds = optional.Some(f15)
-				}
+			loc := o.Field(&seen[4], "fbounds", "$.fbounds")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 0.3)
+				r.ExclusiveMinimum(loc, x, 0.0)
+				v.Fbounds = optional.Some(x)
 			}
 		case "frac":
-			if seen[5] {
-				return decode.Duplicate(at, "frac")
-			}
-			seen[5] = true
-			loc17 := decode.Field(at, "frac", "$.frac")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc17, schema.KindInteger); err != nil {
-					return err
+			loc := o.Field(&seen[5], "frac", "$.frac")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				switch x {
+				case int64(2), int64(100), int64(0):
+				default:
+					r.Fail(loc, "must be one of [2, 3.5, 100, 0]")
 				}
-			} else {
-				n18, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n18) {
-					decode.Add(errs, &loc17, "expected type integer, got number")
-				} else if i19, ok20 := decode.Int64(n18); !ok20 {
-					decode.Add(errs, &loc17, schema.MsgIntegerRange)
-				} else {
-					switch i19 {
-					case int64(2), int64(100), int64(0):
-					default:
-						decode.Add(errs, &loc17, "must be one of [2, 3.5, 100, 0]")
-					}
-					v.Frac = optional.Some(i19)
-				}
+				v.Frac = optional.Some(x)
 			}
 		case "huge":
-			if seen[6] {
-				return decode.Duplicate(at, "huge")
-			}
-			seen[6] = true
-			loc21 := decode.Field(at, "huge", "$.huge")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc21, schema.KindInteger); err != nil {
-					return err
+			loc := o.Field(&seen[6], "huge", "$.huge")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				if !r.NumberIn("123456789012345678901234567890") {
+					r.Fail(loc, "must be 123456789012345678901234567890")
 				}
-			} else {
-				n22, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n22) {
-					decode.Add(errs, &loc21, "expected type integer, got number")
-				} else if i23, ok24 := decode.Int64(n22); !ok24 {
-					decode.Add(errs, &loc21, schema.MsgIntegerRange)
-				} else {
-					if !(decode.NumEquals(n22, "123456789012345678901234567890")) {
-						decode.Add(errs, &loc21, "must be 123456789012345678901234567890")
-					}
-					v.Huge = optional.Some(i23)
-				}
+				v.Huge = optional.Some(x)
 			}
 		case "iconst":
-			if seen[7] {
-				return decode.Duplicate(at, "iconst")
-			}
-			seen[7] = true
-			loc25 := decode.Field(at, "iconst", "$.iconst")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc25, schema.KindInteger); err != nil {
-					return err
+			loc := o.Field(&seen[7], "iconst", "$.iconst")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 0.0)
+				switch x {
+				case int64(5):
+				default:
+					r.Fail(loc, "must be 5")
 				}
-			} else {
-				n26, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n26) {
-					decode.Add(errs, &loc25, "expected type integer, got number")
-				} else if i27, ok28 := decode.Int64(n26); !ok28 {
-					decode.Add(errs, &loc25, schema.MsgIntegerRange)
-				} else {
-					if float64(i27) < 0.0 {
-						decode.Add(errs, &loc25, "below minimum 0")
-					}
-					switch i27 {
-					case int64(5):
-					default:
-						decode.Add(errs, &loc25, "must be 5")
-					}
-					v.Iconst = optional.Some(i27)
-				}
+				v.Iconst = optional.Some(x)
 			}
 		case "nconst":
-			if seen[8] {
-				return decode.Duplicate(at, "nconst")
-			}
-			seen[8] = true
-			loc29 := decode.Field(at, "nconst", "$.nconst")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc29, schema.KindNumber); err != nil {
-					return err
+			loc := o.Field(&seen[8], "nconst", "$.nconst")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("0.1") {
+					r.Fail(loc, "must be 0.1")
 				}
-			} else {
-				n30, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f31, ok32 := decode.Float64(n30); !ok32 {
-					decode.Add(errs, &loc29, schema.MsgNumberRange)
-				} else {
-					if !(decode.NumEquals(n30, "0.1")) {
-						decode.Add(errs, &loc29, "must be 0.1")
-					}
-					v.Nconst = optional.Some(f31)
-				}
+				v.Nconst = optional.Some(x)
 			}
 		case "nstr":
-			if seen[9] {
-				return decode.Duplicate(at, "nstr")
+			loc := o.Field(&seen[9], "nstr", "$.nstr")
+			raw := r.Raw()
+			r.Check(loc, raw, roots56...)
+			q := r.Quiet(raw)
+			if x, ok := q.Float(loc, decode.Number); ok {
+				v.Nstr = optional.Some(x)
 			}
-			seen[9] = true
-			loc33 := decode.Field(at, "nstr", "$.nstr")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc33, schema.KindNumber); err != nil {
-					return err
-				}
-			} else {
-				n34, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f35, ok36 := decode.Float64(n34); !ok36 {
-					decode.Add(errs, &loc33, schema.MsgNumberRange)
-				} else {
-					decode.Add(errs, &loc33, "must be one of ['1', null]")
-					v.Nstr = optional.Some(f35)
-				}
-			}
+			r.Off(q)
 		case "num":
-			if seen[10] {
-				return decode.Duplicate(at, "num")
-			}
-			seen[10] = true
-			loc37 := decode.Field(at, "num", "$.num")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc37, schema.KindNumber); err != nil {
-					return err
+			loc := o.Field(&seen[10], "num", "$.num")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("1", "2.5", "1e300") {
+					r.Fail(loc, "must be one of [1, 2.5, 1e+300]")
 				}
-			} else {
-				n38, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if f39, ok40 := decode.Float64(n38); !ok40 {
-					decode.Add(errs, &loc37, schema.MsgNumberRange)
-				} else {
-					if !(decode.NumEquals(n38, "1") || decode.NumEquals(n38, "2.5") || decode.NumEquals(n38, "1e300")) {
-						decode.Add(errs, &loc37, "must be one of [1, 2.5, 1e+300]")
-					}
-					v.Num = optional.Some(f39)
-				}
+				v.Num = optional.Some(x)
 			}
 		case "sconst":
-			if seen[11] {
-				return decode.Duplicate(at, "sconst")
-			}
-			seen[11] = true
-			loc41 := decode.Field(at, "sconst", "$.sconst")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc41, schema.KindString); err != nil {
-					return err
+			loc := o.Field(&seen[11], "sconst", "$.sconst")
+			if x, ok := r.Str(loc, decode.String); ok {
+				switch string(x) {
+				case "x":
+				default:
+					r.Fail(loc, "must be 'x'")
 				}
-			} else {
-				s42, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if s42 != "x" {
-					decode.Add(errs, &loc41, "must be 'x'")
-				}
-				v.Sconst = optional.Some(s42)
+				v.Sconst = optional.Some(x)
 			}
 		case "snum":
-			if seen[12] {
-				return decode.Duplicate(at, "snum")
-			}
-			seen[12] = true
-			loc43 := decode.Field(at, "snum", "$.snum")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc43, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s44, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				switch s44 {
+			loc := o.Field(&seen[12], "snum", "$.snum")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "a":
+					v.Snum = optional.Some(EdgeNumbersV1_0_0ArgsSnumA)
 				default:
-					decode.Add(errs, &loc43, "must be one of ['a', 1]")
+					r.Fail(loc, "must be one of ['a', 1]")
+					v.Snum = optional.Some(EdgeNumbersV1_0_0ArgsSnum(x))
 				}
-				v.Snum = optional.Some(s44)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeEdgeUniqueV1_0_0Args reads the arguments of edge.unique 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeEdgeUniqueV1_0_0Args(data []byte) (v EdgeUniqueV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeEdgeUniqueV1_0_0ArgsChecked(data)
+// DecodeEdgeUniqueV1_0_0Args reads and validates the arguments of edge.unique 1.0.0 (see decode.Run).
+func DecodeEdgeUniqueV1_0_0Args(data []byte) (EdgeUniqueV1_0_0Args, schema.Errors, error) {
+	return decode.Run[EdgeUniqueV1_0_0Args](data)
 }
 
-// decodeEdgeUniqueV1_0_0ArgsChecked is DecodeEdgeUniqueV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeEdgeUniqueV1_0_0ArgsChecked(data []byte) (v EdgeUniqueV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a EdgeUniqueV1_0_0Args at `at`, appending schema violations to errs.
-func (v *EdgeUniqueV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a EdgeUniqueV1_0_0Args at at, adding the errors it finds to r.
+func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [7]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "anys":
-			if seen[0] {
-				return decode.Duplicate(at, "anys")
+			loc := o.Field(&seen[0], "anys", "$.anys")
+			raw := r.Raw()
+			r.Check(loc, raw, roots57...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots58...)
+					e = x2
+					x = append(x, e)
+				}
+				v.Anys = optional.Some(x)
 			}
-			seen[0] = true
-			loc1 := decode.Field(at, "anys", "$.anys")
-			val2, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema64.ValidateAt(val2, (&loc1).String(), errs)
-			v.Anys = optional.Some(val2)
+			r.Off(q)
 		case "bools":
-			if seen[1] {
-				return decode.Duplicate(at, "bools")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "bools", "$.bools")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				raw9, err := decode.Peek(d)
-				if err != nil {
-					return err
-				}
-				before10 := len(*errs)
-				items4 := []bool{}
-				iter5, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter5.Next() {
-					loc7 := decode.Elem(&loc3, len(items4))
-					var e6 bool
-					if t := d.Next(); t != jx.Bool {
-						if err := decode.Mismatch(d, t, errs, &loc7, schema.KindBoolean); err != nil {
-							return err
-						}
-					} else {
-						b8, err := d.Bool()
-						if err != nil {
-							return err
-						}
-						e6 = b8
+			loc := o.Field(&seen[1], "bools", "$.bools")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				x := []bool{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
 					}
-					items4 = append(items4, e6)
+					x = append(x, e)
 				}
-				if err := iter5.Err(); err != nil {
-					return err
-				}
-				if !decode.UniqueItems(items4, raw9, len(*errs) == before10) {
-					decode.Add(errs, &loc3, "items must be unique")
-				}
-				if len(items4) > 3 {
-					decode.Add(errs, &loc3, "more than maxItems 3")
-				}
-				v.Bools = optional.Some(items4)
+				a.MaxItems(3)
+				decode.Unique(&a, x)
+				v.Bools = optional.Some(x)
 			}
 		case "enums":
-			if seen[2] {
-				return decode.Duplicate(at, "enums")
-			}
-			seen[2] = true
-			loc11 := decode.Field(at, "enums", "$.enums")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc11, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				raw17, err := decode.Peek(d)
-				if err != nil {
-					return err
-				}
-				before18 := len(*errs)
-				items12 := []EdgeUniqueV1_0_0ArgsEnumsItem{}
-				iter13, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter13.Next() {
-					loc15 := decode.Elem(&loc11, len(items12))
-					var e14 EdgeUniqueV1_0_0ArgsEnumsItem
-					if t := d.Next(); t != jx.String {
-						if err := decode.Mismatch(d, t, errs, &loc15, schema.KindString); err != nil {
-							return err
-						}
-					} else {
-						s16, err := decode.StrBytes(d)
-						if err != nil {
-							return err
-						}
-						switch string(s16) {
+			loc := o.Field(&seen[2], "enums", "$.enums")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				x := []EdgeUniqueV1_0_0ArgsEnumsItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e EdgeUniqueV1_0_0ArgsEnumsItem
+					if x2, ok := r.StrBytes(loc2, decode.String); ok {
+						switch string(x2) {
 						case "a":
-							e14 = EdgeUniqueV1_0_0ArgsEnumsItemA
+							e = EdgeUniqueV1_0_0ArgsEnumsItemA
 						case "b":
-							e14 = EdgeUniqueV1_0_0ArgsEnumsItemB
+							e = EdgeUniqueV1_0_0ArgsEnumsItemB
 						default:
-							decode.Add(errs, &loc15, "must be one of ['a', 'b']")
-							e14 = EdgeUniqueV1_0_0ArgsEnumsItem(s16)
+							r.Fail(loc2, "must be one of ['a', 'b']")
+							e = EdgeUniqueV1_0_0ArgsEnumsItem(x2)
 						}
 					}
-					items12 = append(items12, e14)
+					x = append(x, e)
 				}
-				if err := iter13.Err(); err != nil {
-					return err
-				}
-				if !decode.UniqueItems(items12, raw17, len(*errs) == before18) {
-					decode.Add(errs, &loc11, "items must be unique")
-				}
-				v.Enums = optional.Some(items12)
+				decode.Unique(&a, x)
+				v.Enums = optional.Some(x)
 			}
 		case "ints":
-			if seen[3] {
-				return decode.Duplicate(at, "ints")
-			}
-			seen[3] = true
-			loc19 := decode.Field(at, "ints", "$.ints")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc19, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				raw27, err := decode.Peek(d)
-				if err != nil {
-					return err
-				}
-				before28 := len(*errs)
-				items20 := []int64{}
-				iter21, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter21.Next() {
-					loc23 := decode.Elem(&loc19, len(items20))
-					var e22 int64
-					if t := d.Next(); t != jx.Number {
-						if err := decode.Mismatch(d, t, errs, &loc23, schema.KindInteger); err != nil {
-							return err
-						}
-					} else {
-						n24, err := d.Num()
-						if err != nil {
-							return err
-						}
-						if !schema.IsIntegerLiteral(n24) {
-							decode.Add(errs, &loc23, "expected type integer, got number")
-						} else if i25, ok26 := decode.Int64(n24); !ok26 {
-							decode.Add(errs, &loc23, schema.MsgIntegerRange)
-						} else {
-							e22 = i25
-						}
+			loc := o.Field(&seen[3], "ints", "$.ints")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				x := []int64{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e int64
+					if x2, ok := r.Int(loc2, decode.Integer); ok {
+						e = x2
 					}
-					items20 = append(items20, e22)
+					x = append(x, e)
 				}
-				if err := iter21.Err(); err != nil {
-					return err
-				}
-				if !decode.UniqueItems(items20, raw27, len(*errs) == before28) {
-					decode.Add(errs, &loc19, "items must be unique")
-				}
-				v.Ints = optional.Some(items20)
+				decode.Unique(&a, x)
+				v.Ints = optional.Some(x)
 			}
 		case "nums":
-			if seen[4] {
-				return decode.Duplicate(at, "nums")
-			}
-			seen[4] = true
-			loc29 := decode.Field(at, "nums", "$.nums")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc29, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				raw37, err := decode.Peek(d)
-				if err != nil {
-					return err
-				}
-				before38 := len(*errs)
-				items30 := []float64{}
-				iter31, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter31.Next() {
-					loc33 := decode.Elem(&loc29, len(items30))
-					var e32 float64
-					if t := d.Next(); t != jx.Number {
-						if err := decode.Mismatch(d, t, errs, &loc33, schema.KindNumber); err != nil {
-							return err
-						}
-					} else {
-						n34, err := d.Num()
-						if err != nil {
-							return err
-						}
-						if f35, ok36 := decode.Float64(n34); !ok36 {
-							decode.Add(errs, &loc33, schema.MsgNumberRange)
-						} else {
-							if f35 > 1e+300 {
-								decode.Add(errs, &loc33, "above maximum 1e+300")
-							}
-							e32 = f35
-						}
+			loc := o.Field(&seen[4], "nums", "$.nums")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				x := []float64{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e float64
+					if x2, ok := r.Float(loc2, decode.Number); ok {
+						r.Maximum(loc2, x2, 1e+300)
+						e = x2
 					}
-					items30 = append(items30, e32)
+					x = append(x, e)
 				}
-				if err := iter31.Err(); err != nil {
-					return err
-				}
-				if !decode.UniqueItems(items30, raw37, len(*errs) == before38) {
-					decode.Add(errs, &loc29, "items must be unique")
-				}
-				v.Nums = optional.Some(items30)
+				decode.Unique(&a, x)
+				v.Nums = optional.Some(x)
 			}
 		case "objs":
-			if seen[5] {
-				return decode.Duplicate(at, "objs")
+			loc := o.Field(&seen[5], "objs", "$.objs")
+			raw := r.Raw()
+			r.Check(loc, raw, roots59...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []map[string]any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e map[string]any
+					if o2 := q.Object(loc2, decode.Object); o2.OK() {
+						x2 := map[string]any{}
+						for o2.Next() {
+							_, name := o2.Other()
+							x2[name] = q.Any()
+						}
+						e = x2
+					}
+					x = append(x, e)
+				}
+				v.Objs = optional.Some(x)
 			}
-			seen[5] = true
-			loc39 := decode.Field(at, "objs", "$.objs")
-			val40, err := decode.Value(d)
-			if err != nil {
-				return err
-			}
-			anySchema65.ValidateAt(val40, (&loc39).String(), errs)
-			v.Objs = optional.Some(val40)
+			r.Off(q)
 		case "strs":
-			if seen[6] {
-				return decode.Duplicate(at, "strs")
-			}
-			seen[6] = true
-			loc41 := decode.Field(at, "strs", "$.strs")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc41, schema.KindArray); err != nil {
-					return err
-				}
-			} else {
-				raw48, err := decode.Peek(d)
-				if err != nil {
-					return err
-				}
-				before49 := len(*errs)
-				items42 := []string{}
-				iter43, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter43.Next() {
-					loc45 := decode.Elem(&loc41, len(items42))
-					var e44 string
-					if t := d.Next(); t != jx.String {
-						if err := decode.Mismatch(d, t, errs, &loc45, schema.KindString); err != nil {
-							return err
-						}
-					} else {
-						s46, err := decode.Str(d)
-						if err != nil {
-							return err
-						}
-						runes47 := utf8.RuneCountInString(s46)
-						if runes47 > 3 {
-							decode.Add(errs, &loc45, "longer than maxLength 3")
-						}
-						e44 = s46
+			loc := o.Field(&seen[6], "strs", "$.strs")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				x := []string{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e string
+					if x2, ok := r.Str(loc2, decode.String); ok {
+						r.MaxLength(loc2, x2, 3)
+						e = x2
 					}
-					items42 = append(items42, e44)
+					x = append(x, e)
 				}
-				if err := iter43.Err(); err != nil {
-					return err
-				}
-				if !decode.UniqueItems(items42, raw48, len(*errs) == before49) {
-					decode.Add(errs, &loc41, "items must be unique")
-				}
-				v.Strs = optional.Some(items42)
+				decode.Unique(&a, x)
+				v.Strs = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodePaymentsLookupV1_0_0Args reads the arguments of payments.lookup 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodePaymentsLookupV1_0_0Args(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodePaymentsLookupV1_0_0ArgsChecked(data)
+// DecodePaymentsLookupV1_0_0Args reads and validates the arguments of payments.lookup 1.0.0 (see decode.Run).
+func DecodePaymentsLookupV1_0_0Args(data []byte) (PaymentsLookupV1_0_0Args, schema.Errors, error) {
+	return decode.Run[PaymentsLookupV1_0_0Args](data)
 }
 
-// decodePaymentsLookupV1_0_0ArgsChecked is DecodePaymentsLookupV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodePaymentsLookupV1_0_0ArgsChecked(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a PaymentsLookupV1_0_0Args at `at`, appending schema violations to errs.
-func (v *PaymentsLookupV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a PaymentsLookupV1_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsLookupV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "include_legs":
-			if seen[0] {
-				return decode.Duplicate(at, "include_legs")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "include_legs", "$.include_legs")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.IncludeLegs = optional.Some(b2)
+			loc := o.Field(&seen[0], "include_legs", "$.include_legs")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.IncludeLegs = optional.Some(x)
 			}
 		case "reference":
-			if seen[1] {
-				return decode.Duplicate(at, "reference")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "reference", "$.reference")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern3.MatchString(s4) {
-					decode.Add(errs, &loc3, "does not match pattern '^PMT-\\d{3,}$'")
-				}
-				v.Reference = s4
+			loc := o.Field(&seen[1], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern3)
+				v.Reference = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "reference", "$.reference")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[1], "reference")
 }
 
-// DecodePaymentsLookupV2_0_0Args reads the arguments of payments.lookup 2.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodePaymentsLookupV2_0_0Args(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodePaymentsLookupV2_0_0ArgsChecked(data)
+// DecodePaymentsLookupV2_0_0Args reads and validates the arguments of payments.lookup 2.0.0 (see decode.Run).
+func DecodePaymentsLookupV2_0_0Args(data []byte) (PaymentsLookupV2_0_0Args, schema.Errors, error) {
+	return decode.Run[PaymentsLookupV2_0_0Args](data)
 }
 
-// decodePaymentsLookupV2_0_0ArgsChecked is DecodePaymentsLookupV2_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodePaymentsLookupV2_0_0ArgsChecked(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a PaymentsLookupV2_0_0Args at `at`, appending schema violations to errs.
-func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a PaymentsLookupV2_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsLookupV2_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "as_of":
-			if seen[0] {
-				return decode.Duplicate(at, "as_of")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "as_of", "$.as_of")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.AsOf = s2
-			}
+			v.AsOf, _ = r.Str(o.Field(&seen[0], "as_of", "$.as_of"), decode.String)
 		case "include_legs":
-			if seen[1] {
-				return decode.Duplicate(at, "include_legs")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "include_legs", "$.include_legs")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b4, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.IncludeLegs = optional.Some(b4)
+			loc := o.Field(&seen[1], "include_legs", "$.include_legs")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.IncludeLegs = optional.Some(x)
 			}
 		case "reference":
-			if seen[2] {
-				return decode.Duplicate(at, "reference")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "reference", "$.reference")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern3.MatchString(s6) {
-					decode.Add(errs, &loc5, "does not match pattern '^PMT-\\d{3,}$'")
-				}
-				v.Reference = s6
+			loc := o.Field(&seen[2], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern3)
+				v.Reference = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "as_of", "$.as_of")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "reference", "$.reference")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "as_of")
+	o.Required(seen[2], "reference")
 }
 
-// DecodePaymentsReleaseV1_0_0Args reads the arguments of payments.release 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodePaymentsReleaseV1_0_0Args(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodePaymentsReleaseV1_0_0ArgsChecked(data)
+// DecodePaymentsReleaseV1_0_0Args reads and validates the arguments of payments.release 1.0.0 (see decode.Run).
+func DecodePaymentsReleaseV1_0_0Args(data []byte) (PaymentsReleaseV1_0_0Args, schema.Errors, error) {
+	return decode.Run[PaymentsReleaseV1_0_0Args](data)
 }
 
-// decodePaymentsReleaseV1_0_0ArgsChecked is DecodePaymentsReleaseV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodePaymentsReleaseV1_0_0ArgsChecked(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a PaymentsReleaseV1_0_0Args at `at`, appending schema violations to errs.
-func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a PaymentsReleaseV1_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsReleaseV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "amount_minor":
-			if seen[0] {
-				return decode.Duplicate(at, "amount_minor")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount_minor", "$.amount_minor")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < 1.0 {
-						decode.Add(errs, &loc1, "below minimum 1")
-					}
-					v.AmountMinor = i3
-				}
+			loc := o.Field(&seen[0], "amount_minor", "$.amount_minor")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 1.0)
+				v.AmountMinor = x
 			}
 		case "currency":
-			if seen[1] {
-				return decode.Duplicate(at, "currency")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "currency", "$.currency")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s6) {
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "AED":
 					v.Currency = PaymentsReleaseV1_0_0ArgsCurrencyAED
 				case "USD":
@@ -8000,55 +2869,21 @@ func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 				case "EUR":
 					v.Currency = PaymentsReleaseV1_0_0ArgsCurrencyEUR
 				default:
-					decode.Add(errs, &loc5, "must be one of ['AED', 'USD', 'EUR']")
-					v.Currency = PaymentsReleaseV1_0_0ArgsCurrency(s6)
+					r.Fail(loc, "must be one of ['AED', 'USD', 'EUR']")
+					v.Currency = PaymentsReleaseV1_0_0ArgsCurrency(x)
 				}
 			}
 		case "reference":
-			if seen[2] {
-				return decode.Duplicate(at, "reference")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "reference", "$.reference")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s8, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern3.MatchString(s8) {
-					decode.Add(errs, &loc7, "does not match pattern '^PMT-\\d{3,}$'")
-				}
-				v.Reference = s8
+			loc := o.Field(&seen[2], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern3)
+				v.Reference = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "amount_minor", "$.amount_minor")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "currency", "$.currency")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "reference", "$.reference")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "amount_minor")
+	o.Required(seen[1], "currency")
+	o.Required(seen[2], "reference")
 }

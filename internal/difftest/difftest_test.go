@@ -26,11 +26,17 @@ import (
 // version is one generated tool version as the tests call it (the table of
 // them, versions, is generated: see specs.TableFile).
 type version struct {
-	key string
+	name, version string
 	// decode is the generated Decode function, its typed value as an any.
 	decode func(data []byte) (any, schema.Errors, error)
-	// repair is the generated Repair function.
-	repair func(data []byte, defaults map[string]any) ([]byte, schema.Errors, error)
+}
+
+// key is the version's name@version.
+func (v version) key() string { return v.name + "@" + v.version }
+
+// repair is the generated repair of the version's arguments.
+func (v version) repair(data []byte, defaults map[string]any) ([]byte, schema.Errors, error) {
+	return RepairArguments(v.name, v.version, data, defaults)
 }
 
 // typed gives a generated Decode function the one signature the table holds.
@@ -76,16 +82,16 @@ func subjects(t testing.TB) []subject {
 	}
 	out := make([]subject, len(versions))
 	for i, v := range versions {
-		spec, ok := specByKey[v.key]
+		spec, ok := specByKey[v.key()]
 		if !ok {
-			t.Fatalf("the table lists %s, which is not among the sources: regenerate", v.key)
+			t.Fatalf("the table lists %s, which is not among the sources: regenerate", v.key())
 		}
-		if got := embedded[i]; got.Key() != v.key || got.InputSchema.Hash() != spec.InputSchema.Hash() {
+		if got := embedded[i]; got.Key() != v.key() || got.InputSchema.Hash() != spec.InputSchema.Hash() {
 			t.Fatalf("generated spec %d is %s with hash %s; the source %s hashes %s: regenerate",
-				i, got.Key(), got.InputSchema.Hash(), v.key, spec.InputSchema.Hash())
+				i, got.Key(), got.InputSchema.Hash(), v.key(), spec.InputSchema.Hash())
 		}
-		out[i] = subject{version: v, spec: spec, ir: irByKey[v.key]}
-		if tool, ok := set.Corpus[v.key]; ok {
+		out[i] = subject{version: v, spec: spec, ir: irByKey[v.key()]}
+		if tool, ok := set.Corpus[v.key()]; ok {
 			out[i].tool = &tool
 		}
 	}
@@ -225,7 +231,7 @@ func (s subject) inputs(t *testing.T, n int, seed uint64) []input {
 	if s.tool != nil {
 		corpus.Pairs(s.tool.Seed, 1, n, func(p corpus.Pair) {
 			if !reflect.DeepEqual(p.Doc, s.tool.Doc) {
-				t.Fatalf("%s: seed %d no longer gives its schema: regenerate", s.key, p.Seed)
+				t.Fatalf("%s: seed %d no longer gives its schema: regenerate", s.key(), p.Seed)
 			}
 			out = append(out, wrap(s.tool, p.Value, p.Defaults))
 		})
@@ -323,7 +329,7 @@ func forEachInput(t *testing.T, n int, fn func(t *testing.T, s subject, data []b
 	all := subjects(t)
 	t.Run("versions", func(t *testing.T) {
 		for k, s := range all {
-			t.Run(s.key, func(t *testing.T) {
+			t.Run(s.key(), func(t *testing.T) {
 				t.Parallel()
 				for i, in := range s.inputs(t, n, uint64(k)) {
 					data, err := marshal(in.value, i%2 == 1)
@@ -352,54 +358,89 @@ func (s subject) check(t *testing.T, data []byte) schema.Errors {
 	t.Helper()
 	want, err := s.spec.InputSchema.ValidateJSON(data)
 	if err != nil {
-		t.Fatalf("%s: test bug: the input %s is not JSON: %v", s.key, data, err)
+		t.Fatalf("%s: test bug: the input %s is not JSON: %v", s.key(), data, err)
 	}
 	got, errs, err := s.decode(data)
 	if err != nil {
-		t.Fatalf("%s: the generated decoder refuses JSON input %s: %v", s.key, data, err)
+		t.Fatalf("%s: the generated decoder refuses JSON input %s: %v", s.key(), data, err)
 	}
 	if !slices.Equal(errs, want) {
-		t.Fatalf("%s, input %s:\ngenerated: %q\nreference: %q", s.key, data, errs.Strings(), want.Strings())
+		t.Fatalf("%s, input %s:\ngenerated: %q\nreference: %q", s.key(), data, errs.Strings(), want.Strings())
 	}
 	if want != nil {
 		return want
 	}
 	text, err := json.Marshal(got)
 	if err != nil {
-		t.Fatalf("%s: the typed value of %s does not encode: %v", s.key, data, err)
+		t.Fatalf("%s: the typed value of %s does not encode: %v", s.key(), data, err)
 	}
 	back, err := schema.DecodeJSON(text)
 	if err != nil {
-		t.Fatalf("%s: the typed value of %s encodes to %s, which is not JSON: %v", s.key, data, text, err)
+		t.Fatalf("%s: the typed value of %s encodes to %s, which is not JSON: %v", s.key(), data, text, err)
 	}
 	in, _ := schema.DecodeJSON(data)
 	if wantBack := kept(s.ir.Args, in); !schema.Equal(back, wantBack) {
-		t.Fatalf("%s: the typed value of %s encodes to %s, want %s", s.key, data, text, corpus.JSON(wantBack))
+		t.Fatalf("%s: the typed value of %s encodes to %s, want %s", s.key(), data, text, corpus.JSON(wantBack))
 	}
 	return nil
 }
 
 // kept is the part of the valid value v that its Go type t holds: all of
-// it, except the undeclared properties of objects decoded into structs, and
-// with numbers of number type as float64 holds them.
+// it, except the undeclared properties of objects decoded into structs
+// without a schema for them, and with numbers of number type as float64
+// holds them.
 func kept(t *ir.Type, v any) any {
 	switch t.Kind {
 	case ir.Struct:
 		m := v.(map[string]any)
 		out := map[string]any{}
-		for _, f := range t.Fields {
-			if fv, ok := m[f.JSONName]; ok {
-				out[f.JSONName] = kept(f.Type, fv)
+		for name, fv := range m {
+			declared := false
+			for _, f := range t.Fields {
+				if f.JSONName == name {
+					out[name], declared = kept(f.Type, fv), true
+				}
+			}
+			if !declared && t.Extra != nil {
+				out[name] = kept(t.Extra, fv)
 			}
 		}
 		return out
-	case ir.Array:
+	case ir.Map:
+		m := v.(map[string]any)
+		out := map[string]any{}
+		for name, fv := range m {
+			out[name] = kept(t.Elem, fv)
+		}
+		return out
+	case ir.Slice:
 		a := v.([]any)
 		out := make([]any, len(a))
 		for i, e := range a {
 			out[i] = kept(t.Elem, e)
 		}
 		return out
+	case ir.Nullable:
+		if v == nil {
+			return nil
+		}
+		return kept(t.Elem, v)
+	case ir.Pointer:
+		return kept(t.Elem, v)
+	case ir.Union:
+		k := schema.KindOf(v)
+		for _, a := range t.Alts {
+			if slices.Contains(a.Kinds, k) {
+				return kept(a.Type, v)
+			}
+		}
+	case ir.Variants:
+		tag, _ := v.(map[string]any)[t.Tag].(string)
+		for _, a := range t.Alts {
+			if a.Tag == tag {
+				return kept(a.Type, v)
+			}
+		}
 	case ir.Number:
 		// A float64 holds the double nearest to the literal: an integer
 		// beyond 2^53 may come back as another integer.
@@ -416,24 +457,24 @@ func (s subject) checkRepair(t *testing.T, data []byte, defaults map[string]any)
 	t.Helper()
 	v, err := schema.DecodeJSON(data)
 	if err != nil {
-		t.Fatalf("%s: test bug: %v", s.key, err)
+		t.Fatalf("%s: test bug: %v", s.key(), err)
 	}
 	defaultsCopy := maps.Clone(defaults)
 	fixed, wantRemaining := schema.Repair(v, s.spec.InputSchema, defaults)
 	got, remaining, err := s.repair(data, defaults)
 	if err != nil {
-		t.Fatalf("%s: the generated Repair refuses JSON input %s: %v", s.key, data, err)
+		t.Fatalf("%s: the generated Repair refuses JSON input %s: %v", s.key(), data, err)
 	}
 	gotValue, err := schema.DecodeJSON(got)
 	if err != nil {
-		t.Fatalf("%s: the generated Repair of %s returns %s, which is not JSON: %v", s.key, data, got, err)
+		t.Fatalf("%s: the generated Repair of %s returns %s, which is not JSON: %v", s.key(), data, got, err)
 	}
 	if !schema.Equal(gotValue, fixed) || !slices.Equal(remaining, wantRemaining) {
 		t.Fatalf("%s: repair of %s with defaults %s:\ngenerated: %s %q\nreference: %s %q",
-			s.key, data, corpus.JSON(defaults), got, remaining.Strings(), corpus.JSON(fixed), wantRemaining.Strings())
+			s.key(), data, corpus.JSON(defaults), got, remaining.Strings(), corpus.JSON(fixed), wantRemaining.Strings())
 	}
 	if !reflect.DeepEqual(defaults, defaultsCopy) {
-		t.Fatalf("%s: repair changed the defaults", s.key)
+		t.Fatalf("%s: repair changed the defaults", s.key())
 	}
 	return !schema.Equal(fixed, v)
 }
@@ -459,7 +500,7 @@ func fuzzSubjects(t testing.TB) []subject {
 	all := subjects(t)
 	out := make([]subject, len(fuzzKeys))
 	for i, key := range fuzzKeys {
-		j := slices.IndexFunc(all, func(s subject) bool { return s.key == key })
+		j := slices.IndexFunc(all, func(s subject) bool { return s.key() == key })
 		if j < 0 {
 			t.Fatalf("fuzz decoder %s is not generated", key)
 		}
@@ -474,27 +515,37 @@ func TestFuzzKeys(t *testing.T) {
 	covered := map[ir.Kind][]string{}
 	for _, s := range fuzzSubjects(t) {
 		for k := range kinds(s.ir.Args) {
-			covered[k] = append(covered[k], s.key)
+			covered[k] = append(covered[k], s.key())
 		}
 	}
-	for _, k := range []ir.Kind{ir.Any, ir.Struct, ir.String, ir.Integer, ir.Number, ir.Boolean, ir.Array} {
+	for _, k := range []ir.Kind{ir.Any, ir.Struct, ir.String, ir.Integer, ir.Number, ir.Boolean, ir.Slice} {
 		if len(covered[k]) == 0 {
-			t.Errorf("no fuzzed decoder has a node of kind %d", k)
+			t.Errorf("no fuzzed decoder has a node of kind %v", k)
 		}
 	}
 }
 
 // kinds lists the kinds of the nodes of t.
 func kinds(t *ir.Type) map[ir.Kind]bool {
-	out := map[ir.Kind]bool{t.Kind: true}
-	switch t.Kind {
-	case ir.Struct:
-		for _, f := range t.Fields {
-			maps.Copy(out, kinds(f.Type))
+	out := map[ir.Kind]bool{}
+	seen := map[*ir.Type]bool{}
+	var walk func(t *ir.Type)
+	walk = func(t *ir.Type) {
+		if t == nil || seen[t] {
+			return
 		}
-	case ir.Array:
-		maps.Copy(out, kinds(t.Elem))
+		seen[t] = true
+		out[t.Kind] = true
+		for _, f := range t.Fields {
+			walk(f.Type)
+		}
+		walk(t.Extra)
+		walk(t.Elem)
+		for _, a := range t.Alts {
+			walk(a.Type)
+		}
 	}
+	walk(t)
 	return out
 }
 
@@ -540,19 +591,19 @@ func FuzzDecoders(f *testing.F) {
 		s := subs[int(which)%len(subs)]
 		defer func() {
 			if r := recover(); r != nil {
-				t.Fatalf("%s: panic on %q: %v\n%s", s.key, data, r, debug.Stack())
+				t.Fatalf("%s: panic on %q: %v\n%s", s.key(), data, r, debug.Stack())
 			}
 		}()
 		_, errs, err := s.decode(data)
 		v, jsonErr := schema.DecodeJSON(data)
 		switch {
 		case (err == nil) != (jsonErr == nil):
-			t.Fatalf("%s on %q: the generated decoder says %v, schema.DecodeJSON says %v", s.key, data, verdict(err), verdict(jsonErr))
+			t.Fatalf("%s on %q: the generated decoder says %v, schema.DecodeJSON says %v", s.key(), data, verdict(err), verdict(jsonErr))
 		case err != nil:
 			return
 		}
 		if want := s.spec.InputSchema.Validate(v); !slices.Equal(errs, want) {
-			t.Fatalf("%s on %q:\ngenerated: %q\nreference: %q", s.key, data, errs.Strings(), want.Strings())
+			t.Fatalf("%s on %q:\ngenerated: %q\nreference: %q", s.key(), data, errs.Strings(), want.Strings())
 		}
 	})
 }
@@ -573,7 +624,7 @@ func TestNestingLimit(t *testing.T) {
 				_, jsonErr := schema.DecodeJSON([]byte(text))
 				if (err == nil) != (jsonErr == nil) {
 					t.Errorf("%s, %.20s... nested %d deep: the generated decoder says %v, schema.DecodeJSON says %v",
-						s.key, text, depth, verdict(err), verdict(jsonErr))
+						s.key(), text, depth, verdict(err), verdict(jsonErr))
 				}
 			}
 		}

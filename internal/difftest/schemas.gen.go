@@ -3,8 +3,8 @@
 package difftest
 
 import (
+	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/schema"
-	"regexp"
 )
 
 // schemaCorpusS00V1_0_0Input is the inputSchema of corpus.s00@1.0.0, as declared (hash fnv1a64:6e470b0468ee0ef5).
@@ -55,8 +55,8 @@ var schemaCorpusS14V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\"
 // schemaCorpusS15V1_0_0Input is the inputSchema of corpus.s15@1.0.0, as declared (hash fnv1a64:37e44b6e2d008426).
 var schemaCorpusS15V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"legs\":{\"type\":\"boolean\"},\"name\":{\"additionalProperties\":false,\"pattern\":\"^[A-Z][a-z]*$\",\"properties\":{\"amount\":{\"type\":\"null\",\"x-secret\":true},\"meta\":{\"exclusiveMinimum\":-40.66,\"type\":\"number\"},\"ok\":{\"exclusiveMinimum\":-2895e-2}},\"required\":[\"meta\",\"ok\",\"amount\"],\"type\":[\"string\",\"object\",\"boolean\"]},\"ok\":{\"minimum\":-31.68,\"type\":[\"null\",\"integer\",\"number\"]},\"tags\":{\"exclusiveMinimum\":18.21,\"type\":\"number\"}},\"required\":[\"legs\",\"ok\"],\"type\":\"object\"}")
 
-// schemaCorpusS16V1_0_0Input is the inputSchema of corpus.s16@1.0.0, as declared (hash fnv1a64:30430ba08d851848).
-var schemaCorpusS16V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"0\":{\"additionalProperties\":{\"maximum\":66.71,\"type\":[\"null\",\"number\"]},\"const\":{\"0\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false,\"ünknown\":null}},\"properties\":{\"0\":{\"additionalProperties\":true,\"const\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false,\"ünknown\":null},\"properties\":{\"amount\":{\"description\":\"generated\",\"minimum\":48.42,\"type\":[\"boolean\",\"integer\",\"string\"]},\"meta\":{\"type\":\"boolean\"}},\"required\":[\"amount\"],\"type\":\"object\"}},\"required\":[\"0\"],\"type\":\"object\"}},\"type\":\"object\"}")
+// schemaCorpusS16V1_0_0Input is the inputSchema of corpus.s16@1.0.0, as declared (hash fnv1a64:4cbcb9f9d1e9beec).
+var schemaCorpusS16V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"0\":{\"additionalProperties\":{\"maximum\":66.71,\"type\":[\"null\",\"number\"]},\"const\":{\"0\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false}},\"properties\":{\"0\":{\"additionalProperties\":true,\"const\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false},\"properties\":{\"amount\":{\"description\":\"generated\",\"minimum\":48.42,\"type\":[\"boolean\",\"integer\",\"string\"]},\"meta\":{\"type\":\"boolean\"}},\"required\":[\"amount\"],\"type\":\"object\"}},\"required\":[\"0\"],\"type\":\"object\"}},\"type\":\"object\"}")
 
 // schemaCorpusS17V1_0_0Input is the inputSchema of corpus.s17@1.0.0, as declared (hash fnv1a64:cd4c4b0698f2a3d1).
 var schemaCorpusS17V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"description\":\"generated\",\"properties\":{\"meta\":{\"exclusiveMaximum\":0.52,\"minimum\":-1700e-2,\"type\":\"integer\"},\"name\":{\"const\":null,\"type\":\"null\"},\"note\":{\"maxItems\":5,\"maximum\":5757e-2,\"minItems\":2,\"type\":[\"integer\",\"array\"]},\"é\":{\"exclusiveMaximum\":53.76,\"exclusiveMinimum\":41.24,\"type\":[\"boolean\",\"integer\"]}},\"required\":[\"note\"],\"type\":\"object\"}")
@@ -64,8 +64,8 @@ var schemaCorpusS17V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\"
 // schemaCorpusS18V1_0_0Input is the inputSchema of corpus.s18@1.0.0, as declared (hash fnv1a64:f43a3ade521ac590).
 var schemaCorpusS18V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"null\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
-// schemaCorpusS19V1_0_0Input is the inputSchema of corpus.s19@1.0.0, as declared (hash fnv1a64:593d8cf2f21ff041).
-var schemaCorpusS19V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"const\":{\"constructor\":\"Z_''ü\"},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+// schemaCorpusS19V1_0_0Input is the inputSchema of corpus.s19@1.0.0, as declared (hash fnv1a64:0b53121e46c594e6).
+var schemaCorpusS19V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"const\":{\"ünknown\":null},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS20V1_0_0Input is the inputSchema of corpus.s20@1.0.0, as declared (hash fnv1a64:55ecf7cf19a42228).
 var schemaCorpusS20V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"enum\":[-3239e-2,false],\"minimum\":-39.38,\"properties\":{\"currency\":{\"maxLength\":5,\"maximum\":72,\"minLength\":2,\"minimum\":38,\"type\":[\"null\",\"integer\",\"string\"]},\"name\":{\"exclusiveMinimum\":-30.92,\"maximum\":-20.6,\"type\":\"number\"}},\"required\":[\"name\"],\"type\":[\"number\",\"boolean\",\"object\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
@@ -106,8 +106,8 @@ var schemaCorpusS31V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\"
 // schemaCorpusS32V1_0_0Input is the inputSchema of corpus.s32@1.0.0, as declared (hash fnv1a64:e821ad39fa05af91).
 var schemaCorpusS32V1_0_0Input = schema.MustParseJSON("{\"description\":\"generated\",\"properties\":{\"id\":{\"items\":{\"maxItems\":2,\"minLength\":1,\"type\":[\"array\",\"string\"]},\"maxItems\":3,\"minItems\":3,\"type\":\"array\"}},\"required\":[\"id\"],\"type\":\"object\"}")
 
-// schemaCorpusS33V1_0_0Input is the inputSchema of corpus.s33@1.0.0, as declared (hash fnv1a64:f88ecb983a2f6b1c).
-var schemaCorpusS33V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"enum\":[{}],\"properties\":{},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+// schemaCorpusS33V1_0_0Input is the inputSchema of corpus.s33@1.0.0, as declared (hash fnv1a64:622650942c703495).
+var schemaCorpusS33V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"enum\":[{\"zz\":null}],\"properties\":{},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS34V1_0_0Input is the inputSchema of corpus.s34@1.0.0, as declared (hash fnv1a64:97c0f06ced4bdabd).
 var schemaCorpusS34V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minimum\":6.9,\"type\":\"number\"}},\"required\":[\"v\"],\"type\":\"object\"}")
@@ -211,82 +211,78 @@ var schemaPaymentsLookupV2_0_0Input = schema.MustParseJSON("{\"additionalPropert
 // schemaPaymentsReleaseV1_0_0Input is the inputSchema of payments.release@1.0.0, as declared (hash fnv1a64:38a12c55a225155a).
 var schemaPaymentsReleaseV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount_minor\":{\"minimum\":1,\"type\":\"integer\"},\"currency\":{\"enum\":[\"AED\",\"USD\",\"EUR\"],\"type\":\"string\"},\"reference\":{\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"}},\"required\":[\"reference\",\"amount_minor\",\"currency\"],\"type\":\"object\"}")
 
-// The patterns of the schemas, compiled once (Go RE2, unanchored, as the
-// reference validator matches them).
+// What the decoders check against, reached once through the schemas above:
+// patterns, multipleOf bounds, declared types, and the schemas of the values
+// the reference validator checks.
 var (
-	pattern0 = regexp.MustCompile("^[a-z]*$")
-	pattern1 = regexp.MustCompile("^[a-z]+@[a-z]+$")
-	pattern2 = regexp.MustCompile("^(AED|USD|EUR)$")
-	pattern3 = regexp.MustCompile("^PMT-\\d{3,}$")
-)
-
-// Sub-schemas checked by the reference validator (type unions, untyped
-// values, undeclared properties of open objects).
-var (
-	anySchema0  = schemaCorpusS00V1_0_0Input.At("properties", "v")
-	anySchema1  = schemaCorpusS01V1_0_0Input.At("properties", "tags", "items")
-	anySchema2  = schemaCorpusS02V1_0_0Input.At("properties", "v")
-	anySchema3  = schemaCorpusS03V1_0_0Input.At("properties", "id", "properties", "0")
-	anySchema4  = schemaCorpusS03V1_0_0Input.At("properties", "id", "properties", "x-y")
-	anySchema5  = schemaCorpusS03V1_0_0Input.At("properties", "ok")
-	anySchema6  = schemaCorpusS05V1_0_0Input.At("properties", "v")
-	anySchema7  = schemaCorpusS06V1_0_0Input.At("properties", "v")
-	anySchema8  = schemaCorpusS07V1_0_0Input.At("properties", "é")
-	anySchema9  = schemaCorpusS08V1_0_0Input.At("properties", "v")
-	anySchema10 = schemaCorpusS10V1_0_0Input.At("properties", "ok")
-	anySchema11 = schemaCorpusS11V1_0_0Input.At("properties", "v")
-	anySchema12 = schemaCorpusS12V1_0_0Input.At("properties", "legs", "properties", "note")
-	anySchema13 = schemaCorpusS13V1_0_0Input.At("properties", "legs")
-	anySchema14 = schemaCorpusS13V1_0_0Input.At("additionalProperties")
-	anySchema15 = schemaCorpusS14V1_0_0Input.At("properties", "v")
-	anySchema16 = schemaCorpusS15V1_0_0Input.At("properties", "name")
-	anySchema17 = schemaCorpusS15V1_0_0Input.At("properties", "ok")
-	anySchema18 = schemaCorpusS16V1_0_0Input.At("properties", "0")
-	anySchema19 = schemaCorpusS17V1_0_0Input.At("properties", "name")
-	anySchema20 = schemaCorpusS17V1_0_0Input.At("properties", "note")
-	anySchema21 = schemaCorpusS17V1_0_0Input.At("properties", "é")
-	anySchema22 = schemaCorpusS18V1_0_0Input.At("properties", "v")
-	anySchema23 = schemaCorpusS19V1_0_0Input.At("properties", "v")
-	anySchema24 = schemaCorpusS20V1_0_0Input.At("properties", "v")
-	anySchema25 = schemaCorpusS22V1_0_0Input.At("properties", "amount")
-	anySchema26 = schemaCorpusS22V1_0_0Input.At("properties", "tags", "properties", "amount")
-	anySchema27 = schemaCorpusS23V1_0_0Input.At("properties", "v")
-	anySchema28 = schemaCorpusS24V1_0_0Input.At("properties", "id", "properties", "amount")
-	anySchema29 = schemaCorpusS24V1_0_0Input.At("additionalProperties")
-	anySchema30 = schemaCorpusS25V1_0_0Input.At("properties", "0")
-	anySchema31 = schemaCorpusS25V1_0_0Input.At("properties", "a b")
-	anySchema32 = schemaCorpusS25V1_0_0Input.At("properties", "é")
-	anySchema33 = schemaCorpusS26V1_0_0Input.At("properties", "v")
-	anySchema34 = schemaCorpusS29V1_0_0Input.At("additionalProperties")
-	anySchema35 = schemaCorpusS30V1_0_0Input.At("properties", "v")
-	anySchema36 = schemaCorpusS31V1_0_0Input.At("properties", "v")
-	anySchema37 = schemaCorpusS32V1_0_0Input.At("properties", "id", "items")
-	anySchema38 = schemaCorpusS33V1_0_0Input.At("properties", "v")
-	anySchema39 = schemaCorpusS37V1_0_0Input.At("properties", "id")
-	anySchema40 = schemaCorpusS37V1_0_0Input.At("properties", "meta")
-	anySchema41 = schemaCorpusS39V1_0_0Input.At("properties", "0", "properties", "x-y", "items")
-	anySchema42 = schemaCorpusS39V1_0_0Input.At("properties", "name")
-	anySchema43 = schemaCorpusS40V1_0_0Input.At("properties", "a b", "items")
-	anySchema44 = schemaCorpusS40V1_0_0Input.At("properties", "x-y")
-	anySchema45 = schemaCorpusS40V1_0_0Input.At("properties", "é", "properties", "amount")
-	anySchema46 = schemaCorpusS40V1_0_0Input.At("properties", "é", "properties", "id")
-	anySchema47 = schemaCorpusS41V1_0_0Input.At("properties", "0")
-	anySchema48 = schemaCorpusS41V1_0_0Input.At("properties", "currency")
-	anySchema49 = schemaCorpusS41V1_0_0Input.At("properties", "ok")
-	anySchema50 = schemaCorpusS42V1_0_0Input.At("properties", "v")
-	anySchema51 = schemaCorpusS44V1_0_0Input.At("properties", "0")
-	anySchema52 = schemaCorpusS44V1_0_0Input.At("properties", "a b")
-	anySchema53 = schemaCorpusS46V1_0_0Input.At("properties", "meta", "properties", "legs")
-	anySchema54 = schemaCorpusS46V1_0_0Input.At("properties", "meta", "properties", "name")
-	anySchema55 = schemaCorpusS46V1_0_0Input.At("additionalProperties")
-	anySchema56 = schemaCorpusS51V1_0_0Input.At("properties", "id")
-	anySchema57 = schemaCorpusS54V1_0_0Input.At("properties", "v")
-	anySchema58 = schemaCorpusS58V1_0_0Input.At("additionalProperties")
-	anySchema59 = schemaEdgeExactV1_0_0Input.At("properties", "any")
-	anySchema60 = schemaEdgeNestedV1_0_0Input.At("properties", "null")
-	anySchema61 = schemaEdgeNestedV1_0_0Input.At("properties", "raw", "items")
-	anySchema62 = schemaEdgeNestedV1_0_0Input.At("properties", "rows", "items", "additionalProperties")
-	anySchema63 = schemaEdgeNestedV1_0_0Input.At("additionalProperties")
-	anySchema64 = schemaEdgeUniqueV1_0_0Input.At("properties", "anys")
-	anySchema65 = schemaEdgeUniqueV1_0_0Input.At("properties", "objs")
+	typesBooleanNull       = decode.TypesOf(schema.KindBoolean, schema.KindNull)
+	roots0                 = []*schema.Schema{schemaCorpusS03V1_0_0Input.Lookup("/properties/ok")}
+	roots1                 = []*schema.Schema{schemaCorpusS03V1_0_0Input.Lookup("/properties/id/properties/0")}
+	roots2                 = []*schema.Schema{schemaCorpusS03V1_0_0Input.Lookup("/properties/id/properties/x-y")}
+	roots3                 = []*schema.Schema{schemaCorpusS05V1_0_0Input.Lookup("/properties/v")}
+	roots4                 = []*schema.Schema{schemaCorpusS06V1_0_0Input.Lookup("/properties/v")}
+	roots5                 = []*schema.Schema{schemaCorpusS06V1_0_0Input.Lookup("/properties/v/items")}
+	roots6                 = []*schema.Schema{schemaCorpusS07V1_0_0Input.Lookup("/properties/é")}
+	roots7                 = []*schema.Schema{schemaCorpusS08V1_0_0Input.Lookup("/properties/v")}
+	roots8                 = []*schema.Schema{schemaCorpusS10V1_0_0Input.Lookup("/properties/ok")}
+	roots9                 = []*schema.Schema{schemaCorpusS11V1_0_0Input.Lookup("/properties/v")}
+	roots10                = []*schema.Schema{schemaCorpusS12V1_0_0Input.Lookup("/properties/legs/properties/note")}
+	roots11                = []*schema.Schema{schemaCorpusS13V1_0_0Input.Lookup("/properties/legs")}
+	roots12                = []*schema.Schema{schemaCorpusS13V1_0_0Input.Lookup("/properties/legs/items")}
+	roots13                = []*schema.Schema{schemaCorpusS14V1_0_0Input.Lookup("/properties/v")}
+	roots14                = []*schema.Schema{schemaCorpusS15V1_0_0Input.Lookup("/properties/name")}
+	typesNullIntegerNumber = decode.TypesOf(schema.KindNull, schema.KindInteger, schema.KindNumber)
+	typesNullNumber        = decode.TypesOf(schema.KindNull, schema.KindNumber)
+	roots15                = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0")}
+	roots16                = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0/properties/0/properties/amount")}
+	roots17                = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0/properties/0")}
+	roots18                = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/name")}
+	roots19                = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/note")}
+	roots20                = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/é")}
+	roots21                = []*schema.Schema{schemaCorpusS18V1_0_0Input.Lookup("/properties/v")}
+	roots22                = []*schema.Schema{schemaCorpusS19V1_0_0Input.Lookup("/properties/v")}
+	roots23                = []*schema.Schema{schemaCorpusS20V1_0_0Input.Lookup("/properties/v")}
+	roots24                = []*schema.Schema{schemaCorpusS22V1_0_0Input.Lookup("/properties/amount")}
+	roots25                = []*schema.Schema{schemaCorpusS22V1_0_0Input.Lookup("/properties/tags/properties/amount")}
+	roots26                = []*schema.Schema{schemaCorpusS24V1_0_0Input.Lookup("/properties/id/properties/amount")}
+	roots27                = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/0")}
+	roots28                = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/a b")}
+	roots29                = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/é")}
+	roots30                = []*schema.Schema{schemaCorpusS26V1_0_0Input.Lookup("/properties/v")}
+	typesIntegerNumber     = decode.TypesOf(schema.KindInteger, schema.KindNumber)
+	roots31                = []*schema.Schema{schemaCorpusS30V1_0_0Input.Lookup("/properties/v")}
+	roots32                = []*schema.Schema{schemaCorpusS31V1_0_0Input.Lookup("/properties/v")}
+	roots33                = []*schema.Schema{schemaCorpusS32V1_0_0Input.Lookup("/properties/id/items")}
+	roots34                = []*schema.Schema{schemaCorpusS33V1_0_0Input.Lookup("/properties/v")}
+	roots35                = []*schema.Schema{schemaCorpusS37V1_0_0Input.Lookup("/properties/id")}
+	roots36                = []*schema.Schema{schemaCorpusS37V1_0_0Input.Lookup("/properties/meta")}
+	roots37                = []*schema.Schema{schemaCorpusS39V1_0_0Input.Lookup("/properties/name")}
+	pattern0               = schemaCorpusS39V1_0_0Input.Lookup("/properties/0/properties/a b").Pattern().Regexp()
+	pattern1               = schemaCorpusS39V1_0_0Input.Lookup("/properties/0/properties/tags").Pattern().Regexp()
+	typesNullBoolean       = decode.TypesOf(schema.KindNull, schema.KindBoolean)
+	roots38                = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/a b/items")}
+	roots39                = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/x-y")}
+	roots40                = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/é/properties/amount")}
+	roots41                = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/é/properties/id")}
+	roots42                = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/0")}
+	roots43                = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/currency")}
+	roots44                = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/ok")}
+	roots45                = []*schema.Schema{schemaCorpusS42V1_0_0Input.Lookup("/properties/v")}
+	roots46                = []*schema.Schema{schemaCorpusS44V1_0_0Input.Lookup("/properties/0")}
+	roots47                = []*schema.Schema{schemaCorpusS44V1_0_0Input.Lookup("/properties/a b")}
+	roots48                = []*schema.Schema{schemaCorpusS46V1_0_0Input.Lookup("/properties/meta/properties/legs")}
+	roots49                = []*schema.Schema{schemaCorpusS46V1_0_0Input.Lookup("/properties/meta/properties/name")}
+	pattern2               = schemaCorpusS49V1_0_0Input.Lookup("/properties/é/items/properties/ok").Pattern().Regexp()
+	typesIntegerNull       = decode.TypesOf(schema.KindInteger, schema.KindNull)
+	roots50                = []*schema.Schema{schemaCorpusS54V1_0_0Input.Lookup("/properties/v")}
+	roots51                = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/0")}
+	roots52                = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/a b")}
+	roots53                = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/x-y")}
+	roots54                = []*schema.Schema{schemaEdgeExactV1_0_0Input.Lookup("/properties/any")}
+	roots55                = []*schema.Schema{schemaEdgeNestedV1_0_0Input.Lookup("/properties/null")}
+	roots56                = []*schema.Schema{schemaEdgeNumbersV1_0_0Input.Lookup("/properties/nstr")}
+	roots57                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys")}
+	roots58                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys/items")}
+	roots59                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/objs")}
+	pattern3               = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern().Regexp()
 )

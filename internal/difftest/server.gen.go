@@ -7,6 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // ServerName and ServerVersion are the serverInfo the server announces.
@@ -179,108 +180,293 @@ type Handler interface {
 	PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsReleaseV1_0_0Args) (*mcp.Result, error)
 }
 
-// toolVersion is one tool version of the package: how to build its spec and how
-// to bind it to a Handler.
-type toolVersion struct {
-	// spec returns the version's spec as the runtime publishes it.
-	spec func() estate.ToolSpec
-	// bind returns the version's runtime tool: h's method for it, with the
-	// generated decoder as its validator.
-	bind func(h Handler) mcp.Tool
-}
-
 // toolVersions is every tool version of the package in publish order (by name,
 // then version); a table of functions, initialised statically.
-var toolVersions = [...]toolVersion{
-	{specCorpusS00V1_0_0, bindCorpusS00V1_0_0},
-	{specCorpusS01V1_0_0, bindCorpusS01V1_0_0},
-	{specCorpusS02V1_0_0, bindCorpusS02V1_0_0},
-	{specCorpusS03V1_0_0, bindCorpusS03V1_0_0},
-	{specCorpusS04V1_0_0, bindCorpusS04V1_0_0},
-	{specCorpusS05V1_0_0, bindCorpusS05V1_0_0},
-	{specCorpusS06V1_0_0, bindCorpusS06V1_0_0},
-	{specCorpusS07V1_0_0, bindCorpusS07V1_0_0},
-	{specCorpusS08V1_0_0, bindCorpusS08V1_0_0},
-	{specCorpusS09V1_0_0, bindCorpusS09V1_0_0},
-	{specCorpusS10V1_0_0, bindCorpusS10V1_0_0},
-	{specCorpusS11V1_0_0, bindCorpusS11V1_0_0},
-	{specCorpusS12V1_0_0, bindCorpusS12V1_0_0},
-	{specCorpusS13V1_0_0, bindCorpusS13V1_0_0},
-	{specCorpusS14V1_0_0, bindCorpusS14V1_0_0},
-	{specCorpusS15V1_0_0, bindCorpusS15V1_0_0},
-	{specCorpusS16V1_0_0, bindCorpusS16V1_0_0},
-	{specCorpusS17V1_0_0, bindCorpusS17V1_0_0},
-	{specCorpusS18V1_0_0, bindCorpusS18V1_0_0},
-	{specCorpusS19V1_0_0, bindCorpusS19V1_0_0},
-	{specCorpusS20V1_0_0, bindCorpusS20V1_0_0},
-	{specCorpusS21V1_0_0, bindCorpusS21V1_0_0},
-	{specCorpusS22V1_0_0, bindCorpusS22V1_0_0},
-	{specCorpusS23V1_0_0, bindCorpusS23V1_0_0},
-	{specCorpusS24V1_0_0, bindCorpusS24V1_0_0},
-	{specCorpusS25V1_0_0, bindCorpusS25V1_0_0},
-	{specCorpusS26V1_0_0, bindCorpusS26V1_0_0},
-	{specCorpusS27V1_0_0, bindCorpusS27V1_0_0},
-	{specCorpusS28V1_0_0, bindCorpusS28V1_0_0},
-	{specCorpusS29V1_0_0, bindCorpusS29V1_0_0},
-	{specCorpusS30V1_0_0, bindCorpusS30V1_0_0},
-	{specCorpusS31V1_0_0, bindCorpusS31V1_0_0},
-	{specCorpusS32V1_0_0, bindCorpusS32V1_0_0},
-	{specCorpusS33V1_0_0, bindCorpusS33V1_0_0},
-	{specCorpusS34V1_0_0, bindCorpusS34V1_0_0},
-	{specCorpusS35V1_0_0, bindCorpusS35V1_0_0},
-	{specCorpusS36V1_0_0, bindCorpusS36V1_0_0},
-	{specCorpusS37V1_0_0, bindCorpusS37V1_0_0},
-	{specCorpusS38V1_0_0, bindCorpusS38V1_0_0},
-	{specCorpusS39V1_0_0, bindCorpusS39V1_0_0},
-	{specCorpusS40V1_0_0, bindCorpusS40V1_0_0},
-	{specCorpusS41V1_0_0, bindCorpusS41V1_0_0},
-	{specCorpusS42V1_0_0, bindCorpusS42V1_0_0},
-	{specCorpusS43V1_0_0, bindCorpusS43V1_0_0},
-	{specCorpusS44V1_0_0, bindCorpusS44V1_0_0},
-	{specCorpusS45V1_0_0, bindCorpusS45V1_0_0},
-	{specCorpusS46V1_0_0, bindCorpusS46V1_0_0},
-	{specCorpusS47V1_0_0, bindCorpusS47V1_0_0},
-	{specCorpusS48V1_0_0, bindCorpusS48V1_0_0},
-	{specCorpusS49V1_0_0, bindCorpusS49V1_0_0},
-	{specCorpusS50V1_0_0, bindCorpusS50V1_0_0},
-	{specCorpusS51V1_0_0, bindCorpusS51V1_0_0},
-	{specCorpusS52V1_0_0, bindCorpusS52V1_0_0},
-	{specCorpusS53V1_0_0, bindCorpusS53V1_0_0},
-	{specCorpusS54V1_0_0, bindCorpusS54V1_0_0},
-	{specCorpusS55V1_0_0, bindCorpusS55V1_0_0},
-	{specCorpusS56V1_0_0, bindCorpusS56V1_0_0},
-	{specCorpusS57V1_0_0, bindCorpusS57V1_0_0},
-	{specCorpusS58V1_0_0, bindCorpusS58V1_0_0},
-	{specCorpusS59V1_0_0, bindCorpusS59V1_0_0},
-	{specCrmNotesAppendV1_0_0, bindCrmNotesAppendV1_0_0},
-	{specEdgeExactV1_0_0, bindEdgeExactV1_0_0},
-	{specEdgeNestedV1_0_0, bindEdgeNestedV1_0_0},
-	{specEdgeNumbersV1_0_0, bindEdgeNumbersV1_0_0},
-	{specEdgeUniqueV1_0_0, bindEdgeUniqueV1_0_0},
-	{specPaymentsLookupV1_0_0, bindPaymentsLookupV1_0_0},
-	{specPaymentsLookupV2_0_0, bindPaymentsLookupV2_0_0},
-	{specPaymentsReleaseV1_0_0, bindPaymentsReleaseV1_0_0},
+var toolVersions = [...]mcp.Version[Handler]{
+	{
+		Bind: bindCorpusS00V1_0_0,
+		Spec: specCorpusS00V1_0_0,
+	},
+	{
+		Bind: bindCorpusS01V1_0_0,
+		Spec: specCorpusS01V1_0_0,
+	},
+	{
+		Bind: bindCorpusS02V1_0_0,
+		Spec: specCorpusS02V1_0_0,
+	},
+	{
+		Bind: bindCorpusS03V1_0_0,
+		Spec: specCorpusS03V1_0_0,
+	},
+	{
+		Bind: bindCorpusS04V1_0_0,
+		Spec: specCorpusS04V1_0_0,
+	},
+	{
+		Bind: bindCorpusS05V1_0_0,
+		Spec: specCorpusS05V1_0_0,
+	},
+	{
+		Bind: bindCorpusS06V1_0_0,
+		Spec: specCorpusS06V1_0_0,
+	},
+	{
+		Bind: bindCorpusS07V1_0_0,
+		Spec: specCorpusS07V1_0_0,
+	},
+	{
+		Bind: bindCorpusS08V1_0_0,
+		Spec: specCorpusS08V1_0_0,
+	},
+	{
+		Bind: bindCorpusS09V1_0_0,
+		Spec: specCorpusS09V1_0_0,
+	},
+	{
+		Bind: bindCorpusS10V1_0_0,
+		Spec: specCorpusS10V1_0_0,
+	},
+	{
+		Bind: bindCorpusS11V1_0_0,
+		Spec: specCorpusS11V1_0_0,
+	},
+	{
+		Bind: bindCorpusS12V1_0_0,
+		Spec: specCorpusS12V1_0_0,
+	},
+	{
+		Bind: bindCorpusS13V1_0_0,
+		Spec: specCorpusS13V1_0_0,
+	},
+	{
+		Bind: bindCorpusS14V1_0_0,
+		Spec: specCorpusS14V1_0_0,
+	},
+	{
+		Bind: bindCorpusS15V1_0_0,
+		Spec: specCorpusS15V1_0_0,
+	},
+	{
+		Bind: bindCorpusS16V1_0_0,
+		Spec: specCorpusS16V1_0_0,
+	},
+	{
+		Bind: bindCorpusS17V1_0_0,
+		Spec: specCorpusS17V1_0_0,
+	},
+	{
+		Bind: bindCorpusS18V1_0_0,
+		Spec: specCorpusS18V1_0_0,
+	},
+	{
+		Bind: bindCorpusS19V1_0_0,
+		Spec: specCorpusS19V1_0_0,
+	},
+	{
+		Bind: bindCorpusS20V1_0_0,
+		Spec: specCorpusS20V1_0_0,
+	},
+	{
+		Bind: bindCorpusS21V1_0_0,
+		Spec: specCorpusS21V1_0_0,
+	},
+	{
+		Bind: bindCorpusS22V1_0_0,
+		Spec: specCorpusS22V1_0_0,
+	},
+	{
+		Bind: bindCorpusS23V1_0_0,
+		Spec: specCorpusS23V1_0_0,
+	},
+	{
+		Bind: bindCorpusS24V1_0_0,
+		Spec: specCorpusS24V1_0_0,
+	},
+	{
+		Bind: bindCorpusS25V1_0_0,
+		Spec: specCorpusS25V1_0_0,
+	},
+	{
+		Bind: bindCorpusS26V1_0_0,
+		Spec: specCorpusS26V1_0_0,
+	},
+	{
+		Bind: bindCorpusS27V1_0_0,
+		Spec: specCorpusS27V1_0_0,
+	},
+	{
+		Bind: bindCorpusS28V1_0_0,
+		Spec: specCorpusS28V1_0_0,
+	},
+	{
+		Bind: bindCorpusS29V1_0_0,
+		Spec: specCorpusS29V1_0_0,
+	},
+	{
+		Bind: bindCorpusS30V1_0_0,
+		Spec: specCorpusS30V1_0_0,
+	},
+	{
+		Bind: bindCorpusS31V1_0_0,
+		Spec: specCorpusS31V1_0_0,
+	},
+	{
+		Bind: bindCorpusS32V1_0_0,
+		Spec: specCorpusS32V1_0_0,
+	},
+	{
+		Bind: bindCorpusS33V1_0_0,
+		Spec: specCorpusS33V1_0_0,
+	},
+	{
+		Bind: bindCorpusS34V1_0_0,
+		Spec: specCorpusS34V1_0_0,
+	},
+	{
+		Bind: bindCorpusS35V1_0_0,
+		Spec: specCorpusS35V1_0_0,
+	},
+	{
+		Bind: bindCorpusS36V1_0_0,
+		Spec: specCorpusS36V1_0_0,
+	},
+	{
+		Bind: bindCorpusS37V1_0_0,
+		Spec: specCorpusS37V1_0_0,
+	},
+	{
+		Bind: bindCorpusS38V1_0_0,
+		Spec: specCorpusS38V1_0_0,
+	},
+	{
+		Bind: bindCorpusS39V1_0_0,
+		Spec: specCorpusS39V1_0_0,
+	},
+	{
+		Bind: bindCorpusS40V1_0_0,
+		Spec: specCorpusS40V1_0_0,
+	},
+	{
+		Bind: bindCorpusS41V1_0_0,
+		Spec: specCorpusS41V1_0_0,
+	},
+	{
+		Bind: bindCorpusS42V1_0_0,
+		Spec: specCorpusS42V1_0_0,
+	},
+	{
+		Bind: bindCorpusS43V1_0_0,
+		Spec: specCorpusS43V1_0_0,
+	},
+	{
+		Bind: bindCorpusS44V1_0_0,
+		Spec: specCorpusS44V1_0_0,
+	},
+	{
+		Bind: bindCorpusS45V1_0_0,
+		Spec: specCorpusS45V1_0_0,
+	},
+	{
+		Bind: bindCorpusS46V1_0_0,
+		Spec: specCorpusS46V1_0_0,
+	},
+	{
+		Bind: bindCorpusS47V1_0_0,
+		Spec: specCorpusS47V1_0_0,
+	},
+	{
+		Bind: bindCorpusS48V1_0_0,
+		Spec: specCorpusS48V1_0_0,
+	},
+	{
+		Bind: bindCorpusS49V1_0_0,
+		Spec: specCorpusS49V1_0_0,
+	},
+	{
+		Bind: bindCorpusS50V1_0_0,
+		Spec: specCorpusS50V1_0_0,
+	},
+	{
+		Bind: bindCorpusS51V1_0_0,
+		Spec: specCorpusS51V1_0_0,
+	},
+	{
+		Bind: bindCorpusS52V1_0_0,
+		Spec: specCorpusS52V1_0_0,
+	},
+	{
+		Bind: bindCorpusS53V1_0_0,
+		Spec: specCorpusS53V1_0_0,
+	},
+	{
+		Bind: bindCorpusS54V1_0_0,
+		Spec: specCorpusS54V1_0_0,
+	},
+	{
+		Bind: bindCorpusS55V1_0_0,
+		Spec: specCorpusS55V1_0_0,
+	},
+	{
+		Bind: bindCorpusS56V1_0_0,
+		Spec: specCorpusS56V1_0_0,
+	},
+	{
+		Bind: bindCorpusS57V1_0_0,
+		Spec: specCorpusS57V1_0_0,
+	},
+	{
+		Bind: bindCorpusS58V1_0_0,
+		Spec: specCorpusS58V1_0_0,
+	},
+	{
+		Bind: bindCorpusS59V1_0_0,
+		Spec: specCorpusS59V1_0_0,
+	},
+	{
+		Bind: bindCrmNotesAppendV1_0_0,
+		Spec: specCrmNotesAppendV1_0_0,
+	},
+	{
+		Bind: bindEdgeExactV1_0_0,
+		Spec: specEdgeExactV1_0_0,
+	},
+	{
+		Bind: bindEdgeNestedV1_0_0,
+		Spec: specEdgeNestedV1_0_0,
+	},
+	{
+		Bind: bindEdgeNumbersV1_0_0,
+		Spec: specEdgeNumbersV1_0_0,
+	},
+	{
+		Bind: bindEdgeUniqueV1_0_0,
+		Spec: specEdgeUniqueV1_0_0,
+	},
+	{
+		Bind: bindPaymentsLookupV1_0_0,
+		Spec: specPaymentsLookupV1_0_0,
+	},
+	{
+		Bind: bindPaymentsLookupV2_0_0,
+		Spec: specPaymentsLookupV2_0_0,
+	},
+	{
+		Bind: bindPaymentsReleaseV1_0_0,
+		Spec: specPaymentsReleaseV1_0_0,
+	},
 }
 
 // Specs returns every tool version of the package as the runtime publishes
 // it, in publish order (by name, then version).
 func Specs() []estate.ToolSpec {
-	specs := make([]estate.ToolSpec, len(toolVersions))
-	for i, t := range toolVersions {
-		specs[i] = t.spec()
-	}
-	return specs
+	return mcp.Specs(toolVersions[:])
 }
 
 // Register publishes every tool version into s's registry (the publish guard
 // applies) and binds it to h, with the generated decoder as its validator.
 func Register(s *mcp.Server, h Handler) error {
-	for _, t := range toolVersions {
-		if err := s.Bind(t.spec(), t.bind(h)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mcp.RegisterAll(s, h, toolVersions[:])
 }
 
 // specCorpusS00V1_0_0 returns the spec of corpus.s00@1.0.0.
@@ -289,27 +475,17 @@ func specCorpusS00V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20000.",
 		InputSchema:        schemaCorpusS00V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s00",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 00",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS00V1_0_0 binds corpus.s00@1.0.0 to h.CorpusS00V1_0_0,
-// with the generated decoder decodeCorpusS00V1_0_0ArgsChecked as its validator.
+// bindCorpusS00V1_0_0 binds corpus.s00@1.0.0 to h.CorpusS00V1_0_0.
 func bindCorpusS00V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS00V1_0_0(ctx, call, call.Value.(CorpusS00V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS00V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS00V1_0_0, decode.Validator[CorpusS00V1_0_0Args]())
 }
 
 // specCorpusS01V1_0_0 returns the spec of corpus.s01@1.0.0.
@@ -318,27 +494,17 @@ func specCorpusS01V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20001.",
 		InputSchema:        schemaCorpusS01V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s01",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 01",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS01V1_0_0 binds corpus.s01@1.0.0 to h.CorpusS01V1_0_0,
-// with the generated decoder decodeCorpusS01V1_0_0ArgsChecked as its validator.
+// bindCorpusS01V1_0_0 binds corpus.s01@1.0.0 to h.CorpusS01V1_0_0.
 func bindCorpusS01V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS01V1_0_0(ctx, call, call.Value.(CorpusS01V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS01V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS01V1_0_0, decode.Validator[CorpusS01V1_0_0Args]())
 }
 
 // specCorpusS02V1_0_0 returns the spec of corpus.s02@1.0.0.
@@ -347,27 +513,17 @@ func specCorpusS02V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20002.",
 		InputSchema:        schemaCorpusS02V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s02",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 02",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS02V1_0_0 binds corpus.s02@1.0.0 to h.CorpusS02V1_0_0,
-// with the generated decoder decodeCorpusS02V1_0_0ArgsChecked as its validator.
+// bindCorpusS02V1_0_0 binds corpus.s02@1.0.0 to h.CorpusS02V1_0_0.
 func bindCorpusS02V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS02V1_0_0(ctx, call, call.Value.(CorpusS02V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS02V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS02V1_0_0, decode.Validator[CorpusS02V1_0_0Args]())
 }
 
 // specCorpusS03V1_0_0 returns the spec of corpus.s03@1.0.0.
@@ -376,27 +532,17 @@ func specCorpusS03V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20003.",
 		InputSchema:        schemaCorpusS03V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s03",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 03",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS03V1_0_0 binds corpus.s03@1.0.0 to h.CorpusS03V1_0_0,
-// with the generated decoder decodeCorpusS03V1_0_0ArgsChecked as its validator.
+// bindCorpusS03V1_0_0 binds corpus.s03@1.0.0 to h.CorpusS03V1_0_0.
 func bindCorpusS03V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS03V1_0_0(ctx, call, call.Value.(CorpusS03V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS03V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS03V1_0_0, decode.Validator[CorpusS03V1_0_0Args]())
 }
 
 // specCorpusS04V1_0_0 returns the spec of corpus.s04@1.0.0.
@@ -405,27 +551,17 @@ func specCorpusS04V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20004.",
 		InputSchema:        schemaCorpusS04V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s04",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 04",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS04V1_0_0 binds corpus.s04@1.0.0 to h.CorpusS04V1_0_0,
-// with the generated decoder decodeCorpusS04V1_0_0ArgsChecked as its validator.
+// bindCorpusS04V1_0_0 binds corpus.s04@1.0.0 to h.CorpusS04V1_0_0.
 func bindCorpusS04V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS04V1_0_0(ctx, call, call.Value.(CorpusS04V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS04V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS04V1_0_0, decode.Validator[CorpusS04V1_0_0Args]())
 }
 
 // specCorpusS05V1_0_0 returns the spec of corpus.s05@1.0.0.
@@ -434,27 +570,17 @@ func specCorpusS05V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20005.",
 		InputSchema:        schemaCorpusS05V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s05",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 05",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS05V1_0_0 binds corpus.s05@1.0.0 to h.CorpusS05V1_0_0,
-// with the generated decoder decodeCorpusS05V1_0_0ArgsChecked as its validator.
+// bindCorpusS05V1_0_0 binds corpus.s05@1.0.0 to h.CorpusS05V1_0_0.
 func bindCorpusS05V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS05V1_0_0(ctx, call, call.Value.(CorpusS05V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS05V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS05V1_0_0, decode.Validator[CorpusS05V1_0_0Args]())
 }
 
 // specCorpusS06V1_0_0 returns the spec of corpus.s06@1.0.0.
@@ -463,27 +589,17 @@ func specCorpusS06V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20006.",
 		InputSchema:        schemaCorpusS06V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s06",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 06",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS06V1_0_0 binds corpus.s06@1.0.0 to h.CorpusS06V1_0_0,
-// with the generated decoder decodeCorpusS06V1_0_0ArgsChecked as its validator.
+// bindCorpusS06V1_0_0 binds corpus.s06@1.0.0 to h.CorpusS06V1_0_0.
 func bindCorpusS06V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS06V1_0_0(ctx, call, call.Value.(CorpusS06V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS06V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS06V1_0_0, decode.Validator[CorpusS06V1_0_0Args]())
 }
 
 // specCorpusS07V1_0_0 returns the spec of corpus.s07@1.0.0.
@@ -492,27 +608,17 @@ func specCorpusS07V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20007.",
 		InputSchema:        schemaCorpusS07V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s07",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 07",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS07V1_0_0 binds corpus.s07@1.0.0 to h.CorpusS07V1_0_0,
-// with the generated decoder decodeCorpusS07V1_0_0ArgsChecked as its validator.
+// bindCorpusS07V1_0_0 binds corpus.s07@1.0.0 to h.CorpusS07V1_0_0.
 func bindCorpusS07V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS07V1_0_0(ctx, call, call.Value.(CorpusS07V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS07V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS07V1_0_0, decode.Validator[CorpusS07V1_0_0Args]())
 }
 
 // specCorpusS08V1_0_0 returns the spec of corpus.s08@1.0.0.
@@ -521,27 +627,17 @@ func specCorpusS08V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20008.",
 		InputSchema:        schemaCorpusS08V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s08",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 08",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS08V1_0_0 binds corpus.s08@1.0.0 to h.CorpusS08V1_0_0,
-// with the generated decoder decodeCorpusS08V1_0_0ArgsChecked as its validator.
+// bindCorpusS08V1_0_0 binds corpus.s08@1.0.0 to h.CorpusS08V1_0_0.
 func bindCorpusS08V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS08V1_0_0(ctx, call, call.Value.(CorpusS08V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS08V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS08V1_0_0, decode.Validator[CorpusS08V1_0_0Args]())
 }
 
 // specCorpusS09V1_0_0 returns the spec of corpus.s09@1.0.0.
@@ -550,27 +646,17 @@ func specCorpusS09V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20009.",
 		InputSchema:        schemaCorpusS09V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s09",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 09",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS09V1_0_0 binds corpus.s09@1.0.0 to h.CorpusS09V1_0_0,
-// with the generated decoder decodeCorpusS09V1_0_0ArgsChecked as its validator.
+// bindCorpusS09V1_0_0 binds corpus.s09@1.0.0 to h.CorpusS09V1_0_0.
 func bindCorpusS09V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS09V1_0_0(ctx, call, call.Value.(CorpusS09V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS09V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS09V1_0_0, decode.Validator[CorpusS09V1_0_0Args]())
 }
 
 // specCorpusS10V1_0_0 returns the spec of corpus.s10@1.0.0.
@@ -579,27 +665,17 @@ func specCorpusS10V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20010.",
 		InputSchema:        schemaCorpusS10V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s10",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 10",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS10V1_0_0 binds corpus.s10@1.0.0 to h.CorpusS10V1_0_0,
-// with the generated decoder decodeCorpusS10V1_0_0ArgsChecked as its validator.
+// bindCorpusS10V1_0_0 binds corpus.s10@1.0.0 to h.CorpusS10V1_0_0.
 func bindCorpusS10V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS10V1_0_0(ctx, call, call.Value.(CorpusS10V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS10V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS10V1_0_0, decode.Validator[CorpusS10V1_0_0Args]())
 }
 
 // specCorpusS11V1_0_0 returns the spec of corpus.s11@1.0.0.
@@ -608,27 +684,17 @@ func specCorpusS11V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20011.",
 		InputSchema:        schemaCorpusS11V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s11",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 11",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS11V1_0_0 binds corpus.s11@1.0.0 to h.CorpusS11V1_0_0,
-// with the generated decoder decodeCorpusS11V1_0_0ArgsChecked as its validator.
+// bindCorpusS11V1_0_0 binds corpus.s11@1.0.0 to h.CorpusS11V1_0_0.
 func bindCorpusS11V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS11V1_0_0(ctx, call, call.Value.(CorpusS11V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS11V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS11V1_0_0, decode.Validator[CorpusS11V1_0_0Args]())
 }
 
 // specCorpusS12V1_0_0 returns the spec of corpus.s12@1.0.0.
@@ -637,27 +703,17 @@ func specCorpusS12V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20012.",
 		InputSchema:        schemaCorpusS12V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s12",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 12",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS12V1_0_0 binds corpus.s12@1.0.0 to h.CorpusS12V1_0_0,
-// with the generated decoder decodeCorpusS12V1_0_0ArgsChecked as its validator.
+// bindCorpusS12V1_0_0 binds corpus.s12@1.0.0 to h.CorpusS12V1_0_0.
 func bindCorpusS12V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS12V1_0_0(ctx, call, call.Value.(CorpusS12V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS12V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS12V1_0_0, decode.Validator[CorpusS12V1_0_0Args]())
 }
 
 // specCorpusS13V1_0_0 returns the spec of corpus.s13@1.0.0.
@@ -666,27 +722,17 @@ func specCorpusS13V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20013.",
 		InputSchema:        schemaCorpusS13V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s13",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 13",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS13V1_0_0 binds corpus.s13@1.0.0 to h.CorpusS13V1_0_0,
-// with the generated decoder decodeCorpusS13V1_0_0ArgsChecked as its validator.
+// bindCorpusS13V1_0_0 binds corpus.s13@1.0.0 to h.CorpusS13V1_0_0.
 func bindCorpusS13V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS13V1_0_0(ctx, call, call.Value.(CorpusS13V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS13V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS13V1_0_0, decode.Validator[CorpusS13V1_0_0Args]())
 }
 
 // specCorpusS14V1_0_0 returns the spec of corpus.s14@1.0.0.
@@ -695,27 +741,17 @@ func specCorpusS14V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20014.",
 		InputSchema:        schemaCorpusS14V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s14",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 14",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS14V1_0_0 binds corpus.s14@1.0.0 to h.CorpusS14V1_0_0,
-// with the generated decoder decodeCorpusS14V1_0_0ArgsChecked as its validator.
+// bindCorpusS14V1_0_0 binds corpus.s14@1.0.0 to h.CorpusS14V1_0_0.
 func bindCorpusS14V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS14V1_0_0(ctx, call, call.Value.(CorpusS14V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS14V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS14V1_0_0, decode.Validator[CorpusS14V1_0_0Args]())
 }
 
 // specCorpusS15V1_0_0 returns the spec of corpus.s15@1.0.0.
@@ -724,27 +760,17 @@ func specCorpusS15V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20015.",
 		InputSchema:        schemaCorpusS15V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s15",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 15",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS15V1_0_0 binds corpus.s15@1.0.0 to h.CorpusS15V1_0_0,
-// with the generated decoder decodeCorpusS15V1_0_0ArgsChecked as its validator.
+// bindCorpusS15V1_0_0 binds corpus.s15@1.0.0 to h.CorpusS15V1_0_0.
 func bindCorpusS15V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS15V1_0_0(ctx, call, call.Value.(CorpusS15V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS15V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS15V1_0_0, decode.Validator[CorpusS15V1_0_0Args]())
 }
 
 // specCorpusS16V1_0_0 returns the spec of corpus.s16@1.0.0.
@@ -753,27 +779,17 @@ func specCorpusS16V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20016.",
 		InputSchema:        schemaCorpusS16V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s16",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 16",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS16V1_0_0 binds corpus.s16@1.0.0 to h.CorpusS16V1_0_0,
-// with the generated decoder decodeCorpusS16V1_0_0ArgsChecked as its validator.
+// bindCorpusS16V1_0_0 binds corpus.s16@1.0.0 to h.CorpusS16V1_0_0.
 func bindCorpusS16V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS16V1_0_0(ctx, call, call.Value.(CorpusS16V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS16V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS16V1_0_0, decode.Validator[CorpusS16V1_0_0Args]())
 }
 
 // specCorpusS17V1_0_0 returns the spec of corpus.s17@1.0.0.
@@ -782,27 +798,17 @@ func specCorpusS17V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20017.",
 		InputSchema:        schemaCorpusS17V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s17",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 17",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS17V1_0_0 binds corpus.s17@1.0.0 to h.CorpusS17V1_0_0,
-// with the generated decoder decodeCorpusS17V1_0_0ArgsChecked as its validator.
+// bindCorpusS17V1_0_0 binds corpus.s17@1.0.0 to h.CorpusS17V1_0_0.
 func bindCorpusS17V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS17V1_0_0(ctx, call, call.Value.(CorpusS17V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS17V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS17V1_0_0, decode.Validator[CorpusS17V1_0_0Args]())
 }
 
 // specCorpusS18V1_0_0 returns the spec of corpus.s18@1.0.0.
@@ -811,27 +817,17 @@ func specCorpusS18V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20018.",
 		InputSchema:        schemaCorpusS18V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s18",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 18",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS18V1_0_0 binds corpus.s18@1.0.0 to h.CorpusS18V1_0_0,
-// with the generated decoder decodeCorpusS18V1_0_0ArgsChecked as its validator.
+// bindCorpusS18V1_0_0 binds corpus.s18@1.0.0 to h.CorpusS18V1_0_0.
 func bindCorpusS18V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS18V1_0_0(ctx, call, call.Value.(CorpusS18V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS18V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS18V1_0_0, decode.Validator[CorpusS18V1_0_0Args]())
 }
 
 // specCorpusS19V1_0_0 returns the spec of corpus.s19@1.0.0.
@@ -840,27 +836,17 @@ func specCorpusS19V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20019.",
 		InputSchema:        schemaCorpusS19V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s19",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 19",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS19V1_0_0 binds corpus.s19@1.0.0 to h.CorpusS19V1_0_0,
-// with the generated decoder decodeCorpusS19V1_0_0ArgsChecked as its validator.
+// bindCorpusS19V1_0_0 binds corpus.s19@1.0.0 to h.CorpusS19V1_0_0.
 func bindCorpusS19V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS19V1_0_0(ctx, call, call.Value.(CorpusS19V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS19V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS19V1_0_0, decode.Validator[CorpusS19V1_0_0Args]())
 }
 
 // specCorpusS20V1_0_0 returns the spec of corpus.s20@1.0.0.
@@ -869,27 +855,17 @@ func specCorpusS20V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20020.",
 		InputSchema:        schemaCorpusS20V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s20",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 20",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS20V1_0_0 binds corpus.s20@1.0.0 to h.CorpusS20V1_0_0,
-// with the generated decoder decodeCorpusS20V1_0_0ArgsChecked as its validator.
+// bindCorpusS20V1_0_0 binds corpus.s20@1.0.0 to h.CorpusS20V1_0_0.
 func bindCorpusS20V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS20V1_0_0(ctx, call, call.Value.(CorpusS20V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS20V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS20V1_0_0, decode.Validator[CorpusS20V1_0_0Args]())
 }
 
 // specCorpusS21V1_0_0 returns the spec of corpus.s21@1.0.0.
@@ -898,27 +874,17 @@ func specCorpusS21V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20021.",
 		InputSchema:        schemaCorpusS21V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s21",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 21",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS21V1_0_0 binds corpus.s21@1.0.0 to h.CorpusS21V1_0_0,
-// with the generated decoder decodeCorpusS21V1_0_0ArgsChecked as its validator.
+// bindCorpusS21V1_0_0 binds corpus.s21@1.0.0 to h.CorpusS21V1_0_0.
 func bindCorpusS21V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS21V1_0_0(ctx, call, call.Value.(CorpusS21V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS21V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS21V1_0_0, decode.Validator[CorpusS21V1_0_0Args]())
 }
 
 // specCorpusS22V1_0_0 returns the spec of corpus.s22@1.0.0.
@@ -927,27 +893,17 @@ func specCorpusS22V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20022.",
 		InputSchema:        schemaCorpusS22V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s22",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 22",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS22V1_0_0 binds corpus.s22@1.0.0 to h.CorpusS22V1_0_0,
-// with the generated decoder decodeCorpusS22V1_0_0ArgsChecked as its validator.
+// bindCorpusS22V1_0_0 binds corpus.s22@1.0.0 to h.CorpusS22V1_0_0.
 func bindCorpusS22V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS22V1_0_0(ctx, call, call.Value.(CorpusS22V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS22V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS22V1_0_0, decode.Validator[CorpusS22V1_0_0Args]())
 }
 
 // specCorpusS23V1_0_0 returns the spec of corpus.s23@1.0.0.
@@ -956,27 +912,17 @@ func specCorpusS23V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20023.",
 		InputSchema:        schemaCorpusS23V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s23",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 23",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS23V1_0_0 binds corpus.s23@1.0.0 to h.CorpusS23V1_0_0,
-// with the generated decoder decodeCorpusS23V1_0_0ArgsChecked as its validator.
+// bindCorpusS23V1_0_0 binds corpus.s23@1.0.0 to h.CorpusS23V1_0_0.
 func bindCorpusS23V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS23V1_0_0(ctx, call, call.Value.(CorpusS23V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS23V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS23V1_0_0, decode.Validator[CorpusS23V1_0_0Args]())
 }
 
 // specCorpusS24V1_0_0 returns the spec of corpus.s24@1.0.0.
@@ -985,27 +931,17 @@ func specCorpusS24V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20024.",
 		InputSchema:        schemaCorpusS24V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s24",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 24",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS24V1_0_0 binds corpus.s24@1.0.0 to h.CorpusS24V1_0_0,
-// with the generated decoder decodeCorpusS24V1_0_0ArgsChecked as its validator.
+// bindCorpusS24V1_0_0 binds corpus.s24@1.0.0 to h.CorpusS24V1_0_0.
 func bindCorpusS24V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS24V1_0_0(ctx, call, call.Value.(CorpusS24V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS24V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS24V1_0_0, decode.Validator[CorpusS24V1_0_0Args]())
 }
 
 // specCorpusS25V1_0_0 returns the spec of corpus.s25@1.0.0.
@@ -1014,27 +950,17 @@ func specCorpusS25V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20025.",
 		InputSchema:        schemaCorpusS25V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s25",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 25",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS25V1_0_0 binds corpus.s25@1.0.0 to h.CorpusS25V1_0_0,
-// with the generated decoder decodeCorpusS25V1_0_0ArgsChecked as its validator.
+// bindCorpusS25V1_0_0 binds corpus.s25@1.0.0 to h.CorpusS25V1_0_0.
 func bindCorpusS25V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS25V1_0_0(ctx, call, call.Value.(CorpusS25V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS25V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS25V1_0_0, decode.Validator[CorpusS25V1_0_0Args]())
 }
 
 // specCorpusS26V1_0_0 returns the spec of corpus.s26@1.0.0.
@@ -1043,27 +969,17 @@ func specCorpusS26V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20026.",
 		InputSchema:        schemaCorpusS26V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s26",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 26",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS26V1_0_0 binds corpus.s26@1.0.0 to h.CorpusS26V1_0_0,
-// with the generated decoder decodeCorpusS26V1_0_0ArgsChecked as its validator.
+// bindCorpusS26V1_0_0 binds corpus.s26@1.0.0 to h.CorpusS26V1_0_0.
 func bindCorpusS26V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS26V1_0_0(ctx, call, call.Value.(CorpusS26V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS26V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS26V1_0_0, decode.Validator[CorpusS26V1_0_0Args]())
 }
 
 // specCorpusS27V1_0_0 returns the spec of corpus.s27@1.0.0.
@@ -1072,27 +988,17 @@ func specCorpusS27V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20027.",
 		InputSchema:        schemaCorpusS27V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s27",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 27",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS27V1_0_0 binds corpus.s27@1.0.0 to h.CorpusS27V1_0_0,
-// with the generated decoder decodeCorpusS27V1_0_0ArgsChecked as its validator.
+// bindCorpusS27V1_0_0 binds corpus.s27@1.0.0 to h.CorpusS27V1_0_0.
 func bindCorpusS27V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS27V1_0_0(ctx, call, call.Value.(CorpusS27V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS27V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS27V1_0_0, decode.Validator[CorpusS27V1_0_0Args]())
 }
 
 // specCorpusS28V1_0_0 returns the spec of corpus.s28@1.0.0.
@@ -1101,27 +1007,17 @@ func specCorpusS28V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20028.",
 		InputSchema:        schemaCorpusS28V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s28",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 28",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS28V1_0_0 binds corpus.s28@1.0.0 to h.CorpusS28V1_0_0,
-// with the generated decoder decodeCorpusS28V1_0_0ArgsChecked as its validator.
+// bindCorpusS28V1_0_0 binds corpus.s28@1.0.0 to h.CorpusS28V1_0_0.
 func bindCorpusS28V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS28V1_0_0(ctx, call, call.Value.(CorpusS28V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS28V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS28V1_0_0, decode.Validator[CorpusS28V1_0_0Args]())
 }
 
 // specCorpusS29V1_0_0 returns the spec of corpus.s29@1.0.0.
@@ -1130,27 +1026,17 @@ func specCorpusS29V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20029.",
 		InputSchema:        schemaCorpusS29V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s29",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 29",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS29V1_0_0 binds corpus.s29@1.0.0 to h.CorpusS29V1_0_0,
-// with the generated decoder decodeCorpusS29V1_0_0ArgsChecked as its validator.
+// bindCorpusS29V1_0_0 binds corpus.s29@1.0.0 to h.CorpusS29V1_0_0.
 func bindCorpusS29V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS29V1_0_0(ctx, call, call.Value.(CorpusS29V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS29V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS29V1_0_0, decode.Validator[CorpusS29V1_0_0Args]())
 }
 
 // specCorpusS30V1_0_0 returns the spec of corpus.s30@1.0.0.
@@ -1159,27 +1045,17 @@ func specCorpusS30V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20030.",
 		InputSchema:        schemaCorpusS30V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s30",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 30",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS30V1_0_0 binds corpus.s30@1.0.0 to h.CorpusS30V1_0_0,
-// with the generated decoder decodeCorpusS30V1_0_0ArgsChecked as its validator.
+// bindCorpusS30V1_0_0 binds corpus.s30@1.0.0 to h.CorpusS30V1_0_0.
 func bindCorpusS30V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS30V1_0_0(ctx, call, call.Value.(CorpusS30V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS30V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS30V1_0_0, decode.Validator[CorpusS30V1_0_0Args]())
 }
 
 // specCorpusS31V1_0_0 returns the spec of corpus.s31@1.0.0.
@@ -1188,27 +1064,17 @@ func specCorpusS31V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20031.",
 		InputSchema:        schemaCorpusS31V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s31",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 31",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS31V1_0_0 binds corpus.s31@1.0.0 to h.CorpusS31V1_0_0,
-// with the generated decoder decodeCorpusS31V1_0_0ArgsChecked as its validator.
+// bindCorpusS31V1_0_0 binds corpus.s31@1.0.0 to h.CorpusS31V1_0_0.
 func bindCorpusS31V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS31V1_0_0(ctx, call, call.Value.(CorpusS31V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS31V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS31V1_0_0, decode.Validator[CorpusS31V1_0_0Args]())
 }
 
 // specCorpusS32V1_0_0 returns the spec of corpus.s32@1.0.0.
@@ -1217,27 +1083,17 @@ func specCorpusS32V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20032.",
 		InputSchema:        schemaCorpusS32V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s32",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 32",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS32V1_0_0 binds corpus.s32@1.0.0 to h.CorpusS32V1_0_0,
-// with the generated decoder decodeCorpusS32V1_0_0ArgsChecked as its validator.
+// bindCorpusS32V1_0_0 binds corpus.s32@1.0.0 to h.CorpusS32V1_0_0.
 func bindCorpusS32V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS32V1_0_0(ctx, call, call.Value.(CorpusS32V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS32V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS32V1_0_0, decode.Validator[CorpusS32V1_0_0Args]())
 }
 
 // specCorpusS33V1_0_0 returns the spec of corpus.s33@1.0.0.
@@ -1246,27 +1102,17 @@ func specCorpusS33V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20033.",
 		InputSchema:        schemaCorpusS33V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s33",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 33",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS33V1_0_0 binds corpus.s33@1.0.0 to h.CorpusS33V1_0_0,
-// with the generated decoder decodeCorpusS33V1_0_0ArgsChecked as its validator.
+// bindCorpusS33V1_0_0 binds corpus.s33@1.0.0 to h.CorpusS33V1_0_0.
 func bindCorpusS33V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS33V1_0_0(ctx, call, call.Value.(CorpusS33V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS33V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS33V1_0_0, decode.Validator[CorpusS33V1_0_0Args]())
 }
 
 // specCorpusS34V1_0_0 returns the spec of corpus.s34@1.0.0.
@@ -1275,27 +1121,17 @@ func specCorpusS34V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20034.",
 		InputSchema:        schemaCorpusS34V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s34",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 34",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS34V1_0_0 binds corpus.s34@1.0.0 to h.CorpusS34V1_0_0,
-// with the generated decoder decodeCorpusS34V1_0_0ArgsChecked as its validator.
+// bindCorpusS34V1_0_0 binds corpus.s34@1.0.0 to h.CorpusS34V1_0_0.
 func bindCorpusS34V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS34V1_0_0(ctx, call, call.Value.(CorpusS34V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS34V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS34V1_0_0, decode.Validator[CorpusS34V1_0_0Args]())
 }
 
 // specCorpusS35V1_0_0 returns the spec of corpus.s35@1.0.0.
@@ -1304,27 +1140,17 @@ func specCorpusS35V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20035.",
 		InputSchema:        schemaCorpusS35V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s35",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 35",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS35V1_0_0 binds corpus.s35@1.0.0 to h.CorpusS35V1_0_0,
-// with the generated decoder decodeCorpusS35V1_0_0ArgsChecked as its validator.
+// bindCorpusS35V1_0_0 binds corpus.s35@1.0.0 to h.CorpusS35V1_0_0.
 func bindCorpusS35V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS35V1_0_0(ctx, call, call.Value.(CorpusS35V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS35V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS35V1_0_0, decode.Validator[CorpusS35V1_0_0Args]())
 }
 
 // specCorpusS36V1_0_0 returns the spec of corpus.s36@1.0.0.
@@ -1333,27 +1159,17 @@ func specCorpusS36V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20036.",
 		InputSchema:        schemaCorpusS36V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s36",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 36",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS36V1_0_0 binds corpus.s36@1.0.0 to h.CorpusS36V1_0_0,
-// with the generated decoder decodeCorpusS36V1_0_0ArgsChecked as its validator.
+// bindCorpusS36V1_0_0 binds corpus.s36@1.0.0 to h.CorpusS36V1_0_0.
 func bindCorpusS36V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS36V1_0_0(ctx, call, call.Value.(CorpusS36V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS36V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS36V1_0_0, decode.Validator[CorpusS36V1_0_0Args]())
 }
 
 // specCorpusS37V1_0_0 returns the spec of corpus.s37@1.0.0.
@@ -1362,27 +1178,17 @@ func specCorpusS37V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20037.",
 		InputSchema:        schemaCorpusS37V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s37",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 37",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS37V1_0_0 binds corpus.s37@1.0.0 to h.CorpusS37V1_0_0,
-// with the generated decoder decodeCorpusS37V1_0_0ArgsChecked as its validator.
+// bindCorpusS37V1_0_0 binds corpus.s37@1.0.0 to h.CorpusS37V1_0_0.
 func bindCorpusS37V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS37V1_0_0(ctx, call, call.Value.(CorpusS37V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS37V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS37V1_0_0, decode.Validator[CorpusS37V1_0_0Args]())
 }
 
 // specCorpusS38V1_0_0 returns the spec of corpus.s38@1.0.0.
@@ -1391,27 +1197,17 @@ func specCorpusS38V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20038.",
 		InputSchema:        schemaCorpusS38V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s38",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 38",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS38V1_0_0 binds corpus.s38@1.0.0 to h.CorpusS38V1_0_0,
-// with the generated decoder decodeCorpusS38V1_0_0ArgsChecked as its validator.
+// bindCorpusS38V1_0_0 binds corpus.s38@1.0.0 to h.CorpusS38V1_0_0.
 func bindCorpusS38V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS38V1_0_0(ctx, call, call.Value.(CorpusS38V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS38V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS38V1_0_0, decode.Validator[CorpusS38V1_0_0Args]())
 }
 
 // specCorpusS39V1_0_0 returns the spec of corpus.s39@1.0.0.
@@ -1420,27 +1216,17 @@ func specCorpusS39V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20039.",
 		InputSchema:        schemaCorpusS39V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s39",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 39",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS39V1_0_0 binds corpus.s39@1.0.0 to h.CorpusS39V1_0_0,
-// with the generated decoder decodeCorpusS39V1_0_0ArgsChecked as its validator.
+// bindCorpusS39V1_0_0 binds corpus.s39@1.0.0 to h.CorpusS39V1_0_0.
 func bindCorpusS39V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS39V1_0_0(ctx, call, call.Value.(CorpusS39V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS39V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS39V1_0_0, decode.Validator[CorpusS39V1_0_0Args]())
 }
 
 // specCorpusS40V1_0_0 returns the spec of corpus.s40@1.0.0.
@@ -1449,27 +1235,17 @@ func specCorpusS40V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20040.",
 		InputSchema:        schemaCorpusS40V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s40",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 40",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS40V1_0_0 binds corpus.s40@1.0.0 to h.CorpusS40V1_0_0,
-// with the generated decoder decodeCorpusS40V1_0_0ArgsChecked as its validator.
+// bindCorpusS40V1_0_0 binds corpus.s40@1.0.0 to h.CorpusS40V1_0_0.
 func bindCorpusS40V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS40V1_0_0(ctx, call, call.Value.(CorpusS40V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS40V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS40V1_0_0, decode.Validator[CorpusS40V1_0_0Args]())
 }
 
 // specCorpusS41V1_0_0 returns the spec of corpus.s41@1.0.0.
@@ -1478,27 +1254,17 @@ func specCorpusS41V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20041.",
 		InputSchema:        schemaCorpusS41V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s41",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 41",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS41V1_0_0 binds corpus.s41@1.0.0 to h.CorpusS41V1_0_0,
-// with the generated decoder decodeCorpusS41V1_0_0ArgsChecked as its validator.
+// bindCorpusS41V1_0_0 binds corpus.s41@1.0.0 to h.CorpusS41V1_0_0.
 func bindCorpusS41V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS41V1_0_0(ctx, call, call.Value.(CorpusS41V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS41V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS41V1_0_0, decode.Validator[CorpusS41V1_0_0Args]())
 }
 
 // specCorpusS42V1_0_0 returns the spec of corpus.s42@1.0.0.
@@ -1507,27 +1273,17 @@ func specCorpusS42V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20042.",
 		InputSchema:        schemaCorpusS42V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s42",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 42",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS42V1_0_0 binds corpus.s42@1.0.0 to h.CorpusS42V1_0_0,
-// with the generated decoder decodeCorpusS42V1_0_0ArgsChecked as its validator.
+// bindCorpusS42V1_0_0 binds corpus.s42@1.0.0 to h.CorpusS42V1_0_0.
 func bindCorpusS42V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS42V1_0_0(ctx, call, call.Value.(CorpusS42V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS42V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS42V1_0_0, decode.Validator[CorpusS42V1_0_0Args]())
 }
 
 // specCorpusS43V1_0_0 returns the spec of corpus.s43@1.0.0.
@@ -1536,27 +1292,17 @@ func specCorpusS43V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20043.",
 		InputSchema:        schemaCorpusS43V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s43",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 43",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS43V1_0_0 binds corpus.s43@1.0.0 to h.CorpusS43V1_0_0,
-// with the generated decoder decodeCorpusS43V1_0_0ArgsChecked as its validator.
+// bindCorpusS43V1_0_0 binds corpus.s43@1.0.0 to h.CorpusS43V1_0_0.
 func bindCorpusS43V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS43V1_0_0(ctx, call, call.Value.(CorpusS43V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS43V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS43V1_0_0, decode.Validator[CorpusS43V1_0_0Args]())
 }
 
 // specCorpusS44V1_0_0 returns the spec of corpus.s44@1.0.0.
@@ -1565,27 +1311,17 @@ func specCorpusS44V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20044.",
 		InputSchema:        schemaCorpusS44V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s44",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 44",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS44V1_0_0 binds corpus.s44@1.0.0 to h.CorpusS44V1_0_0,
-// with the generated decoder decodeCorpusS44V1_0_0ArgsChecked as its validator.
+// bindCorpusS44V1_0_0 binds corpus.s44@1.0.0 to h.CorpusS44V1_0_0.
 func bindCorpusS44V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS44V1_0_0(ctx, call, call.Value.(CorpusS44V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS44V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS44V1_0_0, decode.Validator[CorpusS44V1_0_0Args]())
 }
 
 // specCorpusS45V1_0_0 returns the spec of corpus.s45@1.0.0.
@@ -1594,27 +1330,17 @@ func specCorpusS45V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20045.",
 		InputSchema:        schemaCorpusS45V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s45",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 45",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS45V1_0_0 binds corpus.s45@1.0.0 to h.CorpusS45V1_0_0,
-// with the generated decoder decodeCorpusS45V1_0_0ArgsChecked as its validator.
+// bindCorpusS45V1_0_0 binds corpus.s45@1.0.0 to h.CorpusS45V1_0_0.
 func bindCorpusS45V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS45V1_0_0(ctx, call, call.Value.(CorpusS45V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS45V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS45V1_0_0, decode.Validator[CorpusS45V1_0_0Args]())
 }
 
 // specCorpusS46V1_0_0 returns the spec of corpus.s46@1.0.0.
@@ -1623,27 +1349,17 @@ func specCorpusS46V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20046.",
 		InputSchema:        schemaCorpusS46V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s46",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 46",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS46V1_0_0 binds corpus.s46@1.0.0 to h.CorpusS46V1_0_0,
-// with the generated decoder decodeCorpusS46V1_0_0ArgsChecked as its validator.
+// bindCorpusS46V1_0_0 binds corpus.s46@1.0.0 to h.CorpusS46V1_0_0.
 func bindCorpusS46V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS46V1_0_0(ctx, call, call.Value.(CorpusS46V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS46V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS46V1_0_0, decode.Validator[CorpusS46V1_0_0Args]())
 }
 
 // specCorpusS47V1_0_0 returns the spec of corpus.s47@1.0.0.
@@ -1652,27 +1368,17 @@ func specCorpusS47V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20047.",
 		InputSchema:        schemaCorpusS47V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s47",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 47",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS47V1_0_0 binds corpus.s47@1.0.0 to h.CorpusS47V1_0_0,
-// with the generated decoder decodeCorpusS47V1_0_0ArgsChecked as its validator.
+// bindCorpusS47V1_0_0 binds corpus.s47@1.0.0 to h.CorpusS47V1_0_0.
 func bindCorpusS47V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS47V1_0_0(ctx, call, call.Value.(CorpusS47V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS47V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS47V1_0_0, decode.Validator[CorpusS47V1_0_0Args]())
 }
 
 // specCorpusS48V1_0_0 returns the spec of corpus.s48@1.0.0.
@@ -1681,27 +1387,17 @@ func specCorpusS48V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20048.",
 		InputSchema:        schemaCorpusS48V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s48",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 48",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS48V1_0_0 binds corpus.s48@1.0.0 to h.CorpusS48V1_0_0,
-// with the generated decoder decodeCorpusS48V1_0_0ArgsChecked as its validator.
+// bindCorpusS48V1_0_0 binds corpus.s48@1.0.0 to h.CorpusS48V1_0_0.
 func bindCorpusS48V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS48V1_0_0(ctx, call, call.Value.(CorpusS48V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS48V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS48V1_0_0, decode.Validator[CorpusS48V1_0_0Args]())
 }
 
 // specCorpusS49V1_0_0 returns the spec of corpus.s49@1.0.0.
@@ -1710,27 +1406,17 @@ func specCorpusS49V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20049.",
 		InputSchema:        schemaCorpusS49V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s49",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 49",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS49V1_0_0 binds corpus.s49@1.0.0 to h.CorpusS49V1_0_0,
-// with the generated decoder decodeCorpusS49V1_0_0ArgsChecked as its validator.
+// bindCorpusS49V1_0_0 binds corpus.s49@1.0.0 to h.CorpusS49V1_0_0.
 func bindCorpusS49V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS49V1_0_0(ctx, call, call.Value.(CorpusS49V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS49V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS49V1_0_0, decode.Validator[CorpusS49V1_0_0Args]())
 }
 
 // specCorpusS50V1_0_0 returns the spec of corpus.s50@1.0.0.
@@ -1739,27 +1425,17 @@ func specCorpusS50V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20050.",
 		InputSchema:        schemaCorpusS50V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s50",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 50",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS50V1_0_0 binds corpus.s50@1.0.0 to h.CorpusS50V1_0_0,
-// with the generated decoder decodeCorpusS50V1_0_0ArgsChecked as its validator.
+// bindCorpusS50V1_0_0 binds corpus.s50@1.0.0 to h.CorpusS50V1_0_0.
 func bindCorpusS50V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS50V1_0_0(ctx, call, call.Value.(CorpusS50V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS50V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS50V1_0_0, decode.Validator[CorpusS50V1_0_0Args]())
 }
 
 // specCorpusS51V1_0_0 returns the spec of corpus.s51@1.0.0.
@@ -1768,27 +1444,17 @@ func specCorpusS51V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20051.",
 		InputSchema:        schemaCorpusS51V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s51",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 51",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS51V1_0_0 binds corpus.s51@1.0.0 to h.CorpusS51V1_0_0,
-// with the generated decoder decodeCorpusS51V1_0_0ArgsChecked as its validator.
+// bindCorpusS51V1_0_0 binds corpus.s51@1.0.0 to h.CorpusS51V1_0_0.
 func bindCorpusS51V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS51V1_0_0(ctx, call, call.Value.(CorpusS51V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS51V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS51V1_0_0, decode.Validator[CorpusS51V1_0_0Args]())
 }
 
 // specCorpusS52V1_0_0 returns the spec of corpus.s52@1.0.0.
@@ -1797,27 +1463,17 @@ func specCorpusS52V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20052.",
 		InputSchema:        schemaCorpusS52V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s52",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 52",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS52V1_0_0 binds corpus.s52@1.0.0 to h.CorpusS52V1_0_0,
-// with the generated decoder decodeCorpusS52V1_0_0ArgsChecked as its validator.
+// bindCorpusS52V1_0_0 binds corpus.s52@1.0.0 to h.CorpusS52V1_0_0.
 func bindCorpusS52V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS52V1_0_0(ctx, call, call.Value.(CorpusS52V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS52V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS52V1_0_0, decode.Validator[CorpusS52V1_0_0Args]())
 }
 
 // specCorpusS53V1_0_0 returns the spec of corpus.s53@1.0.0.
@@ -1826,27 +1482,17 @@ func specCorpusS53V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20053.",
 		InputSchema:        schemaCorpusS53V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s53",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 53",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS53V1_0_0 binds corpus.s53@1.0.0 to h.CorpusS53V1_0_0,
-// with the generated decoder decodeCorpusS53V1_0_0ArgsChecked as its validator.
+// bindCorpusS53V1_0_0 binds corpus.s53@1.0.0 to h.CorpusS53V1_0_0.
 func bindCorpusS53V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS53V1_0_0(ctx, call, call.Value.(CorpusS53V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS53V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS53V1_0_0, decode.Validator[CorpusS53V1_0_0Args]())
 }
 
 // specCorpusS54V1_0_0 returns the spec of corpus.s54@1.0.0.
@@ -1855,27 +1501,17 @@ func specCorpusS54V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20054.",
 		InputSchema:        schemaCorpusS54V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s54",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 54",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS54V1_0_0 binds corpus.s54@1.0.0 to h.CorpusS54V1_0_0,
-// with the generated decoder decodeCorpusS54V1_0_0ArgsChecked as its validator.
+// bindCorpusS54V1_0_0 binds corpus.s54@1.0.0 to h.CorpusS54V1_0_0.
 func bindCorpusS54V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS54V1_0_0(ctx, call, call.Value.(CorpusS54V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS54V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS54V1_0_0, decode.Validator[CorpusS54V1_0_0Args]())
 }
 
 // specCorpusS55V1_0_0 returns the spec of corpus.s55@1.0.0.
@@ -1884,27 +1520,17 @@ func specCorpusS55V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20055.",
 		InputSchema:        schemaCorpusS55V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s55",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 55",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS55V1_0_0 binds corpus.s55@1.0.0 to h.CorpusS55V1_0_0,
-// with the generated decoder decodeCorpusS55V1_0_0ArgsChecked as its validator.
+// bindCorpusS55V1_0_0 binds corpus.s55@1.0.0 to h.CorpusS55V1_0_0.
 func bindCorpusS55V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS55V1_0_0(ctx, call, call.Value.(CorpusS55V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS55V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS55V1_0_0, decode.Validator[CorpusS55V1_0_0Args]())
 }
 
 // specCorpusS56V1_0_0 returns the spec of corpus.s56@1.0.0.
@@ -1913,27 +1539,17 @@ func specCorpusS56V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20056.",
 		InputSchema:        schemaCorpusS56V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s56",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 56",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS56V1_0_0 binds corpus.s56@1.0.0 to h.CorpusS56V1_0_0,
-// with the generated decoder decodeCorpusS56V1_0_0ArgsChecked as its validator.
+// bindCorpusS56V1_0_0 binds corpus.s56@1.0.0 to h.CorpusS56V1_0_0.
 func bindCorpusS56V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS56V1_0_0(ctx, call, call.Value.(CorpusS56V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS56V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS56V1_0_0, decode.Validator[CorpusS56V1_0_0Args]())
 }
 
 // specCorpusS57V1_0_0 returns the spec of corpus.s57@1.0.0.
@@ -1942,27 +1558,17 @@ func specCorpusS57V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20057.",
 		InputSchema:        schemaCorpusS57V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s57",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 57",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS57V1_0_0 binds corpus.s57@1.0.0 to h.CorpusS57V1_0_0,
-// with the generated decoder decodeCorpusS57V1_0_0ArgsChecked as its validator.
+// bindCorpusS57V1_0_0 binds corpus.s57@1.0.0 to h.CorpusS57V1_0_0.
 func bindCorpusS57V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS57V1_0_0(ctx, call, call.Value.(CorpusS57V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS57V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS57V1_0_0, decode.Validator[CorpusS57V1_0_0Args]())
 }
 
 // specCorpusS58V1_0_0 returns the spec of corpus.s58@1.0.0.
@@ -1971,27 +1577,17 @@ func specCorpusS58V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20058.",
 		InputSchema:        schemaCorpusS58V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s58",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 58",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS58V1_0_0 binds corpus.s58@1.0.0 to h.CorpusS58V1_0_0,
-// with the generated decoder decodeCorpusS58V1_0_0ArgsChecked as its validator.
+// bindCorpusS58V1_0_0 binds corpus.s58@1.0.0 to h.CorpusS58V1_0_0.
 func bindCorpusS58V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS58V1_0_0(ctx, call, call.Value.(CorpusS58V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS58V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS58V1_0_0, decode.Validator[CorpusS58V1_0_0Args]())
 }
 
 // specCorpusS59V1_0_0 returns the spec of corpus.s59@1.0.0.
@@ -2000,27 +1596,17 @@ func specCorpusS59V1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments of the corpus schema of seed 20059.",
 		InputSchema:        schemaCorpusS59V1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "corpus.s59",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Corpus schema 59",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCorpusS59V1_0_0 binds corpus.s59@1.0.0 to h.CorpusS59V1_0_0,
-// with the generated decoder decodeCorpusS59V1_0_0ArgsChecked as its validator.
+// bindCorpusS59V1_0_0 binds corpus.s59@1.0.0 to h.CorpusS59V1_0_0.
 func bindCorpusS59V1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CorpusS59V1_0_0(ctx, call, call.Value.(CorpusS59V1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCorpusS59V1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CorpusS59V1_0_0, decode.Validator[CorpusS59V1_0_0Args]())
 }
 
 // specCrmNotesAppendV1_0_0 returns the spec of crm.notes.append@1.0.0.
@@ -2029,27 +1615,18 @@ func specCrmNotesAppendV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Append a note to a customer record.",
 		InputSchema:        schemaCrmNotesAppendV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "crm.notes.append",
 		Owner:              "retail-crm",
 		RequiredScopes:     []string{"crm.write"},
 		SideEffect:         estate.SideEffect("write_idempotent"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Append a CRM note",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1_0_0,
-// with the generated decoder decodeCrmNotesAppendV1_0_0ArgsChecked as its validator.
+// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1_0_0.
 func bindCrmNotesAppendV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CrmNotesAppendV1_0_0(ctx, call, call.Value.(CrmNotesAppendV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCrmNotesAppendV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CrmNotesAppendV1_0_0, decode.Validator[CrmNotesAppendV1_0_0Args]())
 }
 
 // specEdgeExactV1_0_0 returns the spec of edge.exact@1.0.0.
@@ -2058,27 +1635,17 @@ func specEdgeExactV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeExactV1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "edge.exact",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Edge case exact",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindEdgeExactV1_0_0 binds edge.exact@1.0.0 to h.EdgeExactV1_0_0,
-// with the generated decoder decodeEdgeExactV1_0_0ArgsChecked as its validator.
+// bindEdgeExactV1_0_0 binds edge.exact@1.0.0 to h.EdgeExactV1_0_0.
 func bindEdgeExactV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.EdgeExactV1_0_0(ctx, call, call.Value.(EdgeExactV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeEdgeExactV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.EdgeExactV1_0_0, decode.Validator[EdgeExactV1_0_0Args]())
 }
 
 // specEdgeNestedV1_0_0 returns the spec of edge.nested@1.0.0.
@@ -2087,27 +1654,17 @@ func specEdgeNestedV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeNestedV1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "edge.nested",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Edge case nested",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindEdgeNestedV1_0_0 binds edge.nested@1.0.0 to h.EdgeNestedV1_0_0,
-// with the generated decoder decodeEdgeNestedV1_0_0ArgsChecked as its validator.
+// bindEdgeNestedV1_0_0 binds edge.nested@1.0.0 to h.EdgeNestedV1_0_0.
 func bindEdgeNestedV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.EdgeNestedV1_0_0(ctx, call, call.Value.(EdgeNestedV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeEdgeNestedV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.EdgeNestedV1_0_0, decode.Validator[EdgeNestedV1_0_0Args]())
 }
 
 // specEdgeNumbersV1_0_0 returns the spec of edge.numbers@1.0.0.
@@ -2116,27 +1673,17 @@ func specEdgeNumbersV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeNumbersV1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "edge.numbers",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Edge case numbers",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindEdgeNumbersV1_0_0 binds edge.numbers@1.0.0 to h.EdgeNumbersV1_0_0,
-// with the generated decoder decodeEdgeNumbersV1_0_0ArgsChecked as its validator.
+// bindEdgeNumbersV1_0_0 binds edge.numbers@1.0.0 to h.EdgeNumbersV1_0_0.
 func bindEdgeNumbersV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.EdgeNumbersV1_0_0(ctx, call, call.Value.(EdgeNumbersV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeEdgeNumbersV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.EdgeNumbersV1_0_0, decode.Validator[EdgeNumbersV1_0_0Args]())
 }
 
 // specEdgeUniqueV1_0_0 returns the spec of edge.unique@1.0.0.
@@ -2145,27 +1692,17 @@ func specEdgeUniqueV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeUniqueV1_0_0Input,
-		Lifecycle:          estate.Lifecycle(""),
 		Name:               "edge.unique",
 		Owner:              "difftest",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Edge case unique",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindEdgeUniqueV1_0_0 binds edge.unique@1.0.0 to h.EdgeUniqueV1_0_0,
-// with the generated decoder decodeEdgeUniqueV1_0_0ArgsChecked as its validator.
+// bindEdgeUniqueV1_0_0 binds edge.unique@1.0.0 to h.EdgeUniqueV1_0_0.
 func bindEdgeUniqueV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.EdgeUniqueV1_0_0(ctx, call, call.Value.(EdgeUniqueV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeEdgeUniqueV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.EdgeUniqueV1_0_0, decode.Validator[EdgeUniqueV1_0_0Args]())
 }
 
 // specPaymentsLookupV1_0_0 returns the spec of payments.lookup@1.0.0.
@@ -2180,21 +1717,14 @@ func specPaymentsLookupV1_0_0() estate.ToolSpec {
 		RequiredScopes:     []string{"payments.read"},
 		SideEffect:         estate.SideEffect("read"),
 		SupersededBy:       "payments.lookup@2.0.0",
-		Tenants:            nil,
 		Title:              "Look up a payment",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1_0_0,
-// with the generated decoder decodePaymentsLookupV1_0_0ArgsChecked as its validator.
+// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1_0_0.
 func bindPaymentsLookupV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.PaymentsLookupV1_0_0(ctx, call, call.Value.(PaymentsLookupV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodePaymentsLookupV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.PaymentsLookupV1_0_0, decode.Validator[PaymentsLookupV1_0_0Args]())
 }
 
 // specPaymentsLookupV2_0_0 returns the spec of payments.lookup@2.0.0.
@@ -2203,27 +1733,18 @@ func specPaymentsLookupV2_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("confidential"),
 		Description:        "Return the status of a payment as of a point in time.",
 		InputSchema:        schemaPaymentsLookupV2_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "payments.lookup",
 		Owner:              "wholesale-payments",
 		RequiredScopes:     []string{"payments.read"},
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Look up a payment",
 		Version:            estate.MustParseVersion("2.0.0"),
 	}
 }
 
-// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2_0_0,
-// with the generated decoder decodePaymentsLookupV2_0_0ArgsChecked as its validator.
+// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2_0_0.
 func bindPaymentsLookupV2_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.PaymentsLookupV2_0_0(ctx, call, call.Value.(PaymentsLookupV2_0_0Args))
-		},
-		Validate: decode.Adapt(decodePaymentsLookupV2_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.PaymentsLookupV2_0_0, decode.Validator[PaymentsLookupV2_0_0Args]())
 }
 
 // specPaymentsReleaseV1_0_0 returns the spec of payments.release@1.0.0.
@@ -2232,25 +1753,26 @@ func specPaymentsReleaseV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("restricted"),
 		Description:        "Release a payment currently on hold. Requires dual control above threshold.",
 		InputSchema:        schemaPaymentsReleaseV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "payments.release",
 		Owner:              "wholesale-payments",
 		RequiredScopes:     []string{"payments.release"},
 		SideEffect:         estate.SideEffect("irreversible"),
-		SupersededBy:       "",
 		Tenants:            []string{"wholesale"},
 		Title:              "Release a held payment",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1_0_0,
-// with the generated decoder decodePaymentsReleaseV1_0_0ArgsChecked as its validator.
+// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1_0_0.
 func bindPaymentsReleaseV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.PaymentsReleaseV1_0_0(ctx, call, call.Value.(PaymentsReleaseV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodePaymentsReleaseV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.PaymentsReleaseV1_0_0, decode.Validator[PaymentsReleaseV1_0_0Args]())
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	return mcp.RepairArguments(toolVersions[:], name, version, raw, defaults)
 }

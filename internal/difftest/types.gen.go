@@ -2,7 +2,10 @@
 
 package difftest
 
-import "github.com/mcpgen/mcpgen/runtime/optional"
+import (
+	"github.com/mcpgen/mcpgen/runtime/decode"
+	"github.com/mcpgen/mcpgen/runtime/optional"
+)
 
 // CorpusS00V1_0_0Args are the arguments of corpus.s00 1.0.0: Corpus schema 00.
 //
@@ -29,7 +32,7 @@ type CorpusS01V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20002.
 type CorpusS02V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V optional.Nullable[bool] `json:"v"`
 }
 
 // CorpusS03V1_0_0Args are the arguments of corpus.s03 1.0.0: Corpus schema 03.
@@ -46,7 +49,7 @@ type CorpusS03V1_0_0Args struct {
 	Ok optional.Value[any] `json:"ok,omitzero"`
 }
 
-// CorpusS03V1_0_0ArgsID is the type of CorpusS03V1_0_0Args.ID.
+// CorpusS03V1_0_0ArgsID is a value of corpus.s03 1.0.0.
 type CorpusS03V1_0_0ArgsID struct {
 	// X0 is the "0" property (required).
 	X0 any `json:"0"`
@@ -74,7 +77,7 @@ type CorpusS05V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20006.
 type CorpusS06V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V []any `json:"v"`
 }
 
 // CorpusS07V1_0_0Args are the arguments of corpus.s07 1.0.0: Corpus schema 07.
@@ -90,7 +93,19 @@ type CorpusS07V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20008.
 type CorpusS08V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V CorpusS08V1_0_0ArgsV `json:"v"`
+}
+
+// CorpusS08V1_0_0ArgsV is a value of corpus.s08 1.0.0.
+type CorpusS08V1_0_0ArgsV struct {
+	// AB is the "a b" property (required). generated
+	AB int64 `json:"a b"`
+	// Amount is the "amount" property (required).
+	Amount []bool `json:"amount"`
+	// Legs is the "legs" property (required).
+	Legs float64 `json:"legs"`
+	// Ok is the "ok" property (optional).
+	Ok optional.Value[int64] `json:"ok,omitzero"`
 }
 
 // CorpusS09V1_0_0Args are the arguments of corpus.s09 1.0.0: Corpus schema 09.
@@ -127,7 +142,7 @@ type CorpusS12V1_0_0Args struct {
 	Legs optional.Value[CorpusS12V1_0_0ArgsLegs] `json:"legs,omitzero"`
 }
 
-// CorpusS12V1_0_0ArgsLegs is the type of CorpusS12V1_0_0Args.Legs.
+// CorpusS12V1_0_0ArgsLegs is a value of corpus.s12 1.0.0.
 type CorpusS12V1_0_0ArgsLegs struct {
 	// Note is the "note" property (required).
 	Note any `json:"note"`
@@ -138,7 +153,15 @@ type CorpusS12V1_0_0ArgsLegs struct {
 // Takes arguments of the corpus schema of seed 20013.
 type CorpusS13V1_0_0Args struct {
 	// Legs is the "legs" property (optional). generated
-	Legs optional.Value[any] `json:"legs,omitzero"`
+	Legs optional.Value[[]any] `json:"legs,omitzero"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]int64 `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS13V1_0_0Args) MarshalJSON() ([]byte, error) {
+	type plain CorpusS13V1_0_0Args
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
 }
 
 // CorpusS14V1_0_0Args are the arguments of corpus.s14 1.0.0: Corpus schema 14.
@@ -158,7 +181,7 @@ type CorpusS15V1_0_0Args struct {
 	// Name is the "name" property (optional).
 	Name optional.Value[any] `json:"name,omitzero"`
 	// Ok is the "ok" property (required).
-	Ok any `json:"ok"`
+	Ok optional.Nullable[float64] `json:"ok"`
 	// Tags is the "tags" property (optional).
 	Tags optional.Value[float64] `json:"tags,omitzero"`
 }
@@ -168,7 +191,29 @@ type CorpusS15V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20016.
 type CorpusS16V1_0_0Args struct {
 	// X0 is the "0" property (optional).
-	X0 optional.Value[any] `json:"0,omitzero"`
+	X0 optional.Value[CorpusS16V1_0_0ArgsX0] `json:"0,omitzero"`
+}
+
+// CorpusS16V1_0_0ArgsX0 is a value of corpus.s16 1.0.0.
+type CorpusS16V1_0_0ArgsX0 struct {
+	// X0 is the "0" property (required).
+	X0 CorpusS16V1_0_0ArgsX0X0 `json:"0"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]optional.Nullable[float64] `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS16V1_0_0ArgsX0) MarshalJSON() ([]byte, error) {
+	type plain CorpusS16V1_0_0ArgsX0
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS16V1_0_0ArgsX0X0 is a value of corpus.s16 1.0.0.
+type CorpusS16V1_0_0ArgsX0X0 struct {
+	// Amount is the "amount" property (required). generated
+	Amount any `json:"amount"`
+	// Meta is the "meta" property (optional).
+	Meta optional.Value[bool] `json:"meta,omitzero"`
 }
 
 // CorpusS17V1_0_0Args are the arguments of corpus.s17 1.0.0: Corpus schema 17.
@@ -198,7 +243,7 @@ type CorpusS18V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20019.
 type CorpusS19V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V map[string]any `json:"v"`
 }
 
 // CorpusS20V1_0_0Args are the arguments of corpus.s20 1.0.0: Corpus schema 20.
@@ -227,10 +272,10 @@ type CorpusS22V1_0_0Args struct {
 	Tags optional.Value[CorpusS22V1_0_0ArgsTags] `json:"tags,omitzero"`
 }
 
-// CorpusS22V1_0_0ArgsTags is the type of CorpusS22V1_0_0Args.Tags.
+// CorpusS22V1_0_0ArgsTags is a value of corpus.s22 1.0.0.
 type CorpusS22V1_0_0ArgsTags struct {
 	// Amount is the "amount" property (required).
-	Amount any `json:"amount"`
+	Amount []any `json:"amount"`
 	// Note is the "note" property (optional).
 	Note optional.Value[bool] `json:"note,omitzero"`
 }
@@ -240,7 +285,7 @@ type CorpusS22V1_0_0ArgsTags struct {
 // Takes arguments of the corpus schema of seed 20023.
 type CorpusS23V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V optional.Nullable[float64] `json:"v"`
 }
 
 // CorpusS24V1_0_0Args are the arguments of corpus.s24 1.0.0: Corpus schema 24.
@@ -249,9 +294,17 @@ type CorpusS23V1_0_0Args struct {
 type CorpusS24V1_0_0Args struct {
 	// ID is the "id" property (optional). generated
 	ID optional.Value[CorpusS24V1_0_0ArgsID] `json:"id,omitzero"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]float64 `json:"-"`
 }
 
-// CorpusS24V1_0_0ArgsID is the type of CorpusS24V1_0_0Args.ID.
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS24V1_0_0Args) MarshalJSON() ([]byte, error) {
+	type plain CorpusS24V1_0_0Args
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS24V1_0_0ArgsID is a value of corpus.s24 1.0.0.
 //
 // generated
 type CorpusS24V1_0_0ArgsID struct {
@@ -298,6 +351,14 @@ type CorpusS28V1_0_0Args struct {
 type CorpusS29V1_0_0Args struct {
 	// XY is the "x-y" property (required).
 	XY int64 `json:"x-y"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]float64 `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS29V1_0_0Args) MarshalJSON() ([]byte, error) {
+	type plain CorpusS29V1_0_0Args
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
 }
 
 // CorpusS30V1_0_0Args are the arguments of corpus.s30 1.0.0: Corpus schema 30.
@@ -313,7 +374,17 @@ type CorpusS30V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20031.
 type CorpusS31V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V []CorpusS31V1_0_0ArgsVItem `json:"v"`
+}
+
+// CorpusS31V1_0_0ArgsVItem is a value of corpus.s31 1.0.0.
+type CorpusS31V1_0_0ArgsVItem struct {
+	// Amount is the "amount" property (required).
+	Amount int64 `json:"amount"`
+	// ID is the "id" property (required).
+	ID int64 `json:"id"`
+	// Legs is the "legs" property (optional).
+	Legs optional.Value[[]float64] `json:"legs,omitzero"`
 }
 
 // CorpusS32V1_0_0Args are the arguments of corpus.s32 1.0.0: Corpus schema 32.
@@ -329,7 +400,7 @@ type CorpusS32V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20033.
 type CorpusS33V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V map[string]any `json:"v"`
 }
 
 // CorpusS34V1_0_0Args are the arguments of corpus.s34 1.0.0: Corpus schema 34.
@@ -387,10 +458,10 @@ type CorpusS39V1_0_0Args struct {
 	// Name is the "name" property (required).
 	Name any `json:"name"`
 	// Note is the "note" property (optional).
-	Note optional.Value[CorpusS39V1_0_0ArgsNote] `json:"note,omitzero"`
+	Note map[string]any `json:"note,omitzero"`
 }
 
-// CorpusS39V1_0_0ArgsX0 is the type of CorpusS39V1_0_0Args.X0.
+// CorpusS39V1_0_0ArgsX0 is a value of corpus.s39 1.0.0.
 type CorpusS39V1_0_0ArgsX0 struct {
 	// AB is the "a b" property (optional).
 	AB optional.Value[string] `json:"a b,omitzero"`
@@ -399,11 +470,8 @@ type CorpusS39V1_0_0ArgsX0 struct {
 	// Tags is the "tags" property (optional).
 	Tags optional.Value[string] `json:"tags,omitzero"`
 	// XY is the "x-y" property (required).
-	XY []any `json:"x-y"`
+	XY []optional.Nullable[bool] `json:"x-y"`
 }
-
-// CorpusS39V1_0_0ArgsNote is the type of CorpusS39V1_0_0Args.Note.
-type CorpusS39V1_0_0ArgsNote struct{}
 
 // CorpusS40V1_0_0Args are the arguments of corpus.s40 1.0.0: Corpus schema 40.
 //
@@ -419,7 +487,7 @@ type CorpusS40V1_0_0Args struct {
 	É optional.Value[CorpusS40V1_0_0ArgsÉ] `json:"é,omitzero"`
 }
 
-// CorpusS40V1_0_0ArgsÉ is the type of CorpusS40V1_0_0Args.É.
+// CorpusS40V1_0_0ArgsÉ is a value of corpus.s40 1.0.0.
 type CorpusS40V1_0_0ArgsÉ struct {
 	// Amount is the "amount" property (required).
 	Amount any `json:"amount"`
@@ -431,7 +499,7 @@ type CorpusS40V1_0_0ArgsÉ struct {
 	É string `json:"é"`
 }
 
-// CorpusS40V1_0_0ArgsÉOk is the type of CorpusS40V1_0_0ArgsÉ.Ok, one of the values the schema allows.
+// CorpusS40V1_0_0ArgsÉOk is a value of corpus.s40 1.0.0, one of the values the schema allows.
 type CorpusS40V1_0_0ArgsÉOk string
 
 // The values of CorpusS40V1_0_0ArgsÉOk.
@@ -459,7 +527,15 @@ type CorpusS41V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20042.
 type CorpusS42V1_0_0Args struct {
 	// V is the "v" property (required).
-	V any `json:"v"`
+	V CorpusS42V1_0_0ArgsV `json:"v"`
+}
+
+// CorpusS42V1_0_0ArgsV is a value of corpus.s42 1.0.0.
+type CorpusS42V1_0_0ArgsV struct {
+	// ID is the "id" property (required).
+	ID float64 `json:"id"`
+	// Tags is the "tags" property (optional).
+	Tags optional.Value[[]string] `json:"tags,omitzero"`
 }
 
 // CorpusS43V1_0_0Args are the arguments of corpus.s43 1.0.0: Corpus schema 43.
@@ -494,7 +570,7 @@ type CorpusS45V1_0_0Args struct {
 	Name []bool `json:"name"`
 }
 
-// CorpusS45V1_0_0ArgsID is the type of CorpusS45V1_0_0Args.ID, one of the values the schema allows.
+// CorpusS45V1_0_0ArgsID is a value of corpus.s45 1.0.0, one of the values the schema allows.
 type CorpusS45V1_0_0ArgsID string
 
 // The values of CorpusS45V1_0_0ArgsID.
@@ -511,20 +587,25 @@ const (
 type CorpusS46V1_0_0Args struct {
 	// Meta is the "meta" property (required).
 	Meta CorpusS46V1_0_0ArgsMeta `json:"meta"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]float64 `json:"-"`
 }
 
-// CorpusS46V1_0_0ArgsMeta is the type of CorpusS46V1_0_0Args.Meta.
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS46V1_0_0Args) MarshalJSON() ([]byte, error) {
+	type plain CorpusS46V1_0_0Args
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS46V1_0_0ArgsMeta is a value of corpus.s46 1.0.0.
 type CorpusS46V1_0_0ArgsMeta struct {
 	// ID is the "id" property (optional).
-	ID optional.Value[CorpusS46V1_0_0ArgsMetaID] `json:"id,omitzero"`
+	ID map[string]any `json:"id,omitzero"`
 	// Legs is the "legs" property (optional).
-	Legs optional.Value[any] `json:"legs,omitzero"`
+	Legs optional.Value[[]any] `json:"legs,omitzero"`
 	// Name is the "name" property (required).
 	Name any `json:"name"`
 }
-
-// CorpusS46V1_0_0ArgsMetaID is the type of CorpusS46V1_0_0ArgsMeta.ID.
-type CorpusS46V1_0_0ArgsMetaID struct{}
 
 // CorpusS47V1_0_0Args are the arguments of corpus.s47 1.0.0: Corpus schema 47.
 //
@@ -558,7 +639,7 @@ type CorpusS49V1_0_0Args struct {
 	É optional.Value[[]CorpusS49V1_0_0ArgsÉItem] `json:"é,omitzero"`
 }
 
-// CorpusS49V1_0_0ArgsÉItem is the type of CorpusS49V1_0_0Args.É[i].
+// CorpusS49V1_0_0ArgsÉItem is a value of corpus.s49 1.0.0.
 type CorpusS49V1_0_0ArgsÉItem struct {
 	// Ok is the "ok" property (required).
 	Ok string `json:"ok"`
@@ -577,7 +658,7 @@ type CorpusS50V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20051.
 type CorpusS51V1_0_0Args struct {
 	// ID is the "id" property (required).
-	ID any `json:"id"`
+	ID optional.Nullable[int64] `json:"id"`
 }
 
 // CorpusS52V1_0_0Args are the arguments of corpus.s52 1.0.0: Corpus schema 52.
@@ -642,6 +723,26 @@ type CorpusS58V1_0_0Args struct {
 	Legs optional.Value[int64] `json:"legs,omitzero"`
 	// Meta is the "meta" property (required).
 	Meta float64 `json:"meta"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string][]CorpusS58V1_0_0ArgsValueItem `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS58V1_0_0Args) MarshalJSON() ([]byte, error) {
+	type plain CorpusS58V1_0_0Args
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS58V1_0_0ArgsValueItem is a value of corpus.s58 1.0.0.
+type CorpusS58V1_0_0ArgsValueItem struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[any] `json:"0,omitzero"`
+	// AB is the "a b" property (optional).
+	AB optional.Value[any] `json:"a b,omitzero"`
+	// Note is the "note" property (required).
+	Note bool `json:"note"`
+	// XY is the "x-y" property (optional). generated
+	XY optional.Value[any] `json:"x-y,omitzero"`
 }
 
 // CorpusS59V1_0_0Args are the arguments of corpus.s59 1.0.0: Corpus schema 59.
@@ -692,21 +793,43 @@ type EdgeNestedV1_0_0Args struct {
 	Raw optional.Value[[]any] `json:"raw,omitzero"`
 	// Rows is the "rows" property (required).
 	Rows []EdgeNestedV1_0_0ArgsRowsItem `json:"rows"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]EdgeNestedV1_0_0ArgsValue `json:"-"`
 }
 
-// EdgeNestedV1_0_0ArgsClosed is the type of EdgeNestedV1_0_0Args.Closed.
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v EdgeNestedV1_0_0Args) MarshalJSON() ([]byte, error) {
+	type plain EdgeNestedV1_0_0Args
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// EdgeNestedV1_0_0ArgsClosed is a value of edge.nested 1.0.0.
 type EdgeNestedV1_0_0ArgsClosed struct{}
 
-// EdgeNestedV1_0_0ArgsOpen is the type of EdgeNestedV1_0_0Args.Open.
+// EdgeNestedV1_0_0ArgsOpen is a value of edge.nested 1.0.0.
 type EdgeNestedV1_0_0ArgsOpen struct {
 	// A is the "a" property (optional).
 	A optional.Value[string] `json:"a,omitzero"`
 }
 
-// EdgeNestedV1_0_0ArgsRowsItem is the type of EdgeNestedV1_0_0Args.Rows[i].
+// EdgeNestedV1_0_0ArgsRowsItem is a value of edge.nested 1.0.0.
 type EdgeNestedV1_0_0ArgsRowsItem struct {
 	// N is the "n" property (required).
 	N int64 `json:"n"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]string `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v EdgeNestedV1_0_0ArgsRowsItem) MarshalJSON() ([]byte, error) {
+	type plain EdgeNestedV1_0_0ArgsRowsItem
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// EdgeNestedV1_0_0ArgsValue is a value of edge.nested 1.0.0.
+type EdgeNestedV1_0_0ArgsValue struct {
+	// K is the "k" property (optional).
+	K optional.Value[bool] `json:"k,omitzero"`
 }
 
 // EdgeNumbersV1_0_0Args are the arguments of edge.numbers 1.0.0: Edge case numbers.
@@ -738,15 +861,24 @@ type EdgeNumbersV1_0_0Args struct {
 	// Sconst is the "sconst" property (optional).
 	Sconst optional.Value[string] `json:"sconst,omitzero"`
 	// Snum is the "snum" property (optional).
-	Snum optional.Value[string] `json:"snum,omitzero"`
+	Snum optional.Value[EdgeNumbersV1_0_0ArgsSnum] `json:"snum,omitzero"`
 }
+
+// EdgeNumbersV1_0_0ArgsSnum is a value of edge.numbers 1.0.0, one of the values the schema allows.
+type EdgeNumbersV1_0_0ArgsSnum string
+
+// The values of EdgeNumbersV1_0_0ArgsSnum.
+const (
+	// EdgeNumbersV1_0_0ArgsSnumA is "a".
+	EdgeNumbersV1_0_0ArgsSnumA EdgeNumbersV1_0_0ArgsSnum = "a"
+)
 
 // EdgeUniqueV1_0_0Args are the arguments of edge.unique 1.0.0: Edge case unique.
 //
 // Takes arguments the corpus rarely writes.
 type EdgeUniqueV1_0_0Args struct {
 	// Anys is the "anys" property (optional).
-	Anys optional.Value[any] `json:"anys,omitzero"`
+	Anys optional.Value[[]any] `json:"anys,omitzero"`
 	// Bools is the "bools" property (optional).
 	Bools optional.Value[[]bool] `json:"bools,omitzero"`
 	// Enums is the "enums" property (optional).
@@ -756,12 +888,12 @@ type EdgeUniqueV1_0_0Args struct {
 	// Nums is the "nums" property (optional).
 	Nums optional.Value[[]float64] `json:"nums,omitzero"`
 	// Objs is the "objs" property (optional).
-	Objs optional.Value[any] `json:"objs,omitzero"`
+	Objs optional.Value[[]map[string]any] `json:"objs,omitzero"`
 	// Strs is the "strs" property (optional).
 	Strs optional.Value[[]string] `json:"strs,omitzero"`
 }
 
-// EdgeUniqueV1_0_0ArgsEnumsItem is the type of EdgeUniqueV1_0_0Args.Enums[i], one of the values the schema allows.
+// EdgeUniqueV1_0_0ArgsEnumsItem is a value of edge.unique 1.0.0, one of the values the schema allows.
 type EdgeUniqueV1_0_0ArgsEnumsItem string
 
 // The values of EdgeUniqueV1_0_0ArgsEnumsItem.
@@ -806,7 +938,7 @@ type PaymentsReleaseV1_0_0Args struct {
 	Reference string `json:"reference"`
 }
 
-// PaymentsReleaseV1_0_0ArgsCurrency is the type of PaymentsReleaseV1_0_0Args.Currency, one of the values the schema allows.
+// PaymentsReleaseV1_0_0ArgsCurrency is a value of payments.release 1.0.0, one of the values the schema allows.
 type PaymentsReleaseV1_0_0ArgsCurrency string
 
 // The values of PaymentsReleaseV1_0_0ArgsCurrency.

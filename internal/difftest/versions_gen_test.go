@@ -4,275 +4,275 @@ package difftest
 
 // versions lists every generated version, in publish order.
 var versions = []version{{
-	decode: typed(DecodeCorpusS00V1_0_0Args),
-	key:    "corpus.s00@1.0.0",
-	repair: RepairCorpusS00V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS01V1_0_0Args),
-	key:    "corpus.s01@1.0.0",
-	repair: RepairCorpusS01V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS02V1_0_0Args),
-	key:    "corpus.s02@1.0.0",
-	repair: RepairCorpusS02V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS03V1_0_0Args),
-	key:    "corpus.s03@1.0.0",
-	repair: RepairCorpusS03V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS04V1_0_0Args),
-	key:    "corpus.s04@1.0.0",
-	repair: RepairCorpusS04V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS05V1_0_0Args),
-	key:    "corpus.s05@1.0.0",
-	repair: RepairCorpusS05V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS06V1_0_0Args),
-	key:    "corpus.s06@1.0.0",
-	repair: RepairCorpusS06V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS07V1_0_0Args),
-	key:    "corpus.s07@1.0.0",
-	repair: RepairCorpusS07V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS08V1_0_0Args),
-	key:    "corpus.s08@1.0.0",
-	repair: RepairCorpusS08V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS09V1_0_0Args),
-	key:    "corpus.s09@1.0.0",
-	repair: RepairCorpusS09V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS10V1_0_0Args),
-	key:    "corpus.s10@1.0.0",
-	repair: RepairCorpusS10V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS11V1_0_0Args),
-	key:    "corpus.s11@1.0.0",
-	repair: RepairCorpusS11V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS12V1_0_0Args),
-	key:    "corpus.s12@1.0.0",
-	repair: RepairCorpusS12V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS13V1_0_0Args),
-	key:    "corpus.s13@1.0.0",
-	repair: RepairCorpusS13V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS14V1_0_0Args),
-	key:    "corpus.s14@1.0.0",
-	repair: RepairCorpusS14V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS15V1_0_0Args),
-	key:    "corpus.s15@1.0.0",
-	repair: RepairCorpusS15V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS16V1_0_0Args),
-	key:    "corpus.s16@1.0.0",
-	repair: RepairCorpusS16V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS17V1_0_0Args),
-	key:    "corpus.s17@1.0.0",
-	repair: RepairCorpusS17V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS18V1_0_0Args),
-	key:    "corpus.s18@1.0.0",
-	repair: RepairCorpusS18V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS19V1_0_0Args),
-	key:    "corpus.s19@1.0.0",
-	repair: RepairCorpusS19V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS20V1_0_0Args),
-	key:    "corpus.s20@1.0.0",
-	repair: RepairCorpusS20V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS21V1_0_0Args),
-	key:    "corpus.s21@1.0.0",
-	repair: RepairCorpusS21V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS22V1_0_0Args),
-	key:    "corpus.s22@1.0.0",
-	repair: RepairCorpusS22V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS23V1_0_0Args),
-	key:    "corpus.s23@1.0.0",
-	repair: RepairCorpusS23V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS24V1_0_0Args),
-	key:    "corpus.s24@1.0.0",
-	repair: RepairCorpusS24V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS25V1_0_0Args),
-	key:    "corpus.s25@1.0.0",
-	repair: RepairCorpusS25V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS26V1_0_0Args),
-	key:    "corpus.s26@1.0.0",
-	repair: RepairCorpusS26V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS27V1_0_0Args),
-	key:    "corpus.s27@1.0.0",
-	repair: RepairCorpusS27V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS28V1_0_0Args),
-	key:    "corpus.s28@1.0.0",
-	repair: RepairCorpusS28V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS29V1_0_0Args),
-	key:    "corpus.s29@1.0.0",
-	repair: RepairCorpusS29V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS30V1_0_0Args),
-	key:    "corpus.s30@1.0.0",
-	repair: RepairCorpusS30V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS31V1_0_0Args),
-	key:    "corpus.s31@1.0.0",
-	repair: RepairCorpusS31V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS32V1_0_0Args),
-	key:    "corpus.s32@1.0.0",
-	repair: RepairCorpusS32V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS33V1_0_0Args),
-	key:    "corpus.s33@1.0.0",
-	repair: RepairCorpusS33V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS34V1_0_0Args),
-	key:    "corpus.s34@1.0.0",
-	repair: RepairCorpusS34V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS35V1_0_0Args),
-	key:    "corpus.s35@1.0.0",
-	repair: RepairCorpusS35V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS36V1_0_0Args),
-	key:    "corpus.s36@1.0.0",
-	repair: RepairCorpusS36V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS37V1_0_0Args),
-	key:    "corpus.s37@1.0.0",
-	repair: RepairCorpusS37V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS38V1_0_0Args),
-	key:    "corpus.s38@1.0.0",
-	repair: RepairCorpusS38V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS39V1_0_0Args),
-	key:    "corpus.s39@1.0.0",
-	repair: RepairCorpusS39V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS40V1_0_0Args),
-	key:    "corpus.s40@1.0.0",
-	repair: RepairCorpusS40V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS41V1_0_0Args),
-	key:    "corpus.s41@1.0.0",
-	repair: RepairCorpusS41V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS42V1_0_0Args),
-	key:    "corpus.s42@1.0.0",
-	repair: RepairCorpusS42V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS43V1_0_0Args),
-	key:    "corpus.s43@1.0.0",
-	repair: RepairCorpusS43V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS44V1_0_0Args),
-	key:    "corpus.s44@1.0.0",
-	repair: RepairCorpusS44V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS45V1_0_0Args),
-	key:    "corpus.s45@1.0.0",
-	repair: RepairCorpusS45V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS46V1_0_0Args),
-	key:    "corpus.s46@1.0.0",
-	repair: RepairCorpusS46V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS47V1_0_0Args),
-	key:    "corpus.s47@1.0.0",
-	repair: RepairCorpusS47V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS48V1_0_0Args),
-	key:    "corpus.s48@1.0.0",
-	repair: RepairCorpusS48V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS49V1_0_0Args),
-	key:    "corpus.s49@1.0.0",
-	repair: RepairCorpusS49V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS50V1_0_0Args),
-	key:    "corpus.s50@1.0.0",
-	repair: RepairCorpusS50V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS51V1_0_0Args),
-	key:    "corpus.s51@1.0.0",
-	repair: RepairCorpusS51V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS52V1_0_0Args),
-	key:    "corpus.s52@1.0.0",
-	repair: RepairCorpusS52V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS53V1_0_0Args),
-	key:    "corpus.s53@1.0.0",
-	repair: RepairCorpusS53V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS54V1_0_0Args),
-	key:    "corpus.s54@1.0.0",
-	repair: RepairCorpusS54V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS55V1_0_0Args),
-	key:    "corpus.s55@1.0.0",
-	repair: RepairCorpusS55V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS56V1_0_0Args),
-	key:    "corpus.s56@1.0.0",
-	repair: RepairCorpusS56V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS57V1_0_0Args),
-	key:    "corpus.s57@1.0.0",
-	repair: RepairCorpusS57V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS58V1_0_0Args),
-	key:    "corpus.s58@1.0.0",
-	repair: RepairCorpusS58V1_0_0Args,
-}, {
-	decode: typed(DecodeCorpusS59V1_0_0Args),
-	key:    "corpus.s59@1.0.0",
-	repair: RepairCorpusS59V1_0_0Args,
-}, {
-	decode: typed(DecodeCrmNotesAppendV1_0_0Args),
-	key:    "crm.notes.append@1.0.0",
-	repair: RepairCrmNotesAppendV1_0_0Args,
-}, {
-	decode: typed(DecodeEdgeExactV1_0_0Args),
-	key:    "edge.exact@1.0.0",
-	repair: RepairEdgeExactV1_0_0Args,
-}, {
-	decode: typed(DecodeEdgeNestedV1_0_0Args),
-	key:    "edge.nested@1.0.0",
-	repair: RepairEdgeNestedV1_0_0Args,
-}, {
-	decode: typed(DecodeEdgeNumbersV1_0_0Args),
-	key:    "edge.numbers@1.0.0",
-	repair: RepairEdgeNumbersV1_0_0Args,
-}, {
-	decode: typed(DecodeEdgeUniqueV1_0_0Args),
-	key:    "edge.unique@1.0.0",
-	repair: RepairEdgeUniqueV1_0_0Args,
-}, {
-	decode: typed(DecodePaymentsLookupV1_0_0Args),
-	key:    "payments.lookup@1.0.0",
-	repair: RepairPaymentsLookupV1_0_0Args,
-}, {
-	decode: typed(DecodePaymentsLookupV2_0_0Args),
-	key:    "payments.lookup@2.0.0",
-	repair: RepairPaymentsLookupV2_0_0Args,
-}, {
-	decode: typed(DecodePaymentsReleaseV1_0_0Args),
-	key:    "payments.release@1.0.0",
-	repair: RepairPaymentsReleaseV1_0_0Args,
+	decode:  typed(DecodeCorpusS00V1_0_0Args),
+	name:    "corpus.s00",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS01V1_0_0Args),
+	name:    "corpus.s01",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS02V1_0_0Args),
+	name:    "corpus.s02",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS03V1_0_0Args),
+	name:    "corpus.s03",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS04V1_0_0Args),
+	name:    "corpus.s04",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS05V1_0_0Args),
+	name:    "corpus.s05",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS06V1_0_0Args),
+	name:    "corpus.s06",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS07V1_0_0Args),
+	name:    "corpus.s07",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS08V1_0_0Args),
+	name:    "corpus.s08",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS09V1_0_0Args),
+	name:    "corpus.s09",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS10V1_0_0Args),
+	name:    "corpus.s10",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS11V1_0_0Args),
+	name:    "corpus.s11",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS12V1_0_0Args),
+	name:    "corpus.s12",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS13V1_0_0Args),
+	name:    "corpus.s13",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS14V1_0_0Args),
+	name:    "corpus.s14",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS15V1_0_0Args),
+	name:    "corpus.s15",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS16V1_0_0Args),
+	name:    "corpus.s16",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS17V1_0_0Args),
+	name:    "corpus.s17",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS18V1_0_0Args),
+	name:    "corpus.s18",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS19V1_0_0Args),
+	name:    "corpus.s19",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS20V1_0_0Args),
+	name:    "corpus.s20",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS21V1_0_0Args),
+	name:    "corpus.s21",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS22V1_0_0Args),
+	name:    "corpus.s22",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS23V1_0_0Args),
+	name:    "corpus.s23",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS24V1_0_0Args),
+	name:    "corpus.s24",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS25V1_0_0Args),
+	name:    "corpus.s25",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS26V1_0_0Args),
+	name:    "corpus.s26",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS27V1_0_0Args),
+	name:    "corpus.s27",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS28V1_0_0Args),
+	name:    "corpus.s28",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS29V1_0_0Args),
+	name:    "corpus.s29",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS30V1_0_0Args),
+	name:    "corpus.s30",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS31V1_0_0Args),
+	name:    "corpus.s31",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS32V1_0_0Args),
+	name:    "corpus.s32",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS33V1_0_0Args),
+	name:    "corpus.s33",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS34V1_0_0Args),
+	name:    "corpus.s34",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS35V1_0_0Args),
+	name:    "corpus.s35",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS36V1_0_0Args),
+	name:    "corpus.s36",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS37V1_0_0Args),
+	name:    "corpus.s37",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS38V1_0_0Args),
+	name:    "corpus.s38",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS39V1_0_0Args),
+	name:    "corpus.s39",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS40V1_0_0Args),
+	name:    "corpus.s40",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS41V1_0_0Args),
+	name:    "corpus.s41",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS42V1_0_0Args),
+	name:    "corpus.s42",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS43V1_0_0Args),
+	name:    "corpus.s43",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS44V1_0_0Args),
+	name:    "corpus.s44",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS45V1_0_0Args),
+	name:    "corpus.s45",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS46V1_0_0Args),
+	name:    "corpus.s46",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS47V1_0_0Args),
+	name:    "corpus.s47",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS48V1_0_0Args),
+	name:    "corpus.s48",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS49V1_0_0Args),
+	name:    "corpus.s49",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS50V1_0_0Args),
+	name:    "corpus.s50",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS51V1_0_0Args),
+	name:    "corpus.s51",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS52V1_0_0Args),
+	name:    "corpus.s52",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS53V1_0_0Args),
+	name:    "corpus.s53",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS54V1_0_0Args),
+	name:    "corpus.s54",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS55V1_0_0Args),
+	name:    "corpus.s55",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS56V1_0_0Args),
+	name:    "corpus.s56",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS57V1_0_0Args),
+	name:    "corpus.s57",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS58V1_0_0Args),
+	name:    "corpus.s58",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCorpusS59V1_0_0Args),
+	name:    "corpus.s59",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeCrmNotesAppendV1_0_0Args),
+	name:    "crm.notes.append",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeEdgeExactV1_0_0Args),
+	name:    "edge.exact",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeEdgeNestedV1_0_0Args),
+	name:    "edge.nested",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeEdgeNumbersV1_0_0Args),
+	name:    "edge.numbers",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodeEdgeUniqueV1_0_0Args),
+	name:    "edge.unique",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodePaymentsLookupV1_0_0Args),
+	name:    "payments.lookup",
+	version: "1.0.0",
+}, {
+	decode:  typed(DecodePaymentsLookupV2_0_0Args),
+	name:    "payments.lookup",
+	version: "2.0.0",
+}, {
+	decode:  typed(DecodePaymentsReleaseV1_0_0Args),
+	name:    "payments.release",
+	version: "1.0.0",
 }}

@@ -363,16 +363,16 @@ func centsRange(s *schema.Schema) (lo, hi int) {
 		}
 		return x
 	}
-	if b := s.Minimum; b != nil {
+	if b := s.Minimum(); b != nil {
 		lo = max(lo, int(math.Ceil(toCents(b.Value))))
 	}
-	if b := s.ExclusiveMinimum; b != nil {
+	if b := s.ExclusiveMinimum(); b != nil {
 		lo = max(lo, int(math.Floor(toCents(b.Value)))+1)
 	}
-	if b := s.Maximum; b != nil {
+	if b := s.Maximum(); b != nil {
 		hi = min(hi, int(math.Floor(toCents(b.Value))))
 	}
-	if b := s.ExclusiveMaximum; b != nil {
+	if b := s.ExclusiveMaximum(); b != nil {
 		hi = min(hi, int(math.Ceil(toCents(b.Value)))-1)
 	}
 	switch {
@@ -391,13 +391,13 @@ func centsRange(s *schema.Schema) (lo, hi int) {
 // depth of s, as it was passed to Schema: values below MaxDepth hold no
 // containers where the schema leaves the kind open.
 func (c *Corpus) Valid(s *schema.Schema, depth int) any {
-	if s.HasConst {
-		return Clone(s.Const)
+	if v, ok := s.Const(); ok {
+		return v
 	}
-	if s.HasEnum {
-		return Clone(s.Enum[c.r.IntN(len(s.Enum))])
+	if enum, ok := s.Enum(); ok {
+		return enum[c.r.IntN(len(enum))]
 	}
-	kinds := s.Types
+	kinds := s.Types()
 	if len(kinds) == 0 {
 		kinds = corpusKinds
 		if depth >= MaxDepth {
@@ -434,19 +434,23 @@ func (c *Corpus) Valid(s *schema.Schema, depth int) any {
 
 func (c *Corpus) validString(s *schema.Schema) string {
 	lo, hi := 0, -1
-	p, hasPattern := findSafePattern(s.Pattern)
-	if s.Pattern != "" && !hasPattern {
-		panic("corpus: no generator for pattern " + s.Pattern)
+	src := ""
+	if s.Pattern() != nil {
+		src = s.Pattern().Source
+	}
+	p, hasPattern := findSafePattern(src)
+	if src != "" && !hasPattern {
+		panic("corpus: no generator for pattern " + src)
 	}
 	if hasPattern {
 		lo, hi = p.min, p.max
 	}
-	if s.MinLength != nil {
-		lo = max(lo, *s.MinLength)
+	if n := s.MinLength(); n != nil {
+		lo = max(lo, *n)
 	}
 	top := lo + 8
-	if s.MaxLength != nil {
-		top = min(top, *s.MaxLength)
+	if n := s.MaxLength(); n != nil {
+		top = min(top, *n)
 	}
 	if hi >= 0 {
 		top = min(top, hi)
@@ -466,23 +470,23 @@ func (c *Corpus) validString(s *schema.Schema) string {
 
 func (c *Corpus) validArray(s *schema.Schema, depth int) []any {
 	lo, hi := 0, 3
-	if s.MinItems != nil {
-		lo = *s.MinItems
+	if n := s.MinItems(); n != nil {
+		lo = *n
 		hi = lo + 3
 	}
-	if s.MaxItems != nil {
-		hi = min(hi, *s.MaxItems)
+	if n := s.MaxItems(); n != nil {
+		hi = min(hi, *n)
 	}
 	n := lo + c.r.IntN(hi-lo+1)
 	out := []any{}
 	for attempt := 0; len(out) < n && attempt < 4*n; attempt++ {
 		var e any
-		if s.Items != nil {
-			e = c.Valid(s.Items, depth+1)
+		if s.Items() != nil {
+			e = c.Valid(s.Items(), depth+1)
 		} else {
 			e = c.arbitrary(depth + 1)
 		}
-		if s.UniqueItems && slices.ContainsFunc(out, func(x any) bool { return schema.Equal(x, e) }) {
+		if s.UniqueItems() && slices.ContainsFunc(out, func(x any) bool { return schema.Equal(x, e) }) {
 			continue
 		}
 		out = append(out, e)
@@ -492,25 +496,25 @@ func (c *Corpus) validArray(s *schema.Schema, depth int) []any {
 
 func (c *Corpus) validObject(s *schema.Schema, depth int) map[string]any {
 	m := map[string]any{}
-	for _, name := range s.PropertyNames {
-		if slices.Contains(s.Required, name) || c.r.IntN(2) == 0 {
-			m[name] = c.Valid(s.Properties[name], depth+1)
+	for _, name := range s.PropertyNames() {
+		if s.IsRequired(name) || c.r.IntN(2) == 0 {
+			m[name] = c.Valid(s.Property(name), depth+1)
 		}
 	}
-	if s.Closed {
+	if s.Closed() {
 		return m
 	}
 	extras := c.r.IntN(3)
-	if s.AdditionalProperties == nil && c.r.IntN(3) != 0 {
+	if s.AdditionalProperties() == nil && c.r.IntN(3) != 0 {
 		extras = 0
 	}
 	for range extras {
 		name := extraPool[c.r.IntN(len(extraPool))]
-		if _, declared := s.Properties[name]; declared {
+		if s.Property(name) != nil {
 			continue
 		}
-		if s.AdditionalProperties != nil {
-			m[name] = c.Valid(s.AdditionalProperties, depth+1)
+		if s.AdditionalProperties() != nil {
+			m[name] = c.Valid(s.AdditionalProperties(), depth+1)
 		} else {
 			m[name] = c.arbitrary(depth + 1)
 		}
@@ -576,8 +580,8 @@ func collectSites(v any, s *schema.Schema, path string, set func(any), out *[]va
 		for _, name := range sortedKeys(x) {
 			var ps *schema.Schema
 			if s != nil {
-				if ps = s.Properties[name]; ps == nil {
-					ps = s.AdditionalProperties
+				if ps = s.Property(name); ps == nil {
+					ps = s.AdditionalProperties()
 				}
 			}
 			collectSites(x[name], ps, schema.PropertyPath(path, name), func(nv any) { x[name] = nv }, out)
@@ -586,7 +590,7 @@ func collectSites(v any, s *schema.Schema, path string, set func(any), out *[]va
 		for i := range x {
 			var is *schema.Schema
 			if s != nil {
-				is = s.Items
+				is = s.Items()
 			}
 			collectSites(x[i], is, schema.IndexPath(path, i), func(nv any) { x[i] = nv }, out)
 		}
@@ -630,7 +634,7 @@ func (c *Corpus) mutateSite(st valueSite, defaults map[string]any) bool {
 	var ops []func()
 	k := schema.KindOf(st.v)
 	governed := st.s != nil && st.s.Allows(k)
-	if st.s != nil && len(st.s.Types) > 0 {
+	if st.s != nil && len(st.s.Types()) > 0 {
 		var wrong []schema.Kind
 		for _, w := range corpusKinds {
 			if !st.s.Allows(w) {
@@ -675,7 +679,7 @@ func (c *Corpus) mutateSite(st valueSite, defaults map[string]any) bool {
 		ops = append(ops, func() { m[extraPool[c.r.IntN(len(extraPool))]] = c.arbitrary(MaxDepth - 1) })
 		if governed {
 			var present []string
-			for _, name := range st.s.Required {
+			for _, name := range st.s.Required() {
 				if _, ok := m[name]; ok {
 					present = append(present, name)
 				}
@@ -708,7 +712,9 @@ func (c *Corpus) mutateSite(st valueSite, defaults map[string]any) bool {
 func (c *Corpus) outOfRange(st valueSite) func() {
 	s := st.s
 	var ops []func()
-	if s.HasEnum || s.HasConst {
+	_, hasEnum := s.Enum()
+	_, hasConst := s.Const()
+	if hasEnum || hasConst {
 		ops = append(ops, func() { st.set(c.ofKind(schema.KindOf(st.v), MaxDepth-1)) })
 	}
 	switch v := st.v.(type) {
@@ -726,42 +732,42 @@ func (c *Corpus) outOfRange(st valueSite) func() {
 			}
 			return json.Number(schema.FormatNumber(f - 0.5))
 		}
-		if b := s.Maximum; b != nil {
+		if b := s.Maximum(); b != nil {
 			ops = append(ops, func() { st.set(step(b.Value, true)) })
 		}
-		if b := s.Minimum; b != nil {
+		if b := s.Minimum(); b != nil {
 			ops = append(ops, func() { st.set(step(b.Value, false)) })
 		}
-		if b := s.ExclusiveMaximum; b != nil {
+		if b := s.ExclusiveMaximum(); b != nil {
 			ops = append(ops, func() { st.set(json.Number(b.Text)) })
 		}
-		if b := s.ExclusiveMinimum; b != nil {
+		if b := s.ExclusiveMinimum(); b != nil {
 			ops = append(ops, func() { st.set(json.Number(b.Text)) })
 		}
 	case string:
-		if s.MaxLength != nil {
-			ops = append(ops, func() { st.set(runesFrom(c.r, stringAlphabet, *s.MaxLength+1+c.r.IntN(3))) })
+		if n := s.MaxLength(); n != nil {
+			ops = append(ops, func() { st.set(runesFrom(c.r, stringAlphabet, *n+1+c.r.IntN(3))) })
 		}
-		if s.MinLength != nil && *s.MinLength > 0 {
-			ops = append(ops, func() { st.set(runesFrom(c.r, stringAlphabet, c.r.IntN(*s.MinLength))) })
+		if n := s.MinLength(); n != nil && *n > 0 {
+			ops = append(ops, func() { st.set(runesFrom(c.r, stringAlphabet, c.r.IntN(*n))) })
 		}
-		if s.Regexp != nil {
+		if s.Pattern() != nil {
 			ops = append(ops, func() { st.set("!" + v) })
 		}
 	case []any:
-		if s.MaxItems != nil {
+		if n := s.MaxItems(); n != nil {
 			ops = append(ops, func() {
 				grown := slices.Clone(v)
-				for len(grown) <= *s.MaxItems {
+				for len(grown) <= *n {
 					grown = append(grown, c.arbitrary(MaxDepth-1))
 				}
 				st.set(grown)
 			})
 		}
-		if s.MinItems != nil && *s.MinItems > 0 && len(v) > 0 {
-			ops = append(ops, func() { st.set(slices.Clone(v[:min(len(v), *s.MinItems)-1])) })
+		if n := s.MinItems(); n != nil && *n > 0 && len(v) > 0 {
+			ops = append(ops, func() { st.set(slices.Clone(v[:min(len(v), *n)-1])) })
 		}
-		if s.UniqueItems && len(v) > 0 {
+		if s.UniqueItems() && len(v) > 0 {
 			ops = append(ops, func() { st.set(append(slices.Clone(v), Clone(v[c.r.IntN(len(v))]))) })
 		}
 	}

@@ -1,11 +1,28 @@
-// Package decode is what generated decoders call: locations that become
-// "$.a.b[2]" paths only when an error needs one, reading a value's JSON type
-// (telling an integer literal from a number), the end-of-input check, and
-// the strictness rules shared with runtime/schema's DecodeJSON.
+// Package decode is what generated decoders call: a Reader that reads one
+// JSON value with github.com/go-faster/jx and validates it in the same
+// pass, locations that become "$.a.b[2]" paths only when an error needs
+// one, and one small helper per check, each reporting with the reference
+// validator's message (runtime/schema), so the generated code and the
+// reference cannot drift apart.
 //
-// Generated code reads raw JSON with github.com/go-faster/jx in one pass and
-// appends schema.ValidationErrors built with runtime/schema's message
-// functions, so its errors are byte-identical to the reference validator's.
+// # Strictness
+//
+// Input reaches a generated decoder in one of two ways. Through the server,
+// whose envelope reader (runtime/jsonrpc) has already refused invalid
+// UTF-8, escaped lone surrogates and duplicate member names at every depth.
+// Or through a package's exported Decode function, which calls Check first
+// for what jx would read leniently (invalid UTF-8 and escaped lone
+// surrogates); duplicate member names are found by the Reader itself, in
+// the pass that decodes, for the objects it reads and the values it skips.
+// Either way a value has one reading: a gateway that keeps the first of two
+// "amount" members and a handler that keeps the last cannot disagree.
+//
+// # Errors
+//
+// A syntax error stops the reading: it is kept (the first one) and every
+// read after it returns at once, so generated code does not check an error
+// after each call; Run returns it. Validation errors are collected, at most
+// schema.MaxErrors of them with a note saying how many more were found.
 package decode
 
 import (
@@ -14,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-faster/jx"
@@ -29,7 +47,7 @@ type Loc struct {
 	parent *Loc
 	name   string
 	// rootPath is the whole path when parent is the root and the
-	// generator wrote it out (see Field).
+	// generator wrote it out (see Object.Field).
 	rootPath string
 	index    int
 	isElem   bool
@@ -37,8 +55,8 @@ type Loc struct {
 
 // Field is the location of property name under parent: rootPath is the path
 // the property has when parent is the root ("$.name", written out at
-// generation time with schema.PropertyPath), so that an error in a
-// top-level property, the common case, builds no string.
+// generation time), so that an error in a top-level property, the common
+// case, builds no string.
 func Field(parent *Loc, name, rootPath string) Loc {
 	return Loc{parent: parent, name: name, rootPath: rootPath}
 }
@@ -62,27 +80,6 @@ func (l *Loc) String() string {
 	return schema.PropertyPath(base, l.name)
 }
 
-// Add appends the error msg at l.
-func Add(errs *schema.Errors, l *Loc, msg string) {
-	appendError(errs, schema.ValidationError{Path: l.String(), Message: msg})
-}
-
-// AddProp appends the error msg at property name of l, without building a
-// Loc (required and additional-property errors).
-func AddProp(errs *schema.Errors, l *Loc, name, msg string) {
-	appendError(errs, schema.ValidationError{Path: schema.PropertyPath(l.String(), name), Message: msg})
-}
-
-// appendError appends e, giving a list its room for a few errors at once:
-// invalid input seldom has only one, and growing one at a time costs an
-// allocation per error.
-func appendError(errs *schema.Errors, e schema.ValidationError) {
-	if cap(*errs) == 0 {
-		*errs = make(schema.Errors, 0, 4)
-	}
-	*errs = append(*errs, e)
-}
-
 // Syntax errors: input that is not one well-formed JSON value with one
 // reading. They are returned as the decoder's error, apart from the
 // validation errors, exactly where schema.DecodeJSON would refuse the input.
@@ -98,20 +95,14 @@ type DuplicateError struct{ Path string }
 
 func (e *DuplicateError) Error() string { return "duplicate property " + e.Path }
 
-// Duplicate reports property name of l appearing twice.
-func Duplicate(l *Loc, name string) error {
-	return &DuplicateError{Path: schema.PropertyPath(l.String(), name)}
-}
-
 // Check refuses what jx would read more leniently than schema.DecodeJSON,
 // before a one-pass decode of data: invalid UTF-8 anywhere (jx passes such
 // bytes through in strings and property names), and an escaped lone
 // surrogate (jx reads "\ud800" as U+FFFD, which is valid UTF-8, so no later
 // check could tell it from a real U+FFFD). Input that escapes a surrogate at
 // all (a client that escapes every non-ASCII character writes an emoji as a
-// pair) is read once by schema.DecodeJSON to settle it. Duplicate property
-// names are the decoders' to find: Duplicate and Extra for the objects they
-// decode, Skip and Value for the values they do not.
+// pair) is read once by schema.DecodeJSON to settle it. Duplicate member
+// names are the Reader's to find.
 func Check(data []byte) error {
 	if !utf8.Valid(data) {
 		return ErrInvalidUTF8
@@ -124,223 +115,670 @@ func Check(data []byte) error {
 	return nil
 }
 
-// Skip skips the next value with the strictness of schema.DecodeJSON: an
-// object or array is read by it, so a duplicate property name anywhere
-// inside is an error, as it is for the reference validator. Generated
-// decoders skip undeclared properties and values of the wrong type with it;
-// jx's own Skip checks only the syntax.
-func Skip(d *jx.Decoder) error {
-	switch d.Next() {
-	case jx.Object, jx.Array:
-		_, err := Value(d)
-		return err
+// Reader reads one JSON value and collects the validation errors found in
+// it. A generated type's DecodeFrom method reads its value from a Reader.
+type Reader struct {
+	d     *jx.Decoder
+	err   error
+	c     *schema.Collector
+	own   schema.Collector
+	quiet bool   // fill values without reporting (see Quiet)
+	num   jx.Num // the last number read, as written
+}
+
+var readers = sync.Pool{New: func() any { return &Reader{d: jx.GetDecoder()} }}
+
+// NewReader returns a Reader of data, from a pool; Release returns it.
+func NewReader(data []byte) *Reader {
+	r := readers.Get().(*Reader)
+	r.d.ResetBytes(data)
+	r.c = &r.own
+	return r
+}
+
+// Release returns r to the pool. r must not be used after.
+func (r *Reader) Release() {
+	r.d.ResetBytes(nil)
+	r.err, r.quiet, r.num = nil, false, nil
+	r.own.Reset()
+	r.c = nil
+	readers.Put(r)
+}
+
+// Decodable is a generated type that reads itself from a Reader.
+type Decodable[T any] interface {
+	*T
+	// DecodeFrom reads the value at at from r, adding the errors found.
+	DecodeFrom(r *Reader, at *Loc)
+}
+
+// Run decodes data into a T and validates it in one pass: after Check, the
+// value is read by T's DecodeFrom, then nothing but whitespace may follow.
+// It returns the value, every schema violation sorted by (path, message)
+// (the value is only meaningful when there are none), and, apart from
+// them, err for input that is not one well-formed JSON value.
+func Run[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error) {
+	if err = Check(data); err != nil {
+		return v, nil, err
 	}
-	return d.Skip()
+	return RunChecked[T, P](data)
 }
 
-// Peek returns the raw bytes of the next value without consuming it.
-func Peek(d *jx.Decoder) (jx.Raw, error) {
-	var raw jx.Raw
-	err := d.Capture(func(d *jx.Decoder) error {
-		var err error
-		raw, err = d.Raw()
-		return err
-	})
-	return raw, err
+// RunChecked is Run for input already read strictly, as the server's
+// envelope reader reads every message before its arguments reach a
+// validator: the bytes are not scanned twice.
+func RunChecked[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error) {
+	r := NewReader(data)
+	defer r.Release()
+	P(&v).DecodeFrom(r, nil)
+	r.End()
+	if r.err != nil {
+		return v, nil, r.err
+	}
+	return v, r.c.Result(), nil
 }
 
-// End checks that nothing but whitespace follows the decoded value.
-func End(d *jx.Decoder) error {
-	if d.Next() != jx.Invalid {
+// Validator is RunChecked in the server's validator shape (mcp.Validator):
+// the typed value and the sorted violations. Input that is not well-formed
+// JSON cannot reach a validator through the server, whose envelope rules
+// are at least as strict; should it happen, it is reported as one
+// violation at "$" rather than a panic.
+func Validator[T any, P Decodable[T]]() func(raw json.RawMessage) (any, schema.Errors) {
+	return func(raw json.RawMessage) (any, schema.Errors) {
+		v, errs, err := RunChecked[T, P](raw)
+		if err != nil {
+			return nil, schema.Errors{{Path: "$", Message: err.Error()}}
+		}
+		return v, errs
+	}
+}
+
+// Err is the first syntax error met, or nil.
+func (r *Reader) Err() error { return r.err }
+
+// fail keeps err if it is the first syntax error.
+func (r *Reader) fail(err error) {
+	if r.err == nil && err != nil {
+		r.err = err
+	}
+}
+
+// End checks that nothing but whitespace follows the value.
+func (r *Reader) End() {
+	if r.err != nil {
+		return
+	}
+	if r.d.Next() != jx.Invalid {
 		// Another value starts, whole or not: jx reports a value cut short
 		// inside an object or array as io.EOF too, so reading it would not
 		// tell "{" from nothing.
-		return ErrTrailingData
+		r.fail(ErrTrailingData)
+		return
 	}
-	// Nothing that starts a value: either nothing at all (io.EOF) or a byte
-	// that cannot start one.
-	err := d.Skip()
-	if errors.Is(err, io.EOF) {
-		return nil
+	if err := r.d.Skip(); !errors.Is(err, io.EOF) {
+		r.fail(fmt.Errorf("%w: %v", ErrTrailingData, err))
 	}
-	return fmt.Errorf("%w: %v", ErrTrailingData, err)
 }
 
-// Str reads a string. Its encoding needs no second look: Check (or the
-// server's envelope decoder) has already refused input with invalid UTF-8
-// or an escaped lone surrogate, and jx produces valid UTF-8 from valid input.
-func Str(d *jx.Decoder) (string, error) { return d.Str() }
-
-// StrBytes reads a string in place and checks its encoding. The bytes are
-// valid until the next read from d: generated code compares them with the
-// values of an enum and keeps a typed constant instead.
-func StrBytes(d *jx.Decoder) ([]byte, error) {
-	return d.StrBytes() // valid UTF-8, as for Str
+// Fail adds the error msg at at.
+func (r *Reader) Fail(at *Loc, msg string) {
+	if !r.quiet {
+		r.c.Add(at.String(), msg)
+	}
 }
 
-// Kind names the JSON kind of the next value for a type-mismatch message and
-// skips the value, as strictly as Skip. A number is read to tell an integer
-// literal from a number.
-func Kind(d *jx.Decoder, t jx.Type) (schema.Kind, error) {
-	switch t {
-	case jx.Number:
-		n, err := d.Num()
-		if err != nil {
-			return schema.KindInvalid, err
-		}
-		return NumKind(n), nil
-	case jx.String:
-		// Read in place: only the encoding is checked, the value is
-		// dropped.
-		_, err := StrBytes(d)
-		return schema.KindString, err
+// FailProp adds the error msg at property name of at.
+func (r *Reader) FailProp(at *Loc, name, msg string) {
+	if !r.quiet {
+		r.c.Add(schema.PropertyPath(at.String(), name), msg)
 	}
-	if err := Skip(d); err != nil {
-		return schema.KindInvalid, err
+}
+
+// Next is the JSON type of the next value (jx.Invalid after an error).
+func (r *Reader) Next() jx.Type {
+	if r.err != nil {
+		return jx.Invalid
 	}
-	switch t {
+	return r.d.Next()
+}
+
+// Kind is the schema kind of the next value, without consuming it: a
+// number's literal is read to tell an integer from a number. It picks the
+// alternative of a union told apart by type.
+func (r *Reader) Kind() schema.Kind {
+	switch r.Next() {
 	case jx.Null:
-		return schema.KindNull, nil
+		return schema.KindNull
 	case jx.Bool:
-		return schema.KindBoolean, nil
+		return schema.KindBoolean
+	case jx.String:
+		return schema.KindString
 	case jx.Array:
-		return schema.KindArray, nil
+		return schema.KindArray
 	case jx.Object:
-		return schema.KindObject, nil
+		return schema.KindObject
+	case jx.Number:
+		k := schema.KindInvalid
+		r.fail(r.d.Capture(func(d *jx.Decoder) error {
+			n, err := d.Num()
+			k = numKind(n)
+			return err
+		}))
+		return k
 	}
-	return schema.KindInvalid, nil
+	return schema.KindInvalid
 }
 
-// NumKind is KindInteger for an integer literal and KindNumber otherwise.
-func NumKind(n jx.Num) schema.Kind {
+func numKind(n jx.Num) schema.Kind {
 	if schema.IsIntegerLiteral(n) {
 		return schema.KindInteger
 	}
 	return schema.KindNumber
 }
 
-// Int64 converts an integer literal; ok is false when int64 cannot hold it
-// (the caller reports schema.MsgIntegerRange).
-func Int64(n jx.Num) (v int64, ok bool) {
-	v, err := strconv.ParseInt(string(n), 10, 64)
-	return v, err == nil
+// Types is a declared type list, with the type-mismatch message for every
+// kind a value can have computed once: a mismatch is the most common
+// violation.
+type Types struct {
+	kinds []schema.Kind
+	msg   [schema.KindObject + 1]string
 }
 
-// Float64 converts a number literal; ok is false beyond a double's range
-// (the caller reports schema.MsgNumberRange).
-func Float64(n jx.Num) (v float64, ok bool) {
-	v, err := n.Float64()
-	return v, err == nil
+// TypesOf is the declared type list kinds.
+func TypesOf(kinds ...schema.Kind) *Types {
+	t := &Types{kinds: kinds}
+	for got := range t.msg {
+		t.msg[got] = schema.MsgType(kinds, schema.Kind(got))
+	}
+	return t
 }
 
-// Value reads any JSON value into runtime/schema's value model, for
-// properties whose Go type is `any` (type unions, untyped schemas). It is as
-// strict as schema.DecodeJSON.
-func Value(d *jx.Decoder) (any, error) {
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
+// The single declared types.
+var (
+	Null    = TypesOf(schema.KindNull)
+	Boolean = TypesOf(schema.KindBoolean)
+	Integer = TypesOf(schema.KindInteger)
+	Number  = TypesOf(schema.KindNumber)
+	String  = TypesOf(schema.KindString)
+	Array   = TypesOf(schema.KindArray)
+	Object  = TypesOf(schema.KindObject)
+)
+
+// Mismatch reports the next value as not of the declared types t, at at,
+// and skips it. After it nothing else is checked for that value.
+func (r *Reader) Mismatch(at *Loc, t *Types) {
+	k := r.Kind()
+	r.Skip()
+	if r.err == nil {
+		r.Fail(at, t.msg[k])
 	}
-	return schema.DecodeJSON(raw)
 }
 
-// Mismatch reports the next value (of jx type t) as not of the wanted
-// kind, at l, and skips it. It is the type check every generated decoder
-// makes first; after it nothing else is checked for that value.
-func Mismatch(d *jx.Decoder, t jx.Type, errs *schema.Errors, l *Loc, want schema.Kind) error {
-	k, err := Kind(d, t)
-	if err != nil {
-		return err
+// expect reports whether the next value has the jx type want, reporting
+// it as a mismatch with t (and skipping it) otherwise.
+func (r *Reader) expect(at *Loc, want jx.Type, t *Types) bool {
+	if r.err != nil {
+		return false
 	}
-	Add(errs, l, typeMessages[want][k])
-	return nil
-}
-
-// typeMessages holds schema.MsgType for every single wanted kind and every
-// kind found, built once: a type mismatch is the most common violation, and
-// its message is always one of these.
-var typeMessages = func() (m [schema.KindObject + 1][schema.KindObject + 1]string) {
-	for want := range m {
-		for got := range m[want] {
-			m[want][got] = schema.MsgType([]schema.Kind{schema.Kind(want)}, schema.Kind(got))
-		}
-	}
-	return m
-}()
-
-// NumEquals reports whether the number literal n equals the JSON number
-// lit, by schema.Equal (exact for 64-bit integers, by double otherwise):
-// enum and const checks on numbers.
-func NumEquals(n jx.Num, lit string) bool {
-	return schema.Equal(json.Number(n), json.Number(lit))
-}
-
-// Unique reports whether no two elements of s are equal: uniqueItems for
-// arrays of scalars, where Go equality is JSON equality (strings, int64,
-// float64 with 1 == 1.0, bool).
-func Unique[T comparable](s []T) bool {
-	if len(s) < 2 {
-		return true
-	}
-	if len(s) <= 16 {
-		for i := range s {
-			for j := i + 1; j < len(s); j++ {
-				if s[i] == s[j] {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	seen := make(map[T]struct{}, len(s))
-	for _, e := range s {
-		if _, dup := seen[e]; dup {
-			return false
-		}
-		seen[e] = struct{}{}
+	if r.d.Next() != want {
+		r.Mismatch(at, t)
+		return false
 	}
 	return true
 }
 
-// UniqueItems is uniqueItems for an array of scalars decoded into items,
-// whose raw JSON is raw (see Peek). Go equality on the items answers when
-// every element decoded cleanly and no two are equal; otherwise (an element
-// of the wrong type left its zero value in items, or two numbers are equal
-// as float64 but may be different integers) the JSON values decide, with
-// schema.Unique, as for the reference validator.
-func UniqueItems[T comparable](items []T, raw []byte, clean bool) bool {
-	if clean && Unique(items) {
-		return true
+// IsNull reads a null if the next value is one.
+func (r *Reader) IsNull() bool {
+	if r.Next() != jx.Null {
+		return false
+	}
+	r.fail(r.d.Null())
+	return r.err == nil
+}
+
+// Str reads a string of declared types t; ok is false (the error reported)
+// when the next value is not a string. Its encoding needs no second look:
+// Check (or the server's envelope reader) has refused invalid input, and jx
+// produces valid UTF-8 from valid input.
+func (r *Reader) Str(at *Loc, t *Types) (s string, ok bool) {
+	if !r.expect(at, jx.String, t) {
+		return "", false
+	}
+	s, err := r.d.Str()
+	r.fail(err)
+	return s, err == nil
+}
+
+// StrBytes reads a string in place, valid until the next read: generated
+// code compares it with the values of an enum and keeps a typed constant.
+func (r *Reader) StrBytes(at *Loc, t *Types) (b []byte, ok bool) {
+	if !r.expect(at, jx.String, t) {
+		return nil, false
+	}
+	b, err := r.d.StrBytes()
+	r.fail(err)
+	return b, err == nil
+}
+
+// Bool reads a boolean of declared types t.
+func (r *Reader) Bool(at *Loc, t *Types) (b bool, ok bool) {
+	if !r.expect(at, jx.Bool, t) {
+		return false, false
+	}
+	b, err := r.d.Bool()
+	r.fail(err)
+	return b, err == nil
+}
+
+// Int reads an integer of declared types t: a number literal without a
+// fraction or an exponent (5.0 is not an integer), within int64 (a value a
+// Go service would wrap is refused).
+func (r *Reader) Int(at *Loc, t *Types) (i int64, ok bool) {
+	if !r.expect(at, jx.Number, t) {
+		return 0, false
+	}
+	n, err := r.d.Num()
+	if err != nil {
+		r.fail(err)
+		return 0, false
+	}
+	r.num = n
+	if !schema.IsIntegerLiteral(n) {
+		r.Fail(at, t.msg[schema.KindNumber])
+		return 0, false
+	}
+	i, err = strconv.ParseInt(string(n), 10, 64)
+	if err != nil {
+		r.Fail(at, schema.MsgIntegerRange)
+		return 0, false
+	}
+	return i, true
+}
+
+// Float reads a number of declared types t, within a float64's range.
+func (r *Reader) Float(at *Loc, t *Types) (f float64, ok bool) {
+	if !r.expect(at, jx.Number, t) {
+		return 0, false
+	}
+	n, err := r.d.Num()
+	if err != nil {
+		r.fail(err)
+		return 0, false
+	}
+	r.num = n
+	f, err = n.Float64()
+	if err != nil {
+		r.Fail(at, schema.MsgNumberRange)
+		return 0, false
+	}
+	return f, true
+}
+
+// Literal is the last number read (by Int or Float), as written.
+func (r *Reader) Literal() string { return string(r.num) }
+
+// Raw reads the next value whole and returns its text, valid as long as the
+// data read. Generated code reads a value twice with it: a union's tag
+// before the alternative, or a value the reference validator checks.
+func (r *Reader) Raw() []byte {
+	if r.err != nil {
+		return nil
+	}
+	raw, err := r.d.Raw()
+	r.fail(err)
+	return raw
+}
+
+// Skip skips the next value with the strictness of schema.DecodeJSON: a
+// duplicate member name anywhere inside is an error.
+func (r *Reader) Skip() {
+	if r.err != nil {
+		return
+	}
+	switch r.d.Next() {
+	case jx.Object:
+		o := r.Object(nil, Object)
+		for o.Next() {
+			o.Undeclared()
+		}
+	case jx.Array:
+		a := r.Array(nil, Array)
+		for a.Next() {
+			r.Skip()
+		}
+	default:
+		r.fail(r.d.Skip())
+	}
+}
+
+// Any reads the next value into runtime/schema's value model, for a value
+// whose Go type is any.
+func (r *Reader) Any() any {
+	raw := r.Raw()
+	if r.err != nil {
+		return nil
 	}
 	v, err := schema.DecodeJSON(raw)
-	a, isArray := v.([]any)
-	if err != nil || !isArray {
-		// Unreachable for the raw of an array the decoder has read;
-		// should it happen, the read reports it, not this check.
-		return true
-	}
-	return schema.Unique(a)
+	r.fail(err)
+	return v
 }
 
-// Extra records an undeclared property name of one object and reports a
-// second occurrence as a duplicate (declared properties use a presence
-// array instead). The list is allocated only when an object has undeclared
-// properties at all.
-func Extra(seen *[]string, l *Loc, name string) error {
-	for _, s := range *seen {
-		if s == name {
-			return Duplicate(l, name)
+// Check validates raw against every schema of roots with the reference
+// validator: generated code hands it the values whose checks it does not
+// compile (see gen/ir).
+func (r *Reader) Check(at *Loc, raw []byte, roots ...*schema.Schema) any {
+	if r.err != nil {
+		return nil
+	}
+	v, err := schema.DecodeJSON(raw)
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	if !r.quiet {
+		path := at.String()
+		for _, s := range roots {
+			s.ValidateAt(v, path, r.c)
 		}
 	}
-	*seen = append(*seen, name)
-	return nil
+	return v
 }
 
-// Adapt turns a generated Decode function into the runtime's validator
-// shape (mcp.Validator): the typed value and the sorted violations. Input
-// that is not well-formed JSON cannot reach a validator through the server,
-// whose envelope rules are at least as strict; should it happen, it is
-// reported as one violation at "$" rather than a panic.
+// On returns a Reader of raw (a value r read whole with Raw) that adds its
+// errors to r's; Off gives it back.
+func (r *Reader) On(raw []byte) *Reader {
+	sub := NewReader(raw)
+	sub.c, sub.quiet = r.c, r.quiet
+	return sub
+}
+
+// Quiet returns a Reader of raw that fills values and reports nothing: the
+// value's errors come from the reference validator (see Check).
+func (r *Reader) Quiet(raw []byte) *Reader {
+	sub := r.On(raw)
+	sub.quiet = true
+	return sub
+}
+
+// Off ends a Reader from On or Quiet, passing its syntax error on to r.
+func (r *Reader) Off(sub *Reader) {
+	sub.End()
+	r.fail(sub.err)
+	sub.c = nil
+	sub.Release()
+}
+
+// Members iterates over the members of an object.
+type Members struct {
+	r     *Reader
+	at    *Loc
+	it    jx.ObjIter
+	cur   Loc // the current member's location
+	obj   bool
+	live  bool
+	n     int
+	names []string        // undeclared names so far, while few
+	set   map[string]bool // then as a set: finding a duplicate stays linear
+}
+
+// Object starts reading an object of declared types t at at; a value of
+// another type is reported and skipped, and Next is then false at once.
+func (r *Reader) Object(at *Loc, t *Types) Members {
+	m := Members{r: r, at: at}
+	if !r.expect(at, jx.Object, t) {
+		return m
+	}
+	it, err := r.d.ObjIter()
+	if err != nil {
+		r.fail(err)
+		return m
+	}
+	m.it, m.obj, m.live = it, true, true
+	return m
+}
+
+// Next moves to the next member; false at the end of the object (or after
+// an error).
+func (m *Members) Next() bool {
+	if !m.live || m.r.err != nil {
+		return false
+	}
+	if !m.it.Next() {
+		m.live = false
+		m.r.fail(m.it.Err())
+		return false
+	}
+	m.n++
+	return true
+}
+
+// Name is the current member's name, valid until its value is read.
+func (m *Members) Name() []byte { return m.it.Key() }
+
+// Count is the number of members read.
+func (m *Members) Count() int { return m.n }
+
+// Field marks a declared property as seen, refusing it the second time,
+// and returns its location (rootPath as in Field), valid until Next.
+func (m *Members) Field(seen *bool, name, rootPath string) *Loc {
+	if *seen {
+		m.r.fail(&DuplicateError{Path: schema.PropertyPath(m.at.String(), name)})
+	}
+	*seen = true
+	m.cur = Field(m.at, name, rootPath)
+	return &m.cur
+}
+
+// undeclared records the current name among the undeclared ones, refusing
+// it the second time, and returns it as a string.
+func (m *Members) undeclared() string {
+	name := string(m.it.Key())
+	if m.set == nil && len(m.names) < 8 {
+		for _, n := range m.names {
+			if n == name {
+				m.r.fail(&DuplicateError{Path: schema.PropertyPath(m.at.String(), name)})
+				return name
+			}
+		}
+		m.names = append(m.names, name)
+		return name
+	}
+	if m.set == nil {
+		m.set = make(map[string]bool, 16)
+		for _, n := range m.names {
+			m.set[n] = true
+		}
+	}
+	if m.set[name] {
+		m.r.fail(&DuplicateError{Path: schema.PropertyPath(m.at.String(), name)})
+	}
+	m.set[name] = true
+	return name
+}
+
+// Undeclared skips the current member's value: a property nothing
+// constrains.
+func (m *Members) Undeclared() {
+	m.undeclared()
+	m.r.Skip()
+}
+
+// Additional refuses the current member, which additionalProperties (or
+// unevaluatedProperties) false forbids, and skips its value.
+func (m *Members) Additional() {
+	name := m.undeclared()
+	m.r.Skip()
+	if m.r.err == nil {
+		m.r.FailProp(m.at, name, schema.MsgAdditional)
+	}
+}
+
+// Other returns the location of the current member, an undeclared one a
+// schema still applies to (additionalProperties), valid until Next, and
+// its name.
+func (m *Members) Other() (*Loc, string) {
+	name := m.undeclared()
+	m.cur = Field(m.at, name, "")
+	return &m.cur, name
+}
+
+// Required reports the required property name missing unless seen (and
+// nothing when the value was not an object).
+func (m *Members) Required(seen bool, name string) {
+	if m.obj && !seen {
+		m.r.FailProp(m.at, name, schema.MsgRequired)
+	}
+}
+
+// Elements iterates over the elements of an array.
+type Elements struct {
+	r    *Reader
+	at   *Loc
+	it   jx.ArrIter
+	cur  Loc
+	raw  []byte // the array's text, for uniqueItems (see UniqueArray)
+	errs int    // errors before the array, for uniqueItems
+	arr  bool
+	live bool
+	i    int
+}
+
+// Array starts reading an array of declared types t at at.
+func (r *Reader) Array(at *Loc, t *Types) Elements {
+	e := Elements{r: r, at: at, i: -1}
+	if !r.expect(at, jx.Array, t) {
+		return e
+	}
+	it, err := r.d.ArrIter()
+	if err != nil {
+		r.fail(err)
+		return e
+	}
+	e.it, e.arr, e.live = it, true, true
+	return e
+}
+
+// UniqueArray is Array for an array whose items must be unique: it keeps
+// the array's text, which decides uniqueness where Go values cannot (see
+// Unique).
+func (r *Reader) UniqueArray(at *Loc, t *Types) Elements {
+	var raw []byte
+	if r.Next() == jx.Array {
+		r.fail(r.d.Capture(func(d *jx.Decoder) error {
+			var err error
+			raw, err = d.Raw()
+			return err
+		}))
+	}
+	e := r.Array(at, t)
+	e.raw, e.errs = raw, r.c.Len()
+	return e
+}
+
+// Next moves to the next element.
+func (e *Elements) Next() bool {
+	if !e.live || e.r.err != nil {
+		return false
+	}
+	if !e.it.Next() {
+		e.live = false
+		e.r.fail(e.it.Err())
+		return false
+	}
+	e.i++
+	return true
+}
+
+// Loc is the current element's location, valid until Next.
+func (e *Elements) Loc() *Loc {
+	e.cur = Elem(e.at, e.i)
+	return &e.cur
+}
+
+// Index is the current element's index.
+func (e *Elements) Index() int { return e.i }
+
+// Len is the number of elements read.
+func (e *Elements) Len() int { return e.i + 1 }
+
+// Tagged reads an object whose alternative a tag property names (a union
+// told apart by a property, see schema.Union): it returns the tag's value,
+// the object's text for the alternative to read, and ok. When the value is
+// not an object, or has no tag, the error is reported and ok is false; a
+// tag that is not a string is returned as "", which no alternative has.
+func (r *Reader) Tagged(at *Loc, tag string) (value string, raw []byte, ok bool) {
+	if r.Next() != jx.Object {
+		r.Mismatch(at, Object)
+		return "", nil, false
+	}
+	raw = r.Raw()
+	if r.err != nil {
+		return "", nil, false
+	}
+	d := jx.GetDecoder()
+	defer jx.PutDecoder(d)
+	d.ResetBytes(raw)
+	found := false
+	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+		if found || string(key) != tag {
+			return d.Skip()
+		}
+		found = true
+		if d.Next() != jx.String {
+			return d.Skip()
+		}
+		s, err := d.Str()
+		value = s
+		return err
+	})
+	if err != nil {
+		r.fail(err)
+		return "", nil, false
+	}
+	if !found {
+		r.FailProp(at, tag, schema.MsgRequired)
+		return "", nil, false
+	}
+	return value, raw, true
+}
+
+// OK reports whether the value was an object (a value of another type was
+// reported and skipped: nothing further is checked of it).
+func (m *Members) OK() bool { return m.obj }
+
+// OK reports whether the value was an array.
+func (e *Elements) OK() bool { return e.arr }
+
+// Into reads a T from raw (a value r read whole, such as a tagged union's
+// alternative) at at, adding its errors to r's.
+func Into[T any, P Decodable[T]](r *Reader, raw []byte, at *Loc) (v T) {
+	q := r.On(raw)
+	P(&v).DecodeFrom(q, at)
+	r.Off(q)
+	return v
+}
+
+// MarshalWithExtra writes the object declared (a struct's declared
+// properties, encoded by encoding/json) with the members of extra after
+// them: the JSON of a struct whose undeclared properties are a map.
+func MarshalWithExtra[V any](declared any, extra map[string]V) ([]byte, error) {
+	b, err := json.Marshal(declared)
+	if err != nil || len(extra) == 0 {
+		return b, err
+	}
+	more, err := json.Marshal(extra)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) == 2 { // {}
+		return more, nil
+	}
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	return append(out, more[1:]...), nil
+}
+
+// Adapt turns a Decode function into the server's validator shape, for
+// arguments that are not a generated type (a team's own struct).
 func Adapt[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(raw json.RawMessage) (any, schema.Errors) {
 	return func(raw json.RawMessage) (any, schema.Errors) {
 		v, errs, err := decodeFn(raw)

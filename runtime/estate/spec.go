@@ -156,7 +156,8 @@ func checkSuccessor(name string, v Version, supersededBy string) error {
 // isObjectSchema reports whether s declares exactly type "object", as MCP
 // requires of a tool's input and output schemas.
 func isObjectSchema(s *schema.Schema) bool {
-	return len(s.Types) == 1 && s.Types[0] == schema.KindObject
+	t := s.Types()
+	return len(t) == 1 && t[0] == schema.KindObject
 }
 
 // clone returns s with its own copies of the slices, so that neither the

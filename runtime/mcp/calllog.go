@@ -29,37 +29,11 @@ func (s *Server) logCall(ctx context.Context, call *Call) {
 	)
 }
 
-// redact returns v with the values the schema marks secret replaced. It
-// follows properties, additionalProperties and items; a value the schema
-// does not describe is kept. v is not modified: objects and arrays the
-// schema describes are copied.
+// redact returns v with the values the schema marks secret replaced by
+// Redacted (see schema.Schema.Redact). v is not modified.
 func redact(v any, s *schema.Schema) any {
 	if s == nil {
 		return v
 	}
-	if s.Secret {
-		return Redacted
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for name, pv := range v {
-			if ps, ok := s.Properties[name]; ok {
-				out[name] = redact(pv, ps)
-			} else {
-				out[name] = redact(pv, s.AdditionalProperties)
-			}
-		}
-		return out
-	case []any:
-		if s.Items == nil {
-			return v
-		}
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = redact(e, s.Items)
-		}
-		return out
-	}
-	return v
+	return s.Redact(v, Redacted)
 }

@@ -33,3 +33,36 @@ func TestOmitzeroLeavesUnsetOut(t *testing.T) {
 		t.Errorf("limit = %+v", back.Limit)
 	}
 }
+
+type patch struct {
+	Due  optional.Nullable[string] `json:"due,omitzero"`
+	Note optional.Nullable[string] `json:"note,omitzero"`
+	Tag  optional.Nullable[string] `json:"tag,omitzero"`
+}
+
+func TestNullableKeepsAbsentNullAndValueApart(t *testing.T) {
+	in := patch{Due: optional.Null[string](), Note: optional.NotNull("x")}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"due":null,"note":"x"}` {
+		t.Errorf("got %s", b)
+	}
+	var back patch
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !back.Due.IsNull() || back.Due.IsZero() {
+		t.Errorf("due = %+v, want present and null", back.Due)
+	}
+	if v, ok := back.Note.Get(); !ok || v != "x" || back.Note.IsNull() {
+		t.Errorf("note = %+v", back.Note)
+	}
+	if !back.Tag.IsZero() || back.Tag.IsNull() {
+		t.Errorf("tag = %+v, want absent", back.Tag)
+	}
+	if _, ok := back.Due.Get(); ok {
+		t.Error("a null has a value")
+	}
+}

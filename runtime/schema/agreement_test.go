@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -66,38 +68,66 @@ func documentedDifference(s *schema.Schema, v any) string {
 }
 
 // anyChecked reports whether fn holds for some value the validator checks
-// in v against s, with the schema it is checked against. It descends as
-// Validate does: into declared properties, additionalProperties schemas and
-// items, and not past a type error.
+// in v against s, with the schema it is checked against. It descends into
+// every schema that can apply to a part of v (through $ref and the
+// combinators too), and not past a type error.
 func anyChecked(s *schema.Schema, v any, fn func(*schema.Schema, any) bool) bool {
-	if s == nil {
-		return false
-	}
-	if fn(s, v) {
-		return true
-	}
-	if !s.Allows(schema.KindOf(v)) {
-		return false
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		for name, e := range x {
-			ps, declared := s.Properties[name]
-			if !declared {
-				ps = s.AdditionalProperties
-			}
-			if anyChecked(ps, e, fn) {
-				return true
-			}
+	for _, x := range applying(s, nil) {
+		if fn(x, v) {
+			return true
 		}
-	case []any:
-		for _, e := range x {
-			if anyChecked(s.Items, e, fn) {
-				return true
+	}
+	for _, x := range applying(s, nil) {
+		if !x.Allows(schema.KindOf(v)) {
+			continue
+		}
+		switch val := v.(type) {
+		case map[string]any:
+			for name, e := range val {
+				subs := []*schema.Schema{x.Property(name), x.AdditionalProperties(), x.UnevaluatedProperties()}
+				for _, p := range x.PatternProperties() {
+					subs = append(subs, p.Schema)
+				}
+				for _, sub := range subs {
+					if sub != nil && anyChecked(sub, e, fn) {
+						return true
+					}
+				}
+			}
+		case []any:
+			for i, e := range val {
+				subs := []*schema.Schema{x.Items(), x.Contains(), x.UnevaluatedItems()}
+				if p := x.PrefixItems(); i < len(p) {
+					subs = append(subs, p[i])
+				}
+				for _, sub := range subs {
+					if sub != nil && anyChecked(sub, e, fn) {
+						return true
+					}
+				}
 			}
 		}
 	}
 	return false
+}
+
+// applying is s and every schema reached from it through the keywords that
+// apply to the same value.
+func applying(s *schema.Schema, set []*schema.Schema) []*schema.Schema {
+	if s == nil || slices.Contains(set, s) {
+		return set
+	}
+	set = append(set, s)
+	ref, _ := s.Ref()
+	next := append([]*schema.Schema{ref, s.Not(), s.If(), s.Then(), s.Else()}, s.AllOf()...)
+	next = append(append(next, s.AnyOf()...), s.OneOf()...)
+	for _, d := range s.DependentSchemas() {
+		next = append(next, d)
+	}
+	for _, n := range next {
+		set = applying(n, set)
+	}
+	return set
 }
 
 // integralWhereIntegerOnly reports whether v is an integral number with a
@@ -128,6 +158,15 @@ func numbersFaithful(s *schema.Schema, v any) bool {
 	seen := map[float64]schema.Decimal{}
 	ok := true
 	add := func(n json.Number) {
+		// The reference's exact arithmetic refuses (and a zero hides)
+		// exponents beyond a million: 0e10000000000000000000 is zero to
+		// this package and an error to the reference.
+		if _, exp, found := strings.Cut(strings.ToLower(string(n)), "e"); found {
+			if e, err := strconv.Atoi(exp); err != nil || e > 1_000_000 || e < -1_000_000 {
+				ok = false
+				return
+			}
+		}
 		f, err := strconv.ParseFloat(string(n), 64)
 		d, exact := schema.ParseDecimal(string(n))
 		if err != nil || !exact || (f == 0 && d.Digits != "") {
@@ -139,30 +178,9 @@ func numbersFaithful(s *schema.Schema, v any) bool {
 		}
 		seen[f] = d
 	}
-	var schemaNumbers func(*schema.Schema)
-	schemaNumbers = func(s *schema.Schema) {
-		if s == nil {
-			return
-		}
-		doc := s.Document()
-		for _, kw := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
-			if n, isNumber := doc[kw].(json.Number); isNumber {
-				add(n)
-			}
-		}
-		if s.HasConst {
-			eachNumber(s.Const, add)
-		}
-		for _, e := range s.Enum {
-			eachNumber(e, add)
-		}
-		for _, name := range s.PropertyNames {
-			schemaNumbers(s.Properties[name])
-		}
-		schemaNumbers(s.AdditionalProperties)
-		schemaNumbers(s.Items)
-	}
-	schemaNumbers(s)
+	// Every number of the document: bounds, enum and const values, at any
+	// depth (annotations too, which only makes the check stricter).
+	eachNumber(s.Document(), add)
 	eachNumber(v, add)
 	return ok
 }

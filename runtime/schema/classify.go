@@ -71,13 +71,18 @@ type Change struct {
 	// "required-added" or "enum-narrowed".
 	Rule string `json:"rule"`
 	// Path locates the change in value terms: "$" is the whole value,
-	// "$.as_of" a property, "$.legs[*]" every array element, "$.meta.*"
-	// every undeclared property.
+	// "$.as_of" a property, "$.legs[*]" every array element, "$.legs[0]"
+	// the first (prefixItems), "$.meta.*" every undeclared property and
+	// "$.meta./^x-/" the properties a pattern matches.
 	Path string `json:"path"`
 	// Class is what this change alone requires.
 	Class Class `json:"class"`
 	// Text is a one-line reason for people.
 	Text string `json:"text"`
+	// Where is the location of the changed schema in the new document (in
+	// the old one when it was removed): inside $defs when the change is
+	// to a definition, whichever value paths use it.
+	Where Path `json:"where,omitempty"`
 }
 
 // String renders the change as "class rule path: text".
@@ -92,23 +97,26 @@ type Diff struct {
 }
 
 // Classify decides how the change from old to new must be released, and
-// why. The question is the seeds' "who breaks?": in the Input direction, does
-// new accept every value old accepted? Each way in which new rejects
-// something old accepted is Major; each way in which it accepts something old
-// rejected is Minor; annotation edits are Patch. The Output direction swaps
-// the two (seed 000 §4, DESIGN.md). Every reason is returned, with its path,
-// not only the first or the most severe: a reviewer needs the whole list, and
-// a classifier that stopped at the first Minor would under-report a Major
-// hiding behind it.
+// why. The question is "who breaks?": in the Input direction, does new
+// accept every value old accepted? Each way in which new rejects something
+// old accepted is Major; each way in which it accepts something old rejected
+// is Minor; annotation edits are Patch. The Output direction swaps the two.
+// Every reason is returned, with its path, not only the first or the most
+// severe: a reviewer needs the whole list, and a classifier that stopped at
+// the first Minor would under-report a Major hiding behind it.
 //
-// The comparison recurses through properties, array items and schema-valued
-// additionalProperties; a property's old schema, when the property is new,
-// is whatever old allowed for undeclared properties. Constraints that apply
-// to one JSON type (a string's pattern, a number's bounds) are compared only
-// when both schemas accept that type, so a type change is one reason, not a
-// cascade of noise. Keywords are compared one by one: minimum and
-// exclusiveMinimum are not reasoned about together, which can only make the
-// verdict more conservative (never Minor where Major is due).
+// The comparison follows the value: properties, pattern properties,
+// undeclared properties, array elements. At each value it compares all the
+// schemas that apply there together, looking through $ref and allOf, so
+// moving a schema into $defs changes nothing, and a change to a definition
+// is reported at every value that uses it (with Where locating the
+// definition). A reference cycle (a tree) is compared once per level it
+// recurses through, then stops. Constraints that apply to one JSON type (a
+// string's pattern, a number's bounds) are compared only when both schemas
+// accept that type, so a type change is one reason, not a cascade of noise.
+// Keywords are compared one by one: minimum and exclusiveMinimum are not
+// reasoned about together, which can only make the verdict more
+// conservative (never Minor where Major is due).
 //
 // Decisions where reasonable classifiers disagree (docs/decisions.md):
 //   - A new required property is Major even when it declares a default: the
@@ -121,8 +129,14 @@ type Diff struct {
 //     Minor: no old caller could have sent it.
 //   - Removing a declared property is Major in both directions, even on an
 //     open object: the server stops understanding a field callers rely on.
-//   - A changed const or pattern is Major in both directions: neither
-//     contract contains the other.
+//   - A changed const, pattern, format or not is Major in both directions:
+//     neither contract contains the other.
+//   - An alternative added to anyOf is Minor; added to a oneOf whose
+//     alternatives are told apart (by type or by a tag) it is Minor too,
+//     but added to any other oneOf it is Major, since a value that matches
+//     two alternatives is refused. A removed alternative is Major.
+//   - Alternatives are paired by content, then by tag or type, then by
+//     position, and each pair is compared like any two schemas.
 func Classify(old, new *Schema, dir Direction) Diff {
 	if old == nil {
 		old = &Schema{}
@@ -131,9 +145,9 @@ func Classify(old, new *Schema, dir Direction) Diff {
 		new = &Schema{}
 	}
 	c := classifier{dir: dir}
-	c.compare(old, new, "$")
-	if len(c.changes) == 0 && !Equal(old.Document(), new.Document()) {
-		c.add(annotate, "document-reformatted", "$", "the document changed without changing what it accepts")
+	c.compare(conjOf(old), conjOf(new), "$")
+	if len(c.changes) == 0 && !Equal(old.Raw(), new.Raw()) {
+		c.add(annotate, "document-reformatted", "$", new, "the document changed without changing what it accepts")
 	}
 	slices.SortFunc(c.changes, func(a, b Change) int {
 		if x := strings.Compare(a.Path, b.Path); x != 0 {
@@ -143,6 +157,9 @@ func Classify(old, new *Schema, dir Direction) Diff {
 			return x
 		}
 		return strings.Compare(a.Text, b.Text)
+	})
+	c.changes = slices.CompactFunc(c.changes, func(a, b Change) bool {
+		return a.Path == b.Path && a.Rule == b.Rule && a.Text == b.Text
 	})
 	d := Diff{Class: None, Changes: c.changes}
 	for _, ch := range c.changes {
@@ -164,9 +181,10 @@ const (
 type classifier struct {
 	dir     Direction
 	changes []Change
+	stack   []string // the (old, new) pairs being compared, against cycles
 }
 
-func (c *classifier) add(e effect, rule, path, format string, args ...any) {
+func (c *classifier) add(e effect, rule, path string, where *Schema, format string, args ...any) {
 	class := Patch
 	switch e {
 	case tighten:
@@ -182,146 +200,388 @@ func (c *classifier) add(e effect, rule, path, format string, args ...any) {
 	case replace:
 		class = Major
 	}
-	c.changes = append(c.changes, Change{Rule: rule, Path: path, Class: class, Text: fmt.Sprintf(format, args...)})
+	ch := Change{Rule: rule, Path: path, Class: class, Text: fmt.Sprintf(format, args...)}
+	if where != nil {
+		ch.Where = slices.Clone(where.loc)
+	}
+	c.changes = append(c.changes, ch)
 }
 
-// atom is a JSON type as far as type constraints can tell apart: a number
-// with a fraction is a separate atom from an integer because "integer"
-// accepts one and not the other.
-type atom uint8
+// conj is the schemas that all apply to one value: a schema with what it
+// reaches through $ref and allOf.
+type conj []*Schema
 
-const (
-	atomNull atom = iota
-	atomBoolean
-	atomInteger
-	atomFraction
-	atomString
-	atomArray
-	atomObject
-)
-
-var atomNames = [...]string{"null", "boolean", "integer", "non-integer number", "string", "array", "object"}
-
-func (s *Schema) acceptsAtom(a atom) bool {
-	if len(s.Types) == 0 {
-		return true
-	}
-	for _, t := range s.Types {
-		switch {
-		case t == KindNumber && (a == atomInteger || a == atomFraction),
-			t == KindInteger && a == atomInteger,
-			t == KindNull && a == atomNull,
-			t == KindBoolean && a == atomBoolean,
-			t == KindString && a == atomString,
-			t == KindArray && a == atomArray,
-			t == KindObject && a == atomObject:
-			return true
+func conjOf(ss ...*Schema) conj {
+	var out conj
+	var visit func(s *Schema)
+	visit = func(s *Schema) {
+		if s == nil || slices.Contains(out, s) {
+			return
+		}
+		out = append(out, s)
+		visit(s.ref)
+		for _, b := range s.allOf {
+			visit(b)
 		}
 	}
-	return false
+	for _, s := range ss {
+		visit(s)
+	}
+	return out
 }
 
-func (s *Schema) typeText() string {
-	if len(s.Types) == 0 {
-		return "any type"
+// key identifies the conjunction for cycle detection.
+func (k conj) key() string {
+	var b strings.Builder
+	for _, s := range k {
+		fmt.Fprintf(&b, "%p,", s)
 	}
-	names := make([]string, len(s.Types))
-	for i, k := range s.Types {
-		names[i] = k.String()
+	return b.String()
+}
+
+// head is the schema a change is located at.
+func (k conj) head() *Schema {
+	if len(k) == 0 {
+		return nil
+	}
+	return k[0]
+}
+
+func (k conj) atoms() atomSet {
+	set := atomAll
+	for _, s := range k {
+		if s.never {
+			return 0
+		}
+		set &= atomsOfTypes(s.types)
+	}
+	return set
+}
+
+func (k conj) typeText() string {
+	a := k.atoms()
+	switch a {
+	case atomAll:
+		return "any type"
+	case 0:
+		return "nothing"
+	}
+	names := []string{}
+	for _, kind := range a.kinds() {
+		names = append(names, kind.String())
 	}
 	return strings.Join(names, "|")
 }
 
-func (c *classifier) compare(old, new *Schema, path string) {
-	c.compareTypes(old, new, path)
-	c.compareValues(old, new, path)
-	both := func(as ...atom) bool {
-		for _, a := range as {
-			if old.acceptsAtom(a) && new.acceptsAtom(a) {
-				return true
+func (k conj) enum() ([]any, bool) {
+	var out []any
+	has := false
+	for _, s := range k {
+		if !s.hasEnum {
+			continue
+		}
+		if !has {
+			out, has = slices.Clone(s.enum), true
+			continue
+		}
+		out = slices.DeleteFunc(out, func(v any) bool { return !inEnum(v, s.enum) })
+	}
+	return out, has
+}
+
+func (k conj) constant() (any, bool) {
+	for _, s := range k {
+		if s.hasConst {
+			return s.constVal, true
+		}
+	}
+	return nil, false
+}
+
+// bound is the tightest of one numeric keyword: the largest lower bound or
+// the smallest upper one.
+func (k conj) bound(get func(*Schema) *Bound, lower bool) *Bound {
+	var best *Bound
+	for _, s := range k {
+		b := get(s)
+		if b == nil {
+			continue
+		}
+		if best == nil || (lower && b.Value > best.Value) || (!lower && b.Value < best.Value) {
+			best = b
+		}
+	}
+	return best
+}
+
+func (k conj) count(get func(*Schema) *int, lower bool) *int {
+	var best *int
+	for _, s := range k {
+		n := get(s)
+		if n == nil {
+			continue
+		}
+		if best == nil || (lower && *n > *best) || (!lower && *n < *best) {
+			best = n
+		}
+	}
+	return best
+}
+
+func (k conj) strings(get func(*Schema) []string) []string {
+	var out []string
+	for _, s := range k {
+		out = append(out, get(s)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func (k conj) patterns() []string {
+	return k.strings(func(s *Schema) []string {
+		if s.pattern == nil {
+			return nil
+		}
+		return []string{s.pattern.Source}
+	})
+}
+
+func (k conj) formats() []string {
+	return k.strings(func(s *Schema) []string {
+		if !s.formatAsserted {
+			return nil
+		}
+		return []string{s.format}
+	})
+}
+
+func (k conj) multiples() []*Bound {
+	var out []*Bound
+	for _, s := range k {
+		if s.multipleOf != nil && !slices.ContainsFunc(out, func(b *Bound) bool { return b.Literal() == s.multipleOf.Literal() }) {
+			out = append(out, s.multipleOf)
+		}
+	}
+	return out
+}
+
+func (k conj) unique() bool {
+	return slices.ContainsFunc(k, func(s *Schema) bool { return s.uniqueItems })
+}
+
+func (k conj) maxPrefix() int {
+	n := 0
+	for _, s := range k {
+		n = max(n, len(s.prefixItems))
+	}
+	return n
+}
+
+// element is what applies to element i (i < 0: the elements past every
+// prefix; see ElementSchemas).
+func (k conj) element(i int) conj { return conjOf(ElementSchemas(k, i)...) }
+
+func (k conj) sub(get func(*Schema) *Schema) conj {
+	var out []*Schema
+	for _, s := range k {
+		if x := get(s); x != nil {
+			out = append(out, x)
+		}
+	}
+	return conjOf(out...)
+}
+
+func (k conj) declared() []string {
+	return k.strings(func(s *Schema) []string { return s.propertyOrder })
+}
+
+// prop is what applies to the property name (see PropertySchemas).
+func (k conj) prop(name string) conj { return conjOf(PropertySchemas(k, name)...) }
+
+func (k conj) declares(name string) bool {
+	return slices.ContainsFunc(k, func(s *Schema) bool { return s.properties[name] != nil })
+}
+
+// closed reports whether undeclared properties are refused.
+func (k conj) closed() bool {
+	return slices.ContainsFunc(k, func(s *Schema) bool { return s.additionalProperties.IsFalse() })
+}
+
+func (k conj) patternSources() []string {
+	return k.strings(func(s *Schema) []string {
+		var out []string
+		for _, p := range s.patternProperties {
+			out = append(out, p.Pattern.Source)
+		}
+		return out
+	})
+}
+
+func (k conj) pattern(src string) conj {
+	var out []*Schema
+	for _, s := range k {
+		for _, p := range s.patternProperties {
+			if p.Pattern.Source == src {
+				out = append(out, p.Schema)
 			}
 		}
-		return false
+	}
+	return conjOf(out...)
+}
+
+func (k conj) dependentRequired() map[string][]string {
+	out := map[string][]string{}
+	for _, s := range k {
+		for trigger, names := range s.dependentRequired {
+			out[trigger] = append(out[trigger], names...)
+		}
+	}
+	for trigger := range out {
+		slices.Sort(out[trigger])
+		out[trigger] = slices.Compact(out[trigger])
+	}
+	return out
+}
+
+func (k conj) dependentSchemas() map[string]conj {
+	out := map[string]conj{}
+	for _, s := range k {
+		for trigger, d := range s.dependentSchemas {
+			out[trigger] = conjOf(append(out[trigger], d)...)
+		}
+	}
+	return out
+}
+
+// union is an anyOf or oneOf of a schema in a conjunction.
+type union struct {
+	keyword string
+	alts    []*Schema
+	u       *Union
+	owner   *Schema
+}
+
+func (k conj) unions() []union {
+	var out []union
+	for _, s := range k {
+		if len(s.anyOf) > 0 {
+			out = append(out, union{"anyOf", s.anyOf, s.anyOfUnion, s})
+		}
+		if len(s.oneOf) > 0 {
+			out = append(out, union{"oneOf", s.oneOf, s.oneOfUnion, s})
+		}
+	}
+	return out
+}
+
+func (c *classifier) compare(old, new conj, path string) {
+	key := old.key() + "|" + new.key()
+	if slices.Contains(c.stack, key) {
+		return // a recursive schema: this level was compared further up
+	}
+	c.stack = append(c.stack, key)
+	defer func() { c.stack = c.stack[:len(c.stack)-1] }()
+
+	oa, na := old.atoms(), new.atoms()
+	c.compareTypes(old, new, path)
+	if oa == 0 || na == 0 {
+		return // nothing accepted on one side: the type reason says it all
+	}
+	c.compareValues(old, new, path)
+	both := func(a atomSet) bool { return oa&na&a != 0 }
+	if both(atomString | atomInteger | atomFraction) {
+		c.compareSets("format", old.formats(), new.formats(), path, new)
 	}
 	if both(atomString) {
-		c.compareCount("minLength", old.MinLength, new.MinLength, true, path)
-		c.compareCount("maxLength", old.MaxLength, new.MaxLength, false, path)
-		c.comparePattern(old, new, path)
+		c.compareCount("minLength", old.count((*Schema).MinLength, true), new.count((*Schema).MinLength, true), true, path, new)
+		c.compareCount("maxLength", old.count((*Schema).MaxLength, false), new.count((*Schema).MaxLength, false), false, path, new)
+		c.compareSets("pattern", old.patterns(), new.patterns(), path, new)
 	}
-	if both(atomInteger, atomFraction) {
-		c.compareBound("minimum", old.Minimum, new.Minimum, true, path)
-		c.compareBound("exclusiveMinimum", old.ExclusiveMinimum, new.ExclusiveMinimum, true, path)
-		c.compareBound("maximum", old.Maximum, new.Maximum, false, path)
-		c.compareBound("exclusiveMaximum", old.ExclusiveMaximum, new.ExclusiveMaximum, false, path)
+	if both(atomInteger | atomFraction) {
+		get := func(f func(*Schema) *Bound) func(*Schema) *Bound { return f }
+		c.compareBound("minimum", old.bound(get(func(s *Schema) *Bound { return s.minimum }), true), new.bound(get(func(s *Schema) *Bound { return s.minimum }), true), true, path, new)
+		c.compareBound("exclusiveMinimum", old.bound(func(s *Schema) *Bound { return s.exclusiveMinimum }, true), new.bound(func(s *Schema) *Bound { return s.exclusiveMinimum }, true), true, path, new)
+		c.compareBound("maximum", old.bound(func(s *Schema) *Bound { return s.maximum }, false), new.bound(func(s *Schema) *Bound { return s.maximum }, false), false, path, new)
+		c.compareBound("exclusiveMaximum", old.bound(func(s *Schema) *Bound { return s.exclusiveMaximum }, false), new.bound(func(s *Schema) *Bound { return s.exclusiveMaximum }, false), false, path, new)
+		c.compareMultiples(old.multiples(), new.multiples(), path, new)
 	}
 	if both(atomArray) {
-		c.compareCount("minItems", old.MinItems, new.MinItems, true, path)
-		c.compareCount("maxItems", old.MaxItems, new.MaxItems, false, path)
-		switch {
-		case !old.UniqueItems && new.UniqueItems:
-			c.add(tighten, "uniqueItems-added", path, "items must now be unique")
-		case old.UniqueItems && !new.UniqueItems:
-			c.add(loosen, "uniqueItems-removed", path, "items no longer need to be unique")
-		}
-		if old.Items != nil || new.Items != nil {
-			c.compare(orAny(old.Items), orAny(new.Items), path+"[*]")
-		}
+		c.compareArray(old, new, path)
 	}
 	if both(atomObject) {
 		c.compareObject(old, new, path)
 	}
-	c.compareAnnotations(old, new, path)
+	c.compareUnions(old, new, path)
+	c.compareNot(old, new, path)
+	c.compareConditions(old, new, path)
+	c.compareAnnotations(old.head(), new.head(), path)
 }
 
-func orAny(s *Schema) *Schema {
-	if s == nil {
-		return &Schema{}
-	}
-	return s
-}
-
-func (c *classifier) compareTypes(old, new *Schema, path string) {
+func (c *classifier) compareTypes(old, new conj, path string) {
 	var lost, gained []string
-	for a := atomNull; a <= atomObject; a++ {
-		o, n := old.acceptsAtom(a), new.acceptsAtom(a)
+	oa, na := old.atoms(), new.atoms()
+	for _, a := range []atomSet{atomNull, atomBoolean, atomInteger, atomFraction, atomString, atomArray, atomObject} {
+		o, n := oa&a != 0, na&a != 0
 		switch {
 		case o && !n:
-			lost = append(lost, atomNames[a])
+			lost = append(lost, atomName(a))
 		case !o && n:
-			gained = append(gained, atomNames[a])
+			gained = append(gained, atomName(a))
 		}
 	}
 	if len(lost) > 0 {
-		c.add(tighten, "type-narrowed", path, "type is %s, was %s: %s no longer accepted",
+		c.add(tighten, "type-narrowed", path, new.head(), "type is %s, was %s: %s no longer accepted",
 			new.typeText(), old.typeText(), strings.Join(lost, ", "))
 	}
 	if len(gained) > 0 {
-		c.add(loosen, "type-widened", path, "type is %s, was %s: %s now accepted",
+		c.add(loosen, "type-widened", path, new.head(), "type is %s, was %s: %s now accepted",
 			new.typeText(), old.typeText(), strings.Join(gained, ", "))
 	}
 }
 
-func (c *classifier) compareValues(old, new *Schema, path string) {
+func atomName(a atomSet) string {
+	switch a {
+	case atomNull:
+		return "null"
+	case atomBoolean:
+		return "boolean"
+	case atomInteger:
+		return "integer"
+	case atomFraction:
+		return "non-integer number"
+	case atomString:
+		return "string"
+	case atomArray:
+		return "array"
+	}
+	return "object"
+}
+
+func (c *classifier) compareValues(old, new conj, path string) {
+	oe, oHas := old.enum()
+	ne, nHas := new.enum()
 	switch {
-	case !old.HasEnum && new.HasEnum:
-		c.add(tighten, "enum-added", path, "only %s accepted now", Repr(new.Enum))
-	case old.HasEnum && !new.HasEnum:
-		c.add(loosen, "enum-removed", path, "no longer limited to %s", Repr(old.Enum))
-	case old.HasEnum && new.HasEnum:
-		if removed := missingFrom(old.Enum, new.Enum); len(removed) > 0 {
-			c.add(tighten, "enum-narrowed", path, "enum no longer accepts %s", Repr(removed))
+	case !oHas && nHas:
+		c.add(tighten, "enum-added", path, new.head(), "only %s accepted now", Repr(ne))
+	case oHas && !nHas:
+		c.add(loosen, "enum-removed", path, new.head(), "no longer limited to %s", Repr(oe))
+	case oHas && nHas:
+		if removed := missingFrom(oe, ne); len(removed) > 0 {
+			c.add(tighten, "enum-narrowed", path, new.head(), "enum no longer accepts %s", Repr(removed))
 		}
-		if added := missingFrom(new.Enum, old.Enum); len(added) > 0 {
-			c.add(loosen, "enum-widened", path, "enum now accepts %s", Repr(added))
+		if added := missingFrom(ne, oe); len(added) > 0 {
+			c.add(loosen, "enum-widened", path, new.head(), "enum now accepts %s", Repr(added))
 		}
 	}
+	oc, oHas := old.constant()
+	nc, nHas := new.constant()
 	switch {
-	case !old.HasConst && new.HasConst:
-		c.add(tighten, "const-added", path, "must now be %s", Repr(new.Const))
-	case old.HasConst && !new.HasConst:
-		c.add(loosen, "const-removed", path, "no longer fixed to %s", Repr(old.Const))
-	case old.HasConst && new.HasConst && !Equal(old.Const, new.Const):
-		c.add(replace, "const-changed", path, "must be %s, was %s", Repr(new.Const), Repr(old.Const))
+	case !oHas && nHas:
+		c.add(tighten, "const-added", path, new.head(), "must now be %s", Repr(nc))
+	case oHas && !nHas:
+		c.add(loosen, "const-removed", path, new.head(), "no longer fixed to %s", Repr(oc))
+	case oHas && nHas && !Equal(oc, nc):
+		c.add(replace, "const-changed", path, new.head(), "must be %s, was %s", Repr(nc), Repr(oc))
 	}
 }
 
@@ -336,25 +596,50 @@ func missingFrom(a, b []any) []any {
 	return out
 }
 
-// compareBound compares a numeric bound; lower says whether raising it
-// tightens (minimum) or loosens (maximum). An absent bound is -inf for a
-// lower bound and +inf for an upper one (seed 000 §3): adding minimum 0
-// is a tightening.
-func (c *classifier) compareBound(kw string, old, new *Bound, lower bool, path string) {
-	switch {
-	case old == nil && new == nil:
-	case old == nil:
-		c.add(tighten, kw+"-added", path, "%s %s added", kw, new.Text)
-	case new == nil:
-		c.add(loosen, kw+"-removed", path, "%s %s removed", kw, old.Text)
-	case new.Value > old.Value:
-		c.add(pick(lower, tighten, loosen), kw+"-raised", path, "%s raised from %s to %s", kw, old.Text, new.Text)
-	case new.Value < old.Value:
-		c.add(pick(lower, loosen, tighten), kw+"-lowered", path, "%s lowered from %s to %s", kw, old.Text, new.Text)
+// compareSets compares a keyword every value of which must hold (patterns,
+// formats): one replaced by another is neither looser nor stricter.
+func (c *classifier) compareSets(kw string, old, new []string, path string, where conj) {
+	var added, removed []string
+	for _, v := range new {
+		if !slices.Contains(old, v) {
+			added = append(added, v)
+		}
+	}
+	for _, v := range old {
+		if !slices.Contains(new, v) {
+			removed = append(removed, v)
+		}
+	}
+	if len(added) == 1 && len(removed) == 1 {
+		c.add(replace, kw+"-changed", path, where.head(), "must match %s %s, was %s", kw, Repr(added[0]), Repr(removed[0]))
+		return
+	}
+	for _, v := range added {
+		c.add(tighten, kw+"-added", path, where.head(), "must now match %s %s", kw, Repr(v))
+	}
+	for _, v := range removed {
+		c.add(loosen, kw+"-removed", path, where.head(), "no longer has to match %s %s", kw, Repr(v))
 	}
 }
 
-func (c *classifier) compareCount(kw string, old, new *int, lower bool, path string) {
+// compareBound compares a numeric bound; lower says whether raising it
+// tightens (minimum) or loosens (maximum). An absent bound is -inf for a
+// lower bound and +inf for an upper one: adding minimum 0 is a tightening.
+func (c *classifier) compareBound(kw string, old, new *Bound, lower bool, path string, where conj) {
+	switch {
+	case old == nil && new == nil:
+	case old == nil:
+		c.add(tighten, kw+"-added", path, where.head(), "%s %s added", kw, new.Text)
+	case new == nil:
+		c.add(loosen, kw+"-removed", path, where.head(), "%s %s removed", kw, old.Text)
+	case new.Value > old.Value:
+		c.add(pick(lower, tighten, loosen), kw+"-raised", path, where.head(), "%s raised from %s to %s", kw, old.Text, new.Text)
+	case new.Value < old.Value:
+		c.add(pick(lower, loosen, tighten), kw+"-lowered", path, where.head(), "%s lowered from %s to %s", kw, old.Text, new.Text)
+	}
+}
+
+func (c *classifier) compareCount(kw string, old, new *int, lower bool, path string, where conj) {
 	var o, n *Bound
 	if old != nil {
 		o = &Bound{Value: float64(*old), Text: strconv.Itoa(*old)}
@@ -362,7 +647,7 @@ func (c *classifier) compareCount(kw string, old, new *int, lower bool, path str
 	if new != nil {
 		n = &Bound{Value: float64(*new), Text: strconv.Itoa(*new)}
 	}
-	c.compareBound(kw, o, n, lower, path)
+	c.compareBound(kw, o, n, lower, path, where)
 }
 
 func pick(cond bool, a, b effect) effect {
@@ -372,76 +657,347 @@ func pick(cond bool, a, b effect) effect {
 	return b
 }
 
-func (c *classifier) comparePattern(old, new *Schema, path string) {
-	switch {
-	case old.Pattern == new.Pattern:
-	case old.Pattern == "":
-		c.add(tighten, "pattern-added", path, "must now match %s", Repr(new.Pattern))
-	case new.Pattern == "":
-		c.add(loosen, "pattern-removed", path, "no longer has to match %s", Repr(old.Pattern))
-	default:
-		c.add(replace, "pattern-changed", path, "must match %s, was %s", Repr(new.Pattern), Repr(old.Pattern))
+// compareMultiples compares multipleOf: a new divisor that divides the old
+// one accepts more (every multiple of 0.02 is a multiple of 0.01).
+func (c *classifier) compareMultiples(old, new []*Bound, path string, where conj) {
+	divides := func(m *Bound, of []*Bound) bool {
+		return slices.ContainsFunc(of, func(b *Bound) bool { return MultipleOf(b.Literal(), m) })
+	}
+	for _, n := range new {
+		if slices.ContainsFunc(old, func(b *Bound) bool { return b.Literal() == n.Literal() }) {
+			continue
+		}
+		switch {
+		case len(old) == 0:
+			c.add(tighten, "multipleOf-added", path, where.head(), "must now be a multiple of %s", n.Text)
+		case divides(n, old):
+			// n divides every old divisor: at least as loose.
+		default:
+			c.add(tighten, "multipleOf-changed", path, where.head(), "must be a multiple of %s, which not every old multiple is", n.Text)
+		}
+	}
+	for _, o := range old {
+		if slices.ContainsFunc(new, func(b *Bound) bool { return b.Literal() == o.Literal() }) {
+			continue
+		}
+		switch {
+		case len(new) == 0:
+			c.add(loosen, "multipleOf-removed", path, where.head(), "no longer has to be a multiple of %s", o.Text)
+		case divides(o, new):
+			c.add(loosen, "multipleOf-loosened", path, where.head(), "no longer has to be a multiple of %s", o.Text)
+		}
 	}
 }
 
-func (c *classifier) compareObject(old, new *Schema, path string) {
-	for _, name := range new.Required {
-		if !slices.Contains(old.Required, name) {
-			c.add(tighten, "required-added", PropertyPath(path, name), "property %q is now required", name)
+func (c *classifier) compareArray(old, new conj, path string) {
+	c.compareCount("minItems", old.count((*Schema).MinItems, true), new.count((*Schema).MinItems, true), true, path, new)
+	c.compareCount("maxItems", old.count((*Schema).MaxItems, false), new.count((*Schema).MaxItems, false), false, path, new)
+	switch ou, nu := old.unique(), new.unique(); {
+	case !ou && nu:
+		c.add(tighten, "uniqueItems-added", path, new.head(), "items must now be unique")
+	case ou && !nu:
+		c.add(loosen, "uniqueItems-removed", path, new.head(), "items no longer need to be unique")
+	}
+	prefix := max(old.maxPrefix(), new.maxPrefix())
+	for i := range prefix {
+		o, n := old.element(i), new.element(i)
+		if len(o) > 0 || len(n) > 0 {
+			c.compare(o, n, IndexPath(path, i))
 		}
 	}
-	for _, name := range old.Required {
-		if !slices.Contains(new.Required, name) {
-			c.add(loosen, "required-removed", PropertyPath(path, name), "property %q is no longer required", name)
+	if o, n := old.element(-1), new.element(-1); len(o) > 0 || len(n) > 0 {
+		c.compare(o, n, path+"[*]")
+	}
+	oc, nc := old.sub(func(s *Schema) *Schema { return s.contains }), new.sub(func(s *Schema) *Schema { return s.contains })
+	switch {
+	case len(oc) == 0 && len(nc) > 0:
+		c.add(tighten, "contains-added", path, new.head(), "must now contain an item matching a schema")
+	case len(oc) > 0 && len(nc) == 0:
+		c.add(loosen, "contains-removed", path, new.head(), "no longer has to contain a matching item")
+	case len(oc) > 0:
+		// A looser contains schema is a looser array.
+		c.compare(oc, nc, path+"[contains]")
+		c.compareCount("minContains", old.count((*Schema).MinContains, true), new.count((*Schema).MinContains, true), true, path, new)
+		c.compareCount("maxContains", old.count((*Schema).MaxContains, false), new.count((*Schema).MaxContains, false), false, path, new)
+	}
+	c.compareRest("unevaluatedItems", old.sub(func(s *Schema) *Schema { return s.unevaluatedItems }),
+		new.sub(func(s *Schema) *Schema { return s.unevaluatedItems }), path+"[*]", new)
+}
+
+// compareRest compares a keyword that applies to what the others left
+// (unevaluatedItems, unevaluatedProperties): false is "closed".
+func (c *classifier) compareRest(kw string, old, new conj, path string, where conj) {
+	oc, nc := old.atoms() == 0 && len(old) > 0, new.atoms() == 0 && len(new) > 0
+	switch {
+	case !oc && nc:
+		c.add(tighten, kw+"-closed", path, where.head(), "what the other keywords do not cover is no longer allowed")
+	case oc && !nc:
+		c.add(loosen, kw+"-opened", path, where.head(), "what the other keywords do not cover is now allowed")
+	case !oc && !nc && (len(old) > 0 || len(new) > 0):
+		c.compare(old, new, path)
+	}
+}
+
+func (c *classifier) compareObject(old, new conj, path string) {
+	oreq, nreq := old.strings((*Schema).Required), new.strings((*Schema).Required)
+	for _, name := range nreq {
+		if !slices.Contains(oreq, name) {
+			c.add(tighten, "required-added", PropertyPath(path, name), new.head(), "property %q is now required", name)
 		}
 	}
-	for _, name := range old.PropertyNames {
+	for _, name := range oreq {
+		if !slices.Contains(nreq, name) {
+			c.add(loosen, "required-removed", PropertyPath(path, name), new.head(), "property %q is no longer required", name)
+		}
+	}
+	for _, name := range old.declared() {
 		p := PropertyPath(path, name)
-		newProp, ok := new.Properties[name]
-		if !ok {
-			c.add(replace, "property-removed", p, "property %q was removed", name)
+		if !new.declares(name) {
+			c.add(replace, "property-removed", p, old.prop(name).head(), "property %q was removed", name)
 			continue
 		}
-		c.compare(old.Properties[name], newProp, p)
+		c.compare(old.prop(name), new.prop(name), p)
 	}
-	for _, name := range new.PropertyNames {
-		if _, ok := old.Properties[name]; ok {
+	for _, name := range new.declared() {
+		if old.declares(name) {
 			continue
 		}
 		p := PropertyPath(path, name)
-		if old.Closed {
-			c.add(loosen, "property-added", p, "property %q added", name)
+		before := old.prop(name)
+		if before.atoms() == 0 && len(before) > 0 {
+			c.add(loosen, "property-added", p, new.prop(name).head(), "property %q added", name)
 			continue
 		}
 		// The object already accepted this name as an undeclared
 		// property: judge the new declaration against what it allowed.
-		c.add(annotate, "property-declared", p, "property %q declared (undeclared properties were allowed)", name)
-		c.compare(orAny(old.AdditionalProperties), new.Properties[name], p)
+		c.add(annotate, "property-declared", p, new.prop(name).head(), "property %q declared (undeclared properties were allowed)", name)
+		c.compare(before, new.prop(name), p)
+	}
+	osrc, nsrc := old.patternSources(), new.patternSources()
+	for _, src := range nsrc {
+		p := path + "./" + src + "/"
+		switch {
+		case slices.Contains(osrc, src):
+			c.compare(old.pattern(src), new.pattern(src), p)
+		case old.closed():
+			c.add(loosen, "patternProperties-added", p, new.head(), "properties matching %s are now allowed", Repr(src))
+		default:
+			c.add(annotate, "patternProperties-declared", p, new.head(), "properties matching %s now have a schema", Repr(src))
+			c.compare(old.sub(func(s *Schema) *Schema { return s.additionalProperties }), new.pattern(src), p)
+		}
+	}
+	for _, src := range osrc {
+		if !slices.Contains(nsrc, src) {
+			c.add(replace, "patternProperties-removed", path+"./"+src+"/", old.head(), "properties matching %s lost their schema", Repr(src))
+		}
 	}
 	rest := path + ".*"
-	switch {
-	case !old.Closed && new.Closed:
-		c.add(tighten, "additionalProperties-closed", rest, "undeclared properties are no longer allowed")
-	case old.Closed && !new.Closed:
-		c.add(loosen, "additionalProperties-opened", rest, "undeclared properties are now allowed")
-	case !old.Closed && !new.Closed && (old.AdditionalProperties != nil || new.AdditionalProperties != nil):
-		c.compare(orAny(old.AdditionalProperties), orAny(new.AdditionalProperties), rest)
+	oadd := old.sub(func(s *Schema) *Schema { return s.additionalProperties })
+	nadd := new.sub(func(s *Schema) *Schema { return s.additionalProperties })
+	switch oc, nc := old.closed(), new.closed(); {
+	case !oc && nc:
+		c.add(tighten, "additionalProperties-closed", rest, new.head(), "undeclared properties are no longer allowed")
+	case oc && !nc:
+		c.add(loosen, "additionalProperties-opened", rest, new.head(), "undeclared properties are now allowed")
+	case !oc && !nc && (len(oadd) > 0 || len(nadd) > 0):
+		c.compare(oadd, nadd, rest)
+	}
+	on, nn := old.sub(func(s *Schema) *Schema { return s.propertyNames }), new.sub(func(s *Schema) *Schema { return s.propertyNames })
+	if len(on) > 0 || len(nn) > 0 {
+		c.compare(on, nn, path+".<name>")
+	}
+	c.compareCount("minProperties", old.count((*Schema).MinProperties, true), new.count((*Schema).MinProperties, true), true, path, new)
+	c.compareCount("maxProperties", old.count((*Schema).MaxProperties, false), new.count((*Schema).MaxProperties, false), false, path, new)
+	odr, ndr := old.dependentRequired(), new.dependentRequired()
+	for _, trigger := range sortedKeys(ndr) {
+		for _, name := range ndr[trigger] {
+			if !slices.Contains(odr[trigger], name) {
+				c.add(tighten, "dependentRequired-added", PropertyPath(path, name), new.head(), "property %q is now required when %q is present", name, trigger)
+			}
+		}
+	}
+	for _, trigger := range sortedKeys(odr) {
+		for _, name := range odr[trigger] {
+			if !slices.Contains(ndr[trigger], name) {
+				c.add(loosen, "dependentRequired-removed", PropertyPath(path, name), new.head(), "property %q is no longer required when %q is present", name, trigger)
+			}
+		}
+	}
+	ods, nds := old.dependentSchemas(), new.dependentSchemas()
+	for _, trigger := range sortedKeys(nds) {
+		if o, ok := ods[trigger]; ok {
+			c.compare(o, nds[trigger], path)
+		} else {
+			c.add(tighten, "dependentSchemas-added", path, nds[trigger].head(), "a schema now applies when %q is present", trigger)
+		}
+	}
+	for _, trigger := range sortedKeys(ods) {
+		if _, ok := nds[trigger]; !ok {
+			c.add(loosen, "dependentSchemas-removed", path, new.head(), "the schema that applied when %q is present was removed", trigger)
+		}
+	}
+	c.compareRest("unevaluatedProperties", old.sub(func(s *Schema) *Schema { return s.unevaluatedProperties }),
+		new.sub(func(s *Schema) *Schema { return s.unevaluatedProperties }), rest, new)
+}
+
+func (c *classifier) compareUnions(old, new conj, path string) {
+	ou, nu := old.unions(), new.unions()
+	for i := 0; i < max(len(ou), len(nu)); i++ {
+		switch {
+		case i >= len(ou):
+			n := nu[i]
+			c.add(tighten, n.keyword+"-added", path, n.owner, "must now match %s of %d alternatives", n.keyword, len(n.alts))
+		case i >= len(nu):
+			o := ou[i]
+			c.add(loosen, o.keyword+"-removed", path, new.head(), "no longer has to match %s", o.keyword)
+		default:
+			c.compareUnion(ou[i], nu[i], path)
+		}
 	}
 }
 
+// compareUnion pairs the alternatives of two unions and compares each pair.
+func (c *classifier) compareUnion(o, n union, path string) {
+	paired := make([]int, len(n.alts)) // new alternative → old, or -1
+	used := make([]bool, len(o.alts))
+	for i := range paired {
+		paired[i] = -1
+	}
+	match := func(same func(oi, ni int) bool) {
+		for ni := range n.alts {
+			if paired[ni] >= 0 {
+				continue
+			}
+			for oi := range o.alts {
+				if !used[oi] && same(oi, ni) {
+					paired[ni], used[oi] = oi, true
+					break
+				}
+			}
+		}
+	}
+	match(func(oi, ni int) bool { return o.alts[oi].Hash() == n.alts[ni].Hash() })
+	if o.u.Kind == UnionByProperty && n.u.Kind == UnionByProperty && o.u.Property == n.u.Property {
+		match(func(oi, ni int) bool { return o.u.Tags[oi] == n.u.Tags[ni] })
+	}
+	if o.u.Kind == UnionByType && n.u.Kind == UnionByType {
+		match(func(oi, ni int) bool { return o.u.atoms[oi]&n.u.atoms[ni] != 0 })
+	}
+	match(func(oi, ni int) bool { return oi == ni })
+	match(func(oi, ni int) bool { return true })
+	told := n.u.Kind != UnionGeneral
+	if o.keyword != n.keyword {
+		if n.keyword == "oneOf" && !told {
+			c.add(tighten, "union-changed", path, n.owner, "anyOf became oneOf: a value matching two alternatives is now refused")
+		} else {
+			c.add(annotate, "union-changed", path, n.owner, "%s became %s", o.keyword, n.keyword)
+		}
+	}
+	for ni, oi := range paired {
+		alt := n.alts[ni]
+		if oi >= 0 {
+			c.compare(conjOf(o.alts[oi]), conjOf(alt), path)
+			continue
+		}
+		if n.keyword == "oneOf" && !told {
+			c.add(replace, "oneOf-alternative-added", path, alt, "oneOf alternative #%d added: a value it accepts is now refused if another alternative accepts it too", ni)
+		} else {
+			c.add(loosen, n.keyword+"-alternative-added", path, alt, "%s alternative #%d added", n.keyword, ni)
+		}
+	}
+	for oi, alt := range o.alts {
+		if !used[oi] {
+			c.add(tighten, o.keyword+"-alternative-removed", path, n.owner, "%s alternative #%d (%s) removed", o.keyword, oi, alt.Hash())
+		}
+	}
+}
+
+func (c *classifier) compareNot(old, new conj, path string) {
+	hashes := func(k conj) []string {
+		var out []string
+		for _, s := range k {
+			if s.not != nil {
+				out = append(out, s.not.Hash())
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	oh, nh := hashes(old), hashes(new)
+	switch {
+	case slices.Equal(oh, nh):
+	case len(oh) == 0:
+		c.add(tighten, "not-added", path, new.head(), "must now not match a schema")
+	case len(nh) == 0:
+		c.add(loosen, "not-removed", path, new.head(), "no longer excluded by not")
+	default:
+		c.add(replace, "not-changed", path, new.head(), "the schema in not changed")
+	}
+}
+
+func (c *classifier) compareConditions(old, new conj, path string) {
+	conds := func(k conj) []*Schema {
+		var out []*Schema
+		for _, s := range k {
+			if s.ifS != nil {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	oc, nc := conds(old), conds(new)
+	for i := 0; i < max(len(oc), len(nc)); i++ {
+		switch {
+		case i >= len(oc):
+			c.add(tighten, "if-added", path, nc[i], "a condition (if/then/else) now applies")
+		case i >= len(nc):
+			c.add(loosen, "if-removed", path, new.head(), "a condition (if/then/else) no longer applies")
+		case oc[i].ifS.Hash() != nc[i].ifS.Hash():
+			c.add(replace, "if-changed", path, nc[i], "the condition in if changed")
+		default:
+			c.compare(conjOf(orTrue(oc[i].thenS)), conjOf(orTrue(nc[i].thenS)), path)
+			c.compare(conjOf(orTrue(oc[i].elseS)), conjOf(orTrue(nc[i].elseS)), path)
+		}
+	}
+}
+
+func orTrue(s *Schema) *Schema {
+	if s == nil {
+		return &Schema{}
+	}
+	return s
+}
+
 func (c *classifier) compareAnnotations(old, new *Schema, path string) {
-	if old.Title != new.Title {
-		c.add(annotate, "title-changed", path, "title changed")
+	if old == nil || new == nil {
+		return
 	}
-	if old.Description != new.Description {
-		c.add(annotate, "description-changed", path, "description changed")
+	if old.title != new.title {
+		c.add(annotate, "title-changed", path, new, "title changed")
 	}
-	od, nd := old.Document(), new.Document()
-	for _, kw := range []string{"examples", "default", "x-secret", "$comment", "$schema"} {
+	if old.description != new.description {
+		c.add(annotate, "description-changed", path, new, "description changed")
+	}
+	od, _ := old.doc.(map[string]any)
+	nd, _ := new.doc.(map[string]any)
+	keys := map[string]bool{}
+	for _, d := range []map[string]any{od, nd} {
+		for k := range d {
+			if k == "x-secret" || k == "examples" || k == "default" || k == "$comment" || k == "$schema" ||
+				k == "deprecated" || k == "readOnly" || k == "writeOnly" || k == "contentEncoding" ||
+				k == "contentMediaType" || k == "contentSchema" || strings.HasPrefix(k, "x-") {
+				keys[k] = true
+			}
+		}
+	}
+	if (old.format != new.format) && !(old.formatAsserted && new.formatAsserted) && !(old.format == "" && new.formatAsserted) && !(new.format == "" && old.formatAsserted) {
+		c.add(annotate, "format-changed", path, new, "format annotation changed")
+	}
+	for _, kw := range sortedKeys(keys) {
 		ov, oHas := od[kw]
 		nv, nHas := nd[kw]
 		if oHas != nHas || (oHas && !Equal(ov, nv)) {
-			c.add(annotate, kw+"-changed", path, "%s changed", kw)
+			c.add(annotate, kw+"-changed", path, new, "%s changed", kw)
 		}
 	}
 }

@@ -8,17 +8,23 @@ import (
 )
 
 // ValidationError is one way a value breaks its schema: where ($.a.b[2]) and
-// what, in the words the seeds use. The reference validator and every
-// generated validator build their messages with the functions below, so the
-// two can be compared byte for byte.
+// what. The reference validator and every generated validator build their
+// messages with the functions below, so the two can be compared byte for
+// byte.
 type ValidationError struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
 }
 
 // String renders the error as "path: message", the form that goes into a
-// repair prompt and into a -32602 error's data.
-func (e ValidationError) String() string { return e.Path + ": " + e.Message }
+// repair prompt and into a -32602 error's data. The note that ends a
+// truncated list (see MaxErrors) has no path and renders as its message.
+func (e ValidationError) String() string {
+	if e.Path == "" {
+		return e.Message
+	}
+	return e.Path + ": " + e.Message
+}
 
 // Error makes a single ValidationError usable as an error.
 func (e ValidationError) Error() string { return e.String() }
@@ -37,16 +43,112 @@ func (e Errors) Strings() []string {
 	return out
 }
 
-// SortErrors orders errors by (path, message), byte-wise, which for valid
-// UTF-8 is code point order: the order the seeds' Python sort gives. A stable
-// order keeps a repair prompt byte-identical across runs.
-func SortErrors(errs []ValidationError) {
-	slices.SortFunc(errs, func(a, b ValidationError) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
+// Truncated returns how many more errors were found than the list holds: a
+// list cut at MaxErrors ends with a note saying so.
+func (e Errors) Truncated() int {
+	if n := len(e); n > 0 && e[n-1].Path == "" {
+		if rest, ok := strings.CutSuffix(e[n-1].Message, msgMoreSuffix); ok {
+			if v, err := strconv.Atoi(rest); err == nil {
+				return v
+			}
 		}
-		return strings.Compare(a.Message, b.Message)
-	})
+	}
+	return 0
+}
+
+// SortErrors orders errors by (path, message), byte-wise, which for valid
+// UTF-8 is code point order. A stable order keeps a repair prompt
+// byte-identical across runs.
+func SortErrors(errs []ValidationError) {
+	slices.SortFunc(errs, compareErrors)
+}
+
+func compareErrors(a, b ValidationError) int {
+	if c := strings.Compare(a.Path, b.Path); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+// MaxErrors is how many errors one validation reports. A hostile caller can
+// make a value with any number of violations (a hundred thousand undeclared
+// properties); past this many the answer keeps the first MaxErrors in
+// (path, message) order and ends with a note saying how many more were
+// found, so its size stays bounded whatever the input.
+const MaxErrors = 100
+
+// msgMoreSuffix ends the note of a truncated list.
+const msgMoreSuffix = " more errors not shown"
+
+// MsgMoreErrors is the note that ends a list cut at MaxErrors.
+func MsgMoreErrors(n int) string { return strconv.Itoa(n) + msgMoreSuffix }
+
+// Collector gathers the errors of one validation with bounded memory: it
+// never holds more than 2×MaxErrors, keeping the least errors in (path,
+// message) order whenever it would, so what Result returns does not depend
+// on the order errors were found in. The zero Collector is ready to use.
+type Collector struct {
+	errs []ValidationError
+	more int // errors dropped past MaxErrors (an upper bound: a dropped error may recur)
+}
+
+// Add records an error.
+func (c *Collector) Add(path, message string) {
+	if len(c.errs) >= 2*MaxErrors {
+		c.compact()
+	}
+	if cap(c.errs) == 0 {
+		c.errs = make([]ValidationError, 0, 4)
+	}
+	c.errs = append(c.errs, ValidationError{Path: path, Message: message})
+}
+
+// Len is the number of errors recorded, MaxErrors at most after compacting
+// (with Truncated telling the rest).
+func (c *Collector) Len() int { return len(c.errs) + c.more }
+
+// Empty reports whether no error was recorded.
+func (c *Collector) Empty() bool { return len(c.errs) == 0 && c.more == 0 }
+
+// Reset forgets every error, keeping the storage.
+func (c *Collector) Reset() { c.errs, c.more = c.errs[:0], 0 }
+
+// compact sorts, drops duplicates and keeps the first MaxErrors.
+func (c *Collector) compact() {
+	SortErrors(c.errs)
+	c.errs = slices.CompactFunc(c.errs, func(a, b ValidationError) bool { return a == b })
+	if n := len(c.errs); n > MaxErrors {
+		c.more += n - MaxErrors
+		clear(c.errs[MaxErrors:])
+		c.errs = c.errs[:MaxErrors]
+	}
+}
+
+// First is the least error recorded and how many there are in all; ok is
+// false when there is none.
+func (c *Collector) First() (first ValidationError, n int, ok bool) {
+	if len(c.errs) == 0 {
+		return ValidationError{}, 0, false
+	}
+	c.compact()
+	return c.errs[0], len(c.errs) + c.more, true
+}
+
+// Result returns the errors sorted by (path, message), duplicates removed,
+// at most MaxErrors of them followed, when more were found, by the note
+// MsgMoreErrors; nil when there are none. The Collector can be reused
+// after Reset.
+func (c *Collector) Result() Errors {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	c.compact()
+	out := make(Errors, len(c.errs), len(c.errs)+1)
+	copy(out, c.errs)
+	if c.more > 0 {
+		out = append(out, ValidationError{Message: MsgMoreErrors(c.more)})
+	}
+	return out
 }
 
 // PropertyPath is the path of property name under path: "$.a" + "b" → "$.a.b".
@@ -55,10 +157,10 @@ func PropertyPath(path, name string) string { return path + "." + name }
 // IndexPath is the path of element i under path: "$.a", 2 → "$.a[2]".
 func IndexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
-// The messages. Values are printed the way the seeds print them: strings in
-// single quotes as written (no escaping, so a pattern reads as in the schema),
-// arrays as [a, b], numbers in canonical form, and true/false/null as JSON
-// spells them.
+// The messages. Values are printed for people: strings in single quotes as
+// written (no escaping, so a pattern reads as in the schema), arrays as
+// [a, b], numbers in canonical form, and true/false/null as JSON spells them.
+// Every message is documented in docs/errors.md.
 
 // MsgType reports a value whose JSON type is not among the allowed ones.
 func MsgType(allowed []Kind, got Kind) string {
@@ -118,6 +220,91 @@ func MsgMaxItems(n int) string { return "more than maxItems " + strconv.Itoa(n) 
 
 // MsgUnique reports an array with two equal elements under uniqueItems.
 const MsgUnique = "items must be unique"
+
+// MsgFalse reports a value where the schema is false: nothing is allowed.
+const MsgFalse = "no value is allowed here"
+
+// MsgAdditionalItem reports an element past prefixItems where items (or
+// unevaluatedItems) is false.
+const MsgAdditionalItem = "additional item is not allowed"
+
+// MsgMultipleOf reports a number that is not a multiple of multipleOf
+// (exactly, in decimal: 0.3 is a multiple of 0.1).
+func MsgMultipleOf(b *Bound) string { return "not a multiple of " + b.Text }
+
+// MsgFormat reports a string (or a number, for the numeric formats) that
+// does not have the format.
+func MsgFormat(format string) string { return "does not match format " + Repr(format) }
+
+// MsgMinProperties reports an object with fewer than minProperties members.
+func MsgMinProperties(n int) string { return "fewer than minProperties " + strconv.Itoa(n) }
+
+// MsgMaxProperties reports an object with more than maxProperties members.
+func MsgMaxProperties(n int) string { return "more than maxProperties " + strconv.Itoa(n) }
+
+// MsgDependentRequired reports a property dependentRequired asks for,
+// missing while trigger is present (at the missing property's path).
+func MsgDependentRequired(trigger string) string {
+	return "required property is missing (required when " + Repr(trigger) + " is present)"
+}
+
+// MsgPropertyName reports a property name that breaks propertyNames (at
+// the property's path); msg is what the name's schema says about it.
+func MsgPropertyName(msg string) string { return "property name: " + msg }
+
+// MsgContains reports an array none of whose elements matches contains.
+const MsgContains = "no item matches the contains schema"
+
+// MsgMinContains reports fewer than minContains elements matching contains.
+func MsgMinContains(n int) string {
+	return "fewer than minContains " + strconv.Itoa(n) + " items match the contains schema"
+}
+
+// MsgMaxContains reports more than maxContains elements matching contains.
+func MsgMaxContains(n int) string {
+	return "more than maxContains " + strconv.Itoa(n) + " items match the contains schema"
+}
+
+// MsgNot reports a value that matches the schema of not.
+const MsgNot = "must not match the schema in not"
+
+// MsgNoneOf reports a value that matches none of the alternatives of a
+// union tried one by one (keyword is "anyOf" or "oneOf"). It names each
+// alternative by its index with its first error and how many more it had,
+// so the message says briefly why each was refused:
+//
+//	matches none of anyOf: #0 $.a: expected type string, got integer; #1 $: required property is missing (+1 more)
+func MsgNoneOf(keyword string, firsts []ValidationError, counts []int) string {
+	var b strings.Builder
+	b.WriteString("matches none of ")
+	b.WriteString(keyword)
+	b.WriteString(":")
+	for i, e := range firsts {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(" #")
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte(' ')
+		b.WriteString(e.String())
+		if counts[i] > 1 {
+			b.WriteString(" (+")
+			b.WriteString(strconv.Itoa(counts[i] - 1))
+			b.WriteString(" more)")
+		}
+	}
+	return b.String()
+}
+
+// MsgManyOf reports a value that matches more than one alternative of a
+// oneOf: matched lists their indexes.
+func MsgManyOf(matched []int) string {
+	parts := make([]string, len(matched))
+	for i, m := range matched {
+		parts[i] = "#" + strconv.Itoa(m)
+	}
+	return "matches more than one of oneOf: " + strings.Join(parts, ", ")
+}
 
 // Repr prints a JSON value for a message (see the note above the messages).
 func Repr(v any) string {

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -56,47 +57,89 @@ func Repair(v any, s *Schema, defaults map[string]any) (any, Errors) {
 	if s == nil {
 		return v, nil
 	}
-	r := repairer{defaults: defaults}
-	out, _ := r.value(v, s, "$")
+	r := repairer{defaults: defaults, admitted: &admitted{memo: map[*Schema]atomSet{}, busy: map[*Schema]bool{}}}
+	out, _ := r.value(v, conjOf(s), "$")
 	return out, s.Validate(out)
 }
 
 // repairer carries what stays the same through one Repair.
 type repairer struct {
 	defaults map[string]any
+	admitted *admitted
 }
 
-// value repairs v against s at path and reports whether anything changed.
-func (r *repairer) value(v any, s *Schema, path string) (any, bool) {
-	k := KindOf(v)
-	if !s.Allows(k) {
-		return convert(v, k, s)
+// allowed is the set of JSON types a value can have and satisfy every
+// schema of k.
+func (r *repairer) allowed(k conj) atomSet {
+	set := atomAll
+	for _, s := range k {
+		set &= r.admitted.of(s)
 	}
-	switch k {
+	return set
+}
+
+// picked adds to k the alternative of each union in k that v can only
+// match: the one its type picks, or the one its tag names. Repair follows
+// them; it never guesses between alternatives a value could match.
+func picked(k conj, v any) conj {
+	out := k
+	for _, u := range k.unions() {
+		i := -1
+		switch u.u.Kind {
+		case UnionByType:
+			i = u.u.ForKind(KindOf(v))
+		case UnionByProperty:
+			if m, ok := v.(map[string]any); ok {
+				if tag, ok := m[u.u.Property].(string); ok {
+					i = u.u.ForTag(tag)
+				}
+			}
+		}
+		if i >= 0 {
+			out = conjOf(append(slices.Clone(out), u.alts[i])...)
+		}
+	}
+	return out
+}
+
+// value repairs v against the schemas k at path and reports whether
+// anything changed.
+func (r *repairer) value(v any, k conj, path string) (any, bool) {
+	kind := KindOf(v)
+	allowed := r.allowed(k)
+	if allowed&atomOf(kind) == 0 {
+		if kind == KindInteger && allowed&atomInteger == 0 && allowed&atomFraction != 0 {
+			return v, false // an integer is a number; only the range can refuse it
+		}
+		return convert(v, kind, allowed)
+	}
+	k = picked(k, v)
+	switch kind {
 	case KindObject:
-		return r.object(v.(map[string]any), s, path)
+		return r.object(v.(map[string]any), k, path)
 	case KindArray:
-		return r.array(v.([]any), s, path)
+		return r.array(v.([]any), k, path)
 	}
 	return v, false
 }
 
-// convert applies the first syntax repair that turns v, of kind k which s
-// does not allow, into a value of a kind s allows. Each rule targets a kind
-// s allows and starts from a kind s does not, so a converted value is never
-// converted again: that is what makes the conversions idempotent.
-func convert(v any, k Kind, s *Schema) (any, bool) {
+// convert applies the first syntax repair that turns v, of kind k which the
+// schemas do not allow, into a value of a kind they allow. Each rule
+// targets an allowed kind and starts from one that is not, so a converted
+// value is never converted again: that is what makes the conversions
+// idempotent.
+func convert(v any, k Kind, allowed atomSet) (any, bool) {
 	switch k {
 	case KindString:
 		text := v.(string)
 		// Models quote scalars: "true" for true, "42" for 42. The exact
 		// spellings only: " 42", "+42", "0x2A" or "NaN" are not numbers a
 		// JSON sender could have meant, so they stay strings.
-		if s.Allows(KindBoolean) && (strings.EqualFold(text, "true") || strings.EqualFold(text, "false")) {
+		if allowed&atomBoolean != 0 && (strings.EqualFold(text, "true") || strings.EqualFold(text, "false")) {
 			return strings.EqualFold(text, "true"), true
 		}
-		if s.Allows(KindInteger) && IsNumberLiteral(text) {
-			if n, ok := numberFor(text, s); ok {
+		if allowed&(atomInteger|atomFraction) != 0 && IsNumberLiteral(text) {
+			if n, ok := numberFor(text, allowed); ok {
 				return n, true
 			}
 		}
@@ -108,37 +151,40 @@ func convert(v any, k Kind, s *Schema) (any, bool) {
 		// k is not allowed. If integers are, k is a number with a fraction
 		// or an exponent and only its integral spelling can help; a number
 		// is never turned into a string while the schema takes numbers.
-		if s.Allows(KindInteger) {
-			if n, ok := numberFor(text, s); ok {
+		if allowed&atomInteger != 0 {
+			if n, ok := numberFor(text, allowed); ok {
 				return n, true
 			}
 			return v, false
 		}
 		// Only strings are wanted: an identifier sent as 771 meant "771".
 		// The literal is kept as written, so 5.0 becomes "5.0", not "5".
-		if s.Allows(KindString) {
+		if allowed&atomString != 0 {
 			return text, true
 		}
 	}
 	return v, false
 }
 
-// numberFor turns the JSON number literal text into the number s wants: the
-// literal itself when s allows any number, its integer spelling when s
-// allows only integers and the literal is integral. A number the schema's
+// numberFor turns the JSON number literal text into the number the schemas
+// want: the literal itself when they allow any number, its integer spelling
+// when they allow only integers and the literal is integral. A number the
 // Go type cannot hold (1e400 for a float64, 2^70 for an int64) is not
 // produced: it would trade a type error for a range error and an Inf or a
 // wrapped integer for whoever reads it.
-func numberFor(text string, s *Schema) (json.Number, bool) {
+func numberFor(text string, allowed atomSet) (json.Number, bool) {
 	n := json.Number(text)
-	if !s.Allows(KindNumber) {
+	if allowed&atomFraction == 0 {
 		lit, ok := integerLiteral(text)
 		if !ok {
 			return "", false
 		}
 		n = json.Number(lit)
+		_, err := strconv.ParseInt(lit, 10, 64)
+		return n, err == nil
 	}
-	return n, s.rangeError(n, KindOf(n)) == ""
+	_, err := strconv.ParseFloat(text, 64)
+	return n, err == nil
 }
 
 // maxExactInteger is 2^53: every integer below it in magnitude is exactly a
@@ -251,40 +297,36 @@ func numberText(v any) (string, bool) {
 	return "", false
 }
 
-// object repairs the properties of m the validator checks, drops the ones
-// additionalProperties: false forbids and fills missing required ones from
-// the defaults. m itself is copied only if something changes.
-func (r *repairer) object(m map[string]any, s *Schema, path string) (any, bool) {
+// object repairs the properties of m the schemas check, drops the ones
+// they forbid (additionalProperties or unevaluatedProperties false) and
+// fills missing required ones from the defaults. m itself is copied only if
+// something changes.
+func (r *repairer) object(m map[string]any, k conj, path string) (any, bool) {
 	var out map[string]any
+	required := k.strings((*Schema).Required)
 	edit := func() {
 		if out == nil {
-			out = make(map[string]any, len(m)+len(s.Required))
-			for k, v := range m {
-				out[k] = v
+			out = make(map[string]any, len(m)+len(required))
+			for name, v := range m {
+				out[name] = v
 			}
 		}
 	}
-	for name, pv := range m {
-		ps, declared := s.Properties[name]
-		if !declared {
-			if s.Closed {
-				// The schema says this key cannot be meant: dropping it loses
-				// nothing the tool could have used.
-				edit()
-				delete(out, name)
-				continue
-			}
-			if s.AdditionalProperties == nil {
-				continue
-			}
-			ps = s.AdditionalProperties
+	for _, name := range sortedKeys(m) {
+		sub := k.prop(name)
+		if !k.declares(name) && forbidsRest(k, name) {
+			// The schema says this key cannot be meant: dropping it
+			// loses nothing the tool could have used.
+			edit()
+			delete(out, name)
+			continue
 		}
-		if nv, changed := r.value(pv, ps, PropertyPath(path, name)); changed {
+		if nv, changed := r.value(m[name], sub, PropertyPath(path, name)); changed {
 			edit()
 			out[name] = nv
 		}
 	}
-	for _, name := range s.Required {
+	for _, name := range required {
 		if _, present := m[name]; present {
 			continue
 		}
@@ -296,10 +338,7 @@ func (r *repairer) object(m map[string]any, s *Schema, path string) (any, bool) 
 		// A caller-supplied default is the one value Repair may add; it is
 		// copied so the result never aliases the caller's map, and repaired
 		// so that a second Repair finds nothing left to do.
-		nv := Clone(d)
-		if ps := s.Properties[name]; ps != nil { // Parse guarantees it; a hand-built Schema may not
-			nv, _ = r.value(nv, ps, p)
-		}
+		nv, _ := r.value(Clone(d), k.prop(name), p)
 		edit()
 		out[name] = nv
 	}
@@ -309,15 +348,31 @@ func (r *repairer) object(m map[string]any, s *Schema, path string) (any, bool) 
 	return out, true
 }
 
-// array repairs each element against the items schema; a is copied only if
-// an element changes.
-func (r *repairer) array(a []any, s *Schema, path string) (any, bool) {
-	if s.Items == nil {
-		return a, false
+// forbidsRest reports whether a schema of k refuses name as a property it
+// neither declares nor matches with a pattern.
+func forbidsRest(k conj, name string) bool {
+	for _, s := range k {
+		matched := false
+		for _, p := range s.patternProperties {
+			matched = matched || p.Pattern.MatchString(name)
+		}
+		if !matched && (s.additionalProperties.IsFalse() || (s.additionalProperties == nil && s.unevaluatedProperties.IsFalse())) {
+			return true
+		}
 	}
+	return false
+}
+
+// array repairs each element against the schemas of its position; a is
+// copied only if an element changes.
+func (r *repairer) array(a []any, k conj, path string) (any, bool) {
 	var out []any
 	for i, e := range a {
-		if ne, changed := r.value(e, s.Items, IndexPath(path, i)); changed {
+		sub := k.element(i)
+		if len(sub) == 0 {
+			continue
+		}
+		if ne, changed := r.value(e, sub, IndexPath(path, i)); changed {
 			if out == nil {
 				out = append([]any(nil), a...)
 			}
@@ -328,4 +383,17 @@ func (r *repairer) array(a []any, s *Schema, path string) (any, bool) {
 		return a, false
 	}
 	return out, true
+}
+
+// RepairJSON is Repair on raw JSON text, for generated code: it returns the
+// repaired arguments as compact JSON (numbers as written), the errors that
+// remain, sorted, and err for input that is not one well-formed JSON value.
+func RepairJSON(data []byte, s *Schema, defaults map[string]any) (repaired []byte, remaining Errors, err error) {
+	v, err := DecodeJSON(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	fixed, remaining := Repair(v, s, defaults)
+	repaired, err = Encode(fixed)
+	return repaired, remaining, err
 }

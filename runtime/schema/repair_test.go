@@ -528,18 +528,19 @@ func provenance(in, out any, s *schema.Schema, defaults map[string]any, path str
 		}
 		for name, xv := range x {
 			child := schema.PropertyPath(path, name)
-			ps, declared := s.Properties[name]
+			ps := s.Property(name)
+			declared := ps != nil
 			if !declared {
-				ps = s.AdditionalProperties
+				ps = s.AdditionalProperties()
 			}
 			yv, kept := y[name]
 			if !kept {
-				if declared || !s.Closed {
+				if declared || !s.Closed() {
 					return fmt.Errorf("%s: removed although the schema allows it", child)
 				}
 				continue
 			}
-			if !declared && s.Closed {
+			if !declared && s.Closed() {
 				return fmt.Errorf("%s: kept although additionalProperties is false", child)
 			}
 			if err := provenance(xv, yv, ps, defaults, child); err != nil {
@@ -552,10 +553,10 @@ func provenance(in, out any, s *schema.Schema, defaults map[string]any, path str
 			}
 			child := schema.PropertyPath(path, name)
 			d, hasDefault := defaults[child]
-			if !slices.Contains(s.Required, name) || !hasDefault {
+			if !s.IsRequired(name) || !hasDefault {
 				return fmt.Errorf("%s: added without being a required property with a default", child)
 			}
-			if err := provenance(d, yv, s.Properties[name], defaults, child); err != nil {
+			if err := provenance(d, yv, s.Property(name), defaults, child); err != nil {
 				return fmt.Errorf("from the default: %w", err)
 			}
 		}
@@ -566,7 +567,7 @@ func provenance(in, out any, s *schema.Schema, defaults map[string]any, path str
 			return fmt.Errorf("%s: an array of %d became %s", path, len(x), corpus.JSON(out))
 		}
 		for i := range x {
-			if err := provenance(x[i], y[i], s.Items, defaults, schema.IndexPath(path, i)); err != nil {
+			if err := provenance(x[i], y[i], s.Items(), defaults, schema.IndexPath(path, i)); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package schema_test
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -471,6 +472,92 @@ func TestValidateEveryKeywordMessage(t *testing.T) {
 		{name: "items", schema: `{"items": {"type": "string"}}`, value: `["a", 1]`, want: []string{`$[1]: expected type string, got integer`}},
 		{name: "properties", schema: `{"properties": {"a": {"type": "string"}}}`, value: `{"a": 1}`, want: []string{`$.a: expected type string, got integer`}},
 	})
+}
+
+func TestValidateLanguageMessages(t *testing.T) {
+	runValidationCases(t, []validationCase{
+		{name: "false schema", schema: `{"properties": {"a": false}}`, value: `{"a": 1}`, want: []string{`$.a: no value is allowed here`}},
+		{name: "multipleOf exact in decimal", schema: `{"multipleOf": 0.1}`, value: `0.3`},
+		{name: "multipleOf", schema: `{"multipleOf": 0.01}`, value: `10.005`, want: []string{`$: not a multiple of 0.01`}},
+		{name: "multipleOf of a huge exponent", schema: `{"multipleOf": 0.5}`, value: `1e999999`},
+		{name: "multipleOf with a tiny exponent", schema: `{"multipleOf": 2}`, value: `1e-999999`, want: []string{`$: not a multiple of 2`}},
+		{name: "format", schema: `{"format": "date"}`, value: `"2026-13-01"`, want: []string{`$: does not match format 'date'`}},
+		{name: "format applies to its type only", schema: `{"format": "date"}`, value: `20261301`},
+		{name: "minProperties", schema: `{"minProperties": 2}`, value: `{"a": 1}`, want: []string{`$: fewer than minProperties 2`}},
+		{name: "maxProperties", schema: `{"maxProperties": 0}`, value: `{"a": 1}`, want: []string{`$: more than maxProperties 0`}},
+		{name: "dependentRequired", schema: `{"dependentRequired": {"card": ["cvv", "expiry"]}}`, value: `{"card": "x", "cvv": 1}`,
+			want: []string{`$.expiry: required property is missing (required when 'card' is present)`}},
+		{name: "propertyNames", schema: `{"propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}}`, value: `{"Abcd": 1, "ok": 2}`,
+			want: []string{`$.Abcd: property name: does not match pattern '^[a-z]+$'`, `$.Abcd: property name: longer than maxLength 3`}},
+		{name: "patternProperties", schema: `{"patternProperties": {"^n_": {"type": "integer"}}, "additionalProperties": false}`, value: `{"n_a": "x", "b": 1}`,
+			want: []string{`$.b: additional property is not allowed`, `$.n_a: expected type integer, got string`}},
+		{name: "additionalProperties schema", schema: `{"properties": {"a": {}}, "additionalProperties": {"type": "integer"}}`, value: `{"a": "x", "b": "y"}`,
+			want: []string{`$.b: expected type integer, got string`}},
+		{name: "prefixItems and items false", schema: `{"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false}`, value: `["a", "b", 3]`,
+			want: []string{`$[1]: expected type integer, got string`, `$[2]: additional item is not allowed`}},
+		{name: "contains", schema: `{"contains": {"type": "integer"}}`, value: `["a"]`, want: []string{`$: no item matches the contains schema`}},
+		{name: "minContains", schema: `{"contains": {"type": "integer"}, "minContains": 2}`, value: `[1, "a"]`, want: []string{`$: fewer than minContains 2 items match the contains schema`}},
+		{name: "maxContains", schema: `{"contains": {"type": "integer"}, "maxContains": 1}`, value: `[1, 2]`, want: []string{`$: more than maxContains 1 items match the contains schema`}},
+		{name: "minContains 0", schema: `{"contains": {"type": "integer"}, "minContains": 0}`, value: `[]`},
+		{name: "allOf reports each schema", schema: `{"allOf": [{"type": "integer"}, {"const": "a"}]}`, value: `"b"`,
+			want: []string{`$: expected type integer, got string`, `$: must be 'a'`}},
+		{name: "duplicate errors are reported once", schema: `{"allOf": [{"required": ["a"]}, {"required": ["a"]}]}`, value: `{}`,
+			want: []string{`$.a: required property is missing`}},
+		{name: "not", schema: `{"not": {"type": "null"}}`, value: `null`, want: []string{`$: must not match the schema in not`}},
+		{name: "if/then", schema: `{"if": {"properties": {"kind": {"const": "card"}}}, "then": {"required": ["cvv"]}, "else": {"required": ["iban"]}}`,
+			value: `{"kind": "card"}`, want: []string{`$.cvv: required property is missing`}},
+		{name: "if/else", schema: `{"if": {"properties": {"kind": {"const": "card"}}}, "then": {"required": ["cvv"]}, "else": {"required": ["iban"]}}`,
+			value: `{"kind": "sepa"}`, want: []string{`$.iban: required property is missing`}},
+		{name: "a nullable value: the value's errors", schema: `{"anyOf": [{"type": "string", "minLength": 3}, {"type": "null"}]}`, value: `"ab"`,
+			want: []string{`$: shorter than minLength 3`}},
+		{name: "a nullable value of another type", schema: `{"anyOf": [{"type": "string"}, {"type": "null"}]}`, value: `1`,
+			want: []string{`$: expected type string|null, got integer`}},
+		{name: "a union told apart by a tag: the alternative's errors", schema: `{"oneOf": [
+				{"type": "object", "properties": {"kind": {"const": "card"}, "pan": {"type": "string"}}, "required": ["kind", "pan"]},
+				{"type": "object", "properties": {"kind": {"const": "iban"}, "iban": {"type": "string"}}, "required": ["kind", "iban"]}]}`,
+			value: `{"kind": "iban", "pan": 1}`, want: []string{`$.iban: required property is missing`}},
+		{name: "a tag no alternative has", schema: `{"oneOf": [
+				{"type": "object", "properties": {"kind": {"const": "card"}}, "required": ["kind"]},
+				{"type": "object", "properties": {"kind": {"const": "iban"}}, "required": ["kind"]}]}`,
+			value: `{"kind": "cash"}`, want: []string{`$.kind: must be one of ['card', 'iban']`}},
+		{name: "a missing tag", schema: `{"oneOf": [
+				{"type": "object", "properties": {"kind": {"const": "card"}}, "required": ["kind"]},
+				{"type": "object", "properties": {"kind": {"const": "iban"}}, "required": ["kind"]}]}`,
+			value: `{}`, want: []string{`$.kind: required property is missing`}},
+		{name: "a union tried one by one", schema: `{"anyOf": [{"type": "string", "maxLength": 2}, {"type": "string", "pattern": "^x", "minLength": 9}]}`, value: `"abc"`,
+			want: []string{`$: matches none of anyOf: #0 $: longer than maxLength 2; #1 $: does not match pattern '^x' (+1 more)`}},
+		{name: "oneOf matching twice", schema: `{"oneOf": [{"type": "integer"}, {"type": "number"}]}`, value: `1`,
+			want: []string{`$: matches more than one of oneOf: #0, #1`}},
+		{name: "oneOf matching once", schema: `{"oneOf": [{"type": "integer"}, {"type": "number"}]}`, value: `1.5`},
+		{name: "unevaluatedProperties", schema: `{"properties": {"a": {}}, "anyOf": [{"properties": {"b": {}}, "required": ["b"]}, {"required": ["c"]}], "unevaluatedProperties": false}`,
+			value: `{"a": 1, "b": 2, "d": 3}`, want: []string{`$.d: additional property is not allowed`}},
+		{name: "unevaluatedItems", schema: `{"prefixItems": [{}], "unevaluatedItems": {"type": "string"}}`, value: `[1, 2]`,
+			want: []string{`$[1]: expected type string, got integer`}},
+		{name: "$ref errors at the value", schema: `{"$defs": {"id": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/id"}}}`, value: `{"a": 1}`,
+			want: []string{`$.a: expected type string, got integer`}},
+	})
+}
+
+func TestValidateCapsTheErrors(t *testing.T) {
+	s := schema.MustParseJSON(`{"additionalProperties": false}`)
+	v := map[string]any{}
+	for i := range 1000 {
+		v[fmt.Sprintf("k%04d", i)] = i
+	}
+	errs := s.Validate(v)
+	if len(errs) != schema.MaxErrors+1 {
+		t.Fatalf("%d errors, want %d and the note", len(errs), schema.MaxErrors)
+	}
+	if errs[0].Path != "$.k0000" || errs[schema.MaxErrors-1].Path != fmt.Sprintf("$.k%04d", schema.MaxErrors-1) {
+		t.Errorf("not the first errors in order: %v ... %v", errs[0], errs[schema.MaxErrors-1])
+	}
+	note := errs[schema.MaxErrors]
+	if note.Path != "" || note.String() != "900 more errors not shown" || errs.Truncated() != 900 {
+		t.Errorf("the note: %q, Truncated() = %d", note.String(), errs.Truncated())
+	}
+	if short := s.Validate(map[string]any{"a": 1}); short.Truncated() != 0 {
+		t.Error("a short list claims to be truncated")
+	}
 }
 
 func TestValidateGoValues(t *testing.T) {

@@ -3,426 +3,116 @@
 package bank
 
 import (
-	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeCrmNotesAppendV1_0_0Args reads the arguments of crm.notes.append 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeCrmNotesAppendV1_0_0Args(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeCrmNotesAppendV1_0_0ArgsChecked(data)
+// DecodeCrmNotesAppendV1_0_0Args reads and validates the arguments of crm.notes.append 1.0.0 (see decode.Run).
+func DecodeCrmNotesAppendV1_0_0Args(data []byte) (CrmNotesAppendV1_0_0Args, schema.Errors, error) {
+	return decode.Run[CrmNotesAppendV1_0_0Args](data)
 }
 
-// decodeCrmNotesAppendV1_0_0ArgsChecked is DecodeCrmNotesAppendV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeCrmNotesAppendV1_0_0ArgsChecked(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a CrmNotesAppendV1_0_0Args at `at`, appending schema violations to errs.
-func (v *CrmNotesAppendV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a CrmNotesAppendV1_0_0Args at at, adding the errors it finds to r.
+func (v *CrmNotesAppendV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "customer_id":
-			if seen[0] {
-				return decode.Duplicate(at, "customer_id")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "customer_id", "$.customer_id")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.CustomerID = s2
-			}
+			v.CustomerID, _ = r.Str(o.Field(&seen[0], "customer_id", "$.customer_id"), decode.String)
 		case "note":
-			if seen[1] {
-				return decode.Duplicate(at, "note")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "note", "$.note")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.Note = s4
-			}
+			v.Note, _ = r.Str(o.Field(&seen[1], "note", "$.note"), decode.String)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "customer_id", "$.customer_id")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "note", "$.note")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "customer_id")
+	o.Required(seen[1], "note")
 }
 
-// DecodePaymentsLookupV1_0_0Args reads the arguments of payments.lookup 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodePaymentsLookupV1_0_0Args(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodePaymentsLookupV1_0_0ArgsChecked(data)
+// DecodePaymentsLookupV1_0_0Args reads and validates the arguments of payments.lookup 1.0.0 (see decode.Run).
+func DecodePaymentsLookupV1_0_0Args(data []byte) (PaymentsLookupV1_0_0Args, schema.Errors, error) {
+	return decode.Run[PaymentsLookupV1_0_0Args](data)
 }
 
-// decodePaymentsLookupV1_0_0ArgsChecked is DecodePaymentsLookupV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodePaymentsLookupV1_0_0ArgsChecked(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a PaymentsLookupV1_0_0Args at `at`, appending schema violations to errs.
-func (v *PaymentsLookupV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a PaymentsLookupV1_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsLookupV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "include_legs":
-			if seen[0] {
-				return decode.Duplicate(at, "include_legs")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "include_legs", "$.include_legs")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b2, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.IncludeLegs = optional.Some(b2)
+			loc := o.Field(&seen[0], "include_legs", "$.include_legs")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.IncludeLegs = optional.Some(x)
 			}
 		case "reference":
-			if seen[1] {
-				return decode.Duplicate(at, "reference")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "reference", "$.reference")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern0.MatchString(s4) {
-					decode.Add(errs, &loc3, "does not match pattern '^PMT-\\d{3,}$'")
-				}
-				v.Reference = s4
+			loc := o.Field(&seen[1], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.Reference = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "reference", "$.reference")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[1], "reference")
 }
 
-// DecodePaymentsLookupV2_0_0Args reads the arguments of payments.lookup 2.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodePaymentsLookupV2_0_0Args(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodePaymentsLookupV2_0_0ArgsChecked(data)
+// DecodePaymentsLookupV2_0_0Args reads and validates the arguments of payments.lookup 2.0.0 (see decode.Run).
+func DecodePaymentsLookupV2_0_0Args(data []byte) (PaymentsLookupV2_0_0Args, schema.Errors, error) {
+	return decode.Run[PaymentsLookupV2_0_0Args](data)
 }
 
-// decodePaymentsLookupV2_0_0ArgsChecked is DecodePaymentsLookupV2_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodePaymentsLookupV2_0_0ArgsChecked(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a PaymentsLookupV2_0_0Args at `at`, appending schema violations to errs.
-func (v *PaymentsLookupV2_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a PaymentsLookupV2_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsLookupV2_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "as_of":
-			if seen[0] {
-				return decode.Duplicate(at, "as_of")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "as_of", "$.as_of")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.AsOf = s2
-			}
+			v.AsOf, _ = r.Str(o.Field(&seen[0], "as_of", "$.as_of"), decode.String)
 		case "include_legs":
-			if seen[1] {
-				return decode.Duplicate(at, "include_legs")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "include_legs", "$.include_legs")
-			if t := d.Next(); t != jx.Bool {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindBoolean); err != nil {
-					return err
-				}
-			} else {
-				b4, err := d.Bool()
-				if err != nil {
-					return err
-				}
-				v.IncludeLegs = optional.Some(b4)
+			loc := o.Field(&seen[1], "include_legs", "$.include_legs")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.IncludeLegs = optional.Some(x)
 			}
 		case "reference":
-			if seen[2] {
-				return decode.Duplicate(at, "reference")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "reference", "$.reference")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern0.MatchString(s6) {
-					decode.Add(errs, &loc5, "does not match pattern '^PMT-\\d{3,}$'")
-				}
-				v.Reference = s6
+			loc := o.Field(&seen[2], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.Reference = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "as_of", "$.as_of")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "reference", "$.reference")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "as_of")
+	o.Required(seen[2], "reference")
 }
 
-// DecodePaymentsReleaseV1_0_0Args reads the arguments of payments.release 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodePaymentsReleaseV1_0_0Args(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodePaymentsReleaseV1_0_0ArgsChecked(data)
+// DecodePaymentsReleaseV1_0_0Args reads and validates the arguments of payments.release 1.0.0 (see decode.Run).
+func DecodePaymentsReleaseV1_0_0Args(data []byte) (PaymentsReleaseV1_0_0Args, schema.Errors, error) {
+	return decode.Run[PaymentsReleaseV1_0_0Args](data)
 }
 
-// decodePaymentsReleaseV1_0_0ArgsChecked is DecodePaymentsReleaseV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodePaymentsReleaseV1_0_0ArgsChecked(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a PaymentsReleaseV1_0_0Args at `at`, appending schema violations to errs.
-func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a PaymentsReleaseV1_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsReleaseV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "amount_minor":
-			if seen[0] {
-				return decode.Duplicate(at, "amount_minor")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount_minor", "$.amount_minor")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < 1.0 {
-						decode.Add(errs, &loc1, "below minimum 1")
-					}
-					v.AmountMinor = i3
-				}
+			loc := o.Field(&seen[0], "amount_minor", "$.amount_minor")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 1.0)
+				v.AmountMinor = x
 			}
 		case "currency":
-			if seen[1] {
-				return decode.Duplicate(at, "currency")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "currency", "$.currency")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s6) {
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "AED":
 					v.Currency = PaymentsReleaseV1_0_0ArgsCurrencyAED
 				case "USD":
@@ -430,55 +120,21 @@ func (v *PaymentsReleaseV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, er
 				case "EUR":
 					v.Currency = PaymentsReleaseV1_0_0ArgsCurrencyEUR
 				default:
-					decode.Add(errs, &loc5, "must be one of ['AED', 'USD', 'EUR']")
-					v.Currency = PaymentsReleaseV1_0_0ArgsCurrency(s6)
+					r.Fail(loc, "must be one of ['AED', 'USD', 'EUR']")
+					v.Currency = PaymentsReleaseV1_0_0ArgsCurrency(x)
 				}
 			}
 		case "reference":
-			if seen[2] {
-				return decode.Duplicate(at, "reference")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "reference", "$.reference")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s8, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern0.MatchString(s8) {
-					decode.Add(errs, &loc7, "does not match pattern '^PMT-\\d{3,}$'")
-				}
-				v.Reference = s8
+			loc := o.Field(&seen[2], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.Reference = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "amount_minor", "$.amount_minor")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "currency", "$.currency")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "reference", "$.reference")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "amount_minor")
+	o.Required(seen[1], "currency")
+	o.Required(seen[2], "reference")
 }

@@ -2,10 +2,7 @@
 
 package bank
 
-import (
-	"github.com/mcpgen/mcpgen/runtime/schema"
-	"regexp"
-)
+import "github.com/mcpgen/mcpgen/runtime/schema"
 
 // schemaCrmNotesAppendV1_0_0Input is the inputSchema of crm.notes.append@1.0.0, as declared (hash fnv1a64:11679ce3a19ad5d5).
 var schemaCrmNotesAppendV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"customer_id\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}},\"required\":[\"customer_id\",\"note\"],\"type\":\"object\"}")
@@ -19,8 +16,9 @@ var schemaPaymentsLookupV2_0_0Input = schema.MustParseJSON("{\"additionalPropert
 // schemaPaymentsReleaseV1_0_0Input is the inputSchema of payments.release@1.0.0, as declared (hash fnv1a64:38a12c55a225155a).
 var schemaPaymentsReleaseV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount_minor\":{\"minimum\":1,\"type\":\"integer\"},\"currency\":{\"enum\":[\"AED\",\"USD\",\"EUR\"],\"type\":\"string\"},\"reference\":{\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"}},\"required\":[\"reference\",\"amount_minor\",\"currency\"],\"type\":\"object\"}")
 
-// The patterns of the schemas, compiled once (Go RE2, unanchored, as the
-// reference validator matches them).
+// What the decoders check against, reached once through the schemas above:
+// patterns, multipleOf bounds, declared types, and the schemas of the values
+// the reference validator checks.
 var (
-	pattern0 = regexp.MustCompile("^PMT-\\d{3,}$")
+	pattern0 = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern().Regexp()
 )

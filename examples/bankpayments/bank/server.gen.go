@@ -7,6 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // ServerName and ServerVersion are the serverInfo the server announces.
@@ -30,9 +31,8 @@ func Resources() []mcp.Resource {
 func Prompts() []mcp.Prompt {
 	return []mcp.Prompt{{
 		Arguments: []mcp.PromptArgument{{
-			Description: "",
-			Name:        "reference",
-			Required:    true,
+			Name:     "reference",
+			Required: true,
 		}},
 		Description: "Investigate a held payment",
 		Name:        "investigate",
@@ -66,44 +66,37 @@ type Handler interface {
 	PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsReleaseV1_0_0Args) (*mcp.Result, error)
 }
 
-// toolVersion is one tool version of the package: how to build its spec and how
-// to bind it to a Handler.
-type toolVersion struct {
-	// spec returns the version's spec as the runtime publishes it.
-	spec func() estate.ToolSpec
-	// bind returns the version's runtime tool: h's method for it, with the
-	// generated decoder as its validator.
-	bind func(h Handler) mcp.Tool
-}
-
 // toolVersions is every tool version of the package in publish order (by name,
 // then version); a table of functions, initialised statically.
-var toolVersions = [...]toolVersion{
-	{specCrmNotesAppendV1_0_0, bindCrmNotesAppendV1_0_0},
-	{specPaymentsLookupV1_0_0, bindPaymentsLookupV1_0_0},
-	{specPaymentsLookupV2_0_0, bindPaymentsLookupV2_0_0},
-	{specPaymentsReleaseV1_0_0, bindPaymentsReleaseV1_0_0},
+var toolVersions = [...]mcp.Version[Handler]{
+	{
+		Bind: bindCrmNotesAppendV1_0_0,
+		Spec: specCrmNotesAppendV1_0_0,
+	},
+	{
+		Bind: bindPaymentsLookupV1_0_0,
+		Spec: specPaymentsLookupV1_0_0,
+	},
+	{
+		Bind: bindPaymentsLookupV2_0_0,
+		Spec: specPaymentsLookupV2_0_0,
+	},
+	{
+		Bind: bindPaymentsReleaseV1_0_0,
+		Spec: specPaymentsReleaseV1_0_0,
+	},
 }
 
 // Specs returns every tool version of the package as the runtime publishes
 // it, in publish order (by name, then version).
 func Specs() []estate.ToolSpec {
-	specs := make([]estate.ToolSpec, len(toolVersions))
-	for i, t := range toolVersions {
-		specs[i] = t.spec()
-	}
-	return specs
+	return mcp.Specs(toolVersions[:])
 }
 
 // Register publishes every tool version into s's registry (the publish guard
 // applies) and binds it to h, with the generated decoder as its validator.
 func Register(s *mcp.Server, h Handler) error {
-	for _, t := range toolVersions {
-		if err := s.Bind(t.spec(), t.bind(h)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mcp.RegisterAll(s, h, toolVersions[:])
 }
 
 // specCrmNotesAppendV1_0_0 returns the spec of crm.notes.append@1.0.0.
@@ -112,27 +105,18 @@ func specCrmNotesAppendV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Append a note to a customer record.",
 		InputSchema:        schemaCrmNotesAppendV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "crm.notes.append",
 		Owner:              "retail-crm",
 		RequiredScopes:     []string{"crm.write"},
 		SideEffect:         estate.SideEffect("write_idempotent"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Append a CRM note",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1_0_0,
-// with the generated decoder decodeCrmNotesAppendV1_0_0ArgsChecked as its validator.
+// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1_0_0.
 func bindCrmNotesAppendV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.CrmNotesAppendV1_0_0(ctx, call, call.Value.(CrmNotesAppendV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeCrmNotesAppendV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.CrmNotesAppendV1_0_0, decode.Validator[CrmNotesAppendV1_0_0Args]())
 }
 
 // specPaymentsLookupV1_0_0 returns the spec of payments.lookup@1.0.0.
@@ -147,21 +131,14 @@ func specPaymentsLookupV1_0_0() estate.ToolSpec {
 		RequiredScopes:     []string{"payments.read"},
 		SideEffect:         estate.SideEffect("read"),
 		SupersededBy:       "payments.lookup@2.0.0",
-		Tenants:            nil,
 		Title:              "Look up a payment",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1_0_0,
-// with the generated decoder decodePaymentsLookupV1_0_0ArgsChecked as its validator.
+// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1_0_0.
 func bindPaymentsLookupV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.PaymentsLookupV1_0_0(ctx, call, call.Value.(PaymentsLookupV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodePaymentsLookupV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.PaymentsLookupV1_0_0, decode.Validator[PaymentsLookupV1_0_0Args]())
 }
 
 // specPaymentsLookupV2_0_0 returns the spec of payments.lookup@2.0.0.
@@ -170,27 +147,18 @@ func specPaymentsLookupV2_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("confidential"),
 		Description:        "Return the status of a payment as of a point in time.",
 		InputSchema:        schemaPaymentsLookupV2_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "payments.lookup",
 		Owner:              "wholesale-payments",
 		RequiredScopes:     []string{"payments.read"},
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Look up a payment",
 		Version:            estate.MustParseVersion("2.0.0"),
 	}
 }
 
-// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2_0_0,
-// with the generated decoder decodePaymentsLookupV2_0_0ArgsChecked as its validator.
+// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2_0_0.
 func bindPaymentsLookupV2_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.PaymentsLookupV2_0_0(ctx, call, call.Value.(PaymentsLookupV2_0_0Args))
-		},
-		Validate: decode.Adapt(decodePaymentsLookupV2_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.PaymentsLookupV2_0_0, decode.Validator[PaymentsLookupV2_0_0Args]())
 }
 
 // specPaymentsReleaseV1_0_0 returns the spec of payments.release@1.0.0.
@@ -199,25 +167,26 @@ func specPaymentsReleaseV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("restricted"),
 		Description:        "Release a payment currently on hold. Requires dual control above threshold.",
 		InputSchema:        schemaPaymentsReleaseV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "payments.release",
 		Owner:              "wholesale-payments",
 		RequiredScopes:     []string{"payments.release"},
 		SideEffect:         estate.SideEffect("irreversible"),
-		SupersededBy:       "",
 		Tenants:            []string{"wholesale"},
 		Title:              "Release a held payment",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1_0_0,
-// with the generated decoder decodePaymentsReleaseV1_0_0ArgsChecked as its validator.
+// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1_0_0.
 func bindPaymentsReleaseV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.PaymentsReleaseV1_0_0(ctx, call, call.Value.(PaymentsReleaseV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodePaymentsReleaseV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.PaymentsReleaseV1_0_0, decode.Validator[PaymentsReleaseV1_0_0Args]())
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	return mcp.RepairArguments(toolVersions[:], name, version, raw, defaults)
 }

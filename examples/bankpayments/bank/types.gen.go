@@ -48,7 +48,7 @@ type PaymentsReleaseV1_0_0Args struct {
 	Reference string `json:"reference"`
 }
 
-// PaymentsReleaseV1_0_0ArgsCurrency is the type of PaymentsReleaseV1_0_0Args.Currency, one of the values the schema allows.
+// PaymentsReleaseV1_0_0ArgsCurrency is a value of payments.release 1.0.0, one of the values the schema allows.
 type PaymentsReleaseV1_0_0ArgsCurrency string
 
 // The values of PaymentsReleaseV1_0_0ArgsCurrency.

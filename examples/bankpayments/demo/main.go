@@ -154,7 +154,7 @@ func run(binary string) error {
 	for _, e := range errs {
 		fmt.Printf("      ✗ %s\n", e)
 	}
-	repaired, remaining, err := bank.RepairPaymentsLookupV1_0_0Args(bad, nil)
+	repaired, remaining, err := bank.RepairArguments("payments.lookup", "1.0.0", bad, nil)
 	if err != nil {
 		return err
 	}

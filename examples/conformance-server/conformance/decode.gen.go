@@ -3,984 +3,272 @@
 package conformance
 
 import (
-	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeJSONSchema202012ToolV1_0_0Args reads the arguments of json_schema_2020_12_tool 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeJSONSchema202012ToolV1_0_0Args(data []byte) (v JSONSchema202012ToolV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeJSONSchema202012ToolV1_0_0ArgsChecked(data)
+// DecodeJSONSchema202012ToolV1_0_0Args reads and validates the arguments of json_schema_2020_12_tool 1.0.0 (see decode.Run).
+func DecodeJSONSchema202012ToolV1_0_0Args(data []byte) (JSONSchema202012ToolV1_0_0Args, schema.Errors, error) {
+	return decode.Run[JSONSchema202012ToolV1_0_0Args](data)
 }
 
-// decodeJSONSchema202012ToolV1_0_0ArgsChecked is DecodeJSONSchema202012ToolV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeJSONSchema202012ToolV1_0_0ArgsChecked(data []byte) (v JSONSchema202012ToolV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a JSONSchema202012ToolV1_0_0Args at `at`, appending schema violations to errs.
-func (v *JSONSchema202012ToolV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a JSONSchema202012ToolV1_0_0Args at at, adding the errors it finds to r.
+func (v *JSONSchema202012ToolV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "address":
-			if seen[0] {
-				return decode.Duplicate(at, "address")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "address", "$.address")
-			var x2 JSONSchema202012ToolV1_0_0ArgsAddress
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.Address = optional.Some(x2)
+			loc := o.Field(&seen[0], "address", "$.address")
+			var x JSONSchema202012ToolV1_0_0ArgsAddress
+			x.DecodeFrom(r, loc)
+			v.Address = optional.Some(x)
 		case "name":
-			if seen[1] {
-				return decode.Duplicate(at, "name")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "name", "$.name")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.Name = optional.Some(s4)
+			loc := o.Field(&seen[1], "name", "$.name")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Name = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// decodeJSON reads a JSONSchema202012ToolV1_0_0ArgsAddress at `at`, appending schema violations to errs.
-func (v *JSONSchema202012ToolV1_0_0ArgsAddress) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a JSONSchema202012ToolV1_0_0ArgsAddress at at, adding the errors it finds to r.
+func (v *JSONSchema202012ToolV1_0_0ArgsAddress) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "city":
-			if seen[0] {
-				return decode.Duplicate(at, "city")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "city", "$.city")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.City = optional.Some(s2)
+			loc := o.Field(&seen[0], "city", "$.city")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.City = optional.Some(x)
 			}
 		case "street":
-			if seen[1] {
-				return decode.Duplicate(at, "street")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "street", "$.street")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.Street = optional.Some(s4)
+			loc := o.Field(&seen[1], "street", "$.street")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Street = optional.Some(x)
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
+			o.Undeclared()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestAudioContentV1_0_0Args reads the arguments of test_audio_content 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestAudioContentV1_0_0Args(data []byte) (v TestAudioContentV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestAudioContentV1_0_0ArgsChecked(data)
+// DecodeTestAudioContentV1_0_0Args reads and validates the arguments of test_audio_content 1.0.0 (see decode.Run).
+func DecodeTestAudioContentV1_0_0Args(data []byte) (TestAudioContentV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestAudioContentV1_0_0Args](data)
 }
 
-// decodeTestAudioContentV1_0_0ArgsChecked is DecodeTestAudioContentV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestAudioContentV1_0_0ArgsChecked(data []byte) (v TestAudioContentV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestAudioContentV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestAudioContentV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestAudioContentV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestAudioContentV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestElicitationV1_0_0Args reads the arguments of test_elicitation 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestElicitationV1_0_0Args(data []byte) (v TestElicitationV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestElicitationV1_0_0ArgsChecked(data)
+// DecodeTestElicitationV1_0_0Args reads and validates the arguments of test_elicitation 1.0.0 (see decode.Run).
+func DecodeTestElicitationV1_0_0Args(data []byte) (TestElicitationV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestElicitationV1_0_0Args](data)
 }
 
-// decodeTestElicitationV1_0_0ArgsChecked is DecodeTestElicitationV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestElicitationV1_0_0ArgsChecked(data []byte) (v TestElicitationV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestElicitationV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestElicitationV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a TestElicitationV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestElicitationV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "message":
-			if seen[0] {
-				return decode.Duplicate(at, "message")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "message", "$.message")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.Message = s2
-			}
+			v.Message, _ = r.Str(o.Field(&seen[0], "message", "$.message"), decode.String)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "message", "$.message")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "message")
 }
 
-// DecodeTestElicitationSep1034DefaultsV1_0_0Args reads the arguments of test_elicitation_sep1034_defaults 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestElicitationSep1034DefaultsV1_0_0Args(data []byte) (v TestElicitationSep1034DefaultsV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked(data)
+// DecodeTestElicitationSep1034DefaultsV1_0_0Args reads and validates the arguments of test_elicitation_sep1034_defaults 1.0.0 (see decode.Run).
+func DecodeTestElicitationSep1034DefaultsV1_0_0Args(data []byte) (TestElicitationSep1034DefaultsV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestElicitationSep1034DefaultsV1_0_0Args](data)
 }
 
-// decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked is DecodeTestElicitationSep1034DefaultsV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked(data []byte) (v TestElicitationSep1034DefaultsV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestElicitationSep1034DefaultsV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestElicitationSep1034DefaultsV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestElicitationSep1034DefaultsV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestElicitationSep1034DefaultsV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestElicitationSep1330EnumsV1_0_0Args reads the arguments of test_elicitation_sep1330_enums 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestElicitationSep1330EnumsV1_0_0Args(data []byte) (v TestElicitationSep1330EnumsV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked(data)
+// DecodeTestElicitationSep1330EnumsV1_0_0Args reads and validates the arguments of test_elicitation_sep1330_enums 1.0.0 (see decode.Run).
+func DecodeTestElicitationSep1330EnumsV1_0_0Args(data []byte) (TestElicitationSep1330EnumsV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestElicitationSep1330EnumsV1_0_0Args](data)
 }
 
-// decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked is DecodeTestElicitationSep1330EnumsV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked(data []byte) (v TestElicitationSep1330EnumsV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestElicitationSep1330EnumsV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestElicitationSep1330EnumsV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestElicitationSep1330EnumsV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestElicitationSep1330EnumsV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestEmbeddedResourceV1_0_0Args reads the arguments of test_embedded_resource 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestEmbeddedResourceV1_0_0Args(data []byte) (v TestEmbeddedResourceV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestEmbeddedResourceV1_0_0ArgsChecked(data)
+// DecodeTestEmbeddedResourceV1_0_0Args reads and validates the arguments of test_embedded_resource 1.0.0 (see decode.Run).
+func DecodeTestEmbeddedResourceV1_0_0Args(data []byte) (TestEmbeddedResourceV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestEmbeddedResourceV1_0_0Args](data)
 }
 
-// decodeTestEmbeddedResourceV1_0_0ArgsChecked is DecodeTestEmbeddedResourceV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestEmbeddedResourceV1_0_0ArgsChecked(data []byte) (v TestEmbeddedResourceV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestEmbeddedResourceV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestEmbeddedResourceV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestEmbeddedResourceV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestEmbeddedResourceV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestErrorHandlingV1_0_0Args reads the arguments of test_error_handling 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestErrorHandlingV1_0_0Args(data []byte) (v TestErrorHandlingV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestErrorHandlingV1_0_0ArgsChecked(data)
+// DecodeTestErrorHandlingV1_0_0Args reads and validates the arguments of test_error_handling 1.0.0 (see decode.Run).
+func DecodeTestErrorHandlingV1_0_0Args(data []byte) (TestErrorHandlingV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestErrorHandlingV1_0_0Args](data)
 }
 
-// decodeTestErrorHandlingV1_0_0ArgsChecked is DecodeTestErrorHandlingV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestErrorHandlingV1_0_0ArgsChecked(data []byte) (v TestErrorHandlingV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestErrorHandlingV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestErrorHandlingV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestErrorHandlingV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestErrorHandlingV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestImageContentV1_0_0Args reads the arguments of test_image_content 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestImageContentV1_0_0Args(data []byte) (v TestImageContentV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestImageContentV1_0_0ArgsChecked(data)
+// DecodeTestImageContentV1_0_0Args reads and validates the arguments of test_image_content 1.0.0 (see decode.Run).
+func DecodeTestImageContentV1_0_0Args(data []byte) (TestImageContentV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestImageContentV1_0_0Args](data)
 }
 
-// decodeTestImageContentV1_0_0ArgsChecked is DecodeTestImageContentV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestImageContentV1_0_0ArgsChecked(data []byte) (v TestImageContentV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestImageContentV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestImageContentV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestImageContentV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestImageContentV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestMultipleContentTypesV1_0_0Args reads the arguments of test_multiple_content_types 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestMultipleContentTypesV1_0_0Args(data []byte) (v TestMultipleContentTypesV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestMultipleContentTypesV1_0_0ArgsChecked(data)
+// DecodeTestMultipleContentTypesV1_0_0Args reads and validates the arguments of test_multiple_content_types 1.0.0 (see decode.Run).
+func DecodeTestMultipleContentTypesV1_0_0Args(data []byte) (TestMultipleContentTypesV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestMultipleContentTypesV1_0_0Args](data)
 }
 
-// decodeTestMultipleContentTypesV1_0_0ArgsChecked is DecodeTestMultipleContentTypesV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestMultipleContentTypesV1_0_0ArgsChecked(data []byte) (v TestMultipleContentTypesV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestMultipleContentTypesV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestMultipleContentTypesV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestMultipleContentTypesV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestMultipleContentTypesV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestReconnectionV1_0_0Args reads the arguments of test_reconnection 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestReconnectionV1_0_0Args(data []byte) (v TestReconnectionV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestReconnectionV1_0_0ArgsChecked(data)
+// DecodeTestReconnectionV1_0_0Args reads and validates the arguments of test_reconnection 1.0.0 (see decode.Run).
+func DecodeTestReconnectionV1_0_0Args(data []byte) (TestReconnectionV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestReconnectionV1_0_0Args](data)
 }
 
-// decodeTestReconnectionV1_0_0ArgsChecked is DecodeTestReconnectionV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestReconnectionV1_0_0ArgsChecked(data []byte) (v TestReconnectionV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestReconnectionV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestReconnectionV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestReconnectionV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestReconnectionV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestSamplingV1_0_0Args reads the arguments of test_sampling 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestSamplingV1_0_0Args(data []byte) (v TestSamplingV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestSamplingV1_0_0ArgsChecked(data)
+// DecodeTestSamplingV1_0_0Args reads and validates the arguments of test_sampling 1.0.0 (see decode.Run).
+func DecodeTestSamplingV1_0_0Args(data []byte) (TestSamplingV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestSamplingV1_0_0Args](data)
 }
 
-// decodeTestSamplingV1_0_0ArgsChecked is DecodeTestSamplingV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestSamplingV1_0_0ArgsChecked(data []byte) (v TestSamplingV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestSamplingV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestSamplingV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a TestSamplingV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestSamplingV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "prompt":
-			if seen[0] {
-				return decode.Duplicate(at, "prompt")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "prompt", "$.prompt")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				v.Prompt = s2
-			}
+			v.Prompt, _ = r.Str(o.Field(&seen[0], "prompt", "$.prompt"), decode.String)
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "prompt", "$.prompt")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "prompt")
 }
 
-// DecodeTestSimpleTextV1_0_0Args reads the arguments of test_simple_text 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestSimpleTextV1_0_0Args(data []byte) (v TestSimpleTextV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestSimpleTextV1_0_0ArgsChecked(data)
+// DecodeTestSimpleTextV1_0_0Args reads and validates the arguments of test_simple_text 1.0.0 (see decode.Run).
+func DecodeTestSimpleTextV1_0_0Args(data []byte) (TestSimpleTextV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestSimpleTextV1_0_0Args](data)
 }
 
-// decodeTestSimpleTextV1_0_0ArgsChecked is DecodeTestSimpleTextV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestSimpleTextV1_0_0ArgsChecked(data []byte) (v TestSimpleTextV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestSimpleTextV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestSimpleTextV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestSimpleTextV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestSimpleTextV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestToolWithLoggingV1_0_0Args reads the arguments of test_tool_with_logging 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestToolWithLoggingV1_0_0Args(data []byte) (v TestToolWithLoggingV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestToolWithLoggingV1_0_0ArgsChecked(data)
+// DecodeTestToolWithLoggingV1_0_0Args reads and validates the arguments of test_tool_with_logging 1.0.0 (see decode.Run).
+func DecodeTestToolWithLoggingV1_0_0Args(data []byte) (TestToolWithLoggingV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestToolWithLoggingV1_0_0Args](data)
 }
 
-// decodeTestToolWithLoggingV1_0_0ArgsChecked is DecodeTestToolWithLoggingV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestToolWithLoggingV1_0_0ArgsChecked(data []byte) (v TestToolWithLoggingV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestToolWithLoggingV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestToolWithLoggingV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestToolWithLoggingV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestToolWithLoggingV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }
 
-// DecodeTestToolWithProgressV1_0_0Args reads the arguments of test_tool_with_progress 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeTestToolWithProgressV1_0_0Args(data []byte) (v TestToolWithProgressV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeTestToolWithProgressV1_0_0ArgsChecked(data)
+// DecodeTestToolWithProgressV1_0_0Args reads and validates the arguments of test_tool_with_progress 1.0.0 (see decode.Run).
+func DecodeTestToolWithProgressV1_0_0Args(data []byte) (TestToolWithProgressV1_0_0Args, schema.Errors, error) {
+	return decode.Run[TestToolWithProgressV1_0_0Args](data)
 }
 
-// decodeTestToolWithProgressV1_0_0ArgsChecked is DecodeTestToolWithProgressV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeTestToolWithProgressV1_0_0ArgsChecked(data []byte) (v TestToolWithProgressV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a TestToolWithProgressV1_0_0Args at `at`, appending schema violations to errs.
-func (v *TestToolWithProgressV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+// DecodeFrom reads a TestToolWithProgressV1_0_0Args at at, adding the errors it finds to r.
+func (v *TestToolWithProgressV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // ServerName and ServerVersion are the serverInfo the server announces.
@@ -101,54 +102,77 @@ type Handler interface {
 	TestToolWithProgressV1_0_0(ctx context.Context, call *mcp.Call, args TestToolWithProgressV1_0_0Args) (*mcp.Result, error)
 }
 
-// toolVersion is one tool version of the package: how to build its spec and how
-// to bind it to a Handler.
-type toolVersion struct {
-	// spec returns the version's spec as the runtime publishes it.
-	spec func() estate.ToolSpec
-	// bind returns the version's runtime tool: h's method for it, with the
-	// generated decoder as its validator.
-	bind func(h Handler) mcp.Tool
-}
-
 // toolVersions is every tool version of the package in publish order (by name,
 // then version); a table of functions, initialised statically.
-var toolVersions = [...]toolVersion{
-	{specJSONSchema202012ToolV1_0_0, bindJSONSchema202012ToolV1_0_0},
-	{specTestAudioContentV1_0_0, bindTestAudioContentV1_0_0},
-	{specTestElicitationV1_0_0, bindTestElicitationV1_0_0},
-	{specTestElicitationSep1034DefaultsV1_0_0, bindTestElicitationSep1034DefaultsV1_0_0},
-	{specTestElicitationSep1330EnumsV1_0_0, bindTestElicitationSep1330EnumsV1_0_0},
-	{specTestEmbeddedResourceV1_0_0, bindTestEmbeddedResourceV1_0_0},
-	{specTestErrorHandlingV1_0_0, bindTestErrorHandlingV1_0_0},
-	{specTestImageContentV1_0_0, bindTestImageContentV1_0_0},
-	{specTestMultipleContentTypesV1_0_0, bindTestMultipleContentTypesV1_0_0},
-	{specTestReconnectionV1_0_0, bindTestReconnectionV1_0_0},
-	{specTestSamplingV1_0_0, bindTestSamplingV1_0_0},
-	{specTestSimpleTextV1_0_0, bindTestSimpleTextV1_0_0},
-	{specTestToolWithLoggingV1_0_0, bindTestToolWithLoggingV1_0_0},
-	{specTestToolWithProgressV1_0_0, bindTestToolWithProgressV1_0_0},
+var toolVersions = [...]mcp.Version[Handler]{
+	{
+		Bind: bindJSONSchema202012ToolV1_0_0,
+		Spec: specJSONSchema202012ToolV1_0_0,
+	},
+	{
+		Bind: bindTestAudioContentV1_0_0,
+		Spec: specTestAudioContentV1_0_0,
+	},
+	{
+		Bind: bindTestElicitationV1_0_0,
+		Spec: specTestElicitationV1_0_0,
+	},
+	{
+		Bind: bindTestElicitationSep1034DefaultsV1_0_0,
+		Spec: specTestElicitationSep1034DefaultsV1_0_0,
+	},
+	{
+		Bind: bindTestElicitationSep1330EnumsV1_0_0,
+		Spec: specTestElicitationSep1330EnumsV1_0_0,
+	},
+	{
+		Bind: bindTestEmbeddedResourceV1_0_0,
+		Spec: specTestEmbeddedResourceV1_0_0,
+	},
+	{
+		Bind: bindTestErrorHandlingV1_0_0,
+		Spec: specTestErrorHandlingV1_0_0,
+	},
+	{
+		Bind: bindTestImageContentV1_0_0,
+		Spec: specTestImageContentV1_0_0,
+	},
+	{
+		Bind: bindTestMultipleContentTypesV1_0_0,
+		Spec: specTestMultipleContentTypesV1_0_0,
+	},
+	{
+		Bind: bindTestReconnectionV1_0_0,
+		Spec: specTestReconnectionV1_0_0,
+	},
+	{
+		Bind: bindTestSamplingV1_0_0,
+		Spec: specTestSamplingV1_0_0,
+	},
+	{
+		Bind: bindTestSimpleTextV1_0_0,
+		Spec: specTestSimpleTextV1_0_0,
+	},
+	{
+		Bind: bindTestToolWithLoggingV1_0_0,
+		Spec: specTestToolWithLoggingV1_0_0,
+	},
+	{
+		Bind: bindTestToolWithProgressV1_0_0,
+		Spec: specTestToolWithProgressV1_0_0,
+	},
 }
 
 // Specs returns every tool version of the package as the runtime publishes
 // it, in publish order (by name, then version).
 func Specs() []estate.ToolSpec {
-	specs := make([]estate.ToolSpec, len(toolVersions))
-	for i, t := range toolVersions {
-		specs[i] = t.spec()
-	}
-	return specs
+	return mcp.Specs(toolVersions[:])
 }
 
 // Register publishes every tool version into s's registry (the publish guard
 // applies) and binds it to h, with the generated decoder as its validator.
 func Register(s *mcp.Server, h Handler) error {
-	for _, t := range toolVersions {
-		if err := s.Bind(t.spec(), t.bind(h)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mcp.RegisterAll(s, h, toolVersions[:])
 }
 
 // specJSONSchema202012ToolV1_0_0 returns the spec of json_schema_2020_12_tool@1.0.0.
@@ -157,27 +181,17 @@ func specJSONSchema202012ToolV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Tool with JSON Schema 2020-12 features; reports the arguments it received.",
 		InputSchema:        schemaJSONSchema202012ToolV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "json_schema_2020_12_tool",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "JSON Schema 2020-12 tool",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindJSONSchema202012ToolV1_0_0 binds json_schema_2020_12_tool@1.0.0 to h.JSONSchema202012ToolV1_0_0,
-// with the generated decoder decodeJSONSchema202012ToolV1_0_0ArgsChecked as its validator.
+// bindJSONSchema202012ToolV1_0_0 binds json_schema_2020_12_tool@1.0.0 to h.JSONSchema202012ToolV1_0_0.
 func bindJSONSchema202012ToolV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.JSONSchema202012ToolV1_0_0(ctx, call, call.Value.(JSONSchema202012ToolV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeJSONSchema202012ToolV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.JSONSchema202012ToolV1_0_0, decode.Validator[JSONSchema202012ToolV1_0_0Args]())
 }
 
 // specTestAudioContentV1_0_0 returns the spec of test_audio_content@1.0.0.
@@ -186,27 +200,17 @@ func specTestAudioContentV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Return one audio block (a minimal WAV file).",
 		InputSchema:        schemaTestAudioContentV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_audio_content",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Audio content",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestAudioContentV1_0_0 binds test_audio_content@1.0.0 to h.TestAudioContentV1_0_0,
-// with the generated decoder decodeTestAudioContentV1_0_0ArgsChecked as its validator.
+// bindTestAudioContentV1_0_0 binds test_audio_content@1.0.0 to h.TestAudioContentV1_0_0.
 func bindTestAudioContentV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestAudioContentV1_0_0(ctx, call, call.Value.(TestAudioContentV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestAudioContentV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestAudioContentV1_0_0, decode.Validator[TestAudioContentV1_0_0Args]())
 }
 
 // specTestElicitationV1_0_0 returns the spec of test_elicitation@1.0.0.
@@ -215,27 +219,17 @@ func specTestElicitationV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Ask the user for a username and an email (elicitation/create) and return the answer.",
 		InputSchema:        schemaTestElicitationV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_elicitation",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Elicitation",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestElicitationV1_0_0 binds test_elicitation@1.0.0 to h.TestElicitationV1_0_0,
-// with the generated decoder decodeTestElicitationV1_0_0ArgsChecked as its validator.
+// bindTestElicitationV1_0_0 binds test_elicitation@1.0.0 to h.TestElicitationV1_0_0.
 func bindTestElicitationV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestElicitationV1_0_0(ctx, call, call.Value.(TestElicitationV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestElicitationV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestElicitationV1_0_0, decode.Validator[TestElicitationV1_0_0Args]())
 }
 
 // specTestElicitationSep1034DefaultsV1_0_0 returns the spec of test_elicitation_sep1034_defaults@1.0.0.
@@ -244,27 +238,17 @@ func specTestElicitationSep1034DefaultsV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Ask the user to review a form whose fields all have defaults (SEP-1034) and return the answer.",
 		InputSchema:        schemaTestElicitationSep1034DefaultsV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_elicitation_sep1034_defaults",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Elicitation with defaults",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestElicitationSep1034DefaultsV1_0_0 binds test_elicitation_sep1034_defaults@1.0.0 to h.TestElicitationSep1034DefaultsV1_0_0,
-// with the generated decoder decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked as its validator.
+// bindTestElicitationSep1034DefaultsV1_0_0 binds test_elicitation_sep1034_defaults@1.0.0 to h.TestElicitationSep1034DefaultsV1_0_0.
 func bindTestElicitationSep1034DefaultsV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestElicitationSep1034DefaultsV1_0_0(ctx, call, call.Value.(TestElicitationSep1034DefaultsV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestElicitationSep1034DefaultsV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestElicitationSep1034DefaultsV1_0_0, decode.Validator[TestElicitationSep1034DefaultsV1_0_0Args]())
 }
 
 // specTestElicitationSep1330EnumsV1_0_0 returns the spec of test_elicitation_sep1330_enums@1.0.0.
@@ -273,27 +257,17 @@ func specTestElicitationSep1330EnumsV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Ask the user to choose from the five kinds of enum field (SEP-1330) and return the answer.",
 		InputSchema:        schemaTestElicitationSep1330EnumsV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_elicitation_sep1330_enums",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Elicitation with enums",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestElicitationSep1330EnumsV1_0_0 binds test_elicitation_sep1330_enums@1.0.0 to h.TestElicitationSep1330EnumsV1_0_0,
-// with the generated decoder decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked as its validator.
+// bindTestElicitationSep1330EnumsV1_0_0 binds test_elicitation_sep1330_enums@1.0.0 to h.TestElicitationSep1330EnumsV1_0_0.
 func bindTestElicitationSep1330EnumsV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestElicitationSep1330EnumsV1_0_0(ctx, call, call.Value.(TestElicitationSep1330EnumsV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestElicitationSep1330EnumsV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestElicitationSep1330EnumsV1_0_0, decode.Validator[TestElicitationSep1330EnumsV1_0_0Args]())
 }
 
 // specTestEmbeddedResourceV1_0_0 returns the spec of test_embedded_resource@1.0.0.
@@ -302,27 +276,17 @@ func specTestEmbeddedResourceV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Return one embedded text resource block.",
 		InputSchema:        schemaTestEmbeddedResourceV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_embedded_resource",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Embedded resource",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestEmbeddedResourceV1_0_0 binds test_embedded_resource@1.0.0 to h.TestEmbeddedResourceV1_0_0,
-// with the generated decoder decodeTestEmbeddedResourceV1_0_0ArgsChecked as its validator.
+// bindTestEmbeddedResourceV1_0_0 binds test_embedded_resource@1.0.0 to h.TestEmbeddedResourceV1_0_0.
 func bindTestEmbeddedResourceV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestEmbeddedResourceV1_0_0(ctx, call, call.Value.(TestEmbeddedResourceV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestEmbeddedResourceV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestEmbeddedResourceV1_0_0, decode.Validator[TestEmbeddedResourceV1_0_0Args]())
 }
 
 // specTestErrorHandlingV1_0_0 returns the spec of test_error_handling@1.0.0.
@@ -331,27 +295,17 @@ func specTestErrorHandlingV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Always fail: the result is a tool error the model sees.",
 		InputSchema:        schemaTestErrorHandlingV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_error_handling",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Error handling",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestErrorHandlingV1_0_0 binds test_error_handling@1.0.0 to h.TestErrorHandlingV1_0_0,
-// with the generated decoder decodeTestErrorHandlingV1_0_0ArgsChecked as its validator.
+// bindTestErrorHandlingV1_0_0 binds test_error_handling@1.0.0 to h.TestErrorHandlingV1_0_0.
 func bindTestErrorHandlingV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestErrorHandlingV1_0_0(ctx, call, call.Value.(TestErrorHandlingV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestErrorHandlingV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestErrorHandlingV1_0_0, decode.Validator[TestErrorHandlingV1_0_0Args]())
 }
 
 // specTestImageContentV1_0_0 returns the spec of test_image_content@1.0.0.
@@ -360,27 +314,17 @@ func specTestImageContentV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Return one image block (a 1x1 PNG).",
 		InputSchema:        schemaTestImageContentV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_image_content",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Image content",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestImageContentV1_0_0 binds test_image_content@1.0.0 to h.TestImageContentV1_0_0,
-// with the generated decoder decodeTestImageContentV1_0_0ArgsChecked as its validator.
+// bindTestImageContentV1_0_0 binds test_image_content@1.0.0 to h.TestImageContentV1_0_0.
 func bindTestImageContentV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestImageContentV1_0_0(ctx, call, call.Value.(TestImageContentV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestImageContentV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestImageContentV1_0_0, decode.Validator[TestImageContentV1_0_0Args]())
 }
 
 // specTestMultipleContentTypesV1_0_0 returns the spec of test_multiple_content_types@1.0.0.
@@ -389,27 +333,17 @@ func specTestMultipleContentTypesV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Return a text, an image and an embedded resource block.",
 		InputSchema:        schemaTestMultipleContentTypesV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_multiple_content_types",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Mixed content",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestMultipleContentTypesV1_0_0 binds test_multiple_content_types@1.0.0 to h.TestMultipleContentTypesV1_0_0,
-// with the generated decoder decodeTestMultipleContentTypesV1_0_0ArgsChecked as its validator.
+// bindTestMultipleContentTypesV1_0_0 binds test_multiple_content_types@1.0.0 to h.TestMultipleContentTypesV1_0_0.
 func bindTestMultipleContentTypesV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestMultipleContentTypesV1_0_0(ctx, call, call.Value.(TestMultipleContentTypesV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestMultipleContentTypesV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestMultipleContentTypesV1_0_0, decode.Validator[TestMultipleContentTypesV1_0_0Args]())
 }
 
 // specTestReconnectionV1_0_0 returns the spec of test_reconnection@1.0.0.
@@ -418,27 +352,17 @@ func specTestReconnectionV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Return after a short pause. (The reference server closes its SSE stream mid-call; this server answers on the stream it has.)",
 		InputSchema:        schemaTestReconnectionV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_reconnection",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Reconnection",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestReconnectionV1_0_0 binds test_reconnection@1.0.0 to h.TestReconnectionV1_0_0,
-// with the generated decoder decodeTestReconnectionV1_0_0ArgsChecked as its validator.
+// bindTestReconnectionV1_0_0 binds test_reconnection@1.0.0 to h.TestReconnectionV1_0_0.
 func bindTestReconnectionV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestReconnectionV1_0_0(ctx, call, call.Value.(TestReconnectionV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestReconnectionV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestReconnectionV1_0_0, decode.Validator[TestReconnectionV1_0_0Args]())
 }
 
 // specTestSamplingV1_0_0 returns the spec of test_sampling@1.0.0.
@@ -447,27 +371,17 @@ func specTestSamplingV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Ask the client's model to answer the prompt (sampling/createMessage) and return its answer.",
 		InputSchema:        schemaTestSamplingV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_sampling",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Sampling",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestSamplingV1_0_0 binds test_sampling@1.0.0 to h.TestSamplingV1_0_0,
-// with the generated decoder decodeTestSamplingV1_0_0ArgsChecked as its validator.
+// bindTestSamplingV1_0_0 binds test_sampling@1.0.0 to h.TestSamplingV1_0_0.
 func bindTestSamplingV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestSamplingV1_0_0(ctx, call, call.Value.(TestSamplingV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestSamplingV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestSamplingV1_0_0, decode.Validator[TestSamplingV1_0_0Args]())
 }
 
 // specTestSimpleTextV1_0_0 returns the spec of test_simple_text@1.0.0.
@@ -476,27 +390,17 @@ func specTestSimpleTextV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Return one text block: the conformance suite's simple text fixture.",
 		InputSchema:        schemaTestSimpleTextV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_simple_text",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Simple text",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestSimpleTextV1_0_0 binds test_simple_text@1.0.0 to h.TestSimpleTextV1_0_0,
-// with the generated decoder decodeTestSimpleTextV1_0_0ArgsChecked as its validator.
+// bindTestSimpleTextV1_0_0 binds test_simple_text@1.0.0 to h.TestSimpleTextV1_0_0.
 func bindTestSimpleTextV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestSimpleTextV1_0_0(ctx, call, call.Value.(TestSimpleTextV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestSimpleTextV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestSimpleTextV1_0_0, decode.Validator[TestSimpleTextV1_0_0Args]())
 }
 
 // specTestToolWithLoggingV1_0_0 returns the spec of test_tool_with_logging@1.0.0.
@@ -505,27 +409,17 @@ func specTestToolWithLoggingV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Send three log messages at info level while running, then return.",
 		InputSchema:        schemaTestToolWithLoggingV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_tool_with_logging",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Tool with logging",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestToolWithLoggingV1_0_0 binds test_tool_with_logging@1.0.0 to h.TestToolWithLoggingV1_0_0,
-// with the generated decoder decodeTestToolWithLoggingV1_0_0ArgsChecked as its validator.
+// bindTestToolWithLoggingV1_0_0 binds test_tool_with_logging@1.0.0 to h.TestToolWithLoggingV1_0_0.
 func bindTestToolWithLoggingV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestToolWithLoggingV1_0_0(ctx, call, call.Value.(TestToolWithLoggingV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestToolWithLoggingV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestToolWithLoggingV1_0_0, decode.Validator[TestToolWithLoggingV1_0_0Args]())
 }
 
 // specTestToolWithProgressV1_0_0 returns the spec of test_tool_with_progress@1.0.0.
@@ -534,25 +428,24 @@ func specTestToolWithProgressV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("public"),
 		Description:        "Report progress 0, 50 and 100 out of 100 while running, when the caller asks for progress.",
 		InputSchema:        schemaTestToolWithProgressV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "test_tool_with_progress",
 		Owner:              "conformance",
-		RequiredScopes:     nil,
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Tool with progress",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindTestToolWithProgressV1_0_0 binds test_tool_with_progress@1.0.0 to h.TestToolWithProgressV1_0_0,
-// with the generated decoder decodeTestToolWithProgressV1_0_0ArgsChecked as its validator.
+// bindTestToolWithProgressV1_0_0 binds test_tool_with_progress@1.0.0 to h.TestToolWithProgressV1_0_0.
 func bindTestToolWithProgressV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.TestToolWithProgressV1_0_0(ctx, call, call.Value.(TestToolWithProgressV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeTestToolWithProgressV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.TestToolWithProgressV1_0_0, decode.Validator[TestToolWithProgressV1_0_0Args]())
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	return mcp.RepairArguments(toolVersions[:], name, version, raw, defaults)
 }

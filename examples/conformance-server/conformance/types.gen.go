@@ -14,7 +14,7 @@ type JSONSchema202012ToolV1_0_0Args struct {
 	Name optional.Value[string] `json:"name,omitzero"`
 }
 
-// JSONSchema202012ToolV1_0_0ArgsAddress is the type of JSONSchema202012ToolV1_0_0Args.Address.
+// JSONSchema202012ToolV1_0_0ArgsAddress is a value of json_schema_2020_12_tool 1.0.0.
 type JSONSchema202012ToolV1_0_0ArgsAddress struct {
 	// City is the "city" property (optional).
 	City optional.Value[string] `json:"city,omitzero"`

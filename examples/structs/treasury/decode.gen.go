@@ -3,426 +3,144 @@
 package treasury
 
 import (
-	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 	"github.com/mcpgen/mcpgen/runtime/schema"
-	"unicode/utf8"
 )
 
-// decodeFxBookV1_0_0Wire reads the arguments of fx.book 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func decodeFxBookV1_0_0Wire(data []byte) (v fxBookV1_0_0Wire, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeFxBookV1_0_0WireChecked(data)
+// decodeFxBookV1_0_0Wire reads and validates the arguments of fx.book 1.0.0 (see decode.Run).
+func decodeFxBookV1_0_0Wire(data []byte) (fxBookV1_0_0Wire, schema.Errors, error) {
+	return decode.Run[fxBookV1_0_0Wire](data)
 }
 
-// decodeFxBookV1_0_0WireChecked is decodeFxBookV1_0_0Wire for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeFxBookV1_0_0WireChecked(data []byte) (v fxBookV1_0_0Wire, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a fxBookV1_0_0Wire at `at`, appending schema violations to errs.
-func (v *fxBookV1_0_0Wire) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a fxBookV1_0_0Wire at at, adding the errors it finds to r.
+func (v *fxBookV1_0_0Wire) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "dealer":
-			if seen[0] {
-				return decode.Duplicate(at, "dealer")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "dealer", "$.dealer")
-			var x2 fxBookV1_0_0WireDealer
-			if err := x2.decodeJSON(d, &loc1, errs); err != nil {
-				return err
-			}
-			v.Dealer = optional.Some(x2)
+			loc := o.Field(&seen[0], "dealer", "$.dealer")
+			var x fxBookV1_0_0WireDealer
+			x.DecodeFrom(r, loc)
+			v.Dealer = optional.Some(x)
 		case "quote_id":
-			if seen[1] {
-				return decode.Duplicate(at, "quote_id")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "quote_id", "$.quote_id")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern1.MatchString(s4) {
-					decode.Add(errs, &loc3, "does not match pattern '^Q-[0-9]{6}$'")
-				}
-				v.QuoteID = s4
+			loc := o.Field(&seen[1], "quote_id", "$.quote_id")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.QuoteID = x
 			}
 		case "reference":
-			if seen[2] {
-				return decode.Duplicate(at, "reference")
-			}
-			seen[2] = true
-			loc5 := decode.Field(at, "reference", "$.reference")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				runes7 := utf8.RuneCountInString(s6)
-				if runes7 > 35 {
-					decode.Add(errs, &loc5, "longer than maxLength 35")
-				}
-				v.Reference = optional.Some(s6)
+			loc := o.Field(&seen[2], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MaxLength(loc, x, 35)
+				v.Reference = optional.Some(x)
 			}
 		case "settlement":
-			if seen[3] {
-				return decode.Duplicate(at, "settlement")
-			}
-			seen[3] = true
-			loc8 := decode.Field(at, "settlement", "$.settlement")
-			if t := d.Next(); t != jx.Array {
-				if err := decode.Mismatch(d, t, errs, &loc8, schema.KindArray); err != nil {
-					return err
+			loc := o.Field(&seen[3], "settlement", "$.settlement")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []fxBookV1_0_0WireSettlementItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e fxBookV1_0_0WireSettlementItem
+					var x2 fxBookV1_0_0WireSettlementItem
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
 				}
-			} else {
-				items9 := []fxBookV1_0_0WireSettlementItem{}
-				iter10, err := d.ArrIter()
-				if err != nil {
-					return err
-				}
-				for iter10.Next() {
-					loc12 := decode.Elem(&loc8, len(items9))
-					var e11 fxBookV1_0_0WireSettlementItem
-					var x13 fxBookV1_0_0WireSettlementItem
-					if err := x13.decodeJSON(d, &loc12, errs); err != nil {
-						return err
-					}
-					e11 = x13
-					items9 = append(items9, e11)
-				}
-				if err := iter10.Err(); err != nil {
-					return err
-				}
-				if len(items9) < 1 {
-					decode.Add(errs, &loc8, "fewer than minItems 1")
-				}
-				if len(items9) > 4 {
-					decode.Add(errs, &loc8, "more than maxItems 4")
-				}
-				v.Settlement = items9
+				a.MinItems(1)
+				a.MaxItems(4)
+				v.Settlement = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "quote_id", "$.quote_id")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[3] {
-		loc := decode.Field(at, "settlement", "$.settlement")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[1], "quote_id")
+	o.Required(seen[3], "settlement")
 }
 
-// decodeJSON reads a fxBookV1_0_0WireDealer at `at`, appending schema violations to errs.
-func (v *fxBookV1_0_0WireDealer) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a fxBookV1_0_0WireDealer at at, adding the errors it finds to r.
+func (v *fxBookV1_0_0WireDealer) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "desk":
-			if seen[0] {
-				return decode.Duplicate(at, "desk")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "desk", "$.desk")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s2) {
+			loc := o.Field(&seen[0], "desk", "$.desk")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "spot":
 					v.Desk = optional.Some(fxBookV1_0_0WireDealerDeskSpot)
 				case "forwards":
 					v.Desk = optional.Some(fxBookV1_0_0WireDealerDeskForwards)
 				default:
-					decode.Add(errs, &loc1, "must be one of ['spot', 'forwards']")
-					v.Desk = optional.Some(fxBookV1_0_0WireDealerDesk(s2))
+					r.Fail(loc, "must be one of ['spot', 'forwards']")
+					v.Desk = optional.Some(fxBookV1_0_0WireDealerDesk(x))
 				}
 			}
 		case "id":
-			if seen[1] {
-				return decode.Duplicate(at, "id")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "id", "$.id")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s4, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern0.MatchString(s4) {
-					decode.Add(errs, &loc3, "does not match pattern '^D[0-9]{4}$'")
-				}
-				v.ID = s4
+			loc := o.Field(&seen[1], "id", "$.id")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern1)
+				v.ID = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "id", "$.id")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[1], "id")
 }
 
-// decodeJSON reads a fxBookV1_0_0WireSettlementItem at `at`, appending schema violations to errs.
-func (v *fxBookV1_0_0WireSettlementItem) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a fxBookV1_0_0WireSettlementItem at at, adding the errors it finds to r.
+func (v *fxBookV1_0_0WireSettlementItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "account":
-			if seen[0] {
-				return decode.Duplicate(at, "account")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "account", "$.account")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s2, err := decode.Str(d)
-				if err != nil {
-					return err
-				}
-				if !pattern2.MatchString(s2) {
-					decode.Add(errs, &loc1, "does not match pattern '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$'")
-				}
-				v.Account = s2
+			loc := o.Field(&seen[0], "account", "$.account")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern2)
+				v.Account = x
 			}
 		case "percent":
-			if seen[1] {
-				return decode.Duplicate(at, "percent")
-			}
-			seen[1] = true
-			loc3 := decode.Field(at, "percent", "$.percent")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc3, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n4, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n4) {
-					decode.Add(errs, &loc3, "expected type integer, got number")
-				} else if i5, ok6 := decode.Int64(n4); !ok6 {
-					decode.Add(errs, &loc3, schema.MsgIntegerRange)
-				} else {
-					if float64(i5) < 1.0 {
-						decode.Add(errs, &loc3, "below minimum 1")
-					}
-					if float64(i5) > 100.0 {
-						decode.Add(errs, &loc3, "above maximum 100")
-					}
-					v.Percent = i5
-				}
+			loc := o.Field(&seen[1], "percent", "$.percent")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 1.0)
+				r.Maximum(loc, float64(x), 100.0)
+				v.Percent = x
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "account", "$.account")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "percent", "$.percent")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "account")
+	o.Required(seen[1], "percent")
 }
 
-// DecodeFxQuoteV1_0_0Args reads the arguments of fx.quote 1.0.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func DecodeFxQuoteV1_0_0Args(data []byte) (v FxQuoteV1_0_0Args, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeFxQuoteV1_0_0ArgsChecked(data)
+// DecodeFxQuoteV1_0_0Args reads and validates the arguments of fx.quote 1.0.0 (see decode.Run).
+func DecodeFxQuoteV1_0_0Args(data []byte) (FxQuoteV1_0_0Args, schema.Errors, error) {
+	return decode.Run[FxQuoteV1_0_0Args](data)
 }
 
-// decodeFxQuoteV1_0_0ArgsChecked is DecodeFxQuoteV1_0_0Args for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeFxQuoteV1_0_0ArgsChecked(data []byte) (v FxQuoteV1_0_0Args, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a FxQuoteV1_0_0Args at `at`, appending schema violations to errs.
-func (v *FxQuoteV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a FxQuoteV1_0_0Args at at, adding the errors it finds to r.
+func (v *FxQuoteV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "amount_minor":
-			if seen[0] {
-				return decode.Duplicate(at, "amount_minor")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount_minor", "$.amount_minor")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < 1.0 {
-						decode.Add(errs, &loc1, "below minimum 1")
-					}
-					if float64(i3) > 1e+11 {
-						decode.Add(errs, &loc1, "above maximum 100000000000")
-					}
-					v.AmountMinor = i3
-				}
+			loc := o.Field(&seen[0], "amount_minor", "$.amount_minor")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 1.0)
+				r.Maximum(loc, float64(x), 1e+11)
+				v.AmountMinor = x
 			}
 		case "buy":
-			if seen[1] {
-				return decode.Duplicate(at, "buy")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "buy", "$.buy")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s6) {
+			loc := o.Field(&seen[1], "buy", "$.buy")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "AED":
 					v.Buy = FxQuoteV1_0_0ArgsBuyAED
 				case "USD":
@@ -432,26 +150,14 @@ func (v *FxQuoteV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 				case "GBP":
 					v.Buy = FxQuoteV1_0_0ArgsBuyGBP
 				default:
-					decode.Add(errs, &loc5, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
-					v.Buy = FxQuoteV1_0_0ArgsBuy(s6)
+					r.Fail(loc, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
+					v.Buy = FxQuoteV1_0_0ArgsBuy(x)
 				}
 			}
 		case "sell":
-			if seen[2] {
-				return decode.Duplicate(at, "sell")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "sell", "$.sell")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s8, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s8) {
+			loc := o.Field(&seen[2], "sell", "$.sell")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "AED":
 					v.Sell = FxQuoteV1_0_0ArgsSellAED
 				case "USD":
@@ -461,128 +167,41 @@ func (v *FxQuoteV1_0_0Args) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 				case "GBP":
 					v.Sell = FxQuoteV1_0_0ArgsSellGBP
 				default:
-					decode.Add(errs, &loc7, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
-					v.Sell = FxQuoteV1_0_0ArgsSell(s8)
+					r.Fail(loc, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
+					v.Sell = FxQuoteV1_0_0ArgsSell(x)
 				}
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "amount_minor", "$.amount_minor")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "buy", "$.buy")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "sell", "$.sell")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "amount_minor")
+	o.Required(seen[1], "buy")
+	o.Required(seen[2], "sell")
 }
 
-// decodeFxQuoteV1_1_0Wire reads the arguments of fx.quote 1.1.0 from raw JSON and validates them in one
-// pass, after decode.Check's scan for what the JSON decoder would read leniently.
-// It returns the typed value and every schema violation, sorted by (path,
-// message), with the reference validator's messages; the value is only
-// meaningful when there are none. err reports input that is not one
-// well-formed JSON value (syntax, invalid UTF-8, a duplicate property).
-func decodeFxQuoteV1_1_0Wire(data []byte) (v fxQuoteV1_1_0Wire, errs schema.Errors, err error) {
-	if err = decode.Check(data); err != nil {
-		return v, nil, err
-	}
-	return decodeFxQuoteV1_1_0WireChecked(data)
+// decodeFxQuoteV1_1_0Wire reads and validates the arguments of fx.quote 1.1.0 (see decode.Run).
+func decodeFxQuoteV1_1_0Wire(data []byte) (fxQuoteV1_1_0Wire, schema.Errors, error) {
+	return decode.Run[fxQuoteV1_1_0Wire](data)
 }
 
-// decodeFxQuoteV1_1_0WireChecked is decodeFxQuoteV1_1_0Wire for input already read strictly (valid UTF-8, no escaped lone
-// surrogate), as the server's JSON-RPC decoder reads every message before its
-// arguments reach a validator: Register binds it, so a call's bytes are not
-// scanned twice.
-func decodeFxQuoteV1_1_0WireChecked(data []byte) (v fxQuoteV1_1_0Wire, errs schema.Errors, err error) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(data)
-	if err = v.decodeJSON(d, nil, &errs); err != nil {
-		return v, nil, err
-	}
-	if err = decode.End(d); err != nil {
-		return v, nil, err
-	}
-	schema.SortErrors(errs)
-	return v, errs, nil
-}
-
-// decodeJSON reads a fxQuoteV1_1_0Wire at `at`, appending schema violations to errs.
-func (v *fxQuoteV1_1_0Wire) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *schema.Errors) error {
-	if t := d.Next(); t != jx.Object {
-		return decode.Mismatch(d, t, errs, at, schema.KindObject)
-	}
+// DecodeFrom reads a fxQuoteV1_1_0Wire at at, adding the errors it finds to r.
+func (v *fxQuoteV1_1_0Wire) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
-	var extra []string
-	iter, err := d.ObjIter()
-	if err != nil {
-		return err
-	}
-	for iter.Next() {
-		switch string(iter.Key()) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
 		case "amount_minor":
-			if seen[0] {
-				return decode.Duplicate(at, "amount_minor")
-			}
-			seen[0] = true
-			loc1 := decode.Field(at, "amount_minor", "$.amount_minor")
-			if t := d.Next(); t != jx.Number {
-				if err := decode.Mismatch(d, t, errs, &loc1, schema.KindInteger); err != nil {
-					return err
-				}
-			} else {
-				n2, err := d.Num()
-				if err != nil {
-					return err
-				}
-				if !schema.IsIntegerLiteral(n2) {
-					decode.Add(errs, &loc1, "expected type integer, got number")
-				} else if i3, ok4 := decode.Int64(n2); !ok4 {
-					decode.Add(errs, &loc1, schema.MsgIntegerRange)
-				} else {
-					if float64(i3) < 1.0 {
-						decode.Add(errs, &loc1, "below minimum 1")
-					}
-					if float64(i3) > 1e+11 {
-						decode.Add(errs, &loc1, "above maximum 100000000000")
-					}
-					v.AmountMinor = i3
-				}
+			loc := o.Field(&seen[0], "amount_minor", "$.amount_minor")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 1.0)
+				r.Maximum(loc, float64(x), 1e+11)
+				v.AmountMinor = x
 			}
 		case "buy":
-			if seen[1] {
-				return decode.Duplicate(at, "buy")
-			}
-			seen[1] = true
-			loc5 := decode.Field(at, "buy", "$.buy")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc5, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s6, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s6) {
+			loc := o.Field(&seen[1], "buy", "$.buy")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "AED":
 					v.Buy = fxQuoteV1_1_0WireBuyAED
 				case "USD":
@@ -592,26 +211,14 @@ func (v *fxQuoteV1_1_0Wire) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 				case "GBP":
 					v.Buy = fxQuoteV1_1_0WireBuyGBP
 				default:
-					decode.Add(errs, &loc5, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
-					v.Buy = fxQuoteV1_1_0WireBuy(s6)
+					r.Fail(loc, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
+					v.Buy = fxQuoteV1_1_0WireBuy(x)
 				}
 			}
 		case "sell":
-			if seen[2] {
-				return decode.Duplicate(at, "sell")
-			}
-			seen[2] = true
-			loc7 := decode.Field(at, "sell", "$.sell")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc7, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s8, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s8) {
+			loc := o.Field(&seen[2], "sell", "$.sell")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "AED":
 					v.Sell = fxQuoteV1_1_0WireSellAED
 				case "USD":
@@ -621,26 +228,14 @@ func (v *fxQuoteV1_1_0Wire) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 				case "GBP":
 					v.Sell = fxQuoteV1_1_0WireSellGBP
 				default:
-					decode.Add(errs, &loc7, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
-					v.Sell = fxQuoteV1_1_0WireSell(s8)
+					r.Fail(loc, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
+					v.Sell = fxQuoteV1_1_0WireSell(x)
 				}
 			}
 		case "tenor":
-			if seen[3] {
-				return decode.Duplicate(at, "tenor")
-			}
-			seen[3] = true
-			loc9 := decode.Field(at, "tenor", "$.tenor")
-			if t := d.Next(); t != jx.String {
-				if err := decode.Mismatch(d, t, errs, &loc9, schema.KindString); err != nil {
-					return err
-				}
-			} else {
-				s10, err := decode.StrBytes(d)
-				if err != nil {
-					return err
-				}
-				switch string(s10) {
+			loc := o.Field(&seen[3], "tenor", "$.tenor")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
 				case "today":
 					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenorToday)
 				case "tomorrow":
@@ -648,35 +243,15 @@ func (v *fxQuoteV1_1_0Wire) decodeJSON(d *jx.Decoder, at *decode.Loc, errs *sche
 				case "spot":
 					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenorSpot)
 				default:
-					decode.Add(errs, &loc9, "must be one of ['today', 'tomorrow', 'spot']")
-					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenor(s10))
+					r.Fail(loc, "must be one of ['today', 'tomorrow', 'spot']")
+					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenor(x))
 				}
 			}
 		default:
-			name := string(iter.Key())
-			if err := decode.Extra(&extra, at, name); err != nil {
-				return err
-			}
-			if err := decode.Skip(d); err != nil {
-				return err
-			}
-			decode.AddProp(errs, at, name, schema.MsgAdditional)
+			o.Additional()
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if !seen[0] {
-		loc := decode.Field(at, "amount_minor", "$.amount_minor")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[1] {
-		loc := decode.Field(at, "buy", "$.buy")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	if !seen[2] {
-		loc := decode.Field(at, "sell", "$.sell")
-		decode.Add(errs, &loc, schema.MsgRequired)
-	}
-	return nil
+	o.Required(seen[0], "amount_minor")
+	o.Required(seen[1], "buy")
+	o.Required(seen[2], "sell")
 }

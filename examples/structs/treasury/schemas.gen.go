@@ -2,10 +2,7 @@
 
 package treasury
 
-import (
-	"github.com/mcpgen/mcpgen/runtime/schema"
-	"regexp"
-)
+import "github.com/mcpgen/mcpgen/runtime/schema"
 
 // schemaFxBookV1_0_0Input is the inputSchema of fx.book@1.0.0, as declared (hash fnv1a64:b47ca49915544bb1).
 var schemaFxBookV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"dealer\":{\"additionalProperties\":false,\"description\":\"Dealer is the staff member booking on the customer's behalf; it is redacted from the call log.\",\"properties\":{\"desk\":{\"enum\":[\"spot\",\"forwards\"],\"type\":\"string\"},\"id\":{\"pattern\":\"^D[0-9]{4}$\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\",\"x-secret\":true},\"quote_id\":{\"description\":\"QuoteID is the quote the customer accepted, as fx.quote returned it.\",\"pattern\":\"^Q-[0-9]{6}$\",\"type\":\"string\"},\"reference\":{\"description\":\"Reference is the customer's own reference, printed on the confirmation.\",\"maxLength\":35,\"type\":\"string\"},\"settlement\":{\"description\":\"Settlement splits the bought amount across the customer's accounts.\",\"items\":{\"additionalProperties\":false,\"description\":\"SettlementLeg is the part of a deal paid into one account.\",\"properties\":{\"account\":{\"description\":\"Account is the IBAN the leg settles into.\",\"pattern\":\"^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$\",\"type\":\"string\"},\"percent\":{\"description\":\"Percent is the share of the bought amount, in whole percent.\",\"maximum\":100,\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"account\",\"percent\"],\"type\":\"object\"},\"maxItems\":4,\"minItems\":1,\"type\":\"array\"}},\"required\":[\"quote_id\",\"settlement\"],\"type\":\"object\"}")
@@ -16,10 +13,11 @@ var schemaFxQuoteV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":f
 // schemaFxQuoteV1_1_0Input is the inputSchema of fx.quote@1.1.0, as declared (hash fnv1a64:4db18b7055c3c8ea).
 var schemaFxQuoteV1_1_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount_minor\":{\"description\":\"AmountMinor is the amount sold, in minor units of the sold currency.\",\"maximum\":100000000000,\"minimum\":1,\"type\":\"integer\"},\"buy\":{\"description\":\"Buy is the currency the customer buys.\",\"enum\":[\"AED\",\"USD\",\"EUR\",\"GBP\"],\"type\":\"string\"},\"sell\":{\"description\":\"Sell is the currency the customer sells.\",\"enum\":[\"AED\",\"USD\",\"EUR\",\"GBP\"],\"type\":\"string\"},\"tenor\":{\"description\":\"Tenor is when the deal settles; spot when left out.\",\"enum\":[\"today\",\"tomorrow\",\"spot\"],\"type\":\"string\"}},\"required\":[\"sell\",\"buy\",\"amount_minor\"],\"type\":\"object\"}")
 
-// The patterns of the schemas, compiled once (Go RE2, unanchored, as the
-// reference validator matches them).
+// What the decoders check against, reached once through the schemas above:
+// patterns, multipleOf bounds, declared types, and the schemas of the values
+// the reference validator checks.
 var (
-	pattern0 = regexp.MustCompile("^D[0-9]{4}$")
-	pattern1 = regexp.MustCompile("^Q-[0-9]{6}$")
-	pattern2 = regexp.MustCompile("^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$")
+	pattern0 = schemaFxBookV1_0_0Input.Lookup("/properties/quote_id").Pattern().Regexp()
+	pattern1 = schemaFxBookV1_0_0Input.Lookup("/properties/dealer/properties/id").Pattern().Regexp()
+	pattern2 = schemaFxBookV1_0_0Input.Lookup("/properties/settlement/items/properties/account").Pattern().Regexp()
 )

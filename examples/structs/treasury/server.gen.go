@@ -8,6 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // ServerName and ServerVersion are the serverInfo the server announces.
@@ -56,43 +57,33 @@ type Handler interface {
 	FxQuoteV1_1_0(ctx context.Context, call *mcp.Call, args tools.QuoteArgs) (*mcp.Result, error)
 }
 
-// toolVersion is one tool version of the package: how to build its spec and how
-// to bind it to a Handler.
-type toolVersion struct {
-	// spec returns the version's spec as the runtime publishes it.
-	spec func() estate.ToolSpec
-	// bind returns the version's runtime tool: h's method for it, with the
-	// generated decoder as its validator.
-	bind func(h Handler) mcp.Tool
-}
-
 // toolVersions is every tool version of the package in publish order (by name,
 // then version); a table of functions, initialised statically.
-var toolVersions = [...]toolVersion{
-	{specFxBookV1_0_0, bindFxBookV1_0_0},
-	{specFxQuoteV1_0_0, bindFxQuoteV1_0_0},
-	{specFxQuoteV1_1_0, bindFxQuoteV1_1_0},
+var toolVersions = [...]mcp.Version[Handler]{
+	{
+		Bind: bindFxBookV1_0_0,
+		Spec: specFxBookV1_0_0,
+	},
+	{
+		Bind: bindFxQuoteV1_0_0,
+		Spec: specFxQuoteV1_0_0,
+	},
+	{
+		Bind: bindFxQuoteV1_1_0,
+		Spec: specFxQuoteV1_1_0,
+	},
 }
 
 // Specs returns every tool version of the package as the runtime publishes
 // it, in publish order (by name, then version).
 func Specs() []estate.ToolSpec {
-	specs := make([]estate.ToolSpec, len(toolVersions))
-	for i, t := range toolVersions {
-		specs[i] = t.spec()
-	}
-	return specs
+	return mcp.Specs(toolVersions[:])
 }
 
 // Register publishes every tool version into s's registry (the publish guard
 // applies) and binds it to h, with the generated decoder as its validator.
 func Register(s *mcp.Server, h Handler) error {
-	for _, t := range toolVersions {
-		if err := s.Bind(t.spec(), t.bind(h)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mcp.RegisterAll(s, h, toolVersions[:])
 }
 
 // specFxBookV1_0_0 returns the spec of fx.book@1.0.0.
@@ -101,27 +92,19 @@ func specFxBookV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("confidential"),
 		Description:        "Book an FX deal at a quote the customer accepted, settling into one or more accounts. Every call books a new deal: after a timeout, look the deal up before booking again.",
 		InputSchema:        schemaFxBookV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "fx.book",
 		Owner:              "treasury-desk",
 		RequiredScopes:     []string{"fx.trade"},
 		SideEffect:         estate.SideEffect("write_non_idempotent"),
-		SupersededBy:       "",
 		Tenants:            []string{"wholesale", "private"},
 		Title:              "Book an FX deal",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindFxBookV1_0_0 binds fx.book@1.0.0 to h.FxBookV1_0_0,
-// with the generated decoder DecodeFxBookV1_0_0Args as its validator.
+// bindFxBookV1_0_0 binds fx.book@1.0.0 to h.FxBookV1_0_0.
 func bindFxBookV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.FxBookV1_0_0(ctx, call, call.Value.(tools.BookArgs))
-		},
-		Validate: decode.Adapt(DecodeFxBookV1_0_0Args),
-	}
+	return mcp.TypedTool(h.FxBookV1_0_0, decode.Adapt(DecodeFxBookV1_0_0Args))
 }
 
 // specFxQuoteV1_0_0 returns the spec of fx.quote@1.0.0.
@@ -130,27 +113,18 @@ func specFxQuoteV1_0_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Quote a foreign-exchange rate for converting an amount from one currency into another. A quote holds for thirty seconds.",
 		InputSchema:        schemaFxQuoteV1_0_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "fx.quote",
 		Owner:              "treasury-desk",
 		RequiredScopes:     []string{"fx.read"},
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Quote an FX rate",
 		Version:            estate.MustParseVersion("1.0.0"),
 	}
 }
 
-// bindFxQuoteV1_0_0 binds fx.quote@1.0.0 to h.FxQuoteV1_0_0,
-// with the generated decoder decodeFxQuoteV1_0_0ArgsChecked as its validator.
+// bindFxQuoteV1_0_0 binds fx.quote@1.0.0 to h.FxQuoteV1_0_0.
 func bindFxQuoteV1_0_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.FxQuoteV1_0_0(ctx, call, call.Value.(FxQuoteV1_0_0Args))
-		},
-		Validate: decode.Adapt(decodeFxQuoteV1_0_0ArgsChecked),
-	}
+	return mcp.TypedTool(h.FxQuoteV1_0_0, decode.Validator[FxQuoteV1_0_0Args]())
 }
 
 // specFxQuoteV1_1_0 returns the spec of fx.quote@1.1.0.
@@ -159,25 +133,25 @@ func specFxQuoteV1_1_0() estate.ToolSpec {
 		DataClassification: estate.Classification("internal"),
 		Description:        "Quote a foreign-exchange rate for converting an amount from one currency into another, for settlement today, tomorrow or spot. A quote holds for thirty seconds.",
 		InputSchema:        schemaFxQuoteV1_1_0Input,
-		Lifecycle:          estate.Lifecycle("active"),
 		Name:               "fx.quote",
 		Owner:              "treasury-desk",
 		RequiredScopes:     []string{"fx.read"},
 		SideEffect:         estate.SideEffect("read"),
-		SupersededBy:       "",
-		Tenants:            nil,
 		Title:              "Quote an FX rate",
 		Version:            estate.MustParseVersion("1.1.0"),
 	}
 }
 
-// bindFxQuoteV1_1_0 binds fx.quote@1.1.0 to h.FxQuoteV1_1_0,
-// with the generated decoder DecodeFxQuoteV1_1_0Args as its validator.
+// bindFxQuoteV1_1_0 binds fx.quote@1.1.0 to h.FxQuoteV1_1_0.
 func bindFxQuoteV1_1_0(h Handler) mcp.Tool {
-	return mcp.Tool{
-		Handler: func(ctx context.Context, call *mcp.Call) (*mcp.Result, error) {
-			return h.FxQuoteV1_1_0(ctx, call, call.Value.(tools.QuoteArgs))
-		},
-		Validate: decode.Adapt(DecodeFxQuoteV1_1_0Args),
-	}
+	return mcp.TypedTool(h.FxQuoteV1_1_0, decode.Adapt(DecodeFxQuoteV1_1_0Args))
+}
+
+// RepairArguments applies the deterministic repair of name@version to raw
+// model-produced arguments: it returns the repaired arguments and the errors
+// that remain, sorted; with none left, repaired is ready to send. It never
+// invents a value: only defaults the caller supplies fill missing ones
+// (client.RepairPrompt renders what remains as one model turn).
+func RepairArguments(name, version string, raw []byte, defaults map[string]any) (repaired []byte, remaining schema.Errors, err error) {
+	return mcp.RepairArguments(toolVersions[:], name, version, raw, defaults)
 }

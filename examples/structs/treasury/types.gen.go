@@ -18,7 +18,7 @@ type fxBookV1_0_0Wire struct {
 	Settlement []fxBookV1_0_0WireSettlementItem `json:"settlement"`
 }
 
-// fxBookV1_0_0WireDealer is the type of fxBookV1_0_0Wire.Dealer.
+// fxBookV1_0_0WireDealer is a value of fx.book 1.0.0.
 //
 // Dealer is the staff member booking on the customer's behalf; it is redacted from the call log.
 type fxBookV1_0_0WireDealer struct {
@@ -28,7 +28,7 @@ type fxBookV1_0_0WireDealer struct {
 	ID string `json:"id"`
 }
 
-// fxBookV1_0_0WireDealerDesk is the type of fxBookV1_0_0WireDealer.Desk, one of the values the schema allows.
+// fxBookV1_0_0WireDealerDesk is a value of fx.book 1.0.0, one of the values the schema allows.
 type fxBookV1_0_0WireDealerDesk string
 
 // The values of fxBookV1_0_0WireDealerDesk.
@@ -39,7 +39,7 @@ const (
 	fxBookV1_0_0WireDealerDeskForwards fxBookV1_0_0WireDealerDesk = "forwards"
 )
 
-// fxBookV1_0_0WireSettlementItem is the type of fxBookV1_0_0Wire.Settlement[i].
+// fxBookV1_0_0WireSettlementItem is a value of fx.book 1.0.0.
 //
 // SettlementLeg is the part of a deal paid into one account.
 type fxBookV1_0_0WireSettlementItem struct {
@@ -61,7 +61,7 @@ type FxQuoteV1_0_0Args struct {
 	Sell FxQuoteV1_0_0ArgsSell `json:"sell"`
 }
 
-// FxQuoteV1_0_0ArgsBuy is the type of FxQuoteV1_0_0Args.Buy, one of the values the schema allows.
+// FxQuoteV1_0_0ArgsBuy is a value of fx.quote 1.0.0, one of the values the schema allows.
 //
 // Buy is the currency the customer buys.
 type FxQuoteV1_0_0ArgsBuy string
@@ -78,7 +78,7 @@ const (
 	FxQuoteV1_0_0ArgsBuyGBP FxQuoteV1_0_0ArgsBuy = "GBP"
 )
 
-// FxQuoteV1_0_0ArgsSell is the type of FxQuoteV1_0_0Args.Sell, one of the values the schema allows.
+// FxQuoteV1_0_0ArgsSell is a value of fx.quote 1.0.0, one of the values the schema allows.
 //
 // Sell is the currency the customer sells.
 type FxQuoteV1_0_0ArgsSell string
@@ -109,7 +109,7 @@ type fxQuoteV1_1_0Wire struct {
 	Tenor optional.Value[fxQuoteV1_1_0WireTenor] `json:"tenor,omitzero"`
 }
 
-// fxQuoteV1_1_0WireBuy is the type of fxQuoteV1_1_0Wire.Buy, one of the values the schema allows.
+// fxQuoteV1_1_0WireBuy is a value of fx.quote 1.1.0, one of the values the schema allows.
 //
 // Buy is the currency the customer buys.
 type fxQuoteV1_1_0WireBuy string
@@ -126,7 +126,7 @@ const (
 	fxQuoteV1_1_0WireBuyGBP fxQuoteV1_1_0WireBuy = "GBP"
 )
 
-// fxQuoteV1_1_0WireSell is the type of fxQuoteV1_1_0Wire.Sell, one of the values the schema allows.
+// fxQuoteV1_1_0WireSell is a value of fx.quote 1.1.0, one of the values the schema allows.
 //
 // Sell is the currency the customer sells.
 type fxQuoteV1_1_0WireSell string
@@ -143,7 +143,7 @@ const (
 	fxQuoteV1_1_0WireSellGBP fxQuoteV1_1_0WireSell = "GBP"
 )
 
-// fxQuoteV1_1_0WireTenor is the type of fxQuoteV1_1_0Wire.Tenor, one of the values the schema allows.
+// fxQuoteV1_1_0WireTenor is a value of fx.quote 1.1.0, one of the values the schema allows.
 //
 // Tenor is when the deal settles; spot when left out.
 type fxQuoteV1_1_0WireTenor string

@@ -223,7 +223,9 @@ func corpusVersion(i int) (CorpusTool, estate.ToolSpec, error) {
 // isObjectRoot reports whether s can be a tool's input schema as it is and
 // decode into a struct: exactly type "object", no enum or const.
 func isObjectRoot(s *schema.Schema) bool {
-	return slices.Equal(s.Types, []schema.Kind{schema.KindObject}) && !s.HasEnum && !s.HasConst
+	_, hasEnum := s.Enum()
+	_, hasConst := s.Const()
+	return slices.Equal(s.Types(), []schema.Kind{schema.KindObject}) && !hasEnum && !hasConst
 }
 
 // Files renders the package: gen/emit's files, the estate record they
@@ -247,8 +249,8 @@ func (s *Set) Files() ([]emit.File, error) {
 	return files, nil
 }
 
-// table renders TableFile: every version's key, generated decoder and
-// repair function. The types it names (version, and
+// table renders TableFile: every version's name, version and generated
+// decoder (its repair is RepairArguments of the name and version). The types it names (version, and
 // typed, which turns a Decode function into one signature) are declared by
 // difftest's hand-written tests.
 func (s *Set) table() ([]byte, error) {
@@ -258,9 +260,9 @@ func (s *Set) table() ([]byte, error) {
 	for _, t := range s.Package.Tools {
 		for _, v := range t.Versions {
 			entries = append(entries, jen.Values(jen.Dict{
-				jen.Id("key"):    jen.Lit(v.Spec.Key()),
-				jen.Id("decode"): jen.Id("typed").Call(jen.Id("Decode" + v.ArgsName())),
-				jen.Id("repair"): jen.Id("Repair" + v.ArgsName()),
+				jen.Id("name"):    jen.Lit(v.Spec.Name),
+				jen.Id("version"): jen.Lit(v.Spec.Version.String()),
+				jen.Id("decode"):  jen.Id("typed").Call(jen.Id("Decode" + v.ArgsName())),
 			}))
 		}
 	}
