@@ -218,3 +218,9 @@ func (handlers) TestElicitationSep1330EnumsV1_0_0(ctx context.Context, call *mcp
 func (handlers) JSONSchema202012ToolV1_0_0(_ context.Context, call *mcp.Call, _ conformance.JSONSchema202012ToolV1_0_0Args) (*mcp.Result, error) {
 	return mcp.TextResult("JSON Schema 2020-12 tool called with: " + string(call.Raw)), nil
 }
+
+// JSONSchema202012ToolV1_0_1 is the same tool, with the address as the
+// suite declares it (a $defs entry).
+func (handlers) JSONSchema202012ToolV1_0_1(_ context.Context, call *mcp.Call, _ conformance.JSONSchema202012ToolV1_0_1Args) (*mcp.Result, error) {
+	return mcp.TextResult("JSON Schema 2020-12 tool called with: " + string(call.Raw)), nil
+}

@@ -206,7 +206,7 @@ func (b *builder) start(v *Version, key, field, prefix string) {
 
 // root types the whole document of the current field.
 func (b *builder) root(s *schema.Schema, name string) *Type {
-	t := &Type{pending: true, Name: name}
+	t := &Type{pending: true}
 	b.defs[s] = t
 	b.fill(t, []*schema.Schema{s}, name)
 	return t

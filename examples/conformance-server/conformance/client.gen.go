@@ -25,6 +25,12 @@ func (c *Client) JSONSchema202012ToolV1_0_0(ctx context.Context, args JSONSchema
 	return c.conn.CallTool(ctx, "json_schema_2020_12_tool", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5c1b7b924535e35d"))
 }
 
+// JSONSchema202012ToolV1_0_1 calls json_schema_2020_12_tool@1.0.1 (active): JSON Schema 2020-12 tool.
+// The call is pinned to version 1.0.1 and schema hash fnv1a64:7eaf62fec735a65f.
+func (c *Client) JSONSchema202012ToolV1_0_1(ctx context.Context, args JSONSchema202012ToolV1_0_1Args) (*client.CallResult, error) {
+	return c.conn.CallTool(ctx, "json_schema_2020_12_tool", args, client.WithVersion("1.0.1"), client.WithSchemaHash("fnv1a64:7eaf62fec735a65f"))
+}
+
 // TestAudioContentV1_0_0 calls test_audio_content@1.0.0 (active): Audio content.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:0840003379058bc7.
 func (c *Client) TestAudioContentV1_0_0(ctx context.Context, args TestAudioContentV1_0_0Args) (*client.CallResult, error) {

@@ -57,6 +57,55 @@ func (v *JSONSchema202012ToolV1_0_0ArgsAddress) DecodeFrom(r *decode.Reader, at 
 	}
 }
 
+// DecodeJSONSchema202012ToolV1_0_1Args reads and validates the arguments of json_schema_2020_12_tool 1.0.1 (see decode.Run).
+func DecodeJSONSchema202012ToolV1_0_1Args(data []byte) (JSONSchema202012ToolV1_0_1Args, schema.Errors, error) {
+	return decode.Run[JSONSchema202012ToolV1_0_1Args](data)
+}
+
+// DecodeFrom reads a JSONSchema202012ToolV1_0_1Args at at, adding the errors it finds to r.
+func (v *JSONSchema202012ToolV1_0_1Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "address":
+			loc := o.Field(&seen[0], "address", "$.address")
+			var x JSONSchema202012ToolV1_0_1Address
+			x.DecodeFrom(r, loc)
+			v.Address = optional.Some(x)
+		case "name":
+			loc := o.Field(&seen[1], "name", "$.name")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Name = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+}
+
+// DecodeFrom reads a JSONSchema202012ToolV1_0_1Address at at, adding the errors it finds to r.
+func (v *JSONSchema202012ToolV1_0_1Address) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "city":
+			loc := o.Field(&seen[0], "city", "$.city")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.City = optional.Some(x)
+			}
+		case "street":
+			loc := o.Field(&seen[1], "street", "$.street")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Street = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
 // DecodeTestAudioContentV1_0_0Args reads and validates the arguments of test_audio_content 1.0.0 (see decode.Run).
 func DecodeTestAudioContentV1_0_0Args(data []byte) (TestAudioContentV1_0_0Args, schema.Errors, error) {
 	return decode.Run[TestAudioContentV1_0_0Args](data)

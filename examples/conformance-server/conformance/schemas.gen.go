@@ -7,6 +7,9 @@ import "github.com/mcpgen/mcpgen/runtime/schema"
 // schemaJSONSchema202012ToolV1_0_0Input is the inputSchema of json_schema_2020_12_tool@1.0.0, as declared (hash fnv1a64:5c1b7b924535e35d).
 var schemaJSONSchema202012ToolV1_0_0Input = schema.MustParseJSON("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"address\":{\"properties\":{\"city\":{\"type\":\"string\"},\"street\":{\"type\":\"string\"}},\"type\":\"object\"},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}")
 
+// schemaJSONSchema202012ToolV1_0_1Input is the inputSchema of json_schema_2020_12_tool@1.0.1, as declared (hash fnv1a64:7eaf62fec735a65f).
+var schemaJSONSchema202012ToolV1_0_1Input = schema.MustParseJSON("{\"$defs\":{\"address\":{\"properties\":{\"city\":{\"type\":\"string\"},\"street\":{\"type\":\"string\"}},\"type\":\"object\"}},\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"address\":{\"$ref\":\"#/$defs/address\"},\"name\":{\"type\":\"string\"}},\"type\":\"object\"}")
+
 // schemaTestAudioContentV1_0_0Input is the inputSchema of test_audio_content@1.0.0, as declared (hash fnv1a64:0840003379058bc7).
 var schemaTestAudioContentV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"type\":\"object\"}")
 

@@ -74,6 +74,8 @@ func Options() mcp.Options {
 type Handler interface {
 	// JSONSchema202012ToolV1_0_0 handles json_schema_2020_12_tool@1.0.0 (active, read): JSON Schema 2020-12 tool.
 	JSONSchema202012ToolV1_0_0(ctx context.Context, call *mcp.Call, args JSONSchema202012ToolV1_0_0Args) (*mcp.Result, error)
+	// JSONSchema202012ToolV1_0_1 handles json_schema_2020_12_tool@1.0.1 (active, read): JSON Schema 2020-12 tool.
+	JSONSchema202012ToolV1_0_1(ctx context.Context, call *mcp.Call, args JSONSchema202012ToolV1_0_1Args) (*mcp.Result, error)
 	// TestAudioContentV1_0_0 handles test_audio_content@1.0.0 (active, read): Audio content.
 	TestAudioContentV1_0_0(ctx context.Context, call *mcp.Call, args TestAudioContentV1_0_0Args) (*mcp.Result, error)
 	// TestElicitationV1_0_0 handles test_elicitation@1.0.0 (active, read): Elicitation.
@@ -108,6 +110,10 @@ var toolVersions = [...]mcp.Version[Handler]{
 	{
 		Bind: bindJSONSchema202012ToolV1_0_0,
 		Spec: specJSONSchema202012ToolV1_0_0,
+	},
+	{
+		Bind: bindJSONSchema202012ToolV1_0_1,
+		Spec: specJSONSchema202012ToolV1_0_1,
 	},
 	{
 		Bind: bindTestAudioContentV1_0_0,
@@ -192,6 +198,25 @@ func specJSONSchema202012ToolV1_0_0() estate.ToolSpec {
 // bindJSONSchema202012ToolV1_0_0 binds json_schema_2020_12_tool@1.0.0 to h.JSONSchema202012ToolV1_0_0.
 func bindJSONSchema202012ToolV1_0_0(h Handler) mcp.Tool {
 	return mcp.TypedTool(h.JSONSchema202012ToolV1_0_0, decode.Validator[JSONSchema202012ToolV1_0_0Args]())
+}
+
+// specJSONSchema202012ToolV1_0_1 returns the spec of json_schema_2020_12_tool@1.0.1.
+func specJSONSchema202012ToolV1_0_1() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("public"),
+		Description:        "Tool with JSON Schema 2020-12 features; reports the arguments it received.",
+		InputSchema:        schemaJSONSchema202012ToolV1_0_1Input,
+		Name:               "json_schema_2020_12_tool",
+		Owner:              "conformance",
+		SideEffect:         estate.SideEffect("read"),
+		Title:              "JSON Schema 2020-12 tool",
+		Version:            estate.MustParseVersion("1.0.1"),
+	}
+}
+
+// bindJSONSchema202012ToolV1_0_1 binds json_schema_2020_12_tool@1.0.1 to h.JSONSchema202012ToolV1_0_1.
+func bindJSONSchema202012ToolV1_0_1(h Handler) mcp.Tool {
+	return mcp.TypedTool(h.JSONSchema202012ToolV1_0_1, decode.Validator[JSONSchema202012ToolV1_0_1Args]())
 }
 
 // specTestAudioContentV1_0_0 returns the spec of test_audio_content@1.0.0.

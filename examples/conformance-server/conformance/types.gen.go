@@ -22,6 +22,24 @@ type JSONSchema202012ToolV1_0_0ArgsAddress struct {
 	Street optional.Value[string] `json:"street,omitzero"`
 }
 
+// JSONSchema202012ToolV1_0_1Args are the arguments of json_schema_2020_12_tool 1.0.1: JSON Schema 2020-12 tool.
+//
+// Tool with JSON Schema 2020-12 features; reports the arguments it received.
+type JSONSchema202012ToolV1_0_1Args struct {
+	// Address is the "address" property (optional).
+	Address optional.Value[JSONSchema202012ToolV1_0_1Address] `json:"address,omitzero"`
+	// Name is the "name" property (optional).
+	Name optional.Value[string] `json:"name,omitzero"`
+}
+
+// JSONSchema202012ToolV1_0_1Address is the definition "address" of json_schema_2020_12_tool 1.0.1.
+type JSONSchema202012ToolV1_0_1Address struct {
+	// City is the "city" property (optional).
+	City optional.Value[string] `json:"city,omitzero"`
+	// Street is the "street" property (optional).
+	Street optional.Value[string] `json:"street,omitzero"`
+}
+
 // TestAudioContentV1_0_0Args are the arguments of test_audio_content 1.0.0: Audio content.
 //
 // Return one audio block (a minimal WAV file).

@@ -1,0 +1,95 @@
+package decoders
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonsuite"
+	"github.com/mcpgen/mcpgen/internal/jsonsuite/suitegen"
+	"github.com/mcpgen/mcpgen/runtime/schema"
+)
+
+// typed gives a generated Decode function the one signature the table
+// holds.
+func typed[T any](decode func([]byte) (T, schema.Errors, error)) func([]byte) (any, schema.Errors, error) {
+	return func(data []byte) (any, schema.Errors, error) { return decode(data) }
+}
+
+// TestGeneratedIsUpToDate renders the package again: the committed files
+// are what the generator writes now (go generate regenerates them).
+func TestGeneratedIsUpToDate(t *testing.T) {
+	files, err := suitegen.Render(suitegen.SuiteDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		committed, err := os.ReadFile(f.Name)
+		if err != nil || !bytes.Equal(committed, f.Data) {
+			t.Errorf("%s is not what the generator writes now (run go generate): %v", f.Name, err)
+		}
+	}
+}
+
+// TestSuiteGeneratedDecoders runs the official JSON Schema Test Suite,
+// draft 2020-12 with its optional files, through the generated decoders.
+// A group without a decoder must be one the language refuses, for a reason
+// it documents; for every test of every other group, the generated decoder
+// reads the data, reaches the suite's verdict (but for the documented
+// differences), and reports exactly the reference validator's errors. The
+// table (go test -v -run TestSuiteGeneratedDecoders) shows each keyword
+// file: groups passed, refused at generate time, deviated, failed.
+func TestSuiteGeneratedDecoders(t *testing.T) {
+	groups, err := jsonsuite.Load(suitegen.SuiteDir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table jsonsuite.Table
+	for i, g := range groups {
+		decode, ok := decoders[i]
+		if !ok {
+			_, err := schema.ParseJSON(g.Schema)
+			if err == nil || !jsonsuite.Documented(err) {
+				t.Errorf("%s / %s: no decoder, and the refusal is %v", g.File, g.Description, err)
+				table.Add(g.File, jsonsuite.Failed)
+				continue
+			}
+			table.Add(g.File, jsonsuite.Refused)
+			continue
+		}
+		s := schema.MustParseJSON(string(g.Schema))
+		outcome := jsonsuite.Passed
+		for _, tc := range g.Tests {
+			_, errs, err := decode(tc.Data)
+			if err != nil {
+				t.Errorf("%s / %s / %s: the generated decoder refuses %s: %v", g.File, g.Description, tc.Description, tc.Data, err)
+				outcome = jsonsuite.Failed
+				continue
+			}
+			want, _ := s.ValidateJSON(tc.Data)
+			if !slices.Equal(errs, want) {
+				t.Errorf("%s / %s / %s: data %s\ngenerated: %q\nreference: %q", g.File, g.Description, tc.Description, tc.Data, errs.Strings(), want.Strings())
+				outcome = jsonsuite.Failed
+				continue
+			}
+			if (errs == nil) == tc.Valid {
+				continue
+			}
+			if jsonsuite.Deviation(g.File, g.Description, tc.Description, tc.Data, tc.Valid) != "" {
+				outcome = max(outcome, jsonsuite.Deviated)
+				continue
+			}
+			outcome = jsonsuite.Failed
+			t.Errorf("%s / %s / %s: valid=%v, want %v (errors %v)", g.File, g.Description, tc.Description, errs == nil, tc.Valid, errs)
+		}
+		table.Add(g.File, outcome)
+	}
+	var b strings.Builder
+	table.Write(&b)
+	t.Logf("generated decoders on the JSON Schema Test Suite, draft 2020-12:\n%s", b.String())
+	if table.Count(jsonsuite.Passed) < 300 {
+		t.Errorf("only %d groups passed", table.Count(jsonsuite.Passed))
+	}
+}
