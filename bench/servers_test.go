@@ -36,6 +36,10 @@ func (bankHandlers) PaymentsLookupV2_0_0(_ context.Context, _ *mcp.Call, a bank.
 	return mcp.TextResult(lookupText(a.Reference)), nil
 }
 
+func (bankHandlers) PaymentsLookupV3_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
+	return mcp.TextResult(lookupText(a.Reference)), nil
+}
+
 func (bankHandlers) PaymentsReleaseV1_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsReleaseV1_0_0Args) (*mcp.Result, error) {
 	return mcp.TextResult("released " + a.Reference), nil
 }

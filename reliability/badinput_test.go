@@ -219,6 +219,7 @@ func argumentCases() []exchange {
 		"crm.notes.append@1.0.0": {"customer_id": "C-1", "note": "called back"},
 		"payments.lookup@1.0.0":  {"reference": "PMT-771", "include_legs": true},
 		"payments.lookup@2.0.0":  {"reference": "PMT-771", "include_legs": false, "as_of": "2026-03-31"},
+		"payments.lookup@3.0.0":  {"reference": "PMT-771", "include_legs": false, "as_of": "2026-03-31"},
 		"payments.release@1.0.0": {"reference": "PMT-771", "amount_minor": 250000, "currency": "AED"},
 	}
 	wrong := []struct {

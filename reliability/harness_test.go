@@ -52,6 +52,10 @@ func (ledger) PaymentsLookupV2_0_0(_ context.Context, _ *mcp.Call, a bank.Paymen
 	return mcp.TextResult(a.Reference + ": HELD as of " + a.AsOf), nil
 }
 
+func (l ledger) PaymentsLookupV3_0_0(ctx context.Context, call *mcp.Call, a bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
+	return l.PaymentsLookupV2_0_0(ctx, call, bank.PaymentsLookupV2_0_0Args(a))
+}
+
 func (ledger) PaymentsReleaseV1_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsReleaseV1_0_0Args) (*mcp.Result, error) {
 	return mcp.TextResult(fmt.Sprintf("released %s: %d %s", a.Reference, a.AmountMinor, a.Currency)), nil
 }

@@ -61,6 +61,7 @@ var validArguments = map[string]string{
 	"crm.notes.append@1.0.0": `{"customer_id":"C-1","note":"called back"}`,
 	"payments.lookup@1.0.0":  `{"reference":"PMT-771"}`,
 	"payments.lookup@2.0.0":  `{"reference":"PMT-771","as_of":"2026-03-31"}`,
+	"payments.lookup@3.0.0":  `{"reference":"PMT-771","as_of":"2026-03-31"}`,
 	"payments.release@1.0.0": `{"reference":"PMT-771","amount_minor":250000,"currency":"AED"}`,
 }
 

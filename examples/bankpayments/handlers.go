@@ -67,6 +67,12 @@ func (h *handlers) PaymentsLookupV2_0_0(ctx context.Context, call *mcp.Call, arg
 	return h.describe(args.Reference, args.IncludeLegs.Or(false))
 }
 
+// PaymentsLookupV3_0_0 is 2.0.0 with as_of a date the validator has checked:
+// a caller can no longer send "last Tuesday".
+func (h *handlers) PaymentsLookupV3_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
+	return h.PaymentsLookupV2_0_0(ctx, call, bank.PaymentsLookupV2_0_0Args(args))
+}
+
 // PaymentsReleaseV1_0_0 releases a held payment.
 func (h *handlers) PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsReleaseV1_0_0Args) (*mcp.Result, error) {
 	p, ok := h.ledger[args.Reference]

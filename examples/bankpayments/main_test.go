@@ -47,7 +47,7 @@ func TestServiceOverStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools, err := c.ListTools(ctx, false)
-	if err != nil || len(tools) != 1 || tools[0].Name != "payments.lookup" || tools[0].Meta.Version != "2.0.0" {
+	if err != nil || len(tools) != 1 || tools[0].Name != "payments.lookup" || tools[0].Meta.Version != "3.0.0" {
 		t.Fatalf("tools/list: %+v %v", tools, err)
 	}
 	res, err := c.CallTool(ctx, "payments.lookup", map[string]any{"reference": "PMT-771", "as_of": "2026-03-31"})

@@ -45,6 +45,13 @@ var sampleTools = []struct {
 		  "as_of": {"type": "string"}}, "required": ["reference", "as_of"], "additionalProperties": false}`,
 	},
 	{
+		"payments.lookup@3.0.0", "Look up a payment", "Return the status of a payment as of a date.",
+		estate.Read, []string{"payments.read"}, estate.Confidential, "wholesale-payments", nil, estate.Active, "",
+		`{"type": "object", "properties": {"reference": {"type": "string", "pattern": "^PMT-\\d{3,}$"}, "include_legs": {"type": "boolean"},
+		  "as_of": {"type": "string", "format": "date", "description": "The date the status is asked for, as YYYY-MM-DD."}},
+		  "required": ["reference", "as_of"], "additionalProperties": false}`,
+	},
+	{
 		"payments.release@1.0.0", "Release a held payment", "Release a payment currently on hold. Requires dual control above threshold.",
 		estate.Irreversible, []string{"payments.release"}, estate.Restricted, "wholesale-payments", []string{"wholesale"}, estate.Active, "",
 		`{"type": "object", "properties": {"reference": {"type": "string", "pattern": "^PMT-\\d{3,}$"},
@@ -137,7 +144,7 @@ func TestSamplePublishes(t *testing.T) {
 	}
 	want := []string{
 		"crm.notes.append@1.0.0 active", "payments.lookup@1.0.0 deprecated",
-		"payments.lookup@2.0.0 active", "payments.release@1.0.0 active",
+		"payments.lookup@2.0.0 active", "payments.lookup@3.0.0 active", "payments.release@1.0.0 active",
 	}
 	if !slices.Equal(keys, want) {
 		t.Errorf("registry holds %v, want %v", keys, want)
@@ -162,8 +169,8 @@ func TestSamplePublishes(t *testing.T) {
 			}
 		}
 	}
-	if latest, ok := r.Latest("payments.lookup"); !ok || latest.Version.String() != "2.0.0" {
-		t.Errorf("latest payments.lookup = %v, want 2.0.0", latest.Key())
+	if latest, ok := r.Latest("payments.lookup"); !ok || latest.Version.String() != "3.0.0" {
+		t.Errorf("latest payments.lookup = %v, want 3.0.0", latest.Key())
 	}
 }
 

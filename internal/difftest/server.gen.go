@@ -176,6 +176,8 @@ type Handler interface {
 	PaymentsLookupV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV1_0_0Args) (*mcp.Result, error)
 	// PaymentsLookupV2_0_0 handles payments.lookup@2.0.0 (active, read): Look up a payment.
 	PaymentsLookupV2_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV2_0_0Args) (*mcp.Result, error)
+	// PaymentsLookupV3_0_0 handles payments.lookup@3.0.0 (active, read): Look up a payment.
+	PaymentsLookupV3_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV3_0_0Args) (*mcp.Result, error)
 	// PaymentsReleaseV1_0_0 handles payments.release@1.0.0 (active, irreversible): Release a held payment.
 	PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsReleaseV1_0_0Args) (*mcp.Result, error)
 }
@@ -450,6 +452,10 @@ var toolVersions = [...]mcp.Version[Handler]{
 	{
 		Bind: bindPaymentsLookupV2_0_0,
 		Spec: specPaymentsLookupV2_0_0,
+	},
+	{
+		Bind: bindPaymentsLookupV3_0_0,
+		Spec: specPaymentsLookupV3_0_0,
 	},
 	{
 		Bind: bindPaymentsReleaseV1_0_0,
@@ -1745,6 +1751,26 @@ func specPaymentsLookupV2_0_0() estate.ToolSpec {
 // bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2_0_0.
 func bindPaymentsLookupV2_0_0(h Handler) mcp.Tool {
 	return mcp.TypedTool(h.PaymentsLookupV2_0_0, decode.Validator[PaymentsLookupV2_0_0Args]())
+}
+
+// specPaymentsLookupV3_0_0 returns the spec of payments.lookup@3.0.0.
+func specPaymentsLookupV3_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("confidential"),
+		Description:        "Return the status of a payment as of a date.",
+		InputSchema:        schemaPaymentsLookupV3_0_0Input,
+		Name:               "payments.lookup",
+		Owner:              "wholesale-payments",
+		RequiredScopes:     []string{"payments.read"},
+		SideEffect:         estate.SideEffect("read"),
+		Title:              "Look up a payment",
+		Version:            estate.MustParseVersion("3.0.0"),
+	}
+}
+
+// bindPaymentsLookupV3_0_0 binds payments.lookup@3.0.0 to h.PaymentsLookupV3_0_0.
+func bindPaymentsLookupV3_0_0(h Handler) mcp.Tool {
+	return mcp.TypedTool(h.PaymentsLookupV3_0_0, decode.Validator[PaymentsLookupV3_0_0Args]())
 }
 
 // specPaymentsReleaseV1_0_0 returns the spec of payments.release@1.0.0.

@@ -272,6 +272,10 @@ var versions = []version{{
 	name:    "payments.lookup",
 	version: "2.0.0",
 }, {
+	decode:  typed(DecodePaymentsLookupV3_0_0Args),
+	name:    "payments.lookup",
+	version: "3.0.0",
+}, {
 	decode:  typed(DecodePaymentsReleaseV1_0_0Args),
 	name:    "payments.release",
 	version: "1.0.0",

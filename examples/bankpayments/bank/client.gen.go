@@ -37,6 +37,12 @@ func (c *Client) PaymentsLookupV2_0_0(ctx context.Context, args PaymentsLookupV2
 	return c.conn.CallTool(ctx, "payments.lookup", args, client.WithVersion("2.0.0"), client.WithSchemaHash("fnv1a64:f411d2935560b8ec"))
 }
 
+// PaymentsLookupV3_0_0 calls payments.lookup@3.0.0 (active): Look up a payment.
+// The call is pinned to version 3.0.0 and schema hash fnv1a64:65f0da517cb44cea.
+func (c *Client) PaymentsLookupV3_0_0(ctx context.Context, args PaymentsLookupV3_0_0Args) (*client.CallResult, error) {
+	return c.conn.CallTool(ctx, "payments.lookup", args, client.WithVersion("3.0.0"), client.WithSchemaHash("fnv1a64:65f0da517cb44cea"))
+}
+
 // PaymentsReleaseV1_0_0 calls payments.release@1.0.0 (active): Release a held payment.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:38a12c55a225155a.
 func (c *Client) PaymentsReleaseV1_0_0(ctx context.Context, args PaymentsReleaseV1_0_0Args) (*client.CallResult, error) {

@@ -92,6 +92,42 @@ func (v *PaymentsLookupV2_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[2], "reference")
 }
 
+// DecodePaymentsLookupV3_0_0Args reads and validates the arguments of payments.lookup 3.0.0 (see decode.Run).
+func DecodePaymentsLookupV3_0_0Args(data []byte) (PaymentsLookupV3_0_0Args, schema.Errors, error) {
+	return decode.Run[PaymentsLookupV3_0_0Args](data)
+}
+
+// DecodeFrom reads a PaymentsLookupV3_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsLookupV3_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "as_of":
+			loc := o.Field(&seen[0], "as_of", "$.as_of")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Format(loc, "date", schema.IsDate(x))
+				v.AsOf = x
+			}
+		case "include_legs":
+			loc := o.Field(&seen[1], "include_legs", "$.include_legs")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.IncludeLegs = optional.Some(x)
+			}
+		case "reference":
+			loc := o.Field(&seen[2], "reference", "$.reference")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.Reference = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "as_of")
+	o.Required(seen[2], "reference")
+}
+
 // DecodePaymentsReleaseV1_0_0Args reads and validates the arguments of payments.release 1.0.0 (see decode.Run).
 func DecodePaymentsReleaseV1_0_0Args(data []byte) (PaymentsReleaseV1_0_0Args, schema.Errors, error) {
 	return decode.Run[PaymentsReleaseV1_0_0Args](data)

@@ -13,6 +13,9 @@ var schemaPaymentsLookupV1_0_0Input = schema.MustParseJSON("{\"additionalPropert
 // schemaPaymentsLookupV2_0_0Input is the inputSchema of payments.lookup@2.0.0, as declared (hash fnv1a64:f411d2935560b8ec).
 var schemaPaymentsLookupV2_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"as_of\":{\"type\":\"string\"},\"include_legs\":{\"type\":\"boolean\"},\"reference\":{\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"}},\"required\":[\"reference\",\"as_of\"],\"type\":\"object\"}")
 
+// schemaPaymentsLookupV3_0_0Input is the inputSchema of payments.lookup@3.0.0, as declared (hash fnv1a64:65f0da517cb44cea).
+var schemaPaymentsLookupV3_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"as_of\":{\"description\":\"The date the status is asked for, as YYYY-MM-DD.\",\"format\":\"date\",\"type\":\"string\"},\"include_legs\":{\"type\":\"boolean\"},\"reference\":{\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"}},\"required\":[\"reference\",\"as_of\"],\"type\":\"object\"}")
+
 // schemaPaymentsReleaseV1_0_0Input is the inputSchema of payments.release@1.0.0, as declared (hash fnv1a64:38a12c55a225155a).
 var schemaPaymentsReleaseV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount_minor\":{\"minimum\":1,\"type\":\"integer\"},\"currency\":{\"enum\":[\"AED\",\"USD\",\"EUR\"],\"type\":\"string\"},\"reference\":{\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"}},\"required\":[\"reference\",\"amount_minor\",\"currency\"],\"type\":\"object\"}")
 

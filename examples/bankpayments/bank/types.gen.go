@@ -36,6 +36,18 @@ type PaymentsLookupV2_0_0Args struct {
 	Reference string `json:"reference"`
 }
 
+// PaymentsLookupV3_0_0Args are the arguments of payments.lookup 3.0.0: Look up a payment.
+//
+// Return the status of a payment as of a date.
+type PaymentsLookupV3_0_0Args struct {
+	// AsOf is the "as_of" property (required). The date the status is asked for, as YYYY-MM-DD.
+	AsOf string `json:"as_of"`
+	// IncludeLegs is the "include_legs" property (optional).
+	IncludeLegs optional.Value[bool] `json:"include_legs,omitzero"`
+	// Reference is the "reference" property (required).
+	Reference string `json:"reference"`
+}
+
 // PaymentsReleaseV1_0_0Args are the arguments of payments.release 1.0.0: Release a held payment.
 //
 // Release a payment currently on hold. Requires dual control above threshold.

@@ -180,6 +180,12 @@ func run(binary string) error {
 	fmt.Printf("  NARROW an enum          -> %s\n", schema.Classify(release.InputSchema, narrowed, schema.Input).Class)
 	widened := withProperty(release.InputSchema, "currency", map[string]any{"type": "string", "enum": []any{"AED", "USD", "EUR", "GBP"}})
 	fmt.Printf("  WIDEN an enum           -> %s\n", schema.Classify(release.InputSchema, widened, schema.Input).Class)
+	v3 := find(specs, "payments.lookup", "3.0.0")
+	for _, ch := range schema.Classify(v2.InputSchema, v3.InputSchema, schema.Input).Changes {
+		if ch.Rule == "format-added" {
+			fmt.Printf("  SAY as_of IS A DATE     -> %s (2.0.0 to 3.0.0: %s)\n", ch.Class, ch.Text)
+		}
+	}
 	minor := v1
 	minor.Lifecycle, minor.Version, minor.InputSchema = estate.Active, estate.MustParseVersion("1.1.0"), v2.InputSchema
 	history := []estate.ToolSpec{v1}
@@ -246,6 +252,13 @@ func run(binary string) error {
 		fmt.Printf("  missing required arg -> JSON-RPC error %d: %q\n", rpcErr.Code, data.Errors)
 	} else {
 		return fmt.Errorf("missing arguments: want a protocol error, got %v", err)
+	}
+	_, err = c.CallTool(ctx, "payments.lookup", map[string]any{"reference": "PMT-771", "as_of": "2026-02-30"})
+	if errors.As(err, &rpcErr) {
+		raw, _ := rpcErr.DataJSON()
+		fmt.Printf("  as_of 2026-02-30     -> JSON-RPC error %d: %s (3.0.0 says as_of is a date)\n", rpcErr.Code, raw)
+	} else {
+		return fmt.Errorf("an impossible date: want a protocol error, got %v", err)
 	}
 	res, err = c.CallTool(ctx, "payments.lookup", map[string]any{"reference": "PMT-771", "as_of": "2026-03-12"})
 	if err != nil {
