@@ -9,7 +9,11 @@ import (
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 	segjson "github.com/segmentio/encoding/json"
 
+	"github.com/mcpgen/mcpgen/bench/instruct"
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/gentest"
+	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -17,7 +21,7 @@ import (
 // generated decoder must find, and the anchors' typed target.
 type decodeCase struct {
 	name    string
-	key     string // the bank's name@version
+	key     string // the bank's name@version, or instruct's
 	input   []byte
 	wantErr int // number of violations every implementation must report
 	// generated runs the generated decoder and returns its violations.
@@ -51,9 +55,37 @@ var decodeCases = []decodeCase{
 		},
 		typed: func() any { return new(releaseArgs) },
 	},
+	{
+		name: "instruct-valid", key: "payments.instruct@1.0.0", input: instructValid,
+		generated: func(b []byte) (schema.Errors, error) {
+			_, errs, err := instruct.DecodePaymentsInstructV1_0_0Args(b)
+			return errs, err
+		},
+		typed: func() any { return new(instructArgs) },
+	},
+	{
+		name: "instruct-invalid", key: "payments.instruct@1.0.0", input: instructInvalid, wantErr: 5,
+		generated: func(b []byte) (schema.Errors, error) {
+			_, errs, err := instruct.DecodePaymentsInstructV1_0_0Args(b)
+			return errs, err
+		},
+		typed: func() any { return new(instructArgs) },
+	},
 }
 
-// compileSanthosh compiles a schema document once, as a service would.
+// specOf is the spec of a decode row's version: the bank's or instruct's.
+func specOf(tb testing.TB, key string) estate.ToolSpec {
+	tb.Helper()
+	for _, s := range instruct.Specs() {
+		if s.Key() == key {
+			return s
+		}
+	}
+	return bankSpec(tb, key)
+}
+
+// compileSanthosh compiles a schema document once, as a service would,
+// asserting formats as mcpgen does (the same work on both sides).
 func compileSanthosh(tb testing.TB, doc []byte) *sjs.Schema {
 	tb.Helper()
 	v, err := sjs.UnmarshalJSON(bytes.NewReader(doc))
@@ -61,6 +93,7 @@ func compileSanthosh(tb testing.TB, doc []byte) *sjs.Schema {
 		tb.Fatal(err)
 	}
 	c := sjs.NewCompiler()
+	c.AssertFormat()
 	if err := c.AddResource("schema.json", v); err != nil {
 		tb.Fatal(err)
 	}
@@ -120,7 +153,7 @@ func sdkArgumentPath(r *gjs.Resolved, data []byte, in any) error {
 // the generated decoder reporting exactly the seed's three errors.
 func TestDecodeAgreement(t *testing.T) {
 	for _, c := range decodeCases {
-		doc := schemaJSON(t, bankSpec(t, c.key).InputSchema)
+		doc := schemaJSON(t, specOf(t, c.key).InputSchema)
 		errs, err := c.generated(c.input)
 		if err != nil || len(errs) != c.wantErr {
 			t.Errorf("%s: generated decoder: %v, %v; want %d violations", c.name, errs, err, c.wantErr)
@@ -163,7 +196,7 @@ func TestDecodeAgreement(t *testing.T) {
 // (the floor).
 func BenchmarkDecode(b *testing.B) {
 	for _, c := range decodeCases {
-		doc := schemaJSON(b, bankSpec(b, c.key).InputSchema)
+		doc := schemaJSON(b, specOf(b, c.key).InputSchema)
 		sanSchema := compileSanthosh(b, doc)
 		resolved := resolveGoogle(b, doc)
 		input := c.input
@@ -209,4 +242,14 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestInstructIsUpToDate checks that package instruct is what mcpgen
+// generates from testdata/instruct now (go generate regenerates it).
+func TestInstructIsUpToDate(t *testing.T) {
+	out := t.TempDir()
+	if _, err := gen.Generate(gen.Options{Manifests: "testdata/instruct", Out: out, Package: "instruct"}); err != nil {
+		t.Fatal(err)
+	}
+	gentest.SameFiles(t, out, "instruct", "run go generate in bench")
 }

@@ -14,3 +14,7 @@
 // TestDecodeAgreement and TestHTTPCall, check that the decode and HTTP rows
 // do the work they claim before they are timed.
 package bench
+
+// Package instruct, the decode table's $ref/oneOf row, is generated from
+// testdata/instruct like a service's package (TestInstructIsUpToDate).
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen generate -manifests testdata/instruct -out instruct

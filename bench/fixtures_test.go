@@ -21,6 +21,23 @@ var (
 	// lookupV2Valid are arguments of payments.lookup 2.0.0, the version a
 	// call without a pin reaches in the bank's estate.
 	lookupV2Valid = []byte(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`)
+	// instructValid are arguments of payments.instruct, the $ref/oneOf
+	// row: two parties through $ref, their accounts a union told apart by
+	// "kind", a nullable address, formats.
+	instructValid = []byte(`{"instruction_id": "3f2b8c1e-9d4a-4e7b-8c21-5a6f0e9d1b23",
+		"amount": {"amount_minor": 250000, "currency": "AED"},
+		"debtor": {"name": "Acme Trading FZE", "account": {"kind": "iban", "iban": "AE070331234567890123456"},
+			"address": {"street": "Sheikh Zayed Road 1", "city": "Dubai", "country": "AE"}},
+		"creditor": {"name": "Blue Dhow LLC", "account": {"kind": "wallet", "wallet_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}, "address": null},
+		"execute_on": "2026-03-12", "purpose": "invoice 2026-114", "tags": ["trade", "q1"]}`)
+	// instructInvalid breaks it in five places: a date that does not
+	// exist, a card number too short, an unknown kind of account, a
+	// currency outside the enum and an undeclared property.
+	instructInvalid = []byte(`{"instruction_id": "3f2b8c1e-9d4a-4e7b-8c21-5a6f0e9d1b23",
+		"amount": {"amount_minor": 250000, "currency": "XAU"},
+		"debtor": {"name": "Acme Trading FZE", "account": {"kind": "card", "pan": "4111111111", "expiry": "04/29"}},
+		"creditor": {"name": "Blue Dhow LLC", "account": {"kind": "cheque", "number": "000117"}},
+		"execute_on": "2026-02-30", "urgent": true}`)
 )
 
 // The plain structs a hand-written service would decode into: the anchors'
@@ -29,6 +46,39 @@ var (
 type lookupArgs struct {
 	Reference   string `json:"reference"`
 	IncludeLegs *bool  `json:"include_legs,omitempty"`
+}
+
+// instructArgs is payments.instruct as a hand-written service would
+// declare it for encoding/json (the account union as its fields merged).
+type instructArgs struct {
+	InstructionID string        `json:"instruction_id"`
+	Amount        instructMoney `json:"amount"`
+	Debtor        instructParty `json:"debtor"`
+	Creditor      instructParty `json:"creditor"`
+	ExecuteOn     string        `json:"execute_on"`
+	Purpose       *string       `json:"purpose,omitempty"`
+	Tags          []string      `json:"tags,omitempty"`
+}
+
+type instructMoney struct {
+	AmountMinor int64  `json:"amount_minor"`
+	Currency    string `json:"currency"`
+}
+
+type instructParty struct {
+	Name    string `json:"name"`
+	Account struct {
+		Kind     string `json:"kind"`
+		IBAN     string `json:"iban,omitempty"`
+		Pan      string `json:"pan,omitempty"`
+		Expiry   string `json:"expiry,omitempty"`
+		WalletID string `json:"wallet_id,omitempty"`
+	} `json:"account"`
+	Address *struct {
+		Street  string `json:"street,omitempty"`
+		City    string `json:"city"`
+		Country string `json:"country"`
+	} `json:"address,omitempty"`
 }
 
 type lookupV2Args struct {

@@ -44,17 +44,26 @@ func (g *gen) decodeFunc(f *jen.File, v *ir.Version, t *ir.Type, what string) {
 	if home != "" && !token.IsExported(name) {
 		return
 	}
-	docf(f, "%s reads and validates %s (see decode.Run).", name, what)
+	docf(f, "%s reads and validates %s (see decode.Begin).", name, what)
 	params := jen.Params(jen.Id("data").Index().Byte())
-	results := jen.Params(jen.Id(t.Name), jen.Qual(pkgSchema, "Errors"), jen.Error())
+	results := jen.Params(jen.Id("v").Id(t.Name), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
 	if home != "" {
 		forward(f, home, name, params, results, "data")
 		return
 	}
-	f.Func().Id(name).Add(params).Add(results).Block(
-		jen.Return(jen.Qual(pkgDecode, "Run").Types(jen.Id(t.Name)).Call(jen.Id("data"))),
-	)
+	f.Func().Id(name).Add(params).Add(results).Block(decodeBody("Begin")...)
 	f.Line()
+}
+
+// decodeBody is the body of a Decode function: Begin (or BeginChecked),
+// the value's DecodeFrom, Finish.
+func decodeBody(begin string) []jen.Code {
+	return []jen.Code{
+		jen.Id("r").Op(":=").Qual(pkgDecode, begin).Call(jen.Id("data")),
+		jen.Id("v").Dot("DecodeFrom").Call(jen.Id("r"), jen.Nil()),
+		jen.List(jen.Id("errs"), jen.Err()).Op("=").Id("r").Dot("Finish").Call(),
+		jen.Return(),
+	}
 }
 
 // readFunc emits how a named type reads itself: DecodeFrom for a struct
@@ -87,7 +96,7 @@ func (g *gen) readFunc(f *jen.File, t *ir.Type) {
 		var cases []jen.Code
 		for _, a := range t.Alts {
 			cases = append(cases, jen.Case(jen.Lit(a.Tag)).Block(
-				jen.Return(jen.Qual(pkgDecode, "Into").Types(jen.Id(a.Type.Name)).Call(jen.Id("r"), jen.Id("raw"), jen.Id("at"))),
+				jen.Return(jen.Qual(pkgDecode, "Variant").Types(jen.Id(a.Type.Name)).Call(jen.Id("r"), jen.Id("raw"), jen.Id("at"))),
 			))
 		}
 		tags := make([]any, len(t.Alts))
@@ -98,6 +107,7 @@ func (g *gen) readFunc(f *jen.File, t *ir.Type) {
 			jen.List(jen.Id("tag"), jen.Id("raw"), jen.Id("ok")).Op(":=").Id("r").Dot("Tagged").Call(jen.Id("at"), jen.Lit(t.Tag)),
 			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
 			jen.Switch(jen.Id("tag")).Block(cases...),
+			jen.Id("r").Dot("Skipped").Call(jen.Id("raw")),
 			jen.Id("r").Dot("FailProp").Call(jen.Id("at"), jen.Lit(t.Tag), jen.Lit(schema.MsgEnum(tags))),
 			jen.Return(jen.Nil()),
 		)
@@ -221,12 +231,13 @@ func (g *gen) plainRead(fl *ir.Field, rd string, loc jen.Code) jen.Code {
 	return jen.Id(rd).Dot(method).Call(loc, g.typesVar(declared(t, k)))
 }
 
-// declared is t's declared type list, or the one kind its Go type holds.
-func declared(t *ir.Type, k schema.Kind) []schema.Kind {
-	if len(t.Declared) > 0 {
-		return t.Declared
+// declared is what t's schemas say of a value of another type, or, when
+// they say nothing, the one kind its Go type holds.
+func declared(t *ir.Type, k schema.Kind) []ir.Mismatch {
+	if len(t.Mismatch) > 0 {
+		return t.Mismatch
 	}
-	return []schema.Kind{k}
+	return []ir.Mismatch{{Kinds: []schema.Kind{k}}}
 }
 
 // kindConst is the name of a schema.Kind constant.
@@ -253,7 +264,7 @@ func (s *scope) name(base string) string {
 // reader named rd at loc (a *decode.Loc expression), check it, and hand it
 // to assign. types, when set, is the type list a mismatch is reported
 // against (a nullable's, for its value).
-func (g *gen) value(sc *scope, t *ir.Type, rd string, loc jen.Code, types []schema.Kind, assign func(jen.Code) []jen.Code) []jen.Code {
+func (g *gen) value(sc *scope, t *ir.Type, rd string, loc jen.Code, types []ir.Mismatch, assign func(jen.Code) []jen.Code) []jen.Code {
 	r := jen.Id(rd)
 	if t.Delegated && !t.Named() && t.Kind != ir.Pointer {
 		if t.Kind == ir.Any {

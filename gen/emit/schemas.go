@@ -78,7 +78,7 @@ func (g *gen) lookup(t *ir.Type, s *schema.Schema) *jen.Statement {
 func (g *gen) patternVar(t *ir.Type, s *schema.Schema) string {
 	// One variable per pattern source, whichever schema states it.
 	key := "pattern " + s.Pattern().Source
-	return g.addVar(key, "pattern", func() jen.Code { return g.lookup(t, s).Dot("Pattern").Call().Dot("Regexp").Call() })
+	return g.addVar(key, "pattern", func() jen.Code { return g.lookup(t, s).Dot("Pattern").Call() })
 }
 
 // multipleVar is the multipleOf bound of s.
@@ -103,27 +103,45 @@ func (g *gen) rootsVar(t *ir.Type) string {
 	})
 }
 
-// typesVar is the declared type list kinds, for type-mismatch messages:
-// one of runtime/decode's for a single type.
-func (g *gen) typesVar(kinds []schema.Kind) jen.Code {
-	if len(kinds) == 1 {
-		name := strings.ToUpper(kinds[0].String()[:1]) + kinds[0].String()[1:]
-		return jen.Qual(pkgDecode, name)
+// typesVar is what a value's schemas say of a value of another type (see
+// ir.Mismatch): one of runtime/decode's for a single declared type, else a
+// variable declared once.
+func (g *gen) typesVar(parts []ir.Mismatch) jen.Code {
+	if len(parts) == 1 && len(parts[0].Kinds) == 1 {
+		return jen.Qual(pkgDecode, kindWord(parts[0].Kinds[0]))
 	}
+	var key strings.Builder
+	var args []jen.Code
 	var name strings.Builder
-	args := make([]jen.Code, len(kinds))
-	for i, k := range kinds {
-		name.WriteString(strings.ToUpper(k.String()[:1]) + k.String()[1:])
-		args[i] = jen.Qual(pkgSchema, kindConst(k))
+	for _, p := range parts {
+		if len(p.Kinds) > 0 {
+			kinds := make([]jen.Code, len(p.Kinds))
+			for i, k := range p.Kinds {
+				kinds[i] = jen.Qual(pkgSchema, kindConst(k))
+				name.WriteString(kindWord(k))
+			}
+			args = append(args, jen.Qual(pkgDecode, "TypesOf").Call(kinds...))
+			fmt.Fprintf(&key, "%v;", p.Kinds)
+			continue
+		}
+		msgs := make([]jen.Code, len(p.Messages))
+		for i, m := range p.Messages {
+			msgs[i] = jen.Lit(m)
+		}
+		args = append(args, jen.Qual(pkgDecode, "Values").Call(msgs...))
+		name.WriteString("Values")
+		fmt.Fprintf(&key, "%q;", p.Messages)
 	}
-	key := "types " + name.String()
-	if v, ok := g.varNames[key]; ok {
-		return jen.Id(v)
+	value := args[0]
+	if len(args) > 1 {
+		value = jen.Qual(pkgDecode, "All").Call(args...)
 	}
-	g.varNames[key] = "types" + name.String()
-	g.vars = append(g.vars, pkgVar{"types" + name.String(), jen.Qual(pkgDecode, "TypesOf").Call(args...)})
-	return jen.Id("types" + name.String())
+	base := "types" + name.String()
+	return jen.Id(g.addVar("types "+key.String(), base, func() jen.Code { return value }))
 }
+
+// kindWord is a kind's name as a Go word: "String", "Null".
+func kindWord(k schema.Kind) string { return strings.ToUpper(k.String()[:1]) + k.String()[1:] }
 
 func (g *gen) schemaVar(f *jen.File, name, field string, v *ir.Version, s *schema.Schema) {
 	doc, err := schema.Encode(s.Raw()) // literals as declared, never rounded

@@ -31,7 +31,7 @@ func Schemas(pkgName string, versions []*ir.Version) ([]File, error) {
 			g.namedType(types, "", v, t)
 		}
 
-		docf(decoders, "Decode%s reads and validates a value of the schema %s (see decode.Run).", v.GoName, v.GoName)
+		docf(decoders, "Decode%s reads and validates a value of the schema %s (see decode.Begin).", v.GoName, v.GoName)
 		decoders.Func().Id("Decode"+v.GoName).Params(jen.Id("data").Index().Byte()).Params(jen.Id(v.GoName+"Value"), jen.Qual(pkgSchema, "Errors"), jen.Error()).Block(
 			jen.Return(jen.Qual(pkgDecode, "Run").Types(jen.Id(v.GoName + "Value")).Call(jen.Id("data"))),
 		)

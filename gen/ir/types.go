@@ -55,10 +55,10 @@ type Type struct {
 	// property's declaration, a matching patternProperties, ...); Schemas
 	// are Roots with everything they reach through $ref and allOf.
 	Roots, Schemas []*schema.Schema
-	// Declared is the type list the schemas declare, for the message of a
-	// value of another type; nil when none declares one (a union's type is
-	// its alternatives').
-	Declared []schema.Kind
+	// Mismatch is what the schemas say of a value of a type the Go type
+	// does not hold (see Mismatch); empty when none says anything beyond
+	// the Go type's own kind.
+	Mismatch []Mismatch
 	// Checks are the checks of the value the generated code makes, in
 	// order (see Check).
 	Checks []Check
@@ -77,9 +77,6 @@ type Type struct {
 	// Elem is the element type of a slice or map, the value of a nullable,
 	// the target of a pointer.
 	Elem *Type
-	// Mismatch is the type list of a nullable or a union, for the message
-	// of a value none of its alternatives takes.
-	Mismatch []schema.Kind
 	// Alts are the alternatives of a union or variants; Tag is the tag
 	// property of variants.
 	Alts []*Alt
@@ -95,6 +92,16 @@ type Type struct {
 	Source string
 
 	pending bool // a definition being typed: a reference to it is a pointer
+}
+
+// Mismatch is what one schema says of a value of another type than the Go
+// type holds: the message of its type keyword (Kinds), or, for a schema
+// without one, the messages of its enum and const, which no value of
+// another type can equal. A schema that takes the value's type says
+// nothing.
+type Mismatch struct {
+	Kinds    []schema.Kind
+	Messages []string
 }
 
 // Field is one property of a struct.
@@ -320,12 +327,8 @@ func (b *builder) fill(t *Type, roots []*schema.Schema, name string) {
 		t.Kind = Any // nothing constrains the value
 		return
 	}
-	declared, sameTypes := declaredTypes(conj)
-	t.Declared = declared
+	t.Mismatch = mismatches(conj)
 	reasons := delegationReasons(conj)
-	if !sameTypes {
-		reasons = append(reasons, "its schemas declare different types")
-	}
 	if u, owner := typingUnion(conj); u != nil {
 		if b.union(t, owner, u, name) {
 			return
@@ -341,8 +344,8 @@ func (b *builder) fill(t *Type, roots []*schema.Schema, name string) {
 		inner := &Type{}
 		b.shape(inner, conj, family, name)
 		inner.Roots, inner.Schemas, inner.Owner, inner.Source = roots, conj, b.v, b.field
-		inner.Declared = declared
-		t.Kind, t.Elem, t.Mismatch = Nullable, inner, declared
+		inner.Mismatch = t.Mismatch
+		t.Kind, t.Elem = Nullable, inner
 	case family != Any:
 		b.shape(t, conj, family, name)
 	default:
@@ -380,21 +383,27 @@ func docOf(roots []*schema.Schema) string {
 	return ""
 }
 
-// declaredTypes is the type list the schemas declare and whether they all
-// declare the same one (those that declare one).
-func declaredTypes(conj []*schema.Schema) ([]schema.Kind, bool) {
-	var declared []schema.Kind
+// mismatches is what the schemas of conj say of a value of another type
+// (see Mismatch), each different thing once.
+func mismatches(conj []*schema.Schema) []Mismatch {
+	var out []Mismatch
 	for _, s := range conj {
-		types := s.Types()
-		if len(types) == 0 {
-			continue
+		m := Mismatch{Kinds: s.Types()}
+		if len(m.Kinds) == 0 {
+			if v, ok := s.Const(); ok {
+				m.Messages = append(m.Messages, schema.MsgConst(v))
+			}
+			if vs, ok := s.Enum(); ok {
+				m.Messages = append(m.Messages, schema.MsgEnum(vs))
+			}
 		}
-		if declared != nil && !slices.Equal(declared, types) {
-			return declared, false
+		if (len(m.Kinds) > 0 || len(m.Messages) > 0) && !slices.ContainsFunc(out, func(o Mismatch) bool {
+			return slices.Equal(o.Kinds, m.Kinds) && slices.Equal(o.Messages, m.Messages)
+		}) {
+			out = append(out, m)
 		}
-		declared = types
 	}
-	return declared, true
+	return out
 }
 
 // families sorts what a value may be into the Go type that holds it (Any
@@ -529,12 +538,12 @@ func (b *builder) union(t *Type, owner *schema.Schema, u *schema.Union, name str
 			for i, k := range u.Kinds {
 				if len(k) == 1 && k[0] == schema.KindNull {
 					inner := b.typeOf([]*schema.Schema{alts[1-i]}, name)
-					t.Kind, t.Elem, t.Mismatch = Nullable, inner, u.TypeNames()
+					t.Kind, t.Elem, t.Mismatch = Nullable, inner, []Mismatch{{Kinds: u.TypeNames()}}
 					return true
 				}
 			}
 		}
-		t.Kind, t.Name, t.Mismatch = Union, b.name(name, "union"), u.TypeNames()
+		t.Kind, t.Name, t.Mismatch = Union, b.name(name, "union"), []Mismatch{{Kinds: u.TypeNames()}}
 		for i, a := range alts {
 			alt := &Alt{Kinds: u.Kinds[i], GoName: kindsGoName(u.Kinds[i])}
 			alt.Type = b.typeOf([]*schema.Schema{a}, name+alt.GoName)

@@ -8,9 +8,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeCorpusS00V1_0_0Args reads and validates the arguments of corpus.s00 1.0.0 (see decode.Run).
-func DecodeCorpusS00V1_0_0Args(data []byte) (CorpusS00V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS00V1_0_0Args](data)
+// DecodeCorpusS00V1_0_0Args reads and validates the arguments of corpus.s00 1.0.0 (see decode.Begin).
+func DecodeCorpusS00V1_0_0Args(data []byte) (v CorpusS00V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS00V1_0_0Args at at, adding the errors it finds to r.
@@ -29,9 +32,12 @@ func (v *CorpusS00V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS01V1_0_0Args reads and validates the arguments of corpus.s01 1.0.0 (see decode.Run).
-func DecodeCorpusS01V1_0_0Args(data []byte) (CorpusS01V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS01V1_0_0Args](data)
+// DecodeCorpusS01V1_0_0Args reads and validates the arguments of corpus.s01 1.0.0 (see decode.Begin).
+func DecodeCorpusS01V1_0_0Args(data []byte) (v CorpusS01V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS01V1_0_0Args at at, adding the errors it finds to r.
@@ -72,9 +78,12 @@ func (v *CorpusS01V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "tags")
 }
 
-// DecodeCorpusS02V1_0_0Args reads and validates the arguments of corpus.s02 1.0.0 (see decode.Run).
-func DecodeCorpusS02V1_0_0Args(data []byte) (CorpusS02V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS02V1_0_0Args](data)
+// DecodeCorpusS02V1_0_0Args reads and validates the arguments of corpus.s02 1.0.0 (see decode.Begin).
+func DecodeCorpusS02V1_0_0Args(data []byte) (v CorpusS02V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS02V1_0_0Args at at, adding the errors it finds to r.
@@ -88,7 +97,7 @@ func (v *CorpusS02V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if r.IsNull() {
 				v.V = optional.Null[bool]()
 			} else {
-				if x, ok := r.Bool(loc, typesBooleanNull); ok {
+				if x, ok := r.Bool(loc, typesBooleanNull0); ok {
 					v.V = optional.NotNull(x)
 				}
 			}
@@ -99,9 +108,12 @@ func (v *CorpusS02V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS03V1_0_0Args reads and validates the arguments of corpus.s03 1.0.0 (see decode.Run).
-func DecodeCorpusS03V1_0_0Args(data []byte) (CorpusS03V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS03V1_0_0Args](data)
+// DecodeCorpusS03V1_0_0Args reads and validates the arguments of corpus.s03 1.0.0 (see decode.Begin).
+func DecodeCorpusS03V1_0_0Args(data []byte) (v CorpusS03V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS03V1_0_0Args at at, adding the errors it finds to r.
@@ -167,9 +179,12 @@ func (v *CorpusS03V1_0_0ArgsID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "0")
 }
 
-// DecodeCorpusS04V1_0_0Args reads and validates the arguments of corpus.s04 1.0.0 (see decode.Run).
-func DecodeCorpusS04V1_0_0Args(data []byte) (CorpusS04V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS04V1_0_0Args](data)
+// DecodeCorpusS04V1_0_0Args reads and validates the arguments of corpus.s04 1.0.0 (see decode.Begin).
+func DecodeCorpusS04V1_0_0Args(data []byte) (v CorpusS04V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS04V1_0_0Args at at, adding the errors it finds to r.
@@ -183,9 +198,12 @@ func (v *CorpusS04V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeCorpusS05V1_0_0Args reads and validates the arguments of corpus.s05 1.0.0 (see decode.Run).
-func DecodeCorpusS05V1_0_0Args(data []byte) (CorpusS05V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS05V1_0_0Args](data)
+// DecodeCorpusS05V1_0_0Args reads and validates the arguments of corpus.s05 1.0.0 (see decode.Begin).
+func DecodeCorpusS05V1_0_0Args(data []byte) (v CorpusS05V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS05V1_0_0Args at at, adding the errors it finds to r.
@@ -205,9 +223,12 @@ func (v *CorpusS05V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS06V1_0_0Args reads and validates the arguments of corpus.s06 1.0.0 (see decode.Run).
-func DecodeCorpusS06V1_0_0Args(data []byte) (CorpusS06V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS06V1_0_0Args](data)
+// DecodeCorpusS06V1_0_0Args reads and validates the arguments of corpus.s06 1.0.0 (see decode.Begin).
+func DecodeCorpusS06V1_0_0Args(data []byte) (v CorpusS06V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS06V1_0_0Args at at, adding the errors it finds to r.
@@ -240,9 +261,12 @@ func (v *CorpusS06V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS07V1_0_0Args reads and validates the arguments of corpus.s07 1.0.0 (see decode.Run).
-func DecodeCorpusS07V1_0_0Args(data []byte) (CorpusS07V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS07V1_0_0Args](data)
+// DecodeCorpusS07V1_0_0Args reads and validates the arguments of corpus.s07 1.0.0 (see decode.Begin).
+func DecodeCorpusS07V1_0_0Args(data []byte) (v CorpusS07V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS07V1_0_0Args at at, adding the errors it finds to r.
@@ -262,9 +286,12 @@ func (v *CorpusS07V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "é")
 }
 
-// DecodeCorpusS08V1_0_0Args reads and validates the arguments of corpus.s08 1.0.0 (see decode.Run).
-func DecodeCorpusS08V1_0_0Args(data []byte) (CorpusS08V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS08V1_0_0Args](data)
+// DecodeCorpusS08V1_0_0Args reads and validates the arguments of corpus.s08 1.0.0 (see decode.Begin).
+func DecodeCorpusS08V1_0_0Args(data []byte) (v CorpusS08V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS08V1_0_0Args at at, adding the errors it finds to r.
@@ -343,9 +370,12 @@ func (v *CorpusS08V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "legs")
 }
 
-// DecodeCorpusS09V1_0_0Args reads and validates the arguments of corpus.s09 1.0.0 (see decode.Run).
-func DecodeCorpusS09V1_0_0Args(data []byte) (CorpusS09V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS09V1_0_0Args](data)
+// DecodeCorpusS09V1_0_0Args reads and validates the arguments of corpus.s09 1.0.0 (see decode.Begin).
+func DecodeCorpusS09V1_0_0Args(data []byte) (v CorpusS09V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS09V1_0_0Args at at, adding the errors it finds to r.
@@ -375,9 +405,12 @@ func (v *CorpusS09V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "a b")
 }
 
-// DecodeCorpusS10V1_0_0Args reads and validates the arguments of corpus.s10 1.0.0 (see decode.Run).
-func DecodeCorpusS10V1_0_0Args(data []byte) (CorpusS10V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS10V1_0_0Args](data)
+// DecodeCorpusS10V1_0_0Args reads and validates the arguments of corpus.s10 1.0.0 (see decode.Begin).
+func DecodeCorpusS10V1_0_0Args(data []byte) (v CorpusS10V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS10V1_0_0Args at at, adding the errors it finds to r.
@@ -397,9 +430,12 @@ func (v *CorpusS10V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "ok")
 }
 
-// DecodeCorpusS11V1_0_0Args reads and validates the arguments of corpus.s11 1.0.0 (see decode.Run).
-func DecodeCorpusS11V1_0_0Args(data []byte) (CorpusS11V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS11V1_0_0Args](data)
+// DecodeCorpusS11V1_0_0Args reads and validates the arguments of corpus.s11 1.0.0 (see decode.Begin).
+func DecodeCorpusS11V1_0_0Args(data []byte) (v CorpusS11V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS11V1_0_0Args at at, adding the errors it finds to r.
@@ -419,9 +455,12 @@ func (v *CorpusS11V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS12V1_0_0Args reads and validates the arguments of corpus.s12 1.0.0 (see decode.Run).
-func DecodeCorpusS12V1_0_0Args(data []byte) (CorpusS12V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS12V1_0_0Args](data)
+// DecodeCorpusS12V1_0_0Args reads and validates the arguments of corpus.s12 1.0.0 (see decode.Begin).
+func DecodeCorpusS12V1_0_0Args(data []byte) (v CorpusS12V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS12V1_0_0Args at at, adding the errors it finds to r.
@@ -458,9 +497,12 @@ func (v *CorpusS12V1_0_0ArgsLegs) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "note")
 }
 
-// DecodeCorpusS13V1_0_0Args reads and validates the arguments of corpus.s13 1.0.0 (see decode.Run).
-func DecodeCorpusS13V1_0_0Args(data []byte) (CorpusS13V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS13V1_0_0Args](data)
+// DecodeCorpusS13V1_0_0Args reads and validates the arguments of corpus.s13 1.0.0 (see decode.Begin).
+func DecodeCorpusS13V1_0_0Args(data []byte) (v CorpusS13V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS13V1_0_0Args at at, adding the errors it finds to r.
@@ -500,9 +542,12 @@ func (v *CorpusS13V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeCorpusS14V1_0_0Args reads and validates the arguments of corpus.s14 1.0.0 (see decode.Run).
-func DecodeCorpusS14V1_0_0Args(data []byte) (CorpusS14V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS14V1_0_0Args](data)
+// DecodeCorpusS14V1_0_0Args reads and validates the arguments of corpus.s14 1.0.0 (see decode.Begin).
+func DecodeCorpusS14V1_0_0Args(data []byte) (v CorpusS14V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS14V1_0_0Args at at, adding the errors it finds to r.
@@ -522,9 +567,12 @@ func (v *CorpusS14V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS15V1_0_0Args reads and validates the arguments of corpus.s15 1.0.0 (see decode.Run).
-func DecodeCorpusS15V1_0_0Args(data []byte) (CorpusS15V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS15V1_0_0Args](data)
+// DecodeCorpusS15V1_0_0Args reads and validates the arguments of corpus.s15 1.0.0 (see decode.Begin).
+func DecodeCorpusS15V1_0_0Args(data []byte) (v CorpusS15V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS15V1_0_0Args at at, adding the errors it finds to r.
@@ -544,7 +592,7 @@ func (v *CorpusS15V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if r.IsNull() {
 				v.Ok = optional.Null[float64]()
 			} else {
-				if x, ok := r.Float(loc, typesNullIntegerNumber); ok {
+				if x, ok := r.Float(loc, typesNullIntegerNumber0); ok {
 					r.Minimum(loc, x, -31.68)
 					v.Ok = optional.NotNull(x)
 				}
@@ -563,9 +611,12 @@ func (v *CorpusS15V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "ok")
 }
 
-// DecodeCorpusS16V1_0_0Args reads and validates the arguments of corpus.s16 1.0.0 (see decode.Run).
-func DecodeCorpusS16V1_0_0Args(data []byte) (CorpusS16V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS16V1_0_0Args](data)
+// DecodeCorpusS16V1_0_0Args reads and validates the arguments of corpus.s16 1.0.0 (see decode.Begin).
+func DecodeCorpusS16V1_0_0Args(data []byte) (v CorpusS16V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS16V1_0_0Args at at, adding the errors it finds to r.
@@ -614,7 +665,7 @@ func (v *CorpusS16V1_0_0ArgsX0) read(r *decode.Reader, at *decode.Loc) {
 				}
 				v.AdditionalProperties[name] = optional.Null[float64]()
 			} else {
-				if x, ok := r.Float(loc, typesNullNumber); ok {
+				if x, ok := r.Float(loc, typesNullNumber0); ok {
 					r.Maximum(loc, x, 66.71)
 					if v.AdditionalProperties == nil {
 						v.AdditionalProperties = map[string]optional.Nullable[float64]{}
@@ -659,9 +710,12 @@ func (v *CorpusS16V1_0_0ArgsX0X0) read(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "amount")
 }
 
-// DecodeCorpusS17V1_0_0Args reads and validates the arguments of corpus.s17 1.0.0 (see decode.Run).
-func DecodeCorpusS17V1_0_0Args(data []byte) (CorpusS17V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS17V1_0_0Args](data)
+// DecodeCorpusS17V1_0_0Args reads and validates the arguments of corpus.s17 1.0.0 (see decode.Begin).
+func DecodeCorpusS17V1_0_0Args(data []byte) (v CorpusS17V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS17V1_0_0Args at at, adding the errors it finds to r.
@@ -696,9 +750,12 @@ func (v *CorpusS17V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "note")
 }
 
-// DecodeCorpusS18V1_0_0Args reads and validates the arguments of corpus.s18 1.0.0 (see decode.Run).
-func DecodeCorpusS18V1_0_0Args(data []byte) (CorpusS18V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS18V1_0_0Args](data)
+// DecodeCorpusS18V1_0_0Args reads and validates the arguments of corpus.s18 1.0.0 (see decode.Begin).
+func DecodeCorpusS18V1_0_0Args(data []byte) (v CorpusS18V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS18V1_0_0Args at at, adding the errors it finds to r.
@@ -718,9 +775,12 @@ func (v *CorpusS18V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS19V1_0_0Args reads and validates the arguments of corpus.s19 1.0.0 (see decode.Run).
-func DecodeCorpusS19V1_0_0Args(data []byte) (CorpusS19V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS19V1_0_0Args](data)
+// DecodeCorpusS19V1_0_0Args reads and validates the arguments of corpus.s19 1.0.0 (see decode.Begin).
+func DecodeCorpusS19V1_0_0Args(data []byte) (v CorpusS19V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS19V1_0_0Args at at, adding the errors it finds to r.
@@ -750,9 +810,12 @@ func (v *CorpusS19V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS20V1_0_0Args reads and validates the arguments of corpus.s20 1.0.0 (see decode.Run).
-func DecodeCorpusS20V1_0_0Args(data []byte) (CorpusS20V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS20V1_0_0Args](data)
+// DecodeCorpusS20V1_0_0Args reads and validates the arguments of corpus.s20 1.0.0 (see decode.Begin).
+func DecodeCorpusS20V1_0_0Args(data []byte) (v CorpusS20V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS20V1_0_0Args at at, adding the errors it finds to r.
@@ -772,9 +835,12 @@ func (v *CorpusS20V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS21V1_0_0Args reads and validates the arguments of corpus.s21 1.0.0 (see decode.Run).
-func DecodeCorpusS21V1_0_0Args(data []byte) (CorpusS21V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS21V1_0_0Args](data)
+// DecodeCorpusS21V1_0_0Args reads and validates the arguments of corpus.s21 1.0.0 (see decode.Begin).
+func DecodeCorpusS21V1_0_0Args(data []byte) (v CorpusS21V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS21V1_0_0Args at at, adding the errors it finds to r.
@@ -797,9 +863,12 @@ func (v *CorpusS21V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS22V1_0_0Args reads and validates the arguments of corpus.s22 1.0.0 (see decode.Run).
-func DecodeCorpusS22V1_0_0Args(data []byte) (CorpusS22V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS22V1_0_0Args](data)
+// DecodeCorpusS22V1_0_0Args reads and validates the arguments of corpus.s22 1.0.0 (see decode.Begin).
+func DecodeCorpusS22V1_0_0Args(data []byte) (v CorpusS22V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS22V1_0_0Args at at, adding the errors it finds to r.
@@ -855,9 +924,12 @@ func (v *CorpusS22V1_0_0ArgsTags) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "amount")
 }
 
-// DecodeCorpusS23V1_0_0Args reads and validates the arguments of corpus.s23 1.0.0 (see decode.Run).
-func DecodeCorpusS23V1_0_0Args(data []byte) (CorpusS23V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS23V1_0_0Args](data)
+// DecodeCorpusS23V1_0_0Args reads and validates the arguments of corpus.s23 1.0.0 (see decode.Begin).
+func DecodeCorpusS23V1_0_0Args(data []byte) (v CorpusS23V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS23V1_0_0Args at at, adding the errors it finds to r.
@@ -871,7 +943,7 @@ func (v *CorpusS23V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if r.IsNull() {
 				v.V = optional.Null[float64]()
 			} else {
-				if x, ok := r.Float(loc, typesNullNumber); ok {
+				if x, ok := r.Float(loc, typesNullNumber0); ok {
 					r.Maximum(loc, x, 25.48)
 					v.V = optional.NotNull(x)
 				}
@@ -883,9 +955,12 @@ func (v *CorpusS23V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS24V1_0_0Args reads and validates the arguments of corpus.s24 1.0.0 (see decode.Run).
-func DecodeCorpusS24V1_0_0Args(data []byte) (CorpusS24V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS24V1_0_0Args](data)
+// DecodeCorpusS24V1_0_0Args reads and validates the arguments of corpus.s24 1.0.0 (see decode.Begin).
+func DecodeCorpusS24V1_0_0Args(data []byte) (v CorpusS24V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS24V1_0_0Args at at, adding the errors it finds to r.
@@ -921,17 +996,26 @@ func (v *CorpusS24V1_0_0ArgsID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "amount":
 			loc := o.Field(&seen[0], "amount", "$.amount")
-			x := r.Check(loc, r.Raw(), roots26...)
-			v.Amount = optional.Some(x)
+			if x, ok := r.Float(loc, typesArrayNumber0); ok {
+				r.Minimum(loc, x, 0.73)
+				r.ExclusiveMaximum(loc, x, 11.43)
+				if !r.NumberIn("8.87", "1.18", "11.03") {
+					r.Fail(loc, "must be one of [8.87, 1.18, 11.03]")
+				}
+				v.Amount = optional.Some(x)
+			}
 		default:
 			o.Additional()
 		}
 	}
 }
 
-// DecodeCorpusS25V1_0_0Args reads and validates the arguments of corpus.s25 1.0.0 (see decode.Run).
-func DecodeCorpusS25V1_0_0Args(data []byte) (CorpusS25V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS25V1_0_0Args](data)
+// DecodeCorpusS25V1_0_0Args reads and validates the arguments of corpus.s25 1.0.0 (see decode.Begin).
+func DecodeCorpusS25V1_0_0Args(data []byte) (v CorpusS25V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS25V1_0_0Args at at, adding the errors it finds to r.
@@ -942,15 +1026,24 @@ func (v *CorpusS25V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots27...)
+			x := r.Check(loc, r.Raw(), roots26...)
 			v.X0 = optional.Some(x)
 		case "a b":
 			loc := o.Field(&seen[1], "a b", "$.a b")
-			x := r.Check(loc, r.Raw(), roots28...)
-			v.AB = optional.Some(x)
+			raw := r.Raw()
+			r.Check(loc, raw, roots27...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, typesStringArray0); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, q.Any())
+				}
+				v.AB = optional.Some(x)
+			}
+			r.Off(q)
 		case "é":
 			loc := o.Field(&seen[2], "é", "$.é")
-			x := r.Check(loc, r.Raw(), roots29...)
+			x := r.Check(loc, r.Raw(), roots28...)
 			v.É = x
 		default:
 			o.Undeclared()
@@ -959,9 +1052,12 @@ func (v *CorpusS25V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "é")
 }
 
-// DecodeCorpusS26V1_0_0Args reads and validates the arguments of corpus.s26 1.0.0 (see decode.Run).
-func DecodeCorpusS26V1_0_0Args(data []byte) (CorpusS26V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS26V1_0_0Args](data)
+// DecodeCorpusS26V1_0_0Args reads and validates the arguments of corpus.s26 1.0.0 (see decode.Begin).
+func DecodeCorpusS26V1_0_0Args(data []byte) (v CorpusS26V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS26V1_0_0Args at at, adding the errors it finds to r.
@@ -972,7 +1068,7 @@ func (v *CorpusS26V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots30...)
+			x := r.Check(loc, r.Raw(), roots29...)
 			v.V = x
 		default:
 			o.Additional()
@@ -981,9 +1077,12 @@ func (v *CorpusS26V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS27V1_0_0Args reads and validates the arguments of corpus.s27 1.0.0 (see decode.Run).
-func DecodeCorpusS27V1_0_0Args(data []byte) (CorpusS27V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS27V1_0_0Args](data)
+// DecodeCorpusS27V1_0_0Args reads and validates the arguments of corpus.s27 1.0.0 (see decode.Begin).
+func DecodeCorpusS27V1_0_0Args(data []byte) (v CorpusS27V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS27V1_0_0Args at at, adding the errors it finds to r.
@@ -997,9 +1096,12 @@ func (v *CorpusS27V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeCorpusS28V1_0_0Args reads and validates the arguments of corpus.s28 1.0.0 (see decode.Run).
-func DecodeCorpusS28V1_0_0Args(data []byte) (CorpusS28V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS28V1_0_0Args](data)
+// DecodeCorpusS28V1_0_0Args reads and validates the arguments of corpus.s28 1.0.0 (see decode.Begin).
+func DecodeCorpusS28V1_0_0Args(data []byte) (v CorpusS28V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS28V1_0_0Args at at, adding the errors it finds to r.
@@ -1021,9 +1123,12 @@ func (v *CorpusS28V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS29V1_0_0Args reads and validates the arguments of corpus.s29 1.0.0 (see decode.Run).
-func DecodeCorpusS29V1_0_0Args(data []byte) (CorpusS29V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS29V1_0_0Args](data)
+// DecodeCorpusS29V1_0_0Args reads and validates the arguments of corpus.s29 1.0.0 (see decode.Begin).
+func DecodeCorpusS29V1_0_0Args(data []byte) (v CorpusS29V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS29V1_0_0Args at at, adding the errors it finds to r.
@@ -1041,7 +1146,7 @@ func (v *CorpusS29V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		default:
 			loc, name := o.Other()
-			if x, ok := r.Float(loc, typesIntegerNumber); ok {
+			if x, ok := r.Float(loc, typesIntegerNumber0); ok {
 				r.Minimum(loc, x, -27.88)
 				r.Maximum(loc, x, -17.0)
 				if !r.NumberIn("-27.76") {
@@ -1057,9 +1162,12 @@ func (v *CorpusS29V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "x-y")
 }
 
-// DecodeCorpusS30V1_0_0Args reads and validates the arguments of corpus.s30 1.0.0 (see decode.Run).
-func DecodeCorpusS30V1_0_0Args(data []byte) (CorpusS30V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS30V1_0_0Args](data)
+// DecodeCorpusS30V1_0_0Args reads and validates the arguments of corpus.s30 1.0.0 (see decode.Begin).
+func DecodeCorpusS30V1_0_0Args(data []byte) (v CorpusS30V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS30V1_0_0Args at at, adding the errors it finds to r.
@@ -1070,7 +1178,7 @@ func (v *CorpusS30V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots31...)
+			x := r.Check(loc, r.Raw(), roots30...)
 			v.V = x
 		default:
 			o.Additional()
@@ -1079,9 +1187,12 @@ func (v *CorpusS30V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS31V1_0_0Args reads and validates the arguments of corpus.s31 1.0.0 (see decode.Run).
-func DecodeCorpusS31V1_0_0Args(data []byte) (CorpusS31V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS31V1_0_0Args](data)
+// DecodeCorpusS31V1_0_0Args reads and validates the arguments of corpus.s31 1.0.0 (see decode.Begin).
+func DecodeCorpusS31V1_0_0Args(data []byte) (v CorpusS31V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS31V1_0_0Args at at, adding the errors it finds to r.
@@ -1093,7 +1204,7 @@ func (v *CorpusS31V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			raw := r.Raw()
-			r.Check(loc, raw, roots32...)
+			r.Check(loc, raw, roots31...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []CorpusS31V1_0_0ArgsVItem{}
@@ -1165,9 +1276,12 @@ func (v *CorpusS31V1_0_0ArgsVItem) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[1], "id")
 }
 
-// DecodeCorpusS32V1_0_0Args reads and validates the arguments of corpus.s32 1.0.0 (see decode.Run).
-func DecodeCorpusS32V1_0_0Args(data []byte) (CorpusS32V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS32V1_0_0Args](data)
+// DecodeCorpusS32V1_0_0Args reads and validates the arguments of corpus.s32 1.0.0 (see decode.Begin).
+func DecodeCorpusS32V1_0_0Args(data []byte) (v CorpusS32V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS32V1_0_0Args at at, adding the errors it finds to r.
@@ -1183,7 +1297,7 @@ func (v *CorpusS32V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := r.Check(loc2, r.Raw(), roots33...)
+					x2 := r.Check(loc2, r.Raw(), roots32...)
 					e = x2
 					x = append(x, e)
 				}
@@ -1198,9 +1312,12 @@ func (v *CorpusS32V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "id")
 }
 
-// DecodeCorpusS33V1_0_0Args reads and validates the arguments of corpus.s33 1.0.0 (see decode.Run).
-func DecodeCorpusS33V1_0_0Args(data []byte) (CorpusS33V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS33V1_0_0Args](data)
+// DecodeCorpusS33V1_0_0Args reads and validates the arguments of corpus.s33 1.0.0 (see decode.Begin).
+func DecodeCorpusS33V1_0_0Args(data []byte) (v CorpusS33V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS33V1_0_0Args at at, adding the errors it finds to r.
@@ -1212,7 +1329,7 @@ func (v *CorpusS33V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			raw := r.Raw()
-			r.Check(loc, raw, roots34...)
+			r.Check(loc, raw, roots33...)
 			q := r.Quiet(raw)
 			if o2 := q.Object(loc, decode.Object); o2.OK() {
 				x := map[string]any{}
@@ -1230,9 +1347,12 @@ func (v *CorpusS33V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS34V1_0_0Args reads and validates the arguments of corpus.s34 1.0.0 (see decode.Run).
-func DecodeCorpusS34V1_0_0Args(data []byte) (CorpusS34V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS34V1_0_0Args](data)
+// DecodeCorpusS34V1_0_0Args reads and validates the arguments of corpus.s34 1.0.0 (see decode.Begin).
+func DecodeCorpusS34V1_0_0Args(data []byte) (v CorpusS34V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS34V1_0_0Args at at, adding the errors it finds to r.
@@ -1254,9 +1374,12 @@ func (v *CorpusS34V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS35V1_0_0Args reads and validates the arguments of corpus.s35 1.0.0 (see decode.Run).
-func DecodeCorpusS35V1_0_0Args(data []byte) (CorpusS35V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS35V1_0_0Args](data)
+// DecodeCorpusS35V1_0_0Args reads and validates the arguments of corpus.s35 1.0.0 (see decode.Begin).
+func DecodeCorpusS35V1_0_0Args(data []byte) (v CorpusS35V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS35V1_0_0Args at at, adding the errors it finds to r.
@@ -1279,9 +1402,12 @@ func (v *CorpusS35V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS36V1_0_0Args reads and validates the arguments of corpus.s36 1.0.0 (see decode.Run).
-func DecodeCorpusS36V1_0_0Args(data []byte) (CorpusS36V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS36V1_0_0Args](data)
+// DecodeCorpusS36V1_0_0Args reads and validates the arguments of corpus.s36 1.0.0 (see decode.Begin).
+func DecodeCorpusS36V1_0_0Args(data []byte) (v CorpusS36V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS36V1_0_0Args at at, adding the errors it finds to r.
@@ -1299,9 +1425,12 @@ func (v *CorpusS36V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS37V1_0_0Args reads and validates the arguments of corpus.s37 1.0.0 (see decode.Run).
-func DecodeCorpusS37V1_0_0Args(data []byte) (CorpusS37V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS37V1_0_0Args](data)
+// DecodeCorpusS37V1_0_0Args reads and validates the arguments of corpus.s37 1.0.0 (see decode.Begin).
+func DecodeCorpusS37V1_0_0Args(data []byte) (v CorpusS37V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS37V1_0_0Args at at, adding the errors it finds to r.
@@ -1312,12 +1441,20 @@ func (v *CorpusS37V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "id":
 			loc := o.Field(&seen[0], "id", "$.id")
-			x := r.Check(loc, r.Raw(), roots35...)
+			x := r.Check(loc, r.Raw(), roots34...)
 			v.ID = x
 		case "meta":
 			loc := o.Field(&seen[1], "meta", "$.meta")
-			x := r.Check(loc, r.Raw(), roots36...)
-			v.Meta = x
+			if x, ok := r.Str(loc, typesStringObject0); ok {
+				r.MinLength(loc, x, 3)
+				r.MaxLength(loc, x, 4)
+				switch string(x) {
+				case "c\"'":
+				default:
+					r.Fail(loc, "must be one of ['c\"'']")
+				}
+				v.Meta = CorpusS37V1_0_0ArgsMeta(x)
+			}
 		case "tags":
 			loc := o.Field(&seen[2], "tags", "$.tags")
 			if x, ok := r.Int(loc, decode.Integer); ok {
@@ -1332,9 +1469,12 @@ func (v *CorpusS37V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[1], "meta")
 }
 
-// DecodeCorpusS38V1_0_0Args reads and validates the arguments of corpus.s38 1.0.0 (see decode.Run).
-func DecodeCorpusS38V1_0_0Args(data []byte) (CorpusS38V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS38V1_0_0Args](data)
+// DecodeCorpusS38V1_0_0Args reads and validates the arguments of corpus.s38 1.0.0 (see decode.Begin).
+func DecodeCorpusS38V1_0_0Args(data []byte) (v CorpusS38V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS38V1_0_0Args at at, adding the errors it finds to r.
@@ -1358,9 +1498,12 @@ func (v *CorpusS38V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS39V1_0_0Args reads and validates the arguments of corpus.s39 1.0.0 (see decode.Run).
-func DecodeCorpusS39V1_0_0Args(data []byte) (CorpusS39V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS39V1_0_0Args](data)
+// DecodeCorpusS39V1_0_0Args reads and validates the arguments of corpus.s39 1.0.0 (see decode.Begin).
+func DecodeCorpusS39V1_0_0Args(data []byte) (v CorpusS39V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS39V1_0_0Args at at, adding the errors it finds to r.
@@ -1385,7 +1528,7 @@ func (v *CorpusS39V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "name":
 			loc := o.Field(&seen[2], "name", "$.name")
-			x := r.Check(loc, r.Raw(), roots37...)
+			x := r.Check(loc, r.Raw(), roots35...)
 			v.Name = x
 		case "note":
 			loc := o.Field(&seen[3], "note", "$.note")
@@ -1443,7 +1586,7 @@ func (v *CorpusS39V1_0_0ArgsX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 					if r.IsNull() {
 						e = optional.Null[bool]()
 					} else {
-						if x2, ok := r.Bool(loc2, typesNullBoolean); ok {
+						if x2, ok := r.Bool(loc2, typesNullBoolean0); ok {
 							e = optional.NotNull(x2)
 						}
 					}
@@ -1460,9 +1603,12 @@ func (v *CorpusS39V1_0_0ArgsX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[3], "x-y")
 }
 
-// DecodeCorpusS40V1_0_0Args reads and validates the arguments of corpus.s40 1.0.0 (see decode.Run).
-func DecodeCorpusS40V1_0_0Args(data []byte) (CorpusS40V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS40V1_0_0Args](data)
+// DecodeCorpusS40V1_0_0Args reads and validates the arguments of corpus.s40 1.0.0 (see decode.Begin).
+func DecodeCorpusS40V1_0_0Args(data []byte) (v CorpusS40V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS40V1_0_0Args at at, adding the errors it finds to r.
@@ -1478,7 +1624,7 @@ func (v *CorpusS40V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := r.Check(loc2, r.Raw(), roots38...)
+					x2 := r.Check(loc2, r.Raw(), roots36...)
 					e = x2
 					x = append(x, e)
 				}
@@ -1492,7 +1638,7 @@ func (v *CorpusS40V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "x-y":
 			loc := o.Field(&seen[2], "x-y", "$.x-y")
-			x := r.Check(loc, r.Raw(), roots39...)
+			x := r.Check(loc, r.Raw(), roots37...)
 			v.XY = x
 		case "é":
 			loc := o.Field(&seen[3], "é", "$.é")
@@ -1515,11 +1661,11 @@ func (v *CorpusS40V1_0_0ArgsÉ) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "amount":
 			loc := o.Field(&seen[0], "amount", "$.amount")
-			x := r.Check(loc, r.Raw(), roots40...)
+			x := r.Check(loc, r.Raw(), roots38...)
 			v.Amount = x
 		case "id":
 			loc := o.Field(&seen[1], "id", "$.id")
-			x := r.Check(loc, r.Raw(), roots41...)
+			x := r.Check(loc, r.Raw(), roots39...)
 			v.ID = optional.Some(x)
 		case "ok":
 			loc := o.Field(&seen[2], "ok", "$.ok")
@@ -1548,9 +1694,12 @@ func (v *CorpusS40V1_0_0ArgsÉ) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[3], "é")
 }
 
-// DecodeCorpusS41V1_0_0Args reads and validates the arguments of corpus.s41 1.0.0 (see decode.Run).
-func DecodeCorpusS41V1_0_0Args(data []byte) (CorpusS41V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS41V1_0_0Args](data)
+// DecodeCorpusS41V1_0_0Args reads and validates the arguments of corpus.s41 1.0.0 (see decode.Begin).
+func DecodeCorpusS41V1_0_0Args(data []byte) (v CorpusS41V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS41V1_0_0Args at at, adding the errors it finds to r.
@@ -1561,15 +1710,15 @@ func (v *CorpusS41V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots42...)
+			x := r.Check(loc, r.Raw(), roots40...)
 			v.X0 = optional.Some(x)
 		case "currency":
 			loc := o.Field(&seen[1], "currency", "$.currency")
-			x := r.Check(loc, r.Raw(), roots43...)
+			x := r.Check(loc, r.Raw(), roots41...)
 			v.Currency = optional.Some(x)
 		case "ok":
 			loc := o.Field(&seen[2], "ok", "$.ok")
-			x := r.Check(loc, r.Raw(), roots44...)
+			x := r.Check(loc, r.Raw(), roots42...)
 			v.Ok = optional.Some(x)
 		default:
 			o.Undeclared()
@@ -1577,9 +1726,12 @@ func (v *CorpusS41V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeCorpusS42V1_0_0Args reads and validates the arguments of corpus.s42 1.0.0 (see decode.Run).
-func DecodeCorpusS42V1_0_0Args(data []byte) (CorpusS42V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS42V1_0_0Args](data)
+// DecodeCorpusS42V1_0_0Args reads and validates the arguments of corpus.s42 1.0.0 (see decode.Begin).
+func DecodeCorpusS42V1_0_0Args(data []byte) (v CorpusS42V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS42V1_0_0Args at at, adding the errors it finds to r.
@@ -1604,7 +1756,7 @@ func (v *CorpusS42V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *CorpusS42V1_0_0ArgsV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots45...)
+	r.Check(at, raw, roots43...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -1649,9 +1801,12 @@ func (v *CorpusS42V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "id")
 }
 
-// DecodeCorpusS43V1_0_0Args reads and validates the arguments of corpus.s43 1.0.0 (see decode.Run).
-func DecodeCorpusS43V1_0_0Args(data []byte) (CorpusS43V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS43V1_0_0Args](data)
+// DecodeCorpusS43V1_0_0Args reads and validates the arguments of corpus.s43 1.0.0 (see decode.Begin).
+func DecodeCorpusS43V1_0_0Args(data []byte) (v CorpusS43V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS43V1_0_0Args at at, adding the errors it finds to r.
@@ -1669,9 +1824,12 @@ func (v *CorpusS43V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS44V1_0_0Args reads and validates the arguments of corpus.s44 1.0.0 (see decode.Run).
-func DecodeCorpusS44V1_0_0Args(data []byte) (CorpusS44V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS44V1_0_0Args](data)
+// DecodeCorpusS44V1_0_0Args reads and validates the arguments of corpus.s44 1.0.0 (see decode.Begin).
+func DecodeCorpusS44V1_0_0Args(data []byte) (v CorpusS44V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS44V1_0_0Args at at, adding the errors it finds to r.
@@ -1682,11 +1840,11 @@ func (v *CorpusS44V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots46...)
+			x := r.Check(loc, r.Raw(), roots44...)
 			v.X0 = x
 		case "a b":
 			loc := o.Field(&seen[1], "a b", "$.a b")
-			x := r.Check(loc, r.Raw(), roots47...)
+			x := r.Check(loc, r.Raw(), roots45...)
 			v.AB = optional.Some(x)
 		case "é":
 			v.É, _ = r.Bool(o.Field(&seen[2], "é", "$.é"), decode.Boolean)
@@ -1698,9 +1856,12 @@ func (v *CorpusS44V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "é")
 }
 
-// DecodeCorpusS45V1_0_0Args reads and validates the arguments of corpus.s45 1.0.0 (see decode.Run).
-func DecodeCorpusS45V1_0_0Args(data []byte) (CorpusS45V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS45V1_0_0Args](data)
+// DecodeCorpusS45V1_0_0Args reads and validates the arguments of corpus.s45 1.0.0 (see decode.Begin).
+func DecodeCorpusS45V1_0_0Args(data []byte) (v CorpusS45V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS45V1_0_0Args at at, adding the errors it finds to r.
@@ -1749,9 +1910,12 @@ func (v *CorpusS45V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "name")
 }
 
-// DecodeCorpusS46V1_0_0Args reads and validates the arguments of corpus.s46 1.0.0 (see decode.Run).
-func DecodeCorpusS46V1_0_0Args(data []byte) (CorpusS46V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS46V1_0_0Args](data)
+// DecodeCorpusS46V1_0_0Args reads and validates the arguments of corpus.s46 1.0.0 (see decode.Begin).
+func DecodeCorpusS46V1_0_0Args(data []byte) (v CorpusS46V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS46V1_0_0Args at at, adding the errors it finds to r.
@@ -1799,7 +1963,7 @@ func (v *CorpusS46V1_0_0ArgsMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "legs":
 			loc := o.Field(&seen[1], "legs", "$.legs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots48...)
+			r.Check(loc, raw, roots46...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
@@ -1811,7 +1975,7 @@ func (v *CorpusS46V1_0_0ArgsMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			r.Off(q)
 		case "name":
 			loc := o.Field(&seen[2], "name", "$.name")
-			x := r.Check(loc, r.Raw(), roots49...)
+			x := r.Check(loc, r.Raw(), roots47...)
 			v.Name = x
 		default:
 			o.Additional()
@@ -1820,9 +1984,12 @@ func (v *CorpusS46V1_0_0ArgsMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "name")
 }
 
-// DecodeCorpusS47V1_0_0Args reads and validates the arguments of corpus.s47 1.0.0 (see decode.Run).
-func DecodeCorpusS47V1_0_0Args(data []byte) (CorpusS47V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS47V1_0_0Args](data)
+// DecodeCorpusS47V1_0_0Args reads and validates the arguments of corpus.s47 1.0.0 (see decode.Begin).
+func DecodeCorpusS47V1_0_0Args(data []byte) (v CorpusS47V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS47V1_0_0Args at at, adding the errors it finds to r.
@@ -1850,9 +2017,12 @@ func (v *CorpusS47V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "name")
 }
 
-// DecodeCorpusS48V1_0_0Args reads and validates the arguments of corpus.s48 1.0.0 (see decode.Run).
-func DecodeCorpusS48V1_0_0Args(data []byte) (CorpusS48V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS48V1_0_0Args](data)
+// DecodeCorpusS48V1_0_0Args reads and validates the arguments of corpus.s48 1.0.0 (see decode.Begin).
+func DecodeCorpusS48V1_0_0Args(data []byte) (v CorpusS48V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS48V1_0_0Args at at, adding the errors it finds to r.
@@ -1874,9 +2044,12 @@ func (v *CorpusS48V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS49V1_0_0Args reads and validates the arguments of corpus.s49 1.0.0 (see decode.Run).
-func DecodeCorpusS49V1_0_0Args(data []byte) (CorpusS49V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS49V1_0_0Args](data)
+// DecodeCorpusS49V1_0_0Args reads and validates the arguments of corpus.s49 1.0.0 (see decode.Begin).
+func DecodeCorpusS49V1_0_0Args(data []byte) (v CorpusS49V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS49V1_0_0Args at at, adding the errors it finds to r.
@@ -1954,9 +2127,12 @@ func (v *CorpusS49V1_0_0ArgsÉItem) DecodeFrom(r *decode.Reader, at *decode.Loc)
 	o.Required(seen[0], "ok")
 }
 
-// DecodeCorpusS50V1_0_0Args reads and validates the arguments of corpus.s50 1.0.0 (see decode.Run).
-func DecodeCorpusS50V1_0_0Args(data []byte) (CorpusS50V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS50V1_0_0Args](data)
+// DecodeCorpusS50V1_0_0Args reads and validates the arguments of corpus.s50 1.0.0 (see decode.Begin).
+func DecodeCorpusS50V1_0_0Args(data []byte) (v CorpusS50V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS50V1_0_0Args at at, adding the errors it finds to r.
@@ -1978,9 +2154,12 @@ func (v *CorpusS50V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeCorpusS51V1_0_0Args reads and validates the arguments of corpus.s51 1.0.0 (see decode.Run).
-func DecodeCorpusS51V1_0_0Args(data []byte) (CorpusS51V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS51V1_0_0Args](data)
+// DecodeCorpusS51V1_0_0Args reads and validates the arguments of corpus.s51 1.0.0 (see decode.Begin).
+func DecodeCorpusS51V1_0_0Args(data []byte) (v CorpusS51V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS51V1_0_0Args at at, adding the errors it finds to r.
@@ -1991,19 +2170,15 @@ func (v *CorpusS51V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "id":
 			loc := o.Field(&seen[0], "id", "$.id")
-			if r.IsNull() {
-				v.ID = optional.Null[int64]()
-			} else {
-				if x, ok := r.Int(loc, typesIntegerNull); ok {
-					r.Minimum(loc, float64(x), -35.98)
-					r.Maximum(loc, float64(x), -20.02)
-					switch x {
-					case int64(-29), int64(-24):
-					default:
-						r.Fail(loc, "must be one of [-29, -24]")
-					}
-					v.ID = optional.NotNull(x)
+			if x, ok := r.Int(loc, typesIntegerNull0); ok {
+				r.Minimum(loc, float64(x), -35.98)
+				r.Maximum(loc, float64(x), -20.02)
+				switch x {
+				case int64(-29), int64(-24):
+				default:
+					r.Fail(loc, "must be one of [-29, -24]")
 				}
+				v.ID = x
 			}
 		default:
 			o.Undeclared()
@@ -2012,9 +2187,12 @@ func (v *CorpusS51V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "id")
 }
 
-// DecodeCorpusS52V1_0_0Args reads and validates the arguments of corpus.s52 1.0.0 (see decode.Run).
-func DecodeCorpusS52V1_0_0Args(data []byte) (CorpusS52V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS52V1_0_0Args](data)
+// DecodeCorpusS52V1_0_0Args reads and validates the arguments of corpus.s52 1.0.0 (see decode.Begin).
+func DecodeCorpusS52V1_0_0Args(data []byte) (v CorpusS52V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS52V1_0_0Args at at, adding the errors it finds to r.
@@ -2048,9 +2226,12 @@ func (v *CorpusS52V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS53V1_0_0Args reads and validates the arguments of corpus.s53 1.0.0 (see decode.Run).
-func DecodeCorpusS53V1_0_0Args(data []byte) (CorpusS53V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS53V1_0_0Args](data)
+// DecodeCorpusS53V1_0_0Args reads and validates the arguments of corpus.s53 1.0.0 (see decode.Begin).
+func DecodeCorpusS53V1_0_0Args(data []byte) (v CorpusS53V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS53V1_0_0Args at at, adding the errors it finds to r.
@@ -2078,9 +2259,12 @@ func (v *CorpusS53V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS54V1_0_0Args reads and validates the arguments of corpus.s54 1.0.0 (see decode.Run).
-func DecodeCorpusS54V1_0_0Args(data []byte) (CorpusS54V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS54V1_0_0Args](data)
+// DecodeCorpusS54V1_0_0Args reads and validates the arguments of corpus.s54 1.0.0 (see decode.Begin).
+func DecodeCorpusS54V1_0_0Args(data []byte) (v CorpusS54V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS54V1_0_0Args at at, adding the errors it finds to r.
@@ -2091,7 +2275,7 @@ func (v *CorpusS54V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots50...)
+			x := r.Check(loc, r.Raw(), roots48...)
 			v.V = x
 		default:
 			o.Additional()
@@ -2100,9 +2284,12 @@ func (v *CorpusS54V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS55V1_0_0Args reads and validates the arguments of corpus.s55 1.0.0 (see decode.Run).
-func DecodeCorpusS55V1_0_0Args(data []byte) (CorpusS55V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS55V1_0_0Args](data)
+// DecodeCorpusS55V1_0_0Args reads and validates the arguments of corpus.s55 1.0.0 (see decode.Begin).
+func DecodeCorpusS55V1_0_0Args(data []byte) (v CorpusS55V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS55V1_0_0Args at at, adding the errors it finds to r.
@@ -2133,9 +2320,12 @@ func (v *CorpusS55V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS56V1_0_0Args reads and validates the arguments of corpus.s56 1.0.0 (see decode.Run).
-func DecodeCorpusS56V1_0_0Args(data []byte) (CorpusS56V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS56V1_0_0Args](data)
+// DecodeCorpusS56V1_0_0Args reads and validates the arguments of corpus.s56 1.0.0 (see decode.Begin).
+func DecodeCorpusS56V1_0_0Args(data []byte) (v CorpusS56V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS56V1_0_0Args at at, adding the errors it finds to r.
@@ -2158,9 +2348,12 @@ func (v *CorpusS56V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
-// DecodeCorpusS57V1_0_0Args reads and validates the arguments of corpus.s57 1.0.0 (see decode.Run).
-func DecodeCorpusS57V1_0_0Args(data []byte) (CorpusS57V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS57V1_0_0Args](data)
+// DecodeCorpusS57V1_0_0Args reads and validates the arguments of corpus.s57 1.0.0 (see decode.Begin).
+func DecodeCorpusS57V1_0_0Args(data []byte) (v CorpusS57V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS57V1_0_0Args at at, adding the errors it finds to r.
@@ -2192,9 +2385,12 @@ func (v *CorpusS57V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeCorpusS58V1_0_0Args reads and validates the arguments of corpus.s58 1.0.0 (see decode.Run).
-func DecodeCorpusS58V1_0_0Args(data []byte) (CorpusS58V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS58V1_0_0Args](data)
+// DecodeCorpusS58V1_0_0Args reads and validates the arguments of corpus.s58 1.0.0 (see decode.Begin).
+func DecodeCorpusS58V1_0_0Args(data []byte) (v CorpusS58V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS58V1_0_0Args at at, adding the errors it finds to r.
@@ -2251,17 +2447,17 @@ func (v *CorpusS58V1_0_0ArgsValueItem) DecodeFrom(r *decode.Reader, at *decode.L
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots51...)
+			x := r.Check(loc, r.Raw(), roots49...)
 			v.X0 = optional.Some(x)
 		case "a b":
 			loc := o.Field(&seen[1], "a b", "$.a b")
-			x := r.Check(loc, r.Raw(), roots52...)
+			x := r.Check(loc, r.Raw(), roots50...)
 			v.AB = optional.Some(x)
 		case "note":
 			v.Note, _ = r.Bool(o.Field(&seen[2], "note", "$.note"), decode.Boolean)
 		case "x-y":
 			loc := o.Field(&seen[3], "x-y", "$.x-y")
-			x := r.Check(loc, r.Raw(), roots53...)
+			x := r.Check(loc, r.Raw(), roots51...)
 			v.XY = optional.Some(x)
 		default:
 			o.Undeclared()
@@ -2270,9 +2466,12 @@ func (v *CorpusS58V1_0_0ArgsValueItem) DecodeFrom(r *decode.Reader, at *decode.L
 	o.Required(seen[2], "note")
 }
 
-// DecodeCorpusS59V1_0_0Args reads and validates the arguments of corpus.s59 1.0.0 (see decode.Run).
-func DecodeCorpusS59V1_0_0Args(data []byte) (CorpusS59V1_0_0Args, schema.Errors, error) {
-	return decode.Run[CorpusS59V1_0_0Args](data)
+// DecodeCorpusS59V1_0_0Args reads and validates the arguments of corpus.s59 1.0.0 (see decode.Begin).
+func DecodeCorpusS59V1_0_0Args(data []byte) (v CorpusS59V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CorpusS59V1_0_0Args at at, adding the errors it finds to r.
@@ -2296,9 +2495,12 @@ func (v *CorpusS59V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "0")
 }
 
-// DecodeCrmNotesAppendV1_0_0Args reads and validates the arguments of crm.notes.append 1.0.0 (see decode.Run).
-func DecodeCrmNotesAppendV1_0_0Args(data []byte) (CrmNotesAppendV1_0_0Args, schema.Errors, error) {
-	return decode.Run[CrmNotesAppendV1_0_0Args](data)
+// DecodeCrmNotesAppendV1_0_0Args reads and validates the arguments of crm.notes.append 1.0.0 (see decode.Begin).
+func DecodeCrmNotesAppendV1_0_0Args(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CrmNotesAppendV1_0_0Args at at, adding the errors it finds to r.
@@ -2319,9 +2521,12 @@ func (v *CrmNotesAppendV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[1], "note")
 }
 
-// DecodeEdgeExactV1_0_0Args reads and validates the arguments of edge.exact 1.0.0 (see decode.Run).
-func DecodeEdgeExactV1_0_0Args(data []byte) (EdgeExactV1_0_0Args, schema.Errors, error) {
-	return decode.Run[EdgeExactV1_0_0Args](data)
+// DecodeEdgeExactV1_0_0Args reads and validates the arguments of edge.exact 1.0.0 (see decode.Begin).
+func DecodeEdgeExactV1_0_0Args(data []byte) (v EdgeExactV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a EdgeExactV1_0_0Args at at, adding the errors it finds to r.
@@ -2332,7 +2537,7 @@ func (v *EdgeExactV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "any":
 			loc := o.Field(&seen[0], "any", "$.any")
-			x := r.Check(loc, r.Raw(), roots54...)
+			x := r.Check(loc, r.Raw(), roots52...)
 			v.Any = optional.Some(x)
 		case "int":
 			loc := o.Field(&seen[1], "int", "$.int")
@@ -2356,9 +2561,12 @@ func (v *EdgeExactV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeEdgeNestedV1_0_0Args reads and validates the arguments of edge.nested 1.0.0 (see decode.Run).
-func DecodeEdgeNestedV1_0_0Args(data []byte) (EdgeNestedV1_0_0Args, schema.Errors, error) {
-	return decode.Run[EdgeNestedV1_0_0Args](data)
+// DecodeEdgeNestedV1_0_0Args reads and validates the arguments of edge.nested 1.0.0 (see decode.Begin).
+func DecodeEdgeNestedV1_0_0Args(data []byte) (v EdgeNestedV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a EdgeNestedV1_0_0Args at at, adding the errors it finds to r.
@@ -2398,7 +2606,7 @@ func (v *EdgeNestedV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "null":
 			loc := o.Field(&seen[2], "null", "$.null")
-			x := r.Check(loc, r.Raw(), roots55...)
+			x := r.Check(loc, r.Raw(), roots53...)
 			v.Null = optional.Some(x)
 		case "open":
 			loc := o.Field(&seen[3], "open", "$.open")
@@ -2507,9 +2715,12 @@ func (v *EdgeNestedV1_0_0ArgsValue) DecodeFrom(r *decode.Reader, at *decode.Loc)
 	}
 }
 
-// DecodeEdgeNumbersV1_0_0Args reads and validates the arguments of edge.numbers 1.0.0 (see decode.Run).
-func DecodeEdgeNumbersV1_0_0Args(data []byte) (EdgeNumbersV1_0_0Args, schema.Errors, error) {
-	return decode.Run[EdgeNumbersV1_0_0Args](data)
+// DecodeEdgeNumbersV1_0_0Args reads and validates the arguments of edge.numbers 1.0.0 (see decode.Begin).
+func DecodeEdgeNumbersV1_0_0Args(data []byte) (v EdgeNumbersV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a EdgeNumbersV1_0_0Args at at, adding the errors it finds to r.
@@ -2595,13 +2806,8 @@ func (v *EdgeNumbersV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "nstr":
 			loc := o.Field(&seen[9], "nstr", "$.nstr")
-			raw := r.Raw()
-			r.Check(loc, raw, roots56...)
-			q := r.Quiet(raw)
-			if x, ok := q.Float(loc, decode.Number); ok {
-				v.Nstr = optional.Some(x)
-			}
-			r.Off(q)
+			x := r.Check(loc, r.Raw(), roots54...)
+			v.Nstr = optional.Some(x)
 		case "num":
 			loc := o.Field(&seen[10], "num", "$.num")
 			if x, ok := r.Float(loc, decode.Number); ok {
@@ -2637,9 +2843,12 @@ func (v *EdgeNumbersV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeEdgeUniqueV1_0_0Args reads and validates the arguments of edge.unique 1.0.0 (see decode.Run).
-func DecodeEdgeUniqueV1_0_0Args(data []byte) (EdgeUniqueV1_0_0Args, schema.Errors, error) {
-	return decode.Run[EdgeUniqueV1_0_0Args](data)
+// DecodeEdgeUniqueV1_0_0Args reads and validates the arguments of edge.unique 1.0.0 (see decode.Begin).
+func DecodeEdgeUniqueV1_0_0Args(data []byte) (v EdgeUniqueV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a EdgeUniqueV1_0_0Args at at, adding the errors it finds to r.
@@ -2651,14 +2860,14 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "anys":
 			loc := o.Field(&seen[0], "anys", "$.anys")
 			raw := r.Raw()
-			r.Check(loc, raw, roots57...)
+			r.Check(loc, raw, roots55...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots58...)
+					x2 := q.Check(loc2, q.Raw(), roots56...)
 					e = x2
 					x = append(x, e)
 				}
@@ -2738,7 +2947,7 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "objs":
 			loc := o.Field(&seen[5], "objs", "$.objs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots59...)
+			r.Check(loc, raw, roots57...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []map[string]any{}
@@ -2780,9 +2989,12 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodePaymentsLookupV1_0_0Args reads and validates the arguments of payments.lookup 1.0.0 (see decode.Run).
-func DecodePaymentsLookupV1_0_0Args(data []byte) (PaymentsLookupV1_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsLookupV1_0_0Args](data)
+// DecodePaymentsLookupV1_0_0Args reads and validates the arguments of payments.lookup 1.0.0 (see decode.Begin).
+func DecodePaymentsLookupV1_0_0Args(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsLookupV1_0_0Args at at, adding the errors it finds to r.
@@ -2809,9 +3021,12 @@ func (v *PaymentsLookupV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[1], "reference")
 }
 
-// DecodePaymentsLookupV2_0_0Args reads and validates the arguments of payments.lookup 2.0.0 (see decode.Run).
-func DecodePaymentsLookupV2_0_0Args(data []byte) (PaymentsLookupV2_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsLookupV2_0_0Args](data)
+// DecodePaymentsLookupV2_0_0Args reads and validates the arguments of payments.lookup 2.0.0 (see decode.Begin).
+func DecodePaymentsLookupV2_0_0Args(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsLookupV2_0_0Args at at, adding the errors it finds to r.
@@ -2841,9 +3056,12 @@ func (v *PaymentsLookupV2_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[2], "reference")
 }
 
-// DecodePaymentsLookupV3_0_0Args reads and validates the arguments of payments.lookup 3.0.0 (see decode.Run).
-func DecodePaymentsLookupV3_0_0Args(data []byte) (PaymentsLookupV3_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsLookupV3_0_0Args](data)
+// DecodePaymentsLookupV3_0_0Args reads and validates the arguments of payments.lookup 3.0.0 (see decode.Begin).
+func DecodePaymentsLookupV3_0_0Args(data []byte) (v PaymentsLookupV3_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsLookupV3_0_0Args at at, adding the errors it finds to r.
@@ -2877,9 +3095,12 @@ func (v *PaymentsLookupV3_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[2], "reference")
 }
 
-// DecodePaymentsReleaseV1_0_0Args reads and validates the arguments of payments.release 1.0.0 (see decode.Run).
-func DecodePaymentsReleaseV1_0_0Args(data []byte) (PaymentsReleaseV1_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsReleaseV1_0_0Args](data)
+// DecodePaymentsReleaseV1_0_0Args reads and validates the arguments of payments.release 1.0.0 (see decode.Begin).
+func DecodePaymentsReleaseV1_0_0Args(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsReleaseV1_0_0Args at at, adding the errors it finds to r.

@@ -309,7 +309,7 @@ func (v CorpusS24V1_0_0Args) MarshalJSON() ([]byte, error) {
 // generated
 type CorpusS24V1_0_0ArgsID struct {
 	// Amount is the "amount" property (optional).
-	Amount optional.Value[any] `json:"amount,omitzero"`
+	Amount optional.Value[float64] `json:"amount,omitzero"`
 }
 
 // CorpusS25V1_0_0Args are the arguments of corpus.s25 1.0.0: Corpus schema 25.
@@ -319,7 +319,7 @@ type CorpusS25V1_0_0Args struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[any] `json:"0,omitzero"`
 	// AB is the "a b" property (optional).
-	AB optional.Value[any] `json:"a b,omitzero"`
+	AB optional.Value[[]any] `json:"a b,omitzero"`
 	// É is the "é" property (required).
 	É any `json:"é"`
 }
@@ -434,10 +434,19 @@ type CorpusS37V1_0_0Args struct {
 	// ID is the "id" property (required).
 	ID any `json:"id"`
 	// Meta is the "meta" property (required).
-	Meta any `json:"meta"`
+	Meta CorpusS37V1_0_0ArgsMeta `json:"meta"`
 	// Tags is the "tags" property (optional).
 	Tags optional.Value[int64] `json:"tags,omitzero"`
 }
+
+// CorpusS37V1_0_0ArgsMeta is a value of corpus.s37 1.0.0, one of the values the schema allows.
+type CorpusS37V1_0_0ArgsMeta string
+
+// The values of CorpusS37V1_0_0ArgsMeta.
+const (
+	// CorpusS37V1_0_0ArgsMetaC is "c\"'".
+	CorpusS37V1_0_0ArgsMetaC CorpusS37V1_0_0ArgsMeta = "c\"'"
+)
 
 // CorpusS38V1_0_0Args are the arguments of corpus.s38 1.0.0: Corpus schema 38.
 //
@@ -658,7 +667,7 @@ type CorpusS50V1_0_0Args struct {
 // Takes arguments of the corpus schema of seed 20051.
 type CorpusS51V1_0_0Args struct {
 	// ID is the "id" property (required).
-	ID optional.Nullable[int64] `json:"id"`
+	ID int64 `json:"id"`
 }
 
 // CorpusS52V1_0_0Args are the arguments of corpus.s52 1.0.0: Corpus schema 52.
@@ -855,7 +864,7 @@ type EdgeNumbersV1_0_0Args struct {
 	// Nconst is the "nconst" property (optional).
 	Nconst optional.Value[float64] `json:"nconst,omitzero"`
 	// Nstr is the "nstr" property (optional).
-	Nstr optional.Value[float64] `json:"nstr,omitzero"`
+	Nstr optional.Value[any] `json:"nstr,omitzero"`
 	// Num is the "num" property (optional).
 	Num optional.Value[float64] `json:"num,omitzero"`
 	// Sconst is the "sconst" property (optional).

@@ -2,7 +2,6 @@ package decode
 
 import (
 	"encoding/json"
-	"regexp"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -28,9 +27,9 @@ func (r *Reader) MaxLength(at *Loc, s string, n int) {
 }
 
 // Pattern checks a pattern (unanchored, as JSON Schema matches).
-func (r *Reader) Pattern(at *Loc, s string, p *regexp.Regexp) {
+func (r *Reader) Pattern(at *Loc, s string, p *schema.Pattern) {
 	if !p.MatchString(s) {
-		r.Fail(at, schema.MsgPattern(p.String()))
+		r.Fail(at, p.Message())
 	}
 }
 
@@ -165,16 +164,6 @@ func unique[T comparable](s []T) bool {
 		seen[e] = struct{}{}
 	}
 	return true
-}
-
-// Values decodes the enum or const values of a schema for Equal checks on
-// values generated code reads whole.
-func Values(text string) []any {
-	v, err := schema.DecodeJSON([]byte(text))
-	if err != nil {
-		panic("decode: " + err.Error())
-	}
-	return v.([]any)
 }
 
 // NumberIn reports whether the last number read equals one of lits (JSON

@@ -152,37 +152,66 @@ type Decodable[T any] interface {
 	DecodeFrom(r *Reader, at *Loc)
 }
 
-// Run decodes data into a T and validates it in one pass: after Check, the
-// value is read by T's DecodeFrom, then nothing but whitespace may follow.
-// It returns the value, every schema violation sorted by (path, message)
-// (the value is only meaningful when there are none), and, apart from
-// them, err for input that is not one well-formed JSON value.
-func Run[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error) {
-	if err = Check(data); err != nil {
-		return v, nil, err
-	}
-	return RunChecked[T, P](data)
+// Begin starts reading data for a generated Decode function: after Check
+// (invalid UTF-8, escaped lone surrogates), a Reader of data; Finish ends
+// it. A generated Decode function is
+//
+//	r := decode.Begin(data)
+//	v.DecodeFrom(r, nil)
+//	errs, err = r.Finish()
+//
+// which returns the value, every schema violation sorted by (path,
+// message) (the value is only meaningful when there are none), and, apart
+// from them, err for input that is not one well-formed JSON value. (A
+// generic Run would do the same in one line, but the value would escape to
+// the heap through the type parameter's method: an allocation per call.)
+func Begin(data []byte) *Reader {
+	r := NewReader(data)
+	r.fail(Check(data))
+	return r
 }
 
-// RunChecked is Run for input already read strictly, as the server's
+// BeginChecked is Begin for input already read strictly, as the server's
 // envelope reader reads every message before its arguments reach a
 // validator: the bytes are not scanned twice.
-func RunChecked[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error) {
-	r := NewReader(data)
-	defer r.Release()
-	P(&v).DecodeFrom(r, nil)
+func BeginChecked(data []byte) *Reader { return NewReader(data) }
+
+// Finish checks that nothing but whitespace follows the value, returns the
+// errors found (or the syntax error) and gives r back to the pool.
+func (r *Reader) Finish() (schema.Errors, error) {
 	r.End()
-	if r.err != nil {
-		return v, nil, r.err
+	err := r.err
+	var errs schema.Errors
+	if err == nil {
+		errs = r.c.Result()
 	}
-	return v, r.c.Result(), nil
+	r.Release()
+	return errs, err
+}
+
+// Run is Begin, T's DecodeFrom and Finish in one call, for code that is not
+// on the hot path (tests, tools).
+func Run[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error) {
+	r := Begin(data)
+	P(&v).DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return v, errs, err
+}
+
+// RunChecked is Run for input already read strictly (see BeginChecked).
+func RunChecked[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error) {
+	r := BeginChecked(data)
+	P(&v).DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return v, errs, err
 }
 
 // Validator is RunChecked in the server's validator shape (mcp.Validator):
 // the typed value and the sorted violations. Input that is not well-formed
 // JSON cannot reach a validator through the server, whose envelope rules
 // are at least as strict; should it happen, it is reported as one
-// violation at "$" rather than a panic.
+// violation at "$" rather than a panic. (The value goes into an any, so it
+// is on the heap whichever way it is read.)
 func Validator[T any, P Decodable[T]]() func(raw json.RawMessage) (any, schema.Errors) {
 	return func(raw json.RawMessage) (any, schema.Errors) {
 		v, errs, err := RunChecked[T, P](raw)
@@ -276,12 +305,16 @@ func numKind(n jx.Num) schema.Kind {
 	return schema.KindNumber
 }
 
-// Types is a declared type list, with the type-mismatch message for every
-// kind a value can have computed once: a mismatch is the most common
-// violation.
+// Types is what the schemas of a value say of a value of another type than
+// its Go type holds: a declared type list (TypesOf), whose message for
+// every kind a value can have is computed once (a mismatch is the most
+// common violation); the messages of an enum or a const, which no value of
+// another type equals (Values); or several such, one per schema (All).
 type Types struct {
-	kinds []schema.Kind
-	msg   [schema.KindObject + 1]string
+	kinds  []schema.Kind
+	msg    [schema.KindObject + 1]string
+	values []string
+	parts  []*Types
 }
 
 // TypesOf is the declared type list kinds.
@@ -291,6 +324,38 @@ func TypesOf(kinds ...schema.Kind) *Types {
 		t.msg[got] = schema.MsgType(kinds, schema.Kind(got))
 	}
 	return t
+}
+
+// Values is an enum's or a const's messages, for a schema without a type
+// keyword.
+func Values(messages ...string) *Types { return &Types{values: messages} }
+
+// All is what several schemas say, each for itself.
+func All(parts ...*Types) *Types { return &Types{parts: parts} }
+
+// report adds what t says of a value of kind k at at.
+func (t *Types) report(r *Reader, at *Loc, k schema.Kind) {
+	switch {
+	case t.parts != nil:
+		for _, p := range t.parts {
+			p.report(r, at, k)
+		}
+	case t.values != nil:
+		for _, m := range t.values {
+			r.Fail(at, m)
+		}
+	case !allows(t.kinds, k):
+		r.Fail(at, t.msg[k])
+	}
+}
+
+func allows(kinds []schema.Kind, k schema.Kind) bool {
+	for _, want := range kinds {
+		if want == k || (want == schema.KindNumber && k == schema.KindInteger) {
+			return true
+		}
+	}
+	return false
 }
 
 // The single declared types.
@@ -304,13 +369,14 @@ var (
 	Object  = TypesOf(schema.KindObject)
 )
 
-// Mismatch reports the next value as not of the declared types t, at at,
-// and skips it. After it nothing else is checked for that value.
+// Mismatch reports the next value as not of a type the Go type holds, at
+// at, with what t says of it, and skips it. After it nothing else is
+// checked for that value.
 func (r *Reader) Mismatch(at *Loc, t *Types) {
 	k := r.Kind()
 	r.Skip()
 	if r.err == nil {
-		r.Fail(at, t.msg[k])
+		t.report(r, at, k)
 	}
 }
 
@@ -384,7 +450,7 @@ func (r *Reader) Int(at *Loc, t *Types) (i int64, ok bool) {
 	}
 	r.num = n
 	if !schema.IsIntegerLiteral(n) {
-		r.Fail(at, t.msg[schema.KindNumber])
+		t.report(r, at, schema.KindNumber)
 		return 0, false
 	}
 	i, err = strconv.ParseInt(string(n), 10, 64)
@@ -701,15 +767,35 @@ func (e *Elements) Index() int { return e.i }
 // Len is the number of elements read.
 func (e *Elements) Len() int { return e.i + 1 }
 
-// Tagged reads an object whose alternative a tag property names (a union
-// told apart by a property, see schema.Union): it returns the tag's value,
-// the object's text for the alternative to read, and ok. When the value is
-// not an object, or has no tag, the error is reported and ok is false; a
-// tag that is not a string is returned as "", which no alternative has.
+// Tagged starts reading an object whose alternative a tag property names
+// (a union told apart by a property, see schema.Union): it returns the
+// tag's value and, when the alternative must be read from a copy, the
+// object's text (see Variant). A client that writes the tag first, as
+// most do, costs one reading of the object: the tag is seen by looking at
+// the first member only, and the alternative reads the object from r. When
+// the value is not an object, or has no tag, the error is reported and ok
+// is false; a tag that is not a string is returned as "", which no
+// alternative has.
 func (r *Reader) Tagged(at *Loc, tag string) (value string, raw []byte, ok bool) {
 	if r.Next() != jx.Object {
 		r.Mismatch(at, Object)
 		return "", nil, false
+	}
+	first := false
+	r.fail(r.d.Capture(func(d *jx.Decoder) error {
+		it, err := d.ObjIter()
+		if err != nil || !it.Next() || string(it.Key()) != tag || d.Next() != jx.String {
+			return err
+		}
+		value, err = d.Str()
+		first = err == nil
+		return err
+	}))
+	if r.err != nil {
+		return "", nil, false
+	}
+	if first {
+		return value, nil, true
 	}
 	raw = r.Raw()
 	if r.err != nil {
@@ -742,21 +828,32 @@ func (r *Reader) Tagged(at *Loc, tag string) (value string, raw []byte, ok bool)
 	return value, raw, true
 }
 
+// Variant reads the alternative T of a tagged union at at: from r, or
+// from raw when Tagged had to read the object whole to find its tag.
+func Variant[T any, P Decodable[T]](r *Reader, raw []byte, at *Loc) (v T) {
+	if raw == nil {
+		P(&v).DecodeFrom(r, at)
+		return v
+	}
+	q := r.On(raw)
+	P(&v).DecodeFrom(q, at)
+	r.Off(q)
+	return v
+}
+
+// Skipped skips the object Tagged left unread (a tag no alternative has).
+func (r *Reader) Skipped(raw []byte) {
+	if raw == nil {
+		r.Skip()
+	}
+}
+
 // OK reports whether the value was an object (a value of another type was
 // reported and skipped: nothing further is checked of it).
 func (m *Members) OK() bool { return m.obj }
 
 // OK reports whether the value was an array.
 func (e *Elements) OK() bool { return e.arr }
-
-// Into reads a T from raw (a value r read whole, such as a tagged union's
-// alternative) at at, adding its errors to r's.
-func Into[T any, P Decodable[T]](r *Reader, raw []byte, at *Loc) (v T) {
-	q := r.On(raw)
-	P(&v).DecodeFrom(q, at)
-	r.Off(q)
-	return v
-}
 
 // MarshalWithExtra writes the object declared (a struct's declared
 // properties, encoded by encoding/json) with the members of extra after

@@ -136,18 +136,18 @@ func (c *Collector) First() (first ValidationError, n int, ok bool) {
 
 // Result returns the errors sorted by (path, message), duplicates removed,
 // at most MaxErrors of them followed, when more were found, by the note
-// MsgMoreErrors; nil when there are none. The Collector can be reused
-// after Reset.
+// MsgMoreErrors; nil when there are none. The list is handed over: the
+// Collector starts afresh.
 func (c *Collector) Result() Errors {
 	if len(c.errs) == 0 {
 		return nil
 	}
 	c.compact()
-	out := make(Errors, len(c.errs), len(c.errs)+1)
-	copy(out, c.errs)
+	out := Errors(c.errs)
 	if c.more > 0 {
 		out = append(out, ValidationError{Message: MsgMoreErrors(c.more)})
 	}
+	c.errs, c.more = nil, 0
 	return out
 }
 

@@ -107,7 +107,11 @@ type Pattern struct {
 	// Source is the regular expression as written.
 	Source string
 	re     *regexp.Regexp
+	msg    string // MsgPattern(Source), built once
 }
+
+// Message is the error of a string the pattern does not match.
+func (p *Pattern) Message() string { return p.msg }
 
 // MatchString reports whether s contains a match of the pattern.
 func (p *Pattern) MatchString(s string) bool { return p.re.MatchString(s) }

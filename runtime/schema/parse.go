@@ -596,7 +596,7 @@ func (p *parser) pattern(v any, path Path) *Pattern {
 		p.fail(path, "pattern %q does not compile with Go's regexp (RE2): %v", src, err)
 		return nil
 	}
-	return &Pattern{Source: src, re: re}
+	return &Pattern{Source: src, re: re, msg: MsgPattern(src)}
 }
 
 func (p *parser) boolean(v any, path Path) bool {

@@ -57,7 +57,7 @@ func Repair(v any, s *Schema, defaults map[string]any) (any, Errors) {
 	if s == nil {
 		return v, nil
 	}
-	r := repairer{defaults: defaults, admitted: &admitted{memo: map[*Schema]atomSet{}, busy: map[*Schema]bool{}}}
+	r := repairer{defaults: defaults, admitted: &admitted{memo: map[*Schema]atomSet{}, busy: map[*Schema]bool{}, typesOnly: true}}
 	out, _ := r.value(v, conjOf(s), "$")
 	return out, s.Validate(out)
 }

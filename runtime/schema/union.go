@@ -139,6 +139,22 @@ func atomsOfTypes(types []Kind) atomSet {
 	return set
 }
 
+// atomsOfValues is the set of the values' types: a value equal to one of
+// them has one of these. A number equals numbers of either atom (1 equals
+// 1.0).
+func atomsOfValues(values []any) atomSet {
+	var set atomSet
+	for _, v := range values {
+		switch k := KindOf(v); k {
+		case KindInteger, KindNumber:
+			set |= atomInteger | atomFraction
+		default:
+			set |= atomOf(k)
+		}
+	}
+	return set
+}
+
 // kinds names the set as type names: integer and fraction together are
 // "number".
 func (a atomSet) kinds() []Kind {
@@ -178,6 +194,9 @@ func (a atomSet) atomKinds() []Kind {
 type admitted struct {
 	memo map[*Schema]atomSet
 	busy map[*Schema]bool
+	// typesOnly leaves enum and const out: Repair converts a value to a
+	// type the schemas declare, never to one an enum or const implies.
+	typesOnly bool
 }
 
 func (a *admitted) of(s *Schema) atomSet {
@@ -197,6 +216,12 @@ func (a *admitted) of(s *Schema) atomSet {
 		set = 0
 	} else {
 		set &= atomsOfTypes(s.types)
+		if s.hasConst && !a.typesOnly {
+			set &= atomsOfValues([]any{s.constVal})
+		}
+		if s.hasEnum && !a.typesOnly {
+			set &= atomsOfValues(s.enum)
+		}
 		if s.ref != nil {
 			set &= a.of(s.ref)
 		}

@@ -201,7 +201,7 @@ func (s *Schema) evalString(v, path string, c *Collector) {
 		}
 	}
 	if s.pattern != nil && !s.pattern.MatchString(v) {
-		c.Add(path, MsgPattern(s.pattern.Source))
+		c.Add(path, s.pattern.msg)
 	}
 	if s.formatAsserted {
 		if check, ok := StringFormat(s.format); ok && !check(v) {

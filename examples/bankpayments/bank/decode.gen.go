@@ -8,9 +8,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeCrmNotesAppendV1_0_0Args reads and validates the arguments of crm.notes.append 1.0.0 (see decode.Run).
-func DecodeCrmNotesAppendV1_0_0Args(data []byte) (CrmNotesAppendV1_0_0Args, schema.Errors, error) {
-	return decode.Run[CrmNotesAppendV1_0_0Args](data)
+// DecodeCrmNotesAppendV1_0_0Args reads and validates the arguments of crm.notes.append 1.0.0 (see decode.Begin).
+func DecodeCrmNotesAppendV1_0_0Args(data []byte) (v CrmNotesAppendV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a CrmNotesAppendV1_0_0Args at at, adding the errors it finds to r.
@@ -31,9 +34,12 @@ func (v *CrmNotesAppendV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[1], "note")
 }
 
-// DecodePaymentsLookupV1_0_0Args reads and validates the arguments of payments.lookup 1.0.0 (see decode.Run).
-func DecodePaymentsLookupV1_0_0Args(data []byte) (PaymentsLookupV1_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsLookupV1_0_0Args](data)
+// DecodePaymentsLookupV1_0_0Args reads and validates the arguments of payments.lookup 1.0.0 (see decode.Begin).
+func DecodePaymentsLookupV1_0_0Args(data []byte) (v PaymentsLookupV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsLookupV1_0_0Args at at, adding the errors it finds to r.
@@ -60,9 +66,12 @@ func (v *PaymentsLookupV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[1], "reference")
 }
 
-// DecodePaymentsLookupV2_0_0Args reads and validates the arguments of payments.lookup 2.0.0 (see decode.Run).
-func DecodePaymentsLookupV2_0_0Args(data []byte) (PaymentsLookupV2_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsLookupV2_0_0Args](data)
+// DecodePaymentsLookupV2_0_0Args reads and validates the arguments of payments.lookup 2.0.0 (see decode.Begin).
+func DecodePaymentsLookupV2_0_0Args(data []byte) (v PaymentsLookupV2_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsLookupV2_0_0Args at at, adding the errors it finds to r.
@@ -92,9 +101,12 @@ func (v *PaymentsLookupV2_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[2], "reference")
 }
 
-// DecodePaymentsLookupV3_0_0Args reads and validates the arguments of payments.lookup 3.0.0 (see decode.Run).
-func DecodePaymentsLookupV3_0_0Args(data []byte) (PaymentsLookupV3_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsLookupV3_0_0Args](data)
+// DecodePaymentsLookupV3_0_0Args reads and validates the arguments of payments.lookup 3.0.0 (see decode.Begin).
+func DecodePaymentsLookupV3_0_0Args(data []byte) (v PaymentsLookupV3_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsLookupV3_0_0Args at at, adding the errors it finds to r.
@@ -128,9 +140,12 @@ func (v *PaymentsLookupV3_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[2], "reference")
 }
 
-// DecodePaymentsReleaseV1_0_0Args reads and validates the arguments of payments.release 1.0.0 (see decode.Run).
-func DecodePaymentsReleaseV1_0_0Args(data []byte) (PaymentsReleaseV1_0_0Args, schema.Errors, error) {
-	return decode.Run[PaymentsReleaseV1_0_0Args](data)
+// DecodePaymentsReleaseV1_0_0Args reads and validates the arguments of payments.release 1.0.0 (see decode.Begin).
+func DecodePaymentsReleaseV1_0_0Args(data []byte) (v PaymentsReleaseV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a PaymentsReleaseV1_0_0Args at at, adding the errors it finds to r.

@@ -23,5 +23,5 @@ var schemaPaymentsReleaseV1_0_0Input = schema.MustParseJSON("{\"additionalProper
 // patterns, multipleOf bounds, declared types, and the schemas of the values
 // the reference validator checks.
 var (
-	pattern0 = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern().Regexp()
+	pattern0 = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern()
 )

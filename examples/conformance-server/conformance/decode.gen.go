@@ -8,9 +8,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeJSONSchema202012ToolV1_0_0Args reads and validates the arguments of json_schema_2020_12_tool 1.0.0 (see decode.Run).
-func DecodeJSONSchema202012ToolV1_0_0Args(data []byte) (JSONSchema202012ToolV1_0_0Args, schema.Errors, error) {
-	return decode.Run[JSONSchema202012ToolV1_0_0Args](data)
+// DecodeJSONSchema202012ToolV1_0_0Args reads and validates the arguments of json_schema_2020_12_tool 1.0.0 (see decode.Begin).
+func DecodeJSONSchema202012ToolV1_0_0Args(data []byte) (v JSONSchema202012ToolV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a JSONSchema202012ToolV1_0_0Args at at, adding the errors it finds to r.
@@ -57,9 +60,12 @@ func (v *JSONSchema202012ToolV1_0_0ArgsAddress) DecodeFrom(r *decode.Reader, at 
 	}
 }
 
-// DecodeJSONSchema202012ToolV1_0_1Args reads and validates the arguments of json_schema_2020_12_tool 1.0.1 (see decode.Run).
-func DecodeJSONSchema202012ToolV1_0_1Args(data []byte) (JSONSchema202012ToolV1_0_1Args, schema.Errors, error) {
-	return decode.Run[JSONSchema202012ToolV1_0_1Args](data)
+// DecodeJSONSchema202012ToolV1_0_1Args reads and validates the arguments of json_schema_2020_12_tool 1.0.1 (see decode.Begin).
+func DecodeJSONSchema202012ToolV1_0_1Args(data []byte) (v JSONSchema202012ToolV1_0_1Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a JSONSchema202012ToolV1_0_1Args at at, adding the errors it finds to r.
@@ -106,9 +112,12 @@ func (v *JSONSchema202012ToolV1_0_1Address) DecodeFrom(r *decode.Reader, at *dec
 	}
 }
 
-// DecodeTestAudioContentV1_0_0Args reads and validates the arguments of test_audio_content 1.0.0 (see decode.Run).
-func DecodeTestAudioContentV1_0_0Args(data []byte) (TestAudioContentV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestAudioContentV1_0_0Args](data)
+// DecodeTestAudioContentV1_0_0Args reads and validates the arguments of test_audio_content 1.0.0 (see decode.Begin).
+func DecodeTestAudioContentV1_0_0Args(data []byte) (v TestAudioContentV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestAudioContentV1_0_0Args at at, adding the errors it finds to r.
@@ -122,9 +131,12 @@ func (v *TestAudioContentV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc
 	}
 }
 
-// DecodeTestElicitationV1_0_0Args reads and validates the arguments of test_elicitation 1.0.0 (see decode.Run).
-func DecodeTestElicitationV1_0_0Args(data []byte) (TestElicitationV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestElicitationV1_0_0Args](data)
+// DecodeTestElicitationV1_0_0Args reads and validates the arguments of test_elicitation 1.0.0 (see decode.Begin).
+func DecodeTestElicitationV1_0_0Args(data []byte) (v TestElicitationV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestElicitationV1_0_0Args at at, adding the errors it finds to r.
@@ -142,9 +154,12 @@ func (v *TestElicitationV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc)
 	o.Required(seen[0], "message")
 }
 
-// DecodeTestElicitationSep1034DefaultsV1_0_0Args reads and validates the arguments of test_elicitation_sep1034_defaults 1.0.0 (see decode.Run).
-func DecodeTestElicitationSep1034DefaultsV1_0_0Args(data []byte) (TestElicitationSep1034DefaultsV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestElicitationSep1034DefaultsV1_0_0Args](data)
+// DecodeTestElicitationSep1034DefaultsV1_0_0Args reads and validates the arguments of test_elicitation_sep1034_defaults 1.0.0 (see decode.Begin).
+func DecodeTestElicitationSep1034DefaultsV1_0_0Args(data []byte) (v TestElicitationSep1034DefaultsV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestElicitationSep1034DefaultsV1_0_0Args at at, adding the errors it finds to r.
@@ -158,9 +173,12 @@ func (v *TestElicitationSep1034DefaultsV1_0_0Args) DecodeFrom(r *decode.Reader, 
 	}
 }
 
-// DecodeTestElicitationSep1330EnumsV1_0_0Args reads and validates the arguments of test_elicitation_sep1330_enums 1.0.0 (see decode.Run).
-func DecodeTestElicitationSep1330EnumsV1_0_0Args(data []byte) (TestElicitationSep1330EnumsV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestElicitationSep1330EnumsV1_0_0Args](data)
+// DecodeTestElicitationSep1330EnumsV1_0_0Args reads and validates the arguments of test_elicitation_sep1330_enums 1.0.0 (see decode.Begin).
+func DecodeTestElicitationSep1330EnumsV1_0_0Args(data []byte) (v TestElicitationSep1330EnumsV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestElicitationSep1330EnumsV1_0_0Args at at, adding the errors it finds to r.
@@ -174,9 +192,12 @@ func (v *TestElicitationSep1330EnumsV1_0_0Args) DecodeFrom(r *decode.Reader, at 
 	}
 }
 
-// DecodeTestEmbeddedResourceV1_0_0Args reads and validates the arguments of test_embedded_resource 1.0.0 (see decode.Run).
-func DecodeTestEmbeddedResourceV1_0_0Args(data []byte) (TestEmbeddedResourceV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestEmbeddedResourceV1_0_0Args](data)
+// DecodeTestEmbeddedResourceV1_0_0Args reads and validates the arguments of test_embedded_resource 1.0.0 (see decode.Begin).
+func DecodeTestEmbeddedResourceV1_0_0Args(data []byte) (v TestEmbeddedResourceV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestEmbeddedResourceV1_0_0Args at at, adding the errors it finds to r.
@@ -190,9 +211,12 @@ func (v *TestEmbeddedResourceV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 	}
 }
 
-// DecodeTestErrorHandlingV1_0_0Args reads and validates the arguments of test_error_handling 1.0.0 (see decode.Run).
-func DecodeTestErrorHandlingV1_0_0Args(data []byte) (TestErrorHandlingV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestErrorHandlingV1_0_0Args](data)
+// DecodeTestErrorHandlingV1_0_0Args reads and validates the arguments of test_error_handling 1.0.0 (see decode.Begin).
+func DecodeTestErrorHandlingV1_0_0Args(data []byte) (v TestErrorHandlingV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestErrorHandlingV1_0_0Args at at, adding the errors it finds to r.
@@ -206,9 +230,12 @@ func (v *TestErrorHandlingV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Lo
 	}
 }
 
-// DecodeTestImageContentV1_0_0Args reads and validates the arguments of test_image_content 1.0.0 (see decode.Run).
-func DecodeTestImageContentV1_0_0Args(data []byte) (TestImageContentV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestImageContentV1_0_0Args](data)
+// DecodeTestImageContentV1_0_0Args reads and validates the arguments of test_image_content 1.0.0 (see decode.Begin).
+func DecodeTestImageContentV1_0_0Args(data []byte) (v TestImageContentV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestImageContentV1_0_0Args at at, adding the errors it finds to r.
@@ -222,9 +249,12 @@ func (v *TestImageContentV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc
 	}
 }
 
-// DecodeTestMultipleContentTypesV1_0_0Args reads and validates the arguments of test_multiple_content_types 1.0.0 (see decode.Run).
-func DecodeTestMultipleContentTypesV1_0_0Args(data []byte) (TestMultipleContentTypesV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestMultipleContentTypesV1_0_0Args](data)
+// DecodeTestMultipleContentTypesV1_0_0Args reads and validates the arguments of test_multiple_content_types 1.0.0 (see decode.Begin).
+func DecodeTestMultipleContentTypesV1_0_0Args(data []byte) (v TestMultipleContentTypesV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestMultipleContentTypesV1_0_0Args at at, adding the errors it finds to r.
@@ -238,9 +268,12 @@ func (v *TestMultipleContentTypesV1_0_0Args) DecodeFrom(r *decode.Reader, at *de
 	}
 }
 
-// DecodeTestReconnectionV1_0_0Args reads and validates the arguments of test_reconnection 1.0.0 (see decode.Run).
-func DecodeTestReconnectionV1_0_0Args(data []byte) (TestReconnectionV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestReconnectionV1_0_0Args](data)
+// DecodeTestReconnectionV1_0_0Args reads and validates the arguments of test_reconnection 1.0.0 (see decode.Begin).
+func DecodeTestReconnectionV1_0_0Args(data []byte) (v TestReconnectionV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestReconnectionV1_0_0Args at at, adding the errors it finds to r.
@@ -254,9 +287,12 @@ func (v *TestReconnectionV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc
 	}
 }
 
-// DecodeTestSamplingV1_0_0Args reads and validates the arguments of test_sampling 1.0.0 (see decode.Run).
-func DecodeTestSamplingV1_0_0Args(data []byte) (TestSamplingV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestSamplingV1_0_0Args](data)
+// DecodeTestSamplingV1_0_0Args reads and validates the arguments of test_sampling 1.0.0 (see decode.Begin).
+func DecodeTestSamplingV1_0_0Args(data []byte) (v TestSamplingV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestSamplingV1_0_0Args at at, adding the errors it finds to r.
@@ -274,9 +310,12 @@ func (v *TestSamplingV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "prompt")
 }
 
-// DecodeTestSimpleTextV1_0_0Args reads and validates the arguments of test_simple_text 1.0.0 (see decode.Run).
-func DecodeTestSimpleTextV1_0_0Args(data []byte) (TestSimpleTextV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestSimpleTextV1_0_0Args](data)
+// DecodeTestSimpleTextV1_0_0Args reads and validates the arguments of test_simple_text 1.0.0 (see decode.Begin).
+func DecodeTestSimpleTextV1_0_0Args(data []byte) (v TestSimpleTextV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestSimpleTextV1_0_0Args at at, adding the errors it finds to r.
@@ -290,9 +329,12 @@ func (v *TestSimpleTextV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	}
 }
 
-// DecodeTestToolWithLoggingV1_0_0Args reads and validates the arguments of test_tool_with_logging 1.0.0 (see decode.Run).
-func DecodeTestToolWithLoggingV1_0_0Args(data []byte) (TestToolWithLoggingV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestToolWithLoggingV1_0_0Args](data)
+// DecodeTestToolWithLoggingV1_0_0Args reads and validates the arguments of test_tool_with_logging 1.0.0 (see decode.Begin).
+func DecodeTestToolWithLoggingV1_0_0Args(data []byte) (v TestToolWithLoggingV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestToolWithLoggingV1_0_0Args at at, adding the errors it finds to r.
@@ -306,9 +348,12 @@ func (v *TestToolWithLoggingV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.
 	}
 }
 
-// DecodeTestToolWithProgressV1_0_0Args reads and validates the arguments of test_tool_with_progress 1.0.0 (see decode.Run).
-func DecodeTestToolWithProgressV1_0_0Args(data []byte) (TestToolWithProgressV1_0_0Args, schema.Errors, error) {
-	return decode.Run[TestToolWithProgressV1_0_0Args](data)
+// DecodeTestToolWithProgressV1_0_0Args reads and validates the arguments of test_tool_with_progress 1.0.0 (see decode.Begin).
+func DecodeTestToolWithProgressV1_0_0Args(data []byte) (v TestToolWithProgressV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a TestToolWithProgressV1_0_0Args at at, adding the errors it finds to r.

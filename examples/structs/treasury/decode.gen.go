@@ -8,9 +8,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// decodeFxBookV1_0_0Wire reads and validates the arguments of fx.book 1.0.0 (see decode.Run).
-func decodeFxBookV1_0_0Wire(data []byte) (fxBookV1_0_0Wire, schema.Errors, error) {
-	return decode.Run[fxBookV1_0_0Wire](data)
+// decodeFxBookV1_0_0Wire reads and validates the arguments of fx.book 1.0.0 (see decode.Begin).
+func decodeFxBookV1_0_0Wire(data []byte) (v fxBookV1_0_0Wire, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a fxBookV1_0_0Wire at at, adding the errors it finds to r.
@@ -119,9 +122,12 @@ func (v *fxBookV1_0_0WireSettlementItem) DecodeFrom(r *decode.Reader, at *decode
 	o.Required(seen[1], "percent")
 }
 
-// DecodeFxQuoteV1_0_0Args reads and validates the arguments of fx.quote 1.0.0 (see decode.Run).
-func DecodeFxQuoteV1_0_0Args(data []byte) (FxQuoteV1_0_0Args, schema.Errors, error) {
-	return decode.Run[FxQuoteV1_0_0Args](data)
+// DecodeFxQuoteV1_0_0Args reads and validates the arguments of fx.quote 1.0.0 (see decode.Begin).
+func DecodeFxQuoteV1_0_0Args(data []byte) (v FxQuoteV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a FxQuoteV1_0_0Args at at, adding the errors it finds to r.
@@ -180,9 +186,12 @@ func (v *FxQuoteV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "sell")
 }
 
-// decodeFxQuoteV1_1_0Wire reads and validates the arguments of fx.quote 1.1.0 (see decode.Run).
-func decodeFxQuoteV1_1_0Wire(data []byte) (fxQuoteV1_1_0Wire, schema.Errors, error) {
-	return decode.Run[fxQuoteV1_1_0Wire](data)
+// decodeFxQuoteV1_1_0Wire reads and validates the arguments of fx.quote 1.1.0 (see decode.Begin).
+func decodeFxQuoteV1_1_0Wire(data []byte) (v fxQuoteV1_1_0Wire, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
 }
 
 // DecodeFrom reads a fxQuoteV1_1_0Wire at at, adding the errors it finds to r.

@@ -17,7 +17,7 @@ var schemaFxQuoteV1_1_0Input = schema.MustParseJSON("{\"additionalProperties\":f
 // patterns, multipleOf bounds, declared types, and the schemas of the values
 // the reference validator checks.
 var (
-	pattern0 = schemaFxBookV1_0_0Input.Lookup("/properties/quote_id").Pattern().Regexp()
-	pattern1 = schemaFxBookV1_0_0Input.Lookup("/properties/dealer/properties/id").Pattern().Regexp()
-	pattern2 = schemaFxBookV1_0_0Input.Lookup("/properties/settlement/items/properties/account").Pattern().Regexp()
+	pattern0 = schemaFxBookV1_0_0Input.Lookup("/properties/quote_id").Pattern()
+	pattern1 = schemaFxBookV1_0_0Input.Lookup("/properties/dealer/properties/id").Pattern()
+	pattern2 = schemaFxBookV1_0_0Input.Lookup("/properties/settlement/items/properties/account").Pattern()
 )

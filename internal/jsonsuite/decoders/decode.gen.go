@@ -8,7 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// DecodeG000 reads and validates a value of the schema G000 (see decode.Run).
+// DecodeG000 reads and validates a value of the schema G000 (see decode.Begin).
 func DecodeG000(data []byte) (G000Value, schema.Errors, error) {
 	return decode.Run[G000Value](data)
 }
@@ -19,7 +19,7 @@ func (v *G000Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG001 reads and validates a value of the schema G001 (see decode.Run).
+// DecodeG001 reads and validates a value of the schema G001 (see decode.Begin).
 func DecodeG001(data []byte) (G001Value, schema.Errors, error) {
 	return decode.Run[G001Value](data)
 }
@@ -30,7 +30,7 @@ func (v *G001Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG002 reads and validates a value of the schema G002 (see decode.Run).
+// DecodeG002 reads and validates a value of the schema G002 (see decode.Begin).
 func DecodeG002(data []byte) (G002Value, schema.Errors, error) {
 	return decode.Run[G002Value](data)
 }
@@ -41,7 +41,7 @@ func (v *G002Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG003 reads and validates a value of the schema G003 (see decode.Run).
+// DecodeG003 reads and validates a value of the schema G003 (see decode.Begin).
 func DecodeG003(data []byte) (G003Value, schema.Errors, error) {
 	return decode.Run[G003Value](data)
 }
@@ -52,7 +52,7 @@ func (v *G003Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG004 reads and validates a value of the schema G004 (see decode.Run).
+// DecodeG004 reads and validates a value of the schema G004 (see decode.Begin).
 func DecodeG004(data []byte) (G004Value, schema.Errors, error) {
 	return decode.Run[G004Value](data)
 }
@@ -63,7 +63,7 @@ func (v *G004Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG005 reads and validates a value of the schema G005 (see decode.Run).
+// DecodeG005 reads and validates a value of the schema G005 (see decode.Begin).
 func DecodeG005(data []byte) (G005Value, schema.Errors, error) {
 	return decode.Run[G005Value](data)
 }
@@ -74,7 +74,7 @@ func (v *G005Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG006 reads and validates a value of the schema G006 (see decode.Run).
+// DecodeG006 reads and validates a value of the schema G006 (see decode.Begin).
 func DecodeG006(data []byte) (G006Value, schema.Errors, error) {
 	return decode.Run[G006Value](data)
 }
@@ -85,7 +85,7 @@ func (v *G006Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG007 reads and validates a value of the schema G007 (see decode.Run).
+// DecodeG007 reads and validates a value of the schema G007 (see decode.Begin).
 func DecodeG007(data []byte) (G007Value, schema.Errors, error) {
 	return decode.Run[G007Value](data)
 }
@@ -96,7 +96,7 @@ func (v *G007Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG008 reads and validates a value of the schema G008 (see decode.Run).
+// DecodeG008 reads and validates a value of the schema G008 (see decode.Begin).
 func DecodeG008(data []byte) (G008Value, schema.Errors, error) {
 	return decode.Run[G008Value](data)
 }
@@ -107,7 +107,7 @@ func (v *G008Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG009 reads and validates a value of the schema G009 (see decode.Run).
+// DecodeG009 reads and validates a value of the schema G009 (see decode.Begin).
 func DecodeG009(data []byte) (G009Value, schema.Errors, error) {
 	return decode.Run[G009Value](data)
 }
@@ -118,7 +118,7 @@ func (v *G009Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG010 reads and validates a value of the schema G010 (see decode.Run).
+// DecodeG010 reads and validates a value of the schema G010 (see decode.Begin).
 func DecodeG010(data []byte) (G010Value, schema.Errors, error) {
 	return decode.Run[G010Value](data)
 }
@@ -129,7 +129,7 @@ func (v *G010Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG011 reads and validates a value of the schema G011 (see decode.Run).
+// DecodeG011 reads and validates a value of the schema G011 (see decode.Begin).
 func DecodeG011(data []byte) (G011Value, schema.Errors, error) {
 	return decode.Run[G011Value](data)
 }
@@ -140,7 +140,7 @@ func (v *G011Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG012 reads and validates a value of the schema G012 (see decode.Run).
+// DecodeG012 reads and validates a value of the schema G012 (see decode.Begin).
 func DecodeG012(data []byte) (G012Value, schema.Errors, error) {
 	return decode.Run[G012Value](data)
 }
@@ -151,7 +151,7 @@ func (v *G012Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG013 reads and validates a value of the schema G013 (see decode.Run).
+// DecodeG013 reads and validates a value of the schema G013 (see decode.Begin).
 func DecodeG013(data []byte) (G013Value, schema.Errors, error) {
 	return decode.Run[G013Value](data)
 }
@@ -162,7 +162,7 @@ func (v *G013Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG014 reads and validates a value of the schema G014 (see decode.Run).
+// DecodeG014 reads and validates a value of the schema G014 (see decode.Begin).
 func DecodeG014(data []byte) (G014Value, schema.Errors, error) {
 	return decode.Run[G014Value](data)
 }
@@ -173,7 +173,7 @@ func (v *G014Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG015 reads and validates a value of the schema G015 (see decode.Run).
+// DecodeG015 reads and validates a value of the schema G015 (see decode.Begin).
 func DecodeG015(data []byte) (G015Value, schema.Errors, error) {
 	return decode.Run[G015Value](data)
 }
@@ -184,7 +184,7 @@ func (v *G015Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG016 reads and validates a value of the schema G016 (see decode.Run).
+// DecodeG016 reads and validates a value of the schema G016 (see decode.Begin).
 func DecodeG016(data []byte) (G016Value, schema.Errors, error) {
 	return decode.Run[G016Value](data)
 }
@@ -195,7 +195,7 @@ func (v *G016Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG017 reads and validates a value of the schema G017 (see decode.Run).
+// DecodeG017 reads and validates a value of the schema G017 (see decode.Begin).
 func DecodeG017(data []byte) (G017Value, schema.Errors, error) {
 	return decode.Run[G017Value](data)
 }
@@ -207,7 +207,7 @@ func (v *G017Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG018 reads and validates a value of the schema G018 (see decode.Run).
+// DecodeG018 reads and validates a value of the schema G018 (see decode.Begin).
 func DecodeG018(data []byte) (G018Value, schema.Errors, error) {
 	return decode.Run[G018Value](data)
 }
@@ -219,7 +219,7 @@ func (v *G018Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG019 reads and validates a value of the schema G019 (see decode.Run).
+// DecodeG019 reads and validates a value of the schema G019 (see decode.Begin).
 func DecodeG019(data []byte) (G019Value, schema.Errors, error) {
 	return decode.Run[G019Value](data)
 }
@@ -230,7 +230,7 @@ func (v *G019Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG020 reads and validates a value of the schema G020 (see decode.Run).
+// DecodeG020 reads and validates a value of the schema G020 (see decode.Begin).
 func DecodeG020(data []byte) (G020Value, schema.Errors, error) {
 	return decode.Run[G020Value](data)
 }
@@ -241,7 +241,7 @@ func (v *G020Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG021 reads and validates a value of the schema G021 (see decode.Run).
+// DecodeG021 reads and validates a value of the schema G021 (see decode.Begin).
 func DecodeG021(data []byte) (G021Value, schema.Errors, error) {
 	return decode.Run[G021Value](data)
 }
@@ -253,7 +253,7 @@ func (v *G021Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG022 reads and validates a value of the schema G022 (see decode.Run).
+// DecodeG022 reads and validates a value of the schema G022 (see decode.Begin).
 func DecodeG022(data []byte) (G022Value, schema.Errors, error) {
 	return decode.Run[G022Value](data)
 }
@@ -265,7 +265,7 @@ func (v *G022Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG023 reads and validates a value of the schema G023 (see decode.Run).
+// DecodeG023 reads and validates a value of the schema G023 (see decode.Begin).
 func DecodeG023(data []byte) (G023Value, schema.Errors, error) {
 	return decode.Run[G023Value](data)
 }
@@ -277,7 +277,7 @@ func (v *G023Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG024 reads and validates a value of the schema G024 (see decode.Run).
+// DecodeG024 reads and validates a value of the schema G024 (see decode.Begin).
 func DecodeG024(data []byte) (G024Value, schema.Errors, error) {
 	return decode.Run[G024Value](data)
 }
@@ -289,7 +289,7 @@ func (v *G024Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG025 reads and validates a value of the schema G025 (see decode.Run).
+// DecodeG025 reads and validates a value of the schema G025 (see decode.Begin).
 func DecodeG025(data []byte) (G025Value, schema.Errors, error) {
 	return decode.Run[G025Value](data)
 }
@@ -300,7 +300,7 @@ func (v *G025Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG026 reads and validates a value of the schema G026 (see decode.Run).
+// DecodeG026 reads and validates a value of the schema G026 (see decode.Begin).
 func DecodeG026(data []byte) (G026Value, schema.Errors, error) {
 	return decode.Run[G026Value](data)
 }
@@ -316,7 +316,7 @@ func (v *G026Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	r.Off(q)
 }
 
-// DecodeG027 reads and validates a value of the schema G027 (see decode.Run).
+// DecodeG027 reads and validates a value of the schema G027 (see decode.Begin).
 func DecodeG027(data []byte) (G027Value, schema.Errors, error) {
 	return decode.Run[G027Value](data)
 }
@@ -327,7 +327,7 @@ func (v *G027Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG028 reads and validates a value of the schema G028 (see decode.Run).
+// DecodeG028 reads and validates a value of the schema G028 (see decode.Begin).
 func DecodeG028(data []byte) (G028Value, schema.Errors, error) {
 	return decode.Run[G028Value](data)
 }
@@ -338,7 +338,7 @@ func (v *G028Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG029 reads and validates a value of the schema G029 (see decode.Run).
+// DecodeG029 reads and validates a value of the schema G029 (see decode.Begin).
 func DecodeG029(data []byte) (G029Value, schema.Errors, error) {
 	return decode.Run[G029Value](data)
 }
@@ -349,7 +349,7 @@ func (v *G029Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG030 reads and validates a value of the schema G030 (see decode.Run).
+// DecodeG030 reads and validates a value of the schema G030 (see decode.Begin).
 func DecodeG030(data []byte) (G030Value, schema.Errors, error) {
 	return decode.Run[G030Value](data)
 }
@@ -360,7 +360,7 @@ func (v *G030Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG031 reads and validates a value of the schema G031 (see decode.Run).
+// DecodeG031 reads and validates a value of the schema G031 (see decode.Begin).
 func DecodeG031(data []byte) (G031Value, schema.Errors, error) {
 	return decode.Run[G031Value](data)
 }
@@ -371,7 +371,7 @@ func (v *G031Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG032 reads and validates a value of the schema G032 (see decode.Run).
+// DecodeG032 reads and validates a value of the schema G032 (see decode.Begin).
 func DecodeG032(data []byte) (G032Value, schema.Errors, error) {
 	return decode.Run[G032Value](data)
 }
@@ -406,7 +406,7 @@ func (v *G032Null) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG033 reads and validates a value of the schema G033 (see decode.Run).
+// DecodeG033 reads and validates a value of the schema G033 (see decode.Begin).
 func DecodeG033(data []byte) (G033Value, schema.Errors, error) {
 	return decode.Run[G033Value](data)
 }
@@ -416,7 +416,7 @@ func (v *G033Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG034 reads and validates a value of the schema G034 (see decode.Run).
+// DecodeG034 reads and validates a value of the schema G034 (see decode.Begin).
 func DecodeG034(data []byte) (G034Value, schema.Errors, error) {
 	return decode.Run[G034Value](data)
 }
@@ -427,271 +427,374 @@ func (v *G034Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = x
 }
 
-// DecodeG035 reads and validates a value of the schema G035 (see decode.Run).
+// DecodeG035 reads and validates a value of the schema G035 (see decode.Begin).
 func DecodeG035(data []byte) (G035Value, schema.Errors, error) {
 	return decode.Run[G035Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G035Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots28...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues0); ok {
+		if !r.NumberIn("2") {
+			r.Fail(at, "must be 2")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG036 reads and validates a value of the schema G036 (see decode.Run).
+// DecodeG036 reads and validates a value of the schema G036 (see decode.Begin).
 func DecodeG036(data []byte) (G036Value, schema.Errors, error) {
 	return decode.Run[G036Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G036Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots29...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots28...)
+	q := r.Quiet(raw)
+	if o := q.Object(at, typesValues1); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG037 reads and validates a value of the schema G037 (see decode.Run).
+// DecodeG037 reads and validates a value of the schema G037 (see decode.Begin).
 func DecodeG037(data []byte) (G037Value, schema.Errors, error) {
 	return decode.Run[G037Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G037Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots30...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots29...)
+	q := r.Quiet(raw)
+	if a := q.Array(at, typesValues2); a.OK() {
+		x := []any{}
+		for a.Next() {
+			x = append(x, q.Any())
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG038 reads and validates a value of the schema G038 (see decode.Run).
+// DecodeG038 reads and validates a value of the schema G038 (see decode.Begin).
 func DecodeG038(data []byte) (G038Value, schema.Errors, error) {
 	return decode.Run[G038Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G038Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots31...)
+	x := r.Check(at, r.Raw(), roots30...)
 	v.V = x
 }
 
-// DecodeG039 reads and validates a value of the schema G039 (see decode.Run).
+// DecodeG039 reads and validates a value of the schema G039 (see decode.Begin).
 func DecodeG039(data []byte) (G039Value, schema.Errors, error) {
 	return decode.Run[G039Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G039Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots32...)
-	v.V = x
+	if x, ok := r.Bool(at, typesValues3); ok {
+		if x {
+			r.Fail(at, "must be false")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG040 reads and validates a value of the schema G040 (see decode.Run).
+// DecodeG040 reads and validates a value of the schema G040 (see decode.Begin).
 func DecodeG040(data []byte) (G040Value, schema.Errors, error) {
 	return decode.Run[G040Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G040Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots33...)
-	v.V = x
+	if x, ok := r.Bool(at, typesValues4); ok {
+		if !x {
+			r.Fail(at, "must be true")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG041 reads and validates a value of the schema G041 (see decode.Run).
+// DecodeG041 reads and validates a value of the schema G041 (see decode.Begin).
 func DecodeG041(data []byte) (G041Value, schema.Errors, error) {
 	return decode.Run[G041Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G041Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots34...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots31...)
+	q := r.Quiet(raw)
+	if a := q.Array(at, typesValues5); a.OK() {
+		x := []any{}
+		for a.Next() {
+			x = append(x, q.Any())
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG042 reads and validates a value of the schema G042 (see decode.Run).
+// DecodeG042 reads and validates a value of the schema G042 (see decode.Begin).
 func DecodeG042(data []byte) (G042Value, schema.Errors, error) {
 	return decode.Run[G042Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G042Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots35...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots32...)
+	q := r.Quiet(raw)
+	if a := q.Array(at, typesValues6); a.OK() {
+		x := []any{}
+		for a.Next() {
+			x = append(x, q.Any())
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG043 reads and validates a value of the schema G043 (see decode.Run).
+// DecodeG043 reads and validates a value of the schema G043 (see decode.Begin).
 func DecodeG043(data []byte) (G043Value, schema.Errors, error) {
 	return decode.Run[G043Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G043Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots36...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots33...)
+	q := r.Quiet(raw)
+	if o := q.Object(at, typesValues7); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG044 reads and validates a value of the schema G044 (see decode.Run).
+// DecodeG044 reads and validates a value of the schema G044 (see decode.Begin).
 func DecodeG044(data []byte) (G044Value, schema.Errors, error) {
 	return decode.Run[G044Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G044Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots37...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots34...)
+	q := r.Quiet(raw)
+	if o := q.Object(at, typesValues8); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG045 reads and validates a value of the schema G045 (see decode.Run).
+// DecodeG045 reads and validates a value of the schema G045 (see decode.Begin).
 func DecodeG045(data []byte) (G045Value, schema.Errors, error) {
 	return decode.Run[G045Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G045Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots38...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues9); ok {
+		if !r.NumberIn("0") {
+			r.Fail(at, "must be 0")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG046 reads and validates a value of the schema G046 (see decode.Run).
+// DecodeG046 reads and validates a value of the schema G046 (see decode.Begin).
 func DecodeG046(data []byte) (G046Value, schema.Errors, error) {
 	return decode.Run[G046Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G046Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots39...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues10); ok {
+		if !r.NumberIn("1") {
+			r.Fail(at, "must be 1")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG047 reads and validates a value of the schema G047 (see decode.Run).
+// DecodeG047 reads and validates a value of the schema G047 (see decode.Begin).
 func DecodeG047(data []byte) (G047Value, schema.Errors, error) {
 	return decode.Run[G047Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G047Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots40...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues11); ok {
+		if !r.NumberIn("-2.0") {
+			r.Fail(at, "must be -2")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG048 reads and validates a value of the schema G048 (see decode.Run).
+// DecodeG048 reads and validates a value of the schema G048 (see decode.Begin).
 func DecodeG048(data []byte) (G048Value, schema.Errors, error) {
 	return decode.Run[G048Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G048Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots41...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues12); ok {
+		if !r.NumberIn("9007199254740992") {
+			r.Fail(at, "must be 9007199254740992")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG049 reads and validates a value of the schema G049 (see decode.Run).
+// DecodeG049 reads and validates a value of the schema G049 (see decode.Begin).
 func DecodeG049(data []byte) (G049Value, schema.Errors, error) {
 	return decode.Run[G049Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G049Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots42...)
-	v.V = x
+	if x, ok := r.Str(at, typesValues13); ok {
+		switch string(x) {
+		case "hello\x00there":
+		default:
+			r.Fail(at, "must be 'hello\x00there'")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG050 reads and validates a value of the schema G050 (see decode.Run).
+// DecodeG050 reads and validates a value of the schema G050 (see decode.Begin).
 func DecodeG050(data []byte) (G050Value, schema.Errors, error) {
 	return decode.Run[G050Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G050Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots43...)
-	v.V = x
+	if x, ok := r.Str(at, typesValues14); ok {
+		switch string(x) {
+		case "μ":
+		default:
+			r.Fail(at, "must be 'μ'")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG051 reads and validates a value of the schema G051 (see decode.Run).
+// DecodeG051 reads and validates a value of the schema G051 (see decode.Begin).
 func DecodeG051(data []byte) (G051Value, schema.Errors, error) {
 	return decode.Run[G051Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G051Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots44...)
-	v.V = x
+	if x, ok := r.Str(at, typesValues15); ok {
+		switch string(x) {
+		case "ä":
+		default:
+			r.Fail(at, "must be 'ä'")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG052 reads and validates a value of the schema G052 (see decode.Run).
+// DecodeG052 reads and validates a value of the schema G052 (see decode.Begin).
 func DecodeG052(data []byte) (G052Value, schema.Errors, error) {
 	return decode.Run[G052Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G052Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots45...)
+	x := r.Check(at, r.Raw(), roots35...)
 	v.V = x
 }
 
-// DecodeG053 reads and validates a value of the schema G053 (see decode.Run).
+// DecodeG053 reads and validates a value of the schema G053 (see decode.Begin).
 func DecodeG053(data []byte) (G053Value, schema.Errors, error) {
 	return decode.Run[G053Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G053Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots46...)
+	x := r.Check(at, r.Raw(), roots36...)
 	v.V = x
 }
 
-// DecodeG054 reads and validates a value of the schema G054 (see decode.Run).
+// DecodeG054 reads and validates a value of the schema G054 (see decode.Begin).
 func DecodeG054(data []byte) (G054Value, schema.Errors, error) {
 	return decode.Run[G054Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G054Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots47...)
+	x := r.Check(at, r.Raw(), roots37...)
 	v.V = x
 }
 
-// DecodeG055 reads and validates a value of the schema G055 (see decode.Run).
+// DecodeG055 reads and validates a value of the schema G055 (see decode.Begin).
 func DecodeG055(data []byte) (G055Value, schema.Errors, error) {
 	return decode.Run[G055Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G055Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots48...)
+	x := r.Check(at, r.Raw(), roots38...)
 	v.V = x
 }
 
-// DecodeG056 reads and validates a value of the schema G056 (see decode.Run).
+// DecodeG056 reads and validates a value of the schema G056 (see decode.Begin).
 func DecodeG056(data []byte) (G056Value, schema.Errors, error) {
 	return decode.Run[G056Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G056Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots49...)
+	x := r.Check(at, r.Raw(), roots39...)
 	v.V = x
 }
 
-// DecodeG057 reads and validates a value of the schema G057 (see decode.Run).
+// DecodeG057 reads and validates a value of the schema G057 (see decode.Begin).
 func DecodeG057(data []byte) (G057Value, schema.Errors, error) {
 	return decode.Run[G057Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G057Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots50...)
+	x := r.Check(at, r.Raw(), roots40...)
 	v.V = x
 }
 
-// DecodeG058 reads and validates a value of the schema G058 (see decode.Run).
+// DecodeG058 reads and validates a value of the schema G058 (see decode.Begin).
 func DecodeG058(data []byte) (G058Value, schema.Errors, error) {
 	return decode.Run[G058Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G058Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots51...)
+	x := r.Check(at, r.Raw(), roots41...)
 	v.V = x
 }
 
-// DecodeG059 reads and validates a value of the schema G059 (see decode.Run).
+// DecodeG059 reads and validates a value of the schema G059 (see decode.Begin).
 func DecodeG059(data []byte) (G059Value, schema.Errors, error) {
 	return decode.Run[G059Value](data)
 }
@@ -701,7 +804,7 @@ func (v *G059Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG060 reads and validates a value of the schema G060 (see decode.Run).
+// DecodeG060 reads and validates a value of the schema G060 (see decode.Begin).
 func DecodeG060(data []byte) (G060Value, schema.Errors, error) {
 	return decode.Run[G060Value](data)
 }
@@ -711,7 +814,7 @@ func (v *G060Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG061 reads and validates a value of the schema G061 (see decode.Run).
+// DecodeG061 reads and validates a value of the schema G061 (see decode.Begin).
 func DecodeG061(data []byte) (G061Value, schema.Errors, error) {
 	return decode.Run[G061Value](data)
 }
@@ -721,7 +824,7 @@ func (v *G061Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG062 reads and validates a value of the schema G062 (see decode.Run).
+// DecodeG062 reads and validates a value of the schema G062 (see decode.Begin).
 func DecodeG062(data []byte) (G062Value, schema.Errors, error) {
 	return decode.Run[G062Value](data)
 }
@@ -731,29 +834,29 @@ func (v *G062Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG063 reads and validates a value of the schema G063 (see decode.Run).
+// DecodeG063 reads and validates a value of the schema G063 (see decode.Begin).
 func DecodeG063(data []byte) (G063Value, schema.Errors, error) {
 	return decode.Run[G063Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G063Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots52...)
+	x := r.Check(at, r.Raw(), roots42...)
 	v.V = x
 }
 
-// DecodeG064 reads and validates a value of the schema G064 (see decode.Run).
+// DecodeG064 reads and validates a value of the schema G064 (see decode.Begin).
 func DecodeG064(data []byte) (G064Value, schema.Errors, error) {
 	return decode.Run[G064Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G064Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots53...)
+	x := r.Check(at, r.Raw(), roots43...)
 	v.V = x
 }
 
-// DecodeG065 reads and validates a value of the schema G065 (see decode.Run).
+// DecodeG065 reads and validates a value of the schema G065 (see decode.Begin).
 func DecodeG065(data []byte) (G065Value, schema.Errors, error) {
 	return decode.Run[G065Value](data)
 }
@@ -783,128 +886,144 @@ func (v *G065) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG067 reads and validates a value of the schema G067 (see decode.Run).
+// DecodeG067 reads and validates a value of the schema G067 (see decode.Begin).
 func DecodeG067(data []byte) (G067Value, schema.Errors, error) {
 	return decode.Run[G067Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G067Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots54...)
+	x := r.Check(at, r.Raw(), roots44...)
 	v.V = x
 }
 
-// DecodeG068 reads and validates a value of the schema G068 (see decode.Run).
+// DecodeG068 reads and validates a value of the schema G068 (see decode.Begin).
 func DecodeG068(data []byte) (G068Value, schema.Errors, error) {
 	return decode.Run[G068Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G068Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots55...)
+	x := r.Check(at, r.Raw(), roots45...)
 	v.V = x
 }
 
-// DecodeG069 reads and validates a value of the schema G069 (see decode.Run).
+// DecodeG069 reads and validates a value of the schema G069 (see decode.Begin).
 func DecodeG069(data []byte) (G069Value, schema.Errors, error) {
 	return decode.Run[G069Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G069Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots56...)
+	x := r.Check(at, r.Raw(), roots46...)
 	v.V = x
 }
 
-// DecodeG070 reads and validates a value of the schema G070 (see decode.Run).
+// DecodeG070 reads and validates a value of the schema G070 (see decode.Begin).
 func DecodeG070(data []byte) (G070Value, schema.Errors, error) {
 	return decode.Run[G070Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G070Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots57...)
+	x := r.Check(at, r.Raw(), roots47...)
 	v.V = x
 }
 
-// DecodeG071 reads and validates a value of the schema G071 (see decode.Run).
+// DecodeG071 reads and validates a value of the schema G071 (see decode.Begin).
 func DecodeG071(data []byte) (G071Value, schema.Errors, error) {
 	return decode.Run[G071Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G071Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots58...)
+	x := r.Check(at, r.Raw(), roots48...)
 	v.V = x
 }
 
-// DecodeG072 reads and validates a value of the schema G072 (see decode.Run).
+// DecodeG072 reads and validates a value of the schema G072 (see decode.Begin).
 func DecodeG072(data []byte) (G072Value, schema.Errors, error) {
 	return decode.Run[G072Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G072Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots59...)
+	x := r.Check(at, r.Raw(), roots49...)
 	v.V = x
 }
 
-// DecodeG073 reads and validates a value of the schema G073 (see decode.Run).
+// DecodeG073 reads and validates a value of the schema G073 (see decode.Begin).
 func DecodeG073(data []byte) (G073Value, schema.Errors, error) {
 	return decode.Run[G073Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G073Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots60...)
+	x := r.Check(at, r.Raw(), roots50...)
 	v.V = x
 }
 
-// DecodeG074 reads and validates a value of the schema G074 (see decode.Run).
+// DecodeG074 reads and validates a value of the schema G074 (see decode.Begin).
 func DecodeG074(data []byte) (G074Value, schema.Errors, error) {
 	return decode.Run[G074Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G074Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots61...)
+	x := r.Check(at, r.Raw(), roots51...)
 	v.V = x
 }
 
-// DecodeG096 reads and validates a value of the schema G096 (see decode.Run).
+// DecodeG096 reads and validates a value of the schema G096 (see decode.Begin).
 func DecodeG096(data []byte) (G096Value, schema.Errors, error) {
 	return decode.Run[G096Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G096Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots62...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues16); ok {
+		if !r.NumberIn("1", "2", "3") {
+			r.Fail(at, "must be one of [1, 2, 3]")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG097 reads and validates a value of the schema G097 (see decode.Run).
+// DecodeG097 reads and validates a value of the schema G097 (see decode.Begin).
 func DecodeG097(data []byte) (G097Value, schema.Errors, error) {
 	return decode.Run[G097Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G097Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots63...)
+	x := r.Check(at, r.Raw(), roots52...)
 	v.V = x
 }
 
-// DecodeG098 reads and validates a value of the schema G098 (see decode.Run).
+// DecodeG098 reads and validates a value of the schema G098 (see decode.Begin).
 func DecodeG098(data []byte) (G098Value, schema.Errors, error) {
 	return decode.Run[G098Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G098Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots64...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots53...)
+	q := r.Quiet(raw)
+	if q.IsNull() {
+		v.V = optional.Null[float64]()
+	} else {
+		if x, ok := q.Float(at, typesValues17); ok {
+			if !q.NumberIn("6") {
+				q.Fail(at, "must be one of [6, null]")
+			}
+			v.V = optional.NotNull(x)
+		}
+	}
+	r.Off(q)
 }
 
-// DecodeG099 reads and validates a value of the schema G099 (see decode.Run).
+// DecodeG099 reads and validates a value of the schema G099 (see decode.Begin).
 func DecodeG099(data []byte) (G099Value, schema.Errors, error) {
 	return decode.Run[G099Value](data)
 }
@@ -924,12 +1043,26 @@ func (v *G099) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "bar":
 			loc := o.Field(&seen[0], "bar", "$.bar")
-			x := r.Check(loc, r.Raw(), roots65...)
-			v.Bar = x
+			if x, ok := r.StrBytes(loc, typesValues18); ok {
+				switch string(x) {
+				case "bar":
+					v.Bar = G099BarBar
+				default:
+					r.Fail(loc, "must be one of ['bar']")
+					v.Bar = G099Bar(x)
+				}
+			}
 		case "foo":
 			loc := o.Field(&seen[1], "foo", "$.foo")
-			x := r.Check(loc, r.Raw(), roots66...)
-			v.Foo = optional.Some(x)
+			if x, ok := r.StrBytes(loc, typesValues19); ok {
+				switch string(x) {
+				case "foo":
+					v.Foo = optional.Some(G099FooFoo)
+				default:
+					r.Fail(loc, "must be one of ['foo']")
+					v.Foo = optional.Some(G099Foo(x))
+				}
+			}
 		default:
 			o.Undeclared()
 		}
@@ -937,370 +1070,438 @@ func (v *G099) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "bar")
 }
 
-// DecodeG100 reads and validates a value of the schema G100 (see decode.Run).
+// DecodeG100 reads and validates a value of the schema G100 (see decode.Begin).
 func DecodeG100(data []byte) (G100Value, schema.Errors, error) {
 	return decode.Run[G100Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G100Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots67...)
-	v.V = x
+	if x, ok := r.StrBytes(at, typesValues20); ok {
+		switch string(x) {
+		case "foo\nbar":
+			v.V = G100FooBar
+		case "foo\rbar":
+			v.V = G100FooBar1
+		default:
+			r.Fail(at, "must be one of ['foo\nbar', 'foo\rbar']")
+			v.V = G100(x)
+		}
+	}
 }
 
-// DecodeG101 reads and validates a value of the schema G101 (see decode.Run).
+// DecodeG101 reads and validates a value of the schema G101 (see decode.Begin).
 func DecodeG101(data []byte) (G101Value, schema.Errors, error) {
 	return decode.Run[G101Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G101Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots68...)
-	v.V = x
+	if x, ok := r.Bool(at, typesValues21); ok {
+		if x {
+			r.Fail(at, "must be one of [false]")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG102 reads and validates a value of the schema G102 (see decode.Run).
+// DecodeG102 reads and validates a value of the schema G102 (see decode.Begin).
 func DecodeG102(data []byte) (G102Value, schema.Errors, error) {
 	return decode.Run[G102Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G102Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots69...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots54...)
+	q := r.Quiet(raw)
+	if a := q.Array(at, typesValues22); a.OK() {
+		x := []any{}
+		for a.Next() {
+			x = append(x, q.Any())
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG103 reads and validates a value of the schema G103 (see decode.Run).
+// DecodeG103 reads and validates a value of the schema G103 (see decode.Begin).
 func DecodeG103(data []byte) (G103Value, schema.Errors, error) {
 	return decode.Run[G103Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G103Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots70...)
-	v.V = x
+	if x, ok := r.Bool(at, typesValues23); ok {
+		if !x {
+			r.Fail(at, "must be one of [true]")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG104 reads and validates a value of the schema G104 (see decode.Run).
+// DecodeG104 reads and validates a value of the schema G104 (see decode.Begin).
 func DecodeG104(data []byte) (G104Value, schema.Errors, error) {
 	return decode.Run[G104Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G104Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots71...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots55...)
+	q := r.Quiet(raw)
+	if a := q.Array(at, typesValues24); a.OK() {
+		x := []any{}
+		for a.Next() {
+			x = append(x, q.Any())
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG105 reads and validates a value of the schema G105 (see decode.Run).
+// DecodeG105 reads and validates a value of the schema G105 (see decode.Begin).
 func DecodeG105(data []byte) (G105Value, schema.Errors, error) {
 	return decode.Run[G105Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G105Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots72...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues25); ok {
+		if !r.NumberIn("0") {
+			r.Fail(at, "must be one of [0]")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG106 reads and validates a value of the schema G106 (see decode.Run).
+// DecodeG106 reads and validates a value of the schema G106 (see decode.Begin).
 func DecodeG106(data []byte) (G106Value, schema.Errors, error) {
 	return decode.Run[G106Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G106Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots73...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots56...)
+	q := r.Quiet(raw)
+	if a := q.Array(at, typesValues26); a.OK() {
+		x := []any{}
+		for a.Next() {
+			x = append(x, q.Any())
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG107 reads and validates a value of the schema G107 (see decode.Run).
+// DecodeG107 reads and validates a value of the schema G107 (see decode.Begin).
 func DecodeG107(data []byte) (G107Value, schema.Errors, error) {
 	return decode.Run[G107Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G107Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots74...)
-	v.V = x
+	if x, ok := r.Float(at, typesValues27); ok {
+		if !r.NumberIn("1") {
+			r.Fail(at, "must be one of [1]")
+		}
+		v.V = x
+	}
 }
 
-// DecodeG108 reads and validates a value of the schema G108 (see decode.Run).
+// DecodeG108 reads and validates a value of the schema G108 (see decode.Begin).
 func DecodeG108(data []byte) (G108Value, schema.Errors, error) {
 	return decode.Run[G108Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G108Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots75...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots57...)
+	q := r.Quiet(raw)
+	if a := q.Array(at, typesValues28); a.OK() {
+		x := []any{}
+		for a.Next() {
+			x = append(x, q.Any())
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG109 reads and validates a value of the schema G109 (see decode.Run).
+// DecodeG109 reads and validates a value of the schema G109 (see decode.Begin).
 func DecodeG109(data []byte) (G109Value, schema.Errors, error) {
 	return decode.Run[G109Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G109Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots76...)
-	v.V = x
+	if x, ok := r.StrBytes(at, typesValues29); ok {
+		switch string(x) {
+		case "hello\x00there":
+			v.V = G109HelloThere
+		default:
+			r.Fail(at, "must be one of ['hello\x00there']")
+			v.V = G109(x)
+		}
+	}
 }
 
-// DecodeG110 reads and validates a value of the schema G110 (see decode.Run).
+// DecodeG110 reads and validates a value of the schema G110 (see decode.Begin).
 func DecodeG110(data []byte) (G110Value, schema.Errors, error) {
 	return decode.Run[G110Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G110Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots77...)
+	x := r.Check(at, r.Raw(), roots58...)
 	v.V = x
 }
 
-// DecodeG111 reads and validates a value of the schema G111 (see decode.Run).
+// DecodeG111 reads and validates a value of the schema G111 (see decode.Begin).
 func DecodeG111(data []byte) (G111Value, schema.Errors, error) {
 	return decode.Run[G111Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G111Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots78...)
+	x := r.Check(at, r.Raw(), roots59...)
 	v.V = x
 }
 
-// DecodeG112 reads and validates a value of the schema G112 (see decode.Run).
+// DecodeG112 reads and validates a value of the schema G112 (see decode.Begin).
 func DecodeG112(data []byte) (G112Value, schema.Errors, error) {
 	return decode.Run[G112Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G112Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots79...)
+	x := r.Check(at, r.Raw(), roots60...)
 	v.V = x
 }
 
-// DecodeG113 reads and validates a value of the schema G113 (see decode.Run).
+// DecodeG113 reads and validates a value of the schema G113 (see decode.Begin).
 func DecodeG113(data []byte) (G113Value, schema.Errors, error) {
 	return decode.Run[G113Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G113Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots80...)
+	x := r.Check(at, r.Raw(), roots61...)
 	v.V = x
 }
 
-// DecodeG114 reads and validates a value of the schema G114 (see decode.Run).
+// DecodeG114 reads and validates a value of the schema G114 (see decode.Begin).
 func DecodeG114(data []byte) (G114Value, schema.Errors, error) {
 	return decode.Run[G114Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G114Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots81...)
+	x := r.Check(at, r.Raw(), roots62...)
 	v.V = x
 }
 
-// DecodeG115 reads and validates a value of the schema G115 (see decode.Run).
+// DecodeG115 reads and validates a value of the schema G115 (see decode.Begin).
 func DecodeG115(data []byte) (G115Value, schema.Errors, error) {
 	return decode.Run[G115Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G115Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots82...)
+	x := r.Check(at, r.Raw(), roots63...)
 	v.V = x
 }
 
-// DecodeG116 reads and validates a value of the schema G116 (see decode.Run).
+// DecodeG116 reads and validates a value of the schema G116 (see decode.Begin).
 func DecodeG116(data []byte) (G116Value, schema.Errors, error) {
 	return decode.Run[G116Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G116Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots83...)
+	x := r.Check(at, r.Raw(), roots64...)
 	v.V = x
 }
 
-// DecodeG117 reads and validates a value of the schema G117 (see decode.Run).
+// DecodeG117 reads and validates a value of the schema G117 (see decode.Begin).
 func DecodeG117(data []byte) (G117Value, schema.Errors, error) {
 	return decode.Run[G117Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G117Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots84...)
+	x := r.Check(at, r.Raw(), roots65...)
 	v.V = x
 }
 
-// DecodeG118 reads and validates a value of the schema G118 (see decode.Run).
+// DecodeG118 reads and validates a value of the schema G118 (see decode.Begin).
 func DecodeG118(data []byte) (G118Value, schema.Errors, error) {
 	return decode.Run[G118Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G118Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots85...)
+	x := r.Check(at, r.Raw(), roots66...)
 	v.V = x
 }
 
-// DecodeG119 reads and validates a value of the schema G119 (see decode.Run).
+// DecodeG119 reads and validates a value of the schema G119 (see decode.Begin).
 func DecodeG119(data []byte) (G119Value, schema.Errors, error) {
 	return decode.Run[G119Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G119Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots86...)
+	x := r.Check(at, r.Raw(), roots67...)
 	v.V = x
 }
 
-// DecodeG120 reads and validates a value of the schema G120 (see decode.Run).
+// DecodeG120 reads and validates a value of the schema G120 (see decode.Begin).
 func DecodeG120(data []byte) (G120Value, schema.Errors, error) {
 	return decode.Run[G120Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G120Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots87...)
+	x := r.Check(at, r.Raw(), roots68...)
 	v.V = x
 }
 
-// DecodeG121 reads and validates a value of the schema G121 (see decode.Run).
+// DecodeG121 reads and validates a value of the schema G121 (see decode.Begin).
 func DecodeG121(data []byte) (G121Value, schema.Errors, error) {
 	return decode.Run[G121Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G121Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots88...)
+	x := r.Check(at, r.Raw(), roots69...)
 	v.V = x
 }
 
-// DecodeG122 reads and validates a value of the schema G122 (see decode.Run).
+// DecodeG122 reads and validates a value of the schema G122 (see decode.Begin).
 func DecodeG122(data []byte) (G122Value, schema.Errors, error) {
 	return decode.Run[G122Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G122Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots89...)
+	x := r.Check(at, r.Raw(), roots70...)
 	v.V = x
 }
 
-// DecodeG123 reads and validates a value of the schema G123 (see decode.Run).
+// DecodeG123 reads and validates a value of the schema G123 (see decode.Begin).
 func DecodeG123(data []byte) (G123Value, schema.Errors, error) {
 	return decode.Run[G123Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G123Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots90...)
+	x := r.Check(at, r.Raw(), roots71...)
 	v.V = x
 }
 
-// DecodeG124 reads and validates a value of the schema G124 (see decode.Run).
+// DecodeG124 reads and validates a value of the schema G124 (see decode.Begin).
 func DecodeG124(data []byte) (G124Value, schema.Errors, error) {
 	return decode.Run[G124Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G124Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots91...)
+	x := r.Check(at, r.Raw(), roots72...)
 	v.V = x
 }
 
-// DecodeG125 reads and validates a value of the schema G125 (see decode.Run).
+// DecodeG125 reads and validates a value of the schema G125 (see decode.Begin).
 func DecodeG125(data []byte) (G125Value, schema.Errors, error) {
 	return decode.Run[G125Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G125Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots92...)
+	x := r.Check(at, r.Raw(), roots73...)
 	v.V = x
 }
 
-// DecodeG126 reads and validates a value of the schema G126 (see decode.Run).
+// DecodeG126 reads and validates a value of the schema G126 (see decode.Begin).
 func DecodeG126(data []byte) (G126Value, schema.Errors, error) {
 	return decode.Run[G126Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G126Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots93...)
+	x := r.Check(at, r.Raw(), roots74...)
 	v.V = x
 }
 
-// DecodeG127 reads and validates a value of the schema G127 (see decode.Run).
+// DecodeG127 reads and validates a value of the schema G127 (see decode.Begin).
 func DecodeG127(data []byte) (G127Value, schema.Errors, error) {
 	return decode.Run[G127Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G127Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots94...)
+	x := r.Check(at, r.Raw(), roots75...)
 	v.V = x
 }
 
-// DecodeG128 reads and validates a value of the schema G128 (see decode.Run).
+// DecodeG128 reads and validates a value of the schema G128 (see decode.Begin).
 func DecodeG128(data []byte) (G128Value, schema.Errors, error) {
 	return decode.Run[G128Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G128Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots95...)
+	x := r.Check(at, r.Raw(), roots76...)
 	v.V = x
 }
 
-// DecodeG129 reads and validates a value of the schema G129 (see decode.Run).
+// DecodeG129 reads and validates a value of the schema G129 (see decode.Begin).
 func DecodeG129(data []byte) (G129Value, schema.Errors, error) {
 	return decode.Run[G129Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G129Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots96...)
+	x := r.Check(at, r.Raw(), roots77...)
 	v.V = x
 }
 
-// DecodeG130 reads and validates a value of the schema G130 (see decode.Run).
+// DecodeG130 reads and validates a value of the schema G130 (see decode.Begin).
 func DecodeG130(data []byte) (G130Value, schema.Errors, error) {
 	return decode.Run[G130Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G130Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots97...)
+	x := r.Check(at, r.Raw(), roots78...)
 	v.V = x
 }
 
-// DecodeG131 reads and validates a value of the schema G131 (see decode.Run).
+// DecodeG131 reads and validates a value of the schema G131 (see decode.Begin).
 func DecodeG131(data []byte) (G131Value, schema.Errors, error) {
 	return decode.Run[G131Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G131Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots98...)
+	x := r.Check(at, r.Raw(), roots79...)
 	v.V = x
 }
 
-// DecodeG132 reads and validates a value of the schema G132 (see decode.Run).
+// DecodeG132 reads and validates a value of the schema G132 (see decode.Begin).
 func DecodeG132(data []byte) (G132Value, schema.Errors, error) {
 	return decode.Run[G132Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G132Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots99...)
+	x := r.Check(at, r.Raw(), roots80...)
 	v.V = x
 }
 
-// DecodeG133 reads and validates a value of the schema G133 (see decode.Run).
+// DecodeG133 reads and validates a value of the schema G133 (see decode.Begin).
 func DecodeG133(data []byte) (G133Value, schema.Errors, error) {
 	return decode.Run[G133Value](data)
 }
@@ -1310,7 +1511,7 @@ func (v *G133Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG134 reads and validates a value of the schema G134 (see decode.Run).
+// DecodeG134 reads and validates a value of the schema G134 (see decode.Begin).
 func DecodeG134(data []byte) (G134Value, schema.Errors, error) {
 	return decode.Run[G134Value](data)
 }
@@ -1320,150 +1521,150 @@ func (v *G134Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG135 reads and validates a value of the schema G135 (see decode.Run).
+// DecodeG135 reads and validates a value of the schema G135 (see decode.Begin).
 func DecodeG135(data []byte) (G135Value, schema.Errors, error) {
 	return decode.Run[G135Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G135Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots100...)
+	x := r.Check(at, r.Raw(), roots81...)
 	v.V = x
 }
 
-// DecodeG136 reads and validates a value of the schema G136 (see decode.Run).
+// DecodeG136 reads and validates a value of the schema G136 (see decode.Begin).
 func DecodeG136(data []byte) (G136Value, schema.Errors, error) {
 	return decode.Run[G136Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G136Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots101...)
+	x := r.Check(at, r.Raw(), roots82...)
 	v.V = x
 }
 
-// DecodeG137 reads and validates a value of the schema G137 (see decode.Run).
+// DecodeG137 reads and validates a value of the schema G137 (see decode.Begin).
 func DecodeG137(data []byte) (G137Value, schema.Errors, error) {
 	return decode.Run[G137Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G137Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots102...)
+	x := r.Check(at, r.Raw(), roots83...)
 	v.V = x
 }
 
-// DecodeG138 reads and validates a value of the schema G138 (see decode.Run).
+// DecodeG138 reads and validates a value of the schema G138 (see decode.Begin).
 func DecodeG138(data []byte) (G138Value, schema.Errors, error) {
 	return decode.Run[G138Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G138Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots103...)
+	x := r.Check(at, r.Raw(), roots84...)
 	v.V = x
 }
 
-// DecodeG139 reads and validates a value of the schema G139 (see decode.Run).
+// DecodeG139 reads and validates a value of the schema G139 (see decode.Begin).
 func DecodeG139(data []byte) (G139Value, schema.Errors, error) {
 	return decode.Run[G139Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G139Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots104...)
+	x := r.Check(at, r.Raw(), roots85...)
 	v.V = x
 }
 
-// DecodeG140 reads and validates a value of the schema G140 (see decode.Run).
+// DecodeG140 reads and validates a value of the schema G140 (see decode.Begin).
 func DecodeG140(data []byte) (G140Value, schema.Errors, error) {
 	return decode.Run[G140Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G140Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots105...)
+	x := r.Check(at, r.Raw(), roots86...)
 	v.V = x
 }
 
-// DecodeG141 reads and validates a value of the schema G141 (see decode.Run).
+// DecodeG141 reads and validates a value of the schema G141 (see decode.Begin).
 func DecodeG141(data []byte) (G141Value, schema.Errors, error) {
 	return decode.Run[G141Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G141Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots106...)
+	x := r.Check(at, r.Raw(), roots87...)
 	v.V = x
 }
 
-// DecodeG142 reads and validates a value of the schema G142 (see decode.Run).
+// DecodeG142 reads and validates a value of the schema G142 (see decode.Begin).
 func DecodeG142(data []byte) (G142Value, schema.Errors, error) {
 	return decode.Run[G142Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G142Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots107...)
+	x := r.Check(at, r.Raw(), roots88...)
 	v.V = x
 }
 
-// DecodeG143 reads and validates a value of the schema G143 (see decode.Run).
+// DecodeG143 reads and validates a value of the schema G143 (see decode.Begin).
 func DecodeG143(data []byte) (G143Value, schema.Errors, error) {
 	return decode.Run[G143Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G143Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots108...)
+	x := r.Check(at, r.Raw(), roots89...)
 	v.V = x
 }
 
-// DecodeG144 reads and validates a value of the schema G144 (see decode.Run).
+// DecodeG144 reads and validates a value of the schema G144 (see decode.Begin).
 func DecodeG144(data []byte) (G144Value, schema.Errors, error) {
 	return decode.Run[G144Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G144Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots109...)
+	x := r.Check(at, r.Raw(), roots90...)
 	v.V = x
 }
 
-// DecodeG145 reads and validates a value of the schema G145 (see decode.Run).
+// DecodeG145 reads and validates a value of the schema G145 (see decode.Begin).
 func DecodeG145(data []byte) (G145Value, schema.Errors, error) {
 	return decode.Run[G145Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G145Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots110...)
+	x := r.Check(at, r.Raw(), roots91...)
 	v.V = x
 }
 
-// DecodeG146 reads and validates a value of the schema G146 (see decode.Run).
+// DecodeG146 reads and validates a value of the schema G146 (see decode.Begin).
 func DecodeG146(data []byte) (G146Value, schema.Errors, error) {
 	return decode.Run[G146Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G146Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots111...)
+	x := r.Check(at, r.Raw(), roots92...)
 	v.V = x
 }
 
-// DecodeG147 reads and validates a value of the schema G147 (see decode.Run).
+// DecodeG147 reads and validates a value of the schema G147 (see decode.Begin).
 func DecodeG147(data []byte) (G147Value, schema.Errors, error) {
 	return decode.Run[G147Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G147Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots112...)
+	x := r.Check(at, r.Raw(), roots93...)
 	v.V = x
 }
 
-// DecodeG148 reads and validates a value of the schema G148 (see decode.Run).
+// DecodeG148 reads and validates a value of the schema G148 (see decode.Begin).
 func DecodeG148(data []byte) (G148Value, schema.Errors, error) {
 	return decode.Run[G148Value](data)
 }
@@ -1471,14 +1672,14 @@ func DecodeG148(data []byte) (G148Value, schema.Errors, error) {
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G148Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots113...)
+	r.Check(at, raw, roots94...)
 	q := r.Quiet(raw)
 	if a := q.Array(at, decode.Array); a.OK() {
 		x := []any{}
 		for a.Next() {
 			loc := a.Loc()
 			var e any
-			x2 := q.Check(loc, q.Raw(), roots114...)
+			x2 := q.Check(loc, q.Raw(), roots95...)
 			e = x2
 			x = append(x, e)
 		}
@@ -1487,7 +1688,7 @@ func (v *G148Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	r.Off(q)
 }
 
-// DecodeG149 reads and validates a value of the schema G149 (see decode.Run).
+// DecodeG149 reads and validates a value of the schema G149 (see decode.Begin).
 func DecodeG149(data []byte) (G149Value, schema.Errors, error) {
 	return decode.Run[G149Value](data)
 }
@@ -1535,425 +1736,425 @@ func (v *G149Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG150 reads and validates a value of the schema G150 (see decode.Run).
+// DecodeG150 reads and validates a value of the schema G150 (see decode.Begin).
 func DecodeG150(data []byte) (G150Value, schema.Errors, error) {
 	return decode.Run[G150Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G150Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots115...)
+	x := r.Check(at, r.Raw(), roots96...)
 	v.V = x
 }
 
-// DecodeG151 reads and validates a value of the schema G151 (see decode.Run).
+// DecodeG151 reads and validates a value of the schema G151 (see decode.Begin).
 func DecodeG151(data []byte) (G151Value, schema.Errors, error) {
 	return decode.Run[G151Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G151Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots116...)
+	x := r.Check(at, r.Raw(), roots97...)
 	v.V = x
 }
 
-// DecodeG152 reads and validates a value of the schema G152 (see decode.Run).
+// DecodeG152 reads and validates a value of the schema G152 (see decode.Begin).
 func DecodeG152(data []byte) (G152Value, schema.Errors, error) {
 	return decode.Run[G152Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G152Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots117...)
+	x := r.Check(at, r.Raw(), roots98...)
 	v.V = x
 }
 
-// DecodeG153 reads and validates a value of the schema G153 (see decode.Run).
+// DecodeG153 reads and validates a value of the schema G153 (see decode.Begin).
 func DecodeG153(data []byte) (G153Value, schema.Errors, error) {
 	return decode.Run[G153Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G153Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots118...)
+	x := r.Check(at, r.Raw(), roots99...)
 	v.V = x
 }
 
-// DecodeG154 reads and validates a value of the schema G154 (see decode.Run).
+// DecodeG154 reads and validates a value of the schema G154 (see decode.Begin).
 func DecodeG154(data []byte) (G154Value, schema.Errors, error) {
 	return decode.Run[G154Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G154Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots119...)
+	x := r.Check(at, r.Raw(), roots100...)
 	v.V = x
 }
 
-// DecodeG155 reads and validates a value of the schema G155 (see decode.Run).
+// DecodeG155 reads and validates a value of the schema G155 (see decode.Begin).
 func DecodeG155(data []byte) (G155Value, schema.Errors, error) {
 	return decode.Run[G155Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G155Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots120...)
+	x := r.Check(at, r.Raw(), roots101...)
 	v.V = x
 }
 
-// DecodeG156 reads and validates a value of the schema G156 (see decode.Run).
+// DecodeG156 reads and validates a value of the schema G156 (see decode.Begin).
 func DecodeG156(data []byte) (G156Value, schema.Errors, error) {
 	return decode.Run[G156Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G156Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots121...)
+	x := r.Check(at, r.Raw(), roots102...)
 	v.V = x
 }
 
-// DecodeG157 reads and validates a value of the schema G157 (see decode.Run).
+// DecodeG157 reads and validates a value of the schema G157 (see decode.Begin).
 func DecodeG157(data []byte) (G157Value, schema.Errors, error) {
 	return decode.Run[G157Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G157Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots122...)
+	x := r.Check(at, r.Raw(), roots103...)
 	v.V = x
 }
 
-// DecodeG158 reads and validates a value of the schema G158 (see decode.Run).
+// DecodeG158 reads and validates a value of the schema G158 (see decode.Begin).
 func DecodeG158(data []byte) (G158Value, schema.Errors, error) {
 	return decode.Run[G158Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G158Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots123...)
+	x := r.Check(at, r.Raw(), roots104...)
 	v.V = x
 }
 
-// DecodeG159 reads and validates a value of the schema G159 (see decode.Run).
+// DecodeG159 reads and validates a value of the schema G159 (see decode.Begin).
 func DecodeG159(data []byte) (G159Value, schema.Errors, error) {
 	return decode.Run[G159Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G159Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots124...)
+	x := r.Check(at, r.Raw(), roots105...)
 	v.V = x
 }
 
-// DecodeG160 reads and validates a value of the schema G160 (see decode.Run).
+// DecodeG160 reads and validates a value of the schema G160 (see decode.Begin).
 func DecodeG160(data []byte) (G160Value, schema.Errors, error) {
 	return decode.Run[G160Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G160Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots125...)
+	x := r.Check(at, r.Raw(), roots106...)
 	v.V = x
 }
 
-// DecodeG161 reads and validates a value of the schema G161 (see decode.Run).
+// DecodeG161 reads and validates a value of the schema G161 (see decode.Begin).
 func DecodeG161(data []byte) (G161Value, schema.Errors, error) {
 	return decode.Run[G161Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G161Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots126...)
+	x := r.Check(at, r.Raw(), roots107...)
 	v.V = x
 }
 
-// DecodeG162 reads and validates a value of the schema G162 (see decode.Run).
+// DecodeG162 reads and validates a value of the schema G162 (see decode.Begin).
 func DecodeG162(data []byte) (G162Value, schema.Errors, error) {
 	return decode.Run[G162Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G162Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots127...)
+	x := r.Check(at, r.Raw(), roots108...)
 	v.V = x
 }
 
-// DecodeG163 reads and validates a value of the schema G163 (see decode.Run).
+// DecodeG163 reads and validates a value of the schema G163 (see decode.Begin).
 func DecodeG163(data []byte) (G163Value, schema.Errors, error) {
 	return decode.Run[G163Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G163Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots128...)
+	x := r.Check(at, r.Raw(), roots109...)
 	v.V = x
 }
 
-// DecodeG164 reads and validates a value of the schema G164 (see decode.Run).
+// DecodeG164 reads and validates a value of the schema G164 (see decode.Begin).
 func DecodeG164(data []byte) (G164Value, schema.Errors, error) {
 	return decode.Run[G164Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G164Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots129...)
+	x := r.Check(at, r.Raw(), roots110...)
 	v.V = x
 }
 
-// DecodeG165 reads and validates a value of the schema G165 (see decode.Run).
+// DecodeG165 reads and validates a value of the schema G165 (see decode.Begin).
 func DecodeG165(data []byte) (G165Value, schema.Errors, error) {
 	return decode.Run[G165Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G165Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots130...)
+	x := r.Check(at, r.Raw(), roots111...)
 	v.V = x
 }
 
-// DecodeG166 reads and validates a value of the schema G166 (see decode.Run).
+// DecodeG166 reads and validates a value of the schema G166 (see decode.Begin).
 func DecodeG166(data []byte) (G166Value, schema.Errors, error) {
 	return decode.Run[G166Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G166Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots131...)
+	x := r.Check(at, r.Raw(), roots112...)
 	v.V = x
 }
 
-// DecodeG167 reads and validates a value of the schema G167 (see decode.Run).
+// DecodeG167 reads and validates a value of the schema G167 (see decode.Begin).
 func DecodeG167(data []byte) (G167Value, schema.Errors, error) {
 	return decode.Run[G167Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G167Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots132...)
+	x := r.Check(at, r.Raw(), roots113...)
 	v.V = x
 }
 
-// DecodeG168 reads and validates a value of the schema G168 (see decode.Run).
+// DecodeG168 reads and validates a value of the schema G168 (see decode.Begin).
 func DecodeG168(data []byte) (G168Value, schema.Errors, error) {
 	return decode.Run[G168Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G168Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots133...)
+	x := r.Check(at, r.Raw(), roots114...)
 	v.V = x
 }
 
-// DecodeG169 reads and validates a value of the schema G169 (see decode.Run).
+// DecodeG169 reads and validates a value of the schema G169 (see decode.Begin).
 func DecodeG169(data []byte) (G169Value, schema.Errors, error) {
 	return decode.Run[G169Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G169Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots134...)
+	x := r.Check(at, r.Raw(), roots115...)
 	v.V = x
 }
 
-// DecodeG170 reads and validates a value of the schema G170 (see decode.Run).
+// DecodeG170 reads and validates a value of the schema G170 (see decode.Begin).
 func DecodeG170(data []byte) (G170Value, schema.Errors, error) {
 	return decode.Run[G170Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G170Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots135...)
+	x := r.Check(at, r.Raw(), roots116...)
 	v.V = x
 }
 
-// DecodeG171 reads and validates a value of the schema G171 (see decode.Run).
+// DecodeG171 reads and validates a value of the schema G171 (see decode.Begin).
 func DecodeG171(data []byte) (G171Value, schema.Errors, error) {
 	return decode.Run[G171Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G171Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots136...)
+	x := r.Check(at, r.Raw(), roots117...)
 	v.V = x
 }
 
-// DecodeG172 reads and validates a value of the schema G172 (see decode.Run).
+// DecodeG172 reads and validates a value of the schema G172 (see decode.Begin).
 func DecodeG172(data []byte) (G172Value, schema.Errors, error) {
 	return decode.Run[G172Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G172Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots137...)
+	x := r.Check(at, r.Raw(), roots118...)
 	v.V = x
 }
 
-// DecodeG173 reads and validates a value of the schema G173 (see decode.Run).
+// DecodeG173 reads and validates a value of the schema G173 (see decode.Begin).
 func DecodeG173(data []byte) (G173Value, schema.Errors, error) {
 	return decode.Run[G173Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G173Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots138...)
+	x := r.Check(at, r.Raw(), roots119...)
 	v.V = x
 }
 
-// DecodeG174 reads and validates a value of the schema G174 (see decode.Run).
+// DecodeG174 reads and validates a value of the schema G174 (see decode.Begin).
 func DecodeG174(data []byte) (G174Value, schema.Errors, error) {
 	return decode.Run[G174Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G174Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots139...)
+	x := r.Check(at, r.Raw(), roots120...)
 	v.V = x
 }
 
-// DecodeG175 reads and validates a value of the schema G175 (see decode.Run).
+// DecodeG175 reads and validates a value of the schema G175 (see decode.Begin).
 func DecodeG175(data []byte) (G175Value, schema.Errors, error) {
 	return decode.Run[G175Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G175Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots140...)
+	x := r.Check(at, r.Raw(), roots121...)
 	v.V = x
 }
 
-// DecodeG176 reads and validates a value of the schema G176 (see decode.Run).
+// DecodeG176 reads and validates a value of the schema G176 (see decode.Begin).
 func DecodeG176(data []byte) (G176Value, schema.Errors, error) {
 	return decode.Run[G176Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G176Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots141...)
+	x := r.Check(at, r.Raw(), roots122...)
 	v.V = x
 }
 
-// DecodeG177 reads and validates a value of the schema G177 (see decode.Run).
+// DecodeG177 reads and validates a value of the schema G177 (see decode.Begin).
 func DecodeG177(data []byte) (G177Value, schema.Errors, error) {
 	return decode.Run[G177Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G177Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots142...)
+	x := r.Check(at, r.Raw(), roots123...)
 	v.V = x
 }
 
-// DecodeG178 reads and validates a value of the schema G178 (see decode.Run).
+// DecodeG178 reads and validates a value of the schema G178 (see decode.Begin).
 func DecodeG178(data []byte) (G178Value, schema.Errors, error) {
 	return decode.Run[G178Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G178Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots143...)
+	x := r.Check(at, r.Raw(), roots124...)
 	v.V = x
 }
 
-// DecodeG179 reads and validates a value of the schema G179 (see decode.Run).
+// DecodeG179 reads and validates a value of the schema G179 (see decode.Begin).
 func DecodeG179(data []byte) (G179Value, schema.Errors, error) {
 	return decode.Run[G179Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G179Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots144...)
+	x := r.Check(at, r.Raw(), roots125...)
 	v.V = x
 }
 
-// DecodeG180 reads and validates a value of the schema G180 (see decode.Run).
+// DecodeG180 reads and validates a value of the schema G180 (see decode.Begin).
 func DecodeG180(data []byte) (G180Value, schema.Errors, error) {
 	return decode.Run[G180Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G180Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots145...)
+	x := r.Check(at, r.Raw(), roots126...)
 	v.V = x
 }
 
-// DecodeG181 reads and validates a value of the schema G181 (see decode.Run).
+// DecodeG181 reads and validates a value of the schema G181 (see decode.Begin).
 func DecodeG181(data []byte) (G181Value, schema.Errors, error) {
 	return decode.Run[G181Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G181Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots146...)
+	x := r.Check(at, r.Raw(), roots127...)
 	v.V = x
 }
 
-// DecodeG182 reads and validates a value of the schema G182 (see decode.Run).
+// DecodeG182 reads and validates a value of the schema G182 (see decode.Begin).
 func DecodeG182(data []byte) (G182Value, schema.Errors, error) {
 	return decode.Run[G182Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G182Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots147...)
+	x := r.Check(at, r.Raw(), roots128...)
 	v.V = x
 }
 
-// DecodeG183 reads and validates a value of the schema G183 (see decode.Run).
+// DecodeG183 reads and validates a value of the schema G183 (see decode.Begin).
 func DecodeG183(data []byte) (G183Value, schema.Errors, error) {
 	return decode.Run[G183Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G183Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots148...)
+	x := r.Check(at, r.Raw(), roots129...)
 	v.V = x
 }
 
-// DecodeG184 reads and validates a value of the schema G184 (see decode.Run).
+// DecodeG184 reads and validates a value of the schema G184 (see decode.Begin).
 func DecodeG184(data []byte) (G184Value, schema.Errors, error) {
 	return decode.Run[G184Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G184Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots149...)
+	x := r.Check(at, r.Raw(), roots130...)
 	v.V = x
 }
 
-// DecodeG185 reads and validates a value of the schema G185 (see decode.Run).
+// DecodeG185 reads and validates a value of the schema G185 (see decode.Begin).
 func DecodeG185(data []byte) (G185Value, schema.Errors, error) {
 	return decode.Run[G185Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G185Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots150...)
+	x := r.Check(at, r.Raw(), roots131...)
 	v.V = x
 }
 
-// DecodeG186 reads and validates a value of the schema G186 (see decode.Run).
+// DecodeG186 reads and validates a value of the schema G186 (see decode.Begin).
 func DecodeG186(data []byte) (G186Value, schema.Errors, error) {
 	return decode.Run[G186Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G186Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots151...)
+	x := r.Check(at, r.Raw(), roots132...)
 	v.V = x
 }
 
-// DecodeG187 reads and validates a value of the schema G187 (see decode.Run).
+// DecodeG187 reads and validates a value of the schema G187 (see decode.Begin).
 func DecodeG187(data []byte) (G187Value, schema.Errors, error) {
 	return decode.Run[G187Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G187Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots152...)
+	x := r.Check(at, r.Raw(), roots133...)
 	v.V = x
 }
 
-// DecodeG188 reads and validates a value of the schema G188 (see decode.Run).
+// DecodeG188 reads and validates a value of the schema G188 (see decode.Begin).
 func DecodeG188(data []byte) (G188Value, schema.Errors, error) {
 	return decode.Run[G188Value](data)
 }
@@ -1966,7 +2167,7 @@ func (v *G188Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG189 reads and validates a value of the schema G189 (see decode.Run).
+// DecodeG189 reads and validates a value of the schema G189 (see decode.Begin).
 func DecodeG189(data []byte) (G189Value, schema.Errors, error) {
 	return decode.Run[G189Value](data)
 }
@@ -1979,117 +2180,117 @@ func (v *G189Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG190 reads and validates a value of the schema G190 (see decode.Run).
+// DecodeG190 reads and validates a value of the schema G190 (see decode.Begin).
 func DecodeG190(data []byte) (G190Value, schema.Errors, error) {
 	return decode.Run[G190Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G190Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots153...)
+	x := r.Check(at, r.Raw(), roots134...)
 	v.V = x
 }
 
-// DecodeG191 reads and validates a value of the schema G191 (see decode.Run).
+// DecodeG191 reads and validates a value of the schema G191 (see decode.Begin).
 func DecodeG191(data []byte) (G191Value, schema.Errors, error) {
 	return decode.Run[G191Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G191Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots154...)
+	x := r.Check(at, r.Raw(), roots135...)
 	v.V = x
 }
 
-// DecodeG192 reads and validates a value of the schema G192 (see decode.Run).
+// DecodeG192 reads and validates a value of the schema G192 (see decode.Begin).
 func DecodeG192(data []byte) (G192Value, schema.Errors, error) {
 	return decode.Run[G192Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G192Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots155...)
+	x := r.Check(at, r.Raw(), roots136...)
 	v.V = x
 }
 
-// DecodeG193 reads and validates a value of the schema G193 (see decode.Run).
+// DecodeG193 reads and validates a value of the schema G193 (see decode.Begin).
 func DecodeG193(data []byte) (G193Value, schema.Errors, error) {
 	return decode.Run[G193Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G193Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots156...)
+	x := r.Check(at, r.Raw(), roots137...)
 	v.V = x
 }
 
-// DecodeG194 reads and validates a value of the schema G194 (see decode.Run).
+// DecodeG194 reads and validates a value of the schema G194 (see decode.Begin).
 func DecodeG194(data []byte) (G194Value, schema.Errors, error) {
 	return decode.Run[G194Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G194Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots157...)
+	x := r.Check(at, r.Raw(), roots138...)
 	v.V = x
 }
 
-// DecodeG195 reads and validates a value of the schema G195 (see decode.Run).
+// DecodeG195 reads and validates a value of the schema G195 (see decode.Begin).
 func DecodeG195(data []byte) (G195Value, schema.Errors, error) {
 	return decode.Run[G195Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G195Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots158...)
+	x := r.Check(at, r.Raw(), roots139...)
 	v.V = x
 }
 
-// DecodeG196 reads and validates a value of the schema G196 (see decode.Run).
+// DecodeG196 reads and validates a value of the schema G196 (see decode.Begin).
 func DecodeG196(data []byte) (G196Value, schema.Errors, error) {
 	return decode.Run[G196Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G196Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots159...)
+	x := r.Check(at, r.Raw(), roots140...)
 	v.V = x
 }
 
-// DecodeG197 reads and validates a value of the schema G197 (see decode.Run).
+// DecodeG197 reads and validates a value of the schema G197 (see decode.Begin).
 func DecodeG197(data []byte) (G197Value, schema.Errors, error) {
 	return decode.Run[G197Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G197Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots160...)
+	x := r.Check(at, r.Raw(), roots141...)
 	v.V = x
 }
 
-// DecodeG198 reads and validates a value of the schema G198 (see decode.Run).
+// DecodeG198 reads and validates a value of the schema G198 (see decode.Begin).
 func DecodeG198(data []byte) (G198Value, schema.Errors, error) {
 	return decode.Run[G198Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G198Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots161...)
+	x := r.Check(at, r.Raw(), roots142...)
 	v.V = x
 }
 
-// DecodeG199 reads and validates a value of the schema G199 (see decode.Run).
+// DecodeG199 reads and validates a value of the schema G199 (see decode.Begin).
 func DecodeG199(data []byte) (G199Value, schema.Errors, error) {
 	return decode.Run[G199Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G199Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots162...)
+	x := r.Check(at, r.Raw(), roots143...)
 	v.V = x
 }
 
-// DecodeG200 reads and validates a value of the schema G200 (see decode.Run).
+// DecodeG200 reads and validates a value of the schema G200 (see decode.Begin).
 func DecodeG200(data []byte) (G200Value, schema.Errors, error) {
 	return decode.Run[G200Value](data)
 }
@@ -2097,7 +2298,7 @@ func DecodeG200(data []byte) (G200Value, schema.Errors, error) {
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G200Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots163...)
+	r.Check(at, raw, roots144...)
 	q := r.Quiet(raw)
 	if x, ok := q.Str(at, decode.String); ok {
 		v.V = x
@@ -2105,73 +2306,73 @@ func (v *G200Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	r.Off(q)
 }
 
-// DecodeG201 reads and validates a value of the schema G201 (see decode.Run).
+// DecodeG201 reads and validates a value of the schema G201 (see decode.Begin).
 func DecodeG201(data []byte) (G201Value, schema.Errors, error) {
 	return decode.Run[G201Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G201Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots164...)
+	x := r.Check(at, r.Raw(), roots145...)
 	v.V = x
 }
 
-// DecodeG202 reads and validates a value of the schema G202 (see decode.Run).
+// DecodeG202 reads and validates a value of the schema G202 (see decode.Begin).
 func DecodeG202(data []byte) (G202Value, schema.Errors, error) {
 	return decode.Run[G202Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G202Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots165...)
+	x := r.Check(at, r.Raw(), roots146...)
 	v.V = x
 }
 
-// DecodeG203 reads and validates a value of the schema G203 (see decode.Run).
+// DecodeG203 reads and validates a value of the schema G203 (see decode.Begin).
 func DecodeG203(data []byte) (G203Value, schema.Errors, error) {
 	return decode.Run[G203Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G203Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots166...)
+	x := r.Check(at, r.Raw(), roots147...)
 	v.V = x
 }
 
-// DecodeG204 reads and validates a value of the schema G204 (see decode.Run).
+// DecodeG204 reads and validates a value of the schema G204 (see decode.Begin).
 func DecodeG204(data []byte) (G204Value, schema.Errors, error) {
 	return decode.Run[G204Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G204Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots167...)
+	x := r.Check(at, r.Raw(), roots148...)
 	v.V = x
 }
 
-// DecodeG205 reads and validates a value of the schema G205 (see decode.Run).
+// DecodeG205 reads and validates a value of the schema G205 (see decode.Begin).
 func DecodeG205(data []byte) (G205Value, schema.Errors, error) {
 	return decode.Run[G205Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G205Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots168...)
+	x := r.Check(at, r.Raw(), roots149...)
 	v.V = x
 }
 
-// DecodeG206 reads and validates a value of the schema G206 (see decode.Run).
+// DecodeG206 reads and validates a value of the schema G206 (see decode.Begin).
 func DecodeG206(data []byte) (G206Value, schema.Errors, error) {
 	return decode.Run[G206Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G206Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots169...)
+	x := r.Check(at, r.Raw(), roots150...)
 	v.V = x
 }
 
-// DecodeG207 reads and validates a value of the schema G207 (see decode.Run).
+// DecodeG207 reads and validates a value of the schema G207 (see decode.Begin).
 func DecodeG207(data []byte) (G207Value, schema.Errors, error) {
 	return decode.Run[G207Value](data)
 }
@@ -2179,7 +2380,7 @@ func DecodeG207(data []byte) (G207Value, schema.Errors, error) {
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G207Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots170...)
+	r.Check(at, raw, roots151...)
 	q := r.Quiet(raw)
 	if o := q.Object(at, decode.Object); o.OK() {
 		x := map[string]any{}
@@ -2192,18 +2393,18 @@ func (v *G207Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	r.Off(q)
 }
 
-// DecodeG208 reads and validates a value of the schema G208 (see decode.Run).
+// DecodeG208 reads and validates a value of the schema G208 (see decode.Begin).
 func DecodeG208(data []byte) (G208Value, schema.Errors, error) {
 	return decode.Run[G208Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G208Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots171...)
+	x := r.Check(at, r.Raw(), roots152...)
 	v.V = x
 }
 
-// DecodeG209 reads and validates a value of the schema G209 (see decode.Run).
+// DecodeG209 reads and validates a value of the schema G209 (see decode.Begin).
 func DecodeG209(data []byte) (G209Value, schema.Errors, error) {
 	return decode.Run[G209Value](data)
 }
@@ -2231,36 +2432,36 @@ func (v *G209) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 func (v *G209Null) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	switch r.Kind() {
 	case schema.KindNull:
-		x := r.Check(at, r.Raw(), roots172...)
+		x := r.Check(at, r.Raw(), roots153...)
 		v.Null = optional.Some(x)
 	default:
 		r.Mismatch(at, decode.Null)
 	}
 }
 
-// DecodeG210 reads and validates a value of the schema G210 (see decode.Run).
+// DecodeG210 reads and validates a value of the schema G210 (see decode.Begin).
 func DecodeG210(data []byte) (G210Value, schema.Errors, error) {
 	return decode.Run[G210Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G210Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots173...)
+	x := r.Check(at, r.Raw(), roots154...)
 	v.V = x
 }
 
-// DecodeG211 reads and validates a value of the schema G211 (see decode.Run).
+// DecodeG211 reads and validates a value of the schema G211 (see decode.Begin).
 func DecodeG211(data []byte) (G211Value, schema.Errors, error) {
 	return decode.Run[G211Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G211Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots174...)
+	x := r.Check(at, r.Raw(), roots155...)
 	v.V = x
 }
 
-// DecodeG212 reads and validates a value of the schema G212 (see decode.Run).
+// DecodeG212 reads and validates a value of the schema G212 (see decode.Begin).
 func DecodeG212(data []byte) (G212Value, schema.Errors, error) {
 	return decode.Run[G212Value](data)
 }
@@ -2273,62 +2474,62 @@ func (v *G212Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG213 reads and validates a value of the schema G213 (see decode.Run).
+// DecodeG213 reads and validates a value of the schema G213 (see decode.Begin).
 func DecodeG213(data []byte) (G213Value, schema.Errors, error) {
 	return decode.Run[G213Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G213Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots175...)
+	x := r.Check(at, r.Raw(), roots156...)
 	v.V = x
 }
 
-// DecodeG214 reads and validates a value of the schema G214 (see decode.Run).
+// DecodeG214 reads and validates a value of the schema G214 (see decode.Begin).
 func DecodeG214(data []byte) (G214Value, schema.Errors, error) {
 	return decode.Run[G214Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G214Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots176...)
+	x := r.Check(at, r.Raw(), roots157...)
 	v.V = x
 }
 
-// DecodeG215 reads and validates a value of the schema G215 (see decode.Run).
+// DecodeG215 reads and validates a value of the schema G215 (see decode.Begin).
 func DecodeG215(data []byte) (G215Value, schema.Errors, error) {
 	return decode.Run[G215Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G215Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots177...)
+	x := r.Check(at, r.Raw(), roots158...)
 	v.V = x
 }
 
-// DecodeG216 reads and validates a value of the schema G216 (see decode.Run).
+// DecodeG216 reads and validates a value of the schema G216 (see decode.Begin).
 func DecodeG216(data []byte) (G216Value, schema.Errors, error) {
 	return decode.Run[G216Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G216Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots178...)
+	x := r.Check(at, r.Raw(), roots159...)
 	v.V = x
 }
 
-// DecodeG217 reads and validates a value of the schema G217 (see decode.Run).
+// DecodeG217 reads and validates a value of the schema G217 (see decode.Begin).
 func DecodeG217(data []byte) (G217Value, schema.Errors, error) {
 	return decode.Run[G217Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G217Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots179...)
+	x := r.Check(at, r.Raw(), roots160...)
 	v.V = x
 }
 
-// DecodeG218 reads and validates a value of the schema G218 (see decode.Run).
+// DecodeG218 reads and validates a value of the schema G218 (see decode.Begin).
 func DecodeG218(data []byte) (G218Value, schema.Errors, error) {
 	return decode.Run[G218Value](data)
 }
@@ -2336,7 +2537,7 @@ func DecodeG218(data []byte) (G218Value, schema.Errors, error) {
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G218Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots180...)
+	r.Check(at, raw, roots161...)
 	q := r.Quiet(raw)
 	if o := q.Object(at, decode.Object); o.OK() {
 		x := map[string]any{}
@@ -2349,227 +2550,227 @@ func (v *G218Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	r.Off(q)
 }
 
-// DecodeG219 reads and validates a value of the schema G219 (see decode.Run).
+// DecodeG219 reads and validates a value of the schema G219 (see decode.Begin).
 func DecodeG219(data []byte) (G219Value, schema.Errors, error) {
 	return decode.Run[G219Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G219Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots181...)
+	x := r.Check(at, r.Raw(), roots162...)
 	v.V = x
 }
 
-// DecodeG220 reads and validates a value of the schema G220 (see decode.Run).
+// DecodeG220 reads and validates a value of the schema G220 (see decode.Begin).
 func DecodeG220(data []byte) (G220Value, schema.Errors, error) {
 	return decode.Run[G220Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G220Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots182...)
+	x := r.Check(at, r.Raw(), roots163...)
 	v.V = x
 }
 
-// DecodeG221 reads and validates a value of the schema G221 (see decode.Run).
+// DecodeG221 reads and validates a value of the schema G221 (see decode.Begin).
 func DecodeG221(data []byte) (G221Value, schema.Errors, error) {
 	return decode.Run[G221Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G221Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots183...)
+	x := r.Check(at, r.Raw(), roots164...)
 	v.V = x
 }
 
-// DecodeG222 reads and validates a value of the schema G222 (see decode.Run).
+// DecodeG222 reads and validates a value of the schema G222 (see decode.Begin).
 func DecodeG222(data []byte) (G222Value, schema.Errors, error) {
 	return decode.Run[G222Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G222Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots184...)
+	x := r.Check(at, r.Raw(), roots165...)
 	v.V = x
 }
 
-// DecodeG223 reads and validates a value of the schema G223 (see decode.Run).
+// DecodeG223 reads and validates a value of the schema G223 (see decode.Begin).
 func DecodeG223(data []byte) (G223Value, schema.Errors, error) {
 	return decode.Run[G223Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G223Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots185...)
+	x := r.Check(at, r.Raw(), roots166...)
 	v.V = x
 }
 
-// DecodeG224 reads and validates a value of the schema G224 (see decode.Run).
+// DecodeG224 reads and validates a value of the schema G224 (see decode.Begin).
 func DecodeG224(data []byte) (G224Value, schema.Errors, error) {
 	return decode.Run[G224Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G224Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots186...)
+	x := r.Check(at, r.Raw(), roots167...)
 	v.V = x
 }
 
-// DecodeG225 reads and validates a value of the schema G225 (see decode.Run).
+// DecodeG225 reads and validates a value of the schema G225 (see decode.Begin).
 func DecodeG225(data []byte) (G225Value, schema.Errors, error) {
 	return decode.Run[G225Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G225Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots187...)
+	x := r.Check(at, r.Raw(), roots168...)
 	v.V = x
 }
 
-// DecodeG226 reads and validates a value of the schema G226 (see decode.Run).
+// DecodeG226 reads and validates a value of the schema G226 (see decode.Begin).
 func DecodeG226(data []byte) (G226Value, schema.Errors, error) {
 	return decode.Run[G226Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G226Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots188...)
+	x := r.Check(at, r.Raw(), roots169...)
 	v.V = x
 }
 
-// DecodeG227 reads and validates a value of the schema G227 (see decode.Run).
+// DecodeG227 reads and validates a value of the schema G227 (see decode.Begin).
 func DecodeG227(data []byte) (G227Value, schema.Errors, error) {
 	return decode.Run[G227Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G227Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots189...)
+	x := r.Check(at, r.Raw(), roots170...)
 	v.V = x
 }
 
-// DecodeG228 reads and validates a value of the schema G228 (see decode.Run).
+// DecodeG228 reads and validates a value of the schema G228 (see decode.Begin).
 func DecodeG228(data []byte) (G228Value, schema.Errors, error) {
 	return decode.Run[G228Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G228Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots190...)
+	x := r.Check(at, r.Raw(), roots171...)
 	v.V = x
 }
 
-// DecodeG229 reads and validates a value of the schema G229 (see decode.Run).
+// DecodeG229 reads and validates a value of the schema G229 (see decode.Begin).
 func DecodeG229(data []byte) (G229Value, schema.Errors, error) {
 	return decode.Run[G229Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G229Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots191...)
+	x := r.Check(at, r.Raw(), roots172...)
 	v.V = x
 }
 
-// DecodeG230 reads and validates a value of the schema G230 (see decode.Run).
+// DecodeG230 reads and validates a value of the schema G230 (see decode.Begin).
 func DecodeG230(data []byte) (G230Value, schema.Errors, error) {
 	return decode.Run[G230Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G230Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots192...)
+	x := r.Check(at, r.Raw(), roots173...)
 	v.V = x
 }
 
-// DecodeG231 reads and validates a value of the schema G231 (see decode.Run).
+// DecodeG231 reads and validates a value of the schema G231 (see decode.Begin).
 func DecodeG231(data []byte) (G231Value, schema.Errors, error) {
 	return decode.Run[G231Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G231Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots193...)
+	x := r.Check(at, r.Raw(), roots174...)
 	v.V = x
 }
 
-// DecodeG232 reads and validates a value of the schema G232 (see decode.Run).
+// DecodeG232 reads and validates a value of the schema G232 (see decode.Begin).
 func DecodeG232(data []byte) (G232Value, schema.Errors, error) {
 	return decode.Run[G232Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G232Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots194...)
+	x := r.Check(at, r.Raw(), roots175...)
 	v.V = x
 }
 
-// DecodeG233 reads and validates a value of the schema G233 (see decode.Run).
+// DecodeG233 reads and validates a value of the schema G233 (see decode.Begin).
 func DecodeG233(data []byte) (G233Value, schema.Errors, error) {
 	return decode.Run[G233Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G233Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots195...)
+	x := r.Check(at, r.Raw(), roots176...)
 	v.V = x
 }
 
-// DecodeG234 reads and validates a value of the schema G234 (see decode.Run).
+// DecodeG234 reads and validates a value of the schema G234 (see decode.Begin).
 func DecodeG234(data []byte) (G234Value, schema.Errors, error) {
 	return decode.Run[G234Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G234Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots196...)
+	x := r.Check(at, r.Raw(), roots177...)
 	v.V = x
 }
 
-// DecodeG235 reads and validates a value of the schema G235 (see decode.Run).
+// DecodeG235 reads and validates a value of the schema G235 (see decode.Begin).
 func DecodeG235(data []byte) (G235Value, schema.Errors, error) {
 	return decode.Run[G235Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G235Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots197...)
+	x := r.Check(at, r.Raw(), roots178...)
 	v.V = x
 }
 
-// DecodeG236 reads and validates a value of the schema G236 (see decode.Run).
+// DecodeG236 reads and validates a value of the schema G236 (see decode.Begin).
 func DecodeG236(data []byte) (G236Value, schema.Errors, error) {
 	return decode.Run[G236Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G236Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots198...)
+	x := r.Check(at, r.Raw(), roots179...)
 	v.V = x
 }
 
-// DecodeG237 reads and validates a value of the schema G237 (see decode.Run).
+// DecodeG237 reads and validates a value of the schema G237 (see decode.Begin).
 func DecodeG237(data []byte) (G237Value, schema.Errors, error) {
 	return decode.Run[G237Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G237Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots199...)
+	x := r.Check(at, r.Raw(), roots180...)
 	v.V = x
 }
 
-// DecodeG238 reads and validates a value of the schema G238 (see decode.Run).
+// DecodeG238 reads and validates a value of the schema G238 (see decode.Begin).
 func DecodeG238(data []byte) (G238Value, schema.Errors, error) {
 	return decode.Run[G238Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G238Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots200...)
+	x := r.Check(at, r.Raw(), roots181...)
 	v.V = x
 }
 
-// DecodeG239 reads and validates a value of the schema G239 (see decode.Run).
+// DecodeG239 reads and validates a value of the schema G239 (see decode.Begin).
 func DecodeG239(data []byte) (G239Value, schema.Errors, error) {
 	return decode.Run[G239Value](data)
 }
@@ -2581,62 +2782,62 @@ func (v *G239Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG240 reads and validates a value of the schema G240 (see decode.Run).
+// DecodeG240 reads and validates a value of the schema G240 (see decode.Begin).
 func DecodeG240(data []byte) (G240Value, schema.Errors, error) {
 	return decode.Run[G240Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G240Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots201...)
+	x := r.Check(at, r.Raw(), roots182...)
 	v.V = x
 }
 
-// DecodeG242 reads and validates a value of the schema G242 (see decode.Run).
+// DecodeG242 reads and validates a value of the schema G242 (see decode.Begin).
 func DecodeG242(data []byte) (G242Value, schema.Errors, error) {
 	return decode.Run[G242Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G242Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots202...)
+	x := r.Check(at, r.Raw(), roots183...)
 	v.V = x
 }
 
-// DecodeG243 reads and validates a value of the schema G243 (see decode.Run).
+// DecodeG243 reads and validates a value of the schema G243 (see decode.Begin).
 func DecodeG243(data []byte) (G243Value, schema.Errors, error) {
 	return decode.Run[G243Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G243Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots203...)
+	x := r.Check(at, r.Raw(), roots184...)
 	v.V = x
 }
 
-// DecodeG244 reads and validates a value of the schema G244 (see decode.Run).
+// DecodeG244 reads and validates a value of the schema G244 (see decode.Begin).
 func DecodeG244(data []byte) (G244Value, schema.Errors, error) {
 	return decode.Run[G244Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G244Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots204...)
+	x := r.Check(at, r.Raw(), roots185...)
 	v.V = x
 }
 
-// DecodeG245 reads and validates a value of the schema G245 (see decode.Run).
+// DecodeG245 reads and validates a value of the schema G245 (see decode.Begin).
 func DecodeG245(data []byte) (G245Value, schema.Errors, error) {
 	return decode.Run[G245Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G245Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots205...)
+	x := r.Check(at, r.Raw(), roots186...)
 	v.V = x
 }
 
-// DecodeG246 reads and validates a value of the schema G246 (see decode.Run).
+// DecodeG246 reads and validates a value of the schema G246 (see decode.Begin).
 func DecodeG246(data []byte) (G246Value, schema.Errors, error) {
 	return decode.Run[G246Value](data)
 }
@@ -2698,62 +2899,72 @@ func (v *G246Node) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[1], "value")
 }
 
-// DecodeG247 reads and validates a value of the schema G247 (see decode.Run).
+// DecodeG247 reads and validates a value of the schema G247 (see decode.Begin).
 func DecodeG247(data []byte) (G247Value, schema.Errors, error) {
 	return decode.Run[G247Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G247Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots206...)
+	x := r.Check(at, r.Raw(), roots187...)
 	v.V = x
 }
 
-// DecodeG248 reads and validates a value of the schema G248 (see decode.Run).
+// DecodeG248 reads and validates a value of the schema G248 (see decode.Begin).
 func DecodeG248(data []byte) (G248Value, schema.Errors, error) {
 	return decode.Run[G248Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G248Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots207...)
+	x := r.Check(at, r.Raw(), roots188...)
 	v.V = x
 }
 
-// DecodeG249 reads and validates a value of the schema G249 (see decode.Run).
+// DecodeG249 reads and validates a value of the schema G249 (see decode.Begin).
 func DecodeG249(data []byte) (G249Value, schema.Errors, error) {
 	return decode.Run[G249Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G249Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots208...)
-	v.V = x
+	raw := r.Raw()
+	r.Check(at, raw, roots189...)
+	q := r.Quiet(raw)
+	if o := q.Object(at, typesValues30); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
+		}
+		v.V = x
+	}
+	r.Off(q)
 }
 
-// DecodeG250 reads and validates a value of the schema G250 (see decode.Run).
+// DecodeG250 reads and validates a value of the schema G250 (see decode.Begin).
 func DecodeG250(data []byte) (G250Value, schema.Errors, error) {
 	return decode.Run[G250Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G250Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots209...)
+	x := r.Check(at, r.Raw(), roots190...)
 	v.V = x
 }
 
-// DecodeG251 reads and validates a value of the schema G251 (see decode.Run).
+// DecodeG251 reads and validates a value of the schema G251 (see decode.Begin).
 func DecodeG251(data []byte) (G251Value, schema.Errors, error) {
 	return decode.Run[G251Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G251Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots210...)
+	x := r.Check(at, r.Raw(), roots191...)
 	v.V = x
 }
 
-// DecodeG252 reads and validates a value of the schema G252 (see decode.Run).
+// DecodeG252 reads and validates a value of the schema G252 (see decode.Begin).
 func DecodeG252(data []byte) (G252Value, schema.Errors, error) {
 	return decode.Run[G252Value](data)
 }
@@ -2765,29 +2976,29 @@ func (v *G252Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG253 reads and validates a value of the schema G253 (see decode.Run).
+// DecodeG253 reads and validates a value of the schema G253 (see decode.Begin).
 func DecodeG253(data []byte) (G253Value, schema.Errors, error) {
 	return decode.Run[G253Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G253Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots211...)
+	x := r.Check(at, r.Raw(), roots192...)
 	v.V = x
 }
 
-// DecodeG254 reads and validates a value of the schema G254 (see decode.Run).
+// DecodeG254 reads and validates a value of the schema G254 (see decode.Begin).
 func DecodeG254(data []byte) (G254Value, schema.Errors, error) {
 	return decode.Run[G254Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G254Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots212...)
+	x := r.Check(at, r.Raw(), roots193...)
 	v.V = x
 }
 
-// DecodeG255 reads and validates a value of the schema G255 (see decode.Run).
+// DecodeG255 reads and validates a value of the schema G255 (see decode.Begin).
 func DecodeG255(data []byte) (G255Value, schema.Errors, error) {
 	return decode.Run[G255Value](data)
 }
@@ -2799,84 +3010,84 @@ func (v *G255Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG256 reads and validates a value of the schema G256 (see decode.Run).
+// DecodeG256 reads and validates a value of the schema G256 (see decode.Begin).
 func DecodeG256(data []byte) (G256Value, schema.Errors, error) {
 	return decode.Run[G256Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G256Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots213...)
+	x := r.Check(at, r.Raw(), roots194...)
 	v.V = x
 }
 
-// DecodeG257 reads and validates a value of the schema G257 (see decode.Run).
+// DecodeG257 reads and validates a value of the schema G257 (see decode.Begin).
 func DecodeG257(data []byte) (G257Value, schema.Errors, error) {
 	return decode.Run[G257Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G257Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots214...)
+	x := r.Check(at, r.Raw(), roots195...)
 	v.V = x
 }
 
-// DecodeG258 reads and validates a value of the schema G258 (see decode.Run).
+// DecodeG258 reads and validates a value of the schema G258 (see decode.Begin).
 func DecodeG258(data []byte) (G258Value, schema.Errors, error) {
 	return decode.Run[G258Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G258Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots215...)
+	x := r.Check(at, r.Raw(), roots196...)
 	v.V = x
 }
 
-// DecodeG259 reads and validates a value of the schema G259 (see decode.Run).
+// DecodeG259 reads and validates a value of the schema G259 (see decode.Begin).
 func DecodeG259(data []byte) (G259Value, schema.Errors, error) {
 	return decode.Run[G259Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G259Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots216...)
+	x := r.Check(at, r.Raw(), roots197...)
 	v.V = x
 }
 
-// DecodeG260 reads and validates a value of the schema G260 (see decode.Run).
+// DecodeG260 reads and validates a value of the schema G260 (see decode.Begin).
 func DecodeG260(data []byte) (G260Value, schema.Errors, error) {
 	return decode.Run[G260Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G260Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots217...)
+	x := r.Check(at, r.Raw(), roots198...)
 	v.V = x
 }
 
-// DecodeG261 reads and validates a value of the schema G261 (see decode.Run).
+// DecodeG261 reads and validates a value of the schema G261 (see decode.Begin).
 func DecodeG261(data []byte) (G261Value, schema.Errors, error) {
 	return decode.Run[G261Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G261Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots218...)
+	x := r.Check(at, r.Raw(), roots199...)
 	v.V = x
 }
 
-// DecodeG262 reads and validates a value of the schema G262 (see decode.Run).
+// DecodeG262 reads and validates a value of the schema G262 (see decode.Begin).
 func DecodeG262(data []byte) (G262Value, schema.Errors, error) {
 	return decode.Run[G262Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G262Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots219...)
+	x := r.Check(at, r.Raw(), roots200...)
 	v.V = x
 }
 
-// DecodeG263 reads and validates a value of the schema G263 (see decode.Run).
+// DecodeG263 reads and validates a value of the schema G263 (see decode.Begin).
 func DecodeG263(data []byte) (G263Value, schema.Errors, error) {
 	return decode.Run[G263Value](data)
 }
@@ -2888,7 +3099,7 @@ func (v *G263Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG264 reads and validates a value of the schema G264 (see decode.Run).
+// DecodeG264 reads and validates a value of the schema G264 (see decode.Begin).
 func DecodeG264(data []byte) (G264Value, schema.Errors, error) {
 	return decode.Run[G264Value](data)
 }
@@ -2896,7 +3107,7 @@ func DecodeG264(data []byte) (G264Value, schema.Errors, error) {
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G264Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots220...)
+	r.Check(at, raw, roots201...)
 	q := r.Quiet(raw)
 	if x, ok := q.Int(at, decode.Integer); ok {
 		v.V = x
@@ -2904,7 +3115,7 @@ func (v *G264Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	r.Off(q)
 }
 
-// DecodeG265 reads and validates a value of the schema G265 (see decode.Run).
+// DecodeG265 reads and validates a value of the schema G265 (see decode.Begin).
 func DecodeG265(data []byte) (G265Value, schema.Errors, error) {
 	return decode.Run[G265Value](data)
 }
@@ -2916,7 +3127,7 @@ func (v *G265Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG266 reads and validates a value of the schema G266 (see decode.Run).
+// DecodeG266 reads and validates a value of the schema G266 (see decode.Begin).
 func DecodeG266(data []byte) (G266Value, schema.Errors, error) {
 	return decode.Run[G266Value](data)
 }
@@ -2928,7 +3139,7 @@ func (v *G266Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG267 reads and validates a value of the schema G267 (see decode.Run).
+// DecodeG267 reads and validates a value of the schema G267 (see decode.Begin).
 func DecodeG267(data []byte) (G267Value, schema.Errors, error) {
 	return decode.Run[G267Value](data)
 }
@@ -2940,7 +3151,7 @@ func (v *G267Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG268 reads and validates a value of the schema G268 (see decode.Run).
+// DecodeG268 reads and validates a value of the schema G268 (see decode.Begin).
 func DecodeG268(data []byte) (G268Value, schema.Errors, error) {
 	return decode.Run[G268Value](data)
 }
@@ -2952,7 +3163,7 @@ func (v *G268Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG269 reads and validates a value of the schema G269 (see decode.Run).
+// DecodeG269 reads and validates a value of the schema G269 (see decode.Begin).
 func DecodeG269(data []byte) (G269Value, schema.Errors, error) {
 	return decode.Run[G269Value](data)
 }
@@ -2964,7 +3175,7 @@ func (v *G269Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG270 reads and validates a value of the schema G270 (see decode.Run).
+// DecodeG270 reads and validates a value of the schema G270 (see decode.Begin).
 func DecodeG270(data []byte) (G270Value, schema.Errors, error) {
 	return decode.Run[G270Value](data)
 }
@@ -2976,62 +3187,62 @@ func (v *G270Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG286 reads and validates a value of the schema G286 (see decode.Run).
+// DecodeG286 reads and validates a value of the schema G286 (see decode.Begin).
 func DecodeG286(data []byte) (G286Value, schema.Errors, error) {
 	return decode.Run[G286Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G286Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots221...)
+	x := r.Check(at, r.Raw(), roots202...)
 	v.V = x
 }
 
-// DecodeG287 reads and validates a value of the schema G287 (see decode.Run).
+// DecodeG287 reads and validates a value of the schema G287 (see decode.Begin).
 func DecodeG287(data []byte) (G287Value, schema.Errors, error) {
 	return decode.Run[G287Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G287Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots222...)
+	x := r.Check(at, r.Raw(), roots203...)
 	v.V = x
 }
 
-// DecodeG288 reads and validates a value of the schema G288 (see decode.Run).
+// DecodeG288 reads and validates a value of the schema G288 (see decode.Begin).
 func DecodeG288(data []byte) (G288Value, schema.Errors, error) {
 	return decode.Run[G288Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G288Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots223...)
+	x := r.Check(at, r.Raw(), roots204...)
 	v.V = x
 }
 
-// DecodeG289 reads and validates a value of the schema G289 (see decode.Run).
+// DecodeG289 reads and validates a value of the schema G289 (see decode.Begin).
 func DecodeG289(data []byte) (G289Value, schema.Errors, error) {
 	return decode.Run[G289Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G289Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots224...)
+	x := r.Check(at, r.Raw(), roots205...)
 	v.V = x
 }
 
-// DecodeG290 reads and validates a value of the schema G290 (see decode.Run).
+// DecodeG290 reads and validates a value of the schema G290 (see decode.Begin).
 func DecodeG290(data []byte) (G290Value, schema.Errors, error) {
 	return decode.Run[G290Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G290Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots225...)
+	x := r.Check(at, r.Raw(), roots206...)
 	v.V = x
 }
 
-// DecodeG291 reads and validates a value of the schema G291 (see decode.Run).
+// DecodeG291 reads and validates a value of the schema G291 (see decode.Begin).
 func DecodeG291(data []byte) (G291Value, schema.Errors, error) {
 	return decode.Run[G291Value](data)
 }
@@ -3043,7 +3254,7 @@ func (v *G291Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG292 reads and validates a value of the schema G292 (see decode.Run).
+// DecodeG292 reads and validates a value of the schema G292 (see decode.Begin).
 func DecodeG292(data []byte) (G292Value, schema.Errors, error) {
 	return decode.Run[G292Value](data)
 }
@@ -3055,7 +3266,7 @@ func (v *G292Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG293 reads and validates a value of the schema G293 (see decode.Run).
+// DecodeG293 reads and validates a value of the schema G293 (see decode.Begin).
 func DecodeG293(data []byte) (G293Value, schema.Errors, error) {
 	return decode.Run[G293Value](data)
 }
@@ -3067,7 +3278,7 @@ func (v *G293Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG294 reads and validates a value of the schema G294 (see decode.Run).
+// DecodeG294 reads and validates a value of the schema G294 (see decode.Begin).
 func DecodeG294(data []byte) (G294Value, schema.Errors, error) {
 	return decode.Run[G294Value](data)
 }
@@ -3084,7 +3295,7 @@ func (v *G294Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG295 reads and validates a value of the schema G295 (see decode.Run).
+// DecodeG295 reads and validates a value of the schema G295 (see decode.Begin).
 func DecodeG295(data []byte) (G295Value, schema.Errors, error) {
 	return decode.Run[G295Value](data)
 }
@@ -3100,7 +3311,7 @@ func (v *G295Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG296 reads and validates a value of the schema G296 (see decode.Run).
+// DecodeG296 reads and validates a value of the schema G296 (see decode.Begin).
 func DecodeG296(data []byte) (G296Value, schema.Errors, error) {
 	return decode.Run[G296Value](data)
 }
@@ -3112,29 +3323,29 @@ func (v *G296Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG297 reads and validates a value of the schema G297 (see decode.Run).
+// DecodeG297 reads and validates a value of the schema G297 (see decode.Begin).
 func DecodeG297(data []byte) (G297Value, schema.Errors, error) {
 	return decode.Run[G297Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G297Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots226...)
+	x := r.Check(at, r.Raw(), roots207...)
 	v.V = x
 }
 
-// DecodeG298 reads and validates a value of the schema G298 (see decode.Run).
+// DecodeG298 reads and validates a value of the schema G298 (see decode.Begin).
 func DecodeG298(data []byte) (G298Value, schema.Errors, error) {
 	return decode.Run[G298Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G298Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots227...)
+	x := r.Check(at, r.Raw(), roots208...)
 	v.V = x
 }
 
-// DecodeG299 reads and validates a value of the schema G299 (see decode.Run).
+// DecodeG299 reads and validates a value of the schema G299 (see decode.Begin).
 func DecodeG299(data []byte) (G299Value, schema.Errors, error) {
 	return decode.Run[G299Value](data)
 }
@@ -3146,392 +3357,392 @@ func (v *G299Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG300 reads and validates a value of the schema G300 (see decode.Run).
+// DecodeG300 reads and validates a value of the schema G300 (see decode.Begin).
 func DecodeG300(data []byte) (G300Value, schema.Errors, error) {
 	return decode.Run[G300Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G300Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots228...)
+	x := r.Check(at, r.Raw(), roots209...)
 	v.V = x
 }
 
-// DecodeG301 reads and validates a value of the schema G301 (see decode.Run).
+// DecodeG301 reads and validates a value of the schema G301 (see decode.Begin).
 func DecodeG301(data []byte) (G301Value, schema.Errors, error) {
 	return decode.Run[G301Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G301Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots229...)
+	x := r.Check(at, r.Raw(), roots210...)
 	v.V = x
 }
 
-// DecodeG302 reads and validates a value of the schema G302 (see decode.Run).
+// DecodeG302 reads and validates a value of the schema G302 (see decode.Begin).
 func DecodeG302(data []byte) (G302Value, schema.Errors, error) {
 	return decode.Run[G302Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G302Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots230...)
+	x := r.Check(at, r.Raw(), roots211...)
 	v.V = x
 }
 
-// DecodeG303 reads and validates a value of the schema G303 (see decode.Run).
+// DecodeG303 reads and validates a value of the schema G303 (see decode.Begin).
 func DecodeG303(data []byte) (G303Value, schema.Errors, error) {
 	return decode.Run[G303Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G303Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots231...)
+	x := r.Check(at, r.Raw(), roots212...)
 	v.V = x
 }
 
-// DecodeG304 reads and validates a value of the schema G304 (see decode.Run).
+// DecodeG304 reads and validates a value of the schema G304 (see decode.Begin).
 func DecodeG304(data []byte) (G304Value, schema.Errors, error) {
 	return decode.Run[G304Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G304Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots232...)
+	x := r.Check(at, r.Raw(), roots213...)
 	v.V = x
 }
 
-// DecodeG305 reads and validates a value of the schema G305 (see decode.Run).
+// DecodeG305 reads and validates a value of the schema G305 (see decode.Begin).
 func DecodeG305(data []byte) (G305Value, schema.Errors, error) {
 	return decode.Run[G305Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G305Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots233...)
+	x := r.Check(at, r.Raw(), roots214...)
 	v.V = x
 }
 
-// DecodeG306 reads and validates a value of the schema G306 (see decode.Run).
+// DecodeG306 reads and validates a value of the schema G306 (see decode.Begin).
 func DecodeG306(data []byte) (G306Value, schema.Errors, error) {
 	return decode.Run[G306Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G306Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots234...)
+	x := r.Check(at, r.Raw(), roots215...)
 	v.V = x
 }
 
-// DecodeG307 reads and validates a value of the schema G307 (see decode.Run).
+// DecodeG307 reads and validates a value of the schema G307 (see decode.Begin).
 func DecodeG307(data []byte) (G307Value, schema.Errors, error) {
 	return decode.Run[G307Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G307Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots235...)
+	x := r.Check(at, r.Raw(), roots216...)
 	v.V = x
 }
 
-// DecodeG308 reads and validates a value of the schema G308 (see decode.Run).
+// DecodeG308 reads and validates a value of the schema G308 (see decode.Begin).
 func DecodeG308(data []byte) (G308Value, schema.Errors, error) {
 	return decode.Run[G308Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G308Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots236...)
+	x := r.Check(at, r.Raw(), roots217...)
 	v.V = x
 }
 
-// DecodeG309 reads and validates a value of the schema G309 (see decode.Run).
+// DecodeG309 reads and validates a value of the schema G309 (see decode.Begin).
 func DecodeG309(data []byte) (G309Value, schema.Errors, error) {
 	return decode.Run[G309Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G309Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots237...)
+	x := r.Check(at, r.Raw(), roots218...)
 	v.V = x
 }
 
-// DecodeG310 reads and validates a value of the schema G310 (see decode.Run).
+// DecodeG310 reads and validates a value of the schema G310 (see decode.Begin).
 func DecodeG310(data []byte) (G310Value, schema.Errors, error) {
 	return decode.Run[G310Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G310Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots238...)
+	x := r.Check(at, r.Raw(), roots219...)
 	v.V = x
 }
 
-// DecodeG311 reads and validates a value of the schema G311 (see decode.Run).
+// DecodeG311 reads and validates a value of the schema G311 (see decode.Begin).
 func DecodeG311(data []byte) (G311Value, schema.Errors, error) {
 	return decode.Run[G311Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G311Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots239...)
+	x := r.Check(at, r.Raw(), roots220...)
 	v.V = x
 }
 
-// DecodeG312 reads and validates a value of the schema G312 (see decode.Run).
+// DecodeG312 reads and validates a value of the schema G312 (see decode.Begin).
 func DecodeG312(data []byte) (G312Value, schema.Errors, error) {
 	return decode.Run[G312Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G312Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots240...)
+	x := r.Check(at, r.Raw(), roots221...)
 	v.V = x
 }
 
-// DecodeG313 reads and validates a value of the schema G313 (see decode.Run).
+// DecodeG313 reads and validates a value of the schema G313 (see decode.Begin).
 func DecodeG313(data []byte) (G313Value, schema.Errors, error) {
 	return decode.Run[G313Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G313Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots241...)
+	x := r.Check(at, r.Raw(), roots222...)
 	v.V = x
 }
 
-// DecodeG314 reads and validates a value of the schema G314 (see decode.Run).
+// DecodeG314 reads and validates a value of the schema G314 (see decode.Begin).
 func DecodeG314(data []byte) (G314Value, schema.Errors, error) {
 	return decode.Run[G314Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G314Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots242...)
+	x := r.Check(at, r.Raw(), roots223...)
 	v.V = x
 }
 
-// DecodeG315 reads and validates a value of the schema G315 (see decode.Run).
+// DecodeG315 reads and validates a value of the schema G315 (see decode.Begin).
 func DecodeG315(data []byte) (G315Value, schema.Errors, error) {
 	return decode.Run[G315Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G315Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots243...)
+	x := r.Check(at, r.Raw(), roots224...)
 	v.V = x
 }
 
-// DecodeG316 reads and validates a value of the schema G316 (see decode.Run).
+// DecodeG316 reads and validates a value of the schema G316 (see decode.Begin).
 func DecodeG316(data []byte) (G316Value, schema.Errors, error) {
 	return decode.Run[G316Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G316Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots244...)
+	x := r.Check(at, r.Raw(), roots225...)
 	v.V = x
 }
 
-// DecodeG317 reads and validates a value of the schema G317 (see decode.Run).
+// DecodeG317 reads and validates a value of the schema G317 (see decode.Begin).
 func DecodeG317(data []byte) (G317Value, schema.Errors, error) {
 	return decode.Run[G317Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G317Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots245...)
+	x := r.Check(at, r.Raw(), roots226...)
 	v.V = x
 }
 
-// DecodeG318 reads and validates a value of the schema G318 (see decode.Run).
+// DecodeG318 reads and validates a value of the schema G318 (see decode.Begin).
 func DecodeG318(data []byte) (G318Value, schema.Errors, error) {
 	return decode.Run[G318Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G318Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots246...)
+	x := r.Check(at, r.Raw(), roots227...)
 	v.V = x
 }
 
-// DecodeG319 reads and validates a value of the schema G319 (see decode.Run).
+// DecodeG319 reads and validates a value of the schema G319 (see decode.Begin).
 func DecodeG319(data []byte) (G319Value, schema.Errors, error) {
 	return decode.Run[G319Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G319Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots247...)
+	x := r.Check(at, r.Raw(), roots228...)
 	v.V = x
 }
 
-// DecodeG321 reads and validates a value of the schema G321 (see decode.Run).
+// DecodeG321 reads and validates a value of the schema G321 (see decode.Begin).
 func DecodeG321(data []byte) (G321Value, schema.Errors, error) {
 	return decode.Run[G321Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G321Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots248...)
+	x := r.Check(at, r.Raw(), roots229...)
 	v.V = x
 }
 
-// DecodeG322 reads and validates a value of the schema G322 (see decode.Run).
+// DecodeG322 reads and validates a value of the schema G322 (see decode.Begin).
 func DecodeG322(data []byte) (G322Value, schema.Errors, error) {
 	return decode.Run[G322Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G322Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots249...)
+	x := r.Check(at, r.Raw(), roots230...)
 	v.V = x
 }
 
-// DecodeG323 reads and validates a value of the schema G323 (see decode.Run).
+// DecodeG323 reads and validates a value of the schema G323 (see decode.Begin).
 func DecodeG323(data []byte) (G323Value, schema.Errors, error) {
 	return decode.Run[G323Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G323Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots250...)
+	x := r.Check(at, r.Raw(), roots231...)
 	v.V = x
 }
 
-// DecodeG324 reads and validates a value of the schema G324 (see decode.Run).
+// DecodeG324 reads and validates a value of the schema G324 (see decode.Begin).
 func DecodeG324(data []byte) (G324Value, schema.Errors, error) {
 	return decode.Run[G324Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G324Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots251...)
+	x := r.Check(at, r.Raw(), roots232...)
 	v.V = x
 }
 
-// DecodeG325 reads and validates a value of the schema G325 (see decode.Run).
+// DecodeG325 reads and validates a value of the schema G325 (see decode.Begin).
 func DecodeG325(data []byte) (G325Value, schema.Errors, error) {
 	return decode.Run[G325Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G325Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots252...)
+	x := r.Check(at, r.Raw(), roots233...)
 	v.V = x
 }
 
-// DecodeG326 reads and validates a value of the schema G326 (see decode.Run).
+// DecodeG326 reads and validates a value of the schema G326 (see decode.Begin).
 func DecodeG326(data []byte) (G326Value, schema.Errors, error) {
 	return decode.Run[G326Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G326Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots253...)
+	x := r.Check(at, r.Raw(), roots234...)
 	v.V = x
 }
 
-// DecodeG327 reads and validates a value of the schema G327 (see decode.Run).
+// DecodeG327 reads and validates a value of the schema G327 (see decode.Begin).
 func DecodeG327(data []byte) (G327Value, schema.Errors, error) {
 	return decode.Run[G327Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G327Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots254...)
+	x := r.Check(at, r.Raw(), roots235...)
 	v.V = x
 }
 
-// DecodeG328 reads and validates a value of the schema G328 (see decode.Run).
+// DecodeG328 reads and validates a value of the schema G328 (see decode.Begin).
 func DecodeG328(data []byte) (G328Value, schema.Errors, error) {
 	return decode.Run[G328Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G328Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots255...)
+	x := r.Check(at, r.Raw(), roots236...)
 	v.V = x
 }
 
-// DecodeG329 reads and validates a value of the schema G329 (see decode.Run).
+// DecodeG329 reads and validates a value of the schema G329 (see decode.Begin).
 func DecodeG329(data []byte) (G329Value, schema.Errors, error) {
 	return decode.Run[G329Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G329Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots256...)
+	x := r.Check(at, r.Raw(), roots237...)
 	v.V = x
 }
 
-// DecodeG330 reads and validates a value of the schema G330 (see decode.Run).
+// DecodeG330 reads and validates a value of the schema G330 (see decode.Begin).
 func DecodeG330(data []byte) (G330Value, schema.Errors, error) {
 	return decode.Run[G330Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G330Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots257...)
+	x := r.Check(at, r.Raw(), roots238...)
 	v.V = x
 }
 
-// DecodeG331 reads and validates a value of the schema G331 (see decode.Run).
+// DecodeG331 reads and validates a value of the schema G331 (see decode.Begin).
 func DecodeG331(data []byte) (G331Value, schema.Errors, error) {
 	return decode.Run[G331Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G331Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots258...)
+	x := r.Check(at, r.Raw(), roots239...)
 	v.V = x
 }
 
-// DecodeG332 reads and validates a value of the schema G332 (see decode.Run).
+// DecodeG332 reads and validates a value of the schema G332 (see decode.Begin).
 func DecodeG332(data []byte) (G332Value, schema.Errors, error) {
 	return decode.Run[G332Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G332Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots259...)
+	x := r.Check(at, r.Raw(), roots240...)
 	v.V = x
 }
 
-// DecodeG333 reads and validates a value of the schema G333 (see decode.Run).
+// DecodeG333 reads and validates a value of the schema G333 (see decode.Begin).
 func DecodeG333(data []byte) (G333Value, schema.Errors, error) {
 	return decode.Run[G333Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G333Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots260...)
+	x := r.Check(at, r.Raw(), roots241...)
 	v.V = x
 }
 
-// DecodeG334 reads and validates a value of the schema G334 (see decode.Run).
+// DecodeG334 reads and validates a value of the schema G334 (see decode.Begin).
 func DecodeG334(data []byte) (G334Value, schema.Errors, error) {
 	return decode.Run[G334Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G334Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots261...)
+	x := r.Check(at, r.Raw(), roots242...)
 	v.V = x
 }
 
-// DecodeG335 reads and validates a value of the schema G335 (see decode.Run).
+// DecodeG335 reads and validates a value of the schema G335 (see decode.Begin).
 func DecodeG335(data []byte) (G335Value, schema.Errors, error) {
 	return decode.Run[G335Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G335Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots262...)
+	x := r.Check(at, r.Raw(), roots243...)
 	v.V = x
 }
 
-// DecodeG336 reads and validates a value of the schema G336 (see decode.Run).
+// DecodeG336 reads and validates a value of the schema G336 (see decode.Begin).
 func DecodeG336(data []byte) (G336Value, schema.Errors, error) {
 	return decode.Run[G336Value](data)
 }
@@ -3547,7 +3758,7 @@ func (v *G336Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *G336) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots263...)
+	r.Check(at, raw, roots244...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -3570,7 +3781,7 @@ func (v *G336) read(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG337 reads and validates a value of the schema G337 (see decode.Run).
+// DecodeG337 reads and validates a value of the schema G337 (see decode.Begin).
 func DecodeG337(data []byte) (G337Value, schema.Errors, error) {
 	return decode.Run[G337Value](data)
 }
@@ -3586,7 +3797,7 @@ func (v *G337Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *G337) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots264...)
+	r.Check(at, raw, roots245...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -3615,436 +3826,436 @@ func (v *G337) read(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG338 reads and validates a value of the schema G338 (see decode.Run).
+// DecodeG338 reads and validates a value of the schema G338 (see decode.Begin).
 func DecodeG338(data []byte) (G338Value, schema.Errors, error) {
 	return decode.Run[G338Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G338Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots265...)
+	x := r.Check(at, r.Raw(), roots246...)
 	v.V = x
 }
 
-// DecodeG339 reads and validates a value of the schema G339 (see decode.Run).
+// DecodeG339 reads and validates a value of the schema G339 (see decode.Begin).
 func DecodeG339(data []byte) (G339Value, schema.Errors, error) {
 	return decode.Run[G339Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G339Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots266...)
+	x := r.Check(at, r.Raw(), roots247...)
 	v.V = x
 }
 
-// DecodeG340 reads and validates a value of the schema G340 (see decode.Run).
+// DecodeG340 reads and validates a value of the schema G340 (see decode.Begin).
 func DecodeG340(data []byte) (G340Value, schema.Errors, error) {
 	return decode.Run[G340Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G340Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots267...)
+	x := r.Check(at, r.Raw(), roots248...)
 	v.V = x
 }
 
-// DecodeG341 reads and validates a value of the schema G341 (see decode.Run).
+// DecodeG341 reads and validates a value of the schema G341 (see decode.Begin).
 func DecodeG341(data []byte) (G341Value, schema.Errors, error) {
 	return decode.Run[G341Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G341Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots268...)
+	x := r.Check(at, r.Raw(), roots249...)
 	v.V = x
 }
 
-// DecodeG342 reads and validates a value of the schema G342 (see decode.Run).
+// DecodeG342 reads and validates a value of the schema G342 (see decode.Begin).
 func DecodeG342(data []byte) (G342Value, schema.Errors, error) {
 	return decode.Run[G342Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G342Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots269...)
+	x := r.Check(at, r.Raw(), roots250...)
 	v.V = x
 }
 
-// DecodeG343 reads and validates a value of the schema G343 (see decode.Run).
+// DecodeG343 reads and validates a value of the schema G343 (see decode.Begin).
 func DecodeG343(data []byte) (G343Value, schema.Errors, error) {
 	return decode.Run[G343Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G343Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots270...)
+	x := r.Check(at, r.Raw(), roots251...)
 	v.V = x
 }
 
-// DecodeG344 reads and validates a value of the schema G344 (see decode.Run).
+// DecodeG344 reads and validates a value of the schema G344 (see decode.Begin).
 func DecodeG344(data []byte) (G344Value, schema.Errors, error) {
 	return decode.Run[G344Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G344Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots271...)
+	x := r.Check(at, r.Raw(), roots252...)
 	v.V = x
 }
 
-// DecodeG345 reads and validates a value of the schema G345 (see decode.Run).
+// DecodeG345 reads and validates a value of the schema G345 (see decode.Begin).
 func DecodeG345(data []byte) (G345Value, schema.Errors, error) {
 	return decode.Run[G345Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G345Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots272...)
+	x := r.Check(at, r.Raw(), roots253...)
 	v.V = x
 }
 
-// DecodeG346 reads and validates a value of the schema G346 (see decode.Run).
+// DecodeG346 reads and validates a value of the schema G346 (see decode.Begin).
 func DecodeG346(data []byte) (G346Value, schema.Errors, error) {
 	return decode.Run[G346Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G346Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots273...)
+	x := r.Check(at, r.Raw(), roots254...)
 	v.V = x
 }
 
-// DecodeG347 reads and validates a value of the schema G347 (see decode.Run).
+// DecodeG347 reads and validates a value of the schema G347 (see decode.Begin).
 func DecodeG347(data []byte) (G347Value, schema.Errors, error) {
 	return decode.Run[G347Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G347Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots274...)
+	x := r.Check(at, r.Raw(), roots255...)
 	v.V = x
 }
 
-// DecodeG348 reads and validates a value of the schema G348 (see decode.Run).
+// DecodeG348 reads and validates a value of the schema G348 (see decode.Begin).
 func DecodeG348(data []byte) (G348Value, schema.Errors, error) {
 	return decode.Run[G348Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G348Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots275...)
+	x := r.Check(at, r.Raw(), roots256...)
 	v.V = x
 }
 
-// DecodeG349 reads and validates a value of the schema G349 (see decode.Run).
+// DecodeG349 reads and validates a value of the schema G349 (see decode.Begin).
 func DecodeG349(data []byte) (G349Value, schema.Errors, error) {
 	return decode.Run[G349Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G349Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots276...)
+	x := r.Check(at, r.Raw(), roots257...)
 	v.V = x
 }
 
-// DecodeG350 reads and validates a value of the schema G350 (see decode.Run).
+// DecodeG350 reads and validates a value of the schema G350 (see decode.Begin).
 func DecodeG350(data []byte) (G350Value, schema.Errors, error) {
 	return decode.Run[G350Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G350Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots277...)
+	x := r.Check(at, r.Raw(), roots258...)
 	v.V = x
 }
 
-// DecodeG351 reads and validates a value of the schema G351 (see decode.Run).
+// DecodeG351 reads and validates a value of the schema G351 (see decode.Begin).
 func DecodeG351(data []byte) (G351Value, schema.Errors, error) {
 	return decode.Run[G351Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G351Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots278...)
+	x := r.Check(at, r.Raw(), roots259...)
 	v.V = x
 }
 
-// DecodeG353 reads and validates a value of the schema G353 (see decode.Run).
+// DecodeG353 reads and validates a value of the schema G353 (see decode.Begin).
 func DecodeG353(data []byte) (G353Value, schema.Errors, error) {
 	return decode.Run[G353Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G353Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots279...)
+	x := r.Check(at, r.Raw(), roots260...)
 	v.V = x
 }
 
-// DecodeG354 reads and validates a value of the schema G354 (see decode.Run).
+// DecodeG354 reads and validates a value of the schema G354 (see decode.Begin).
 func DecodeG354(data []byte) (G354Value, schema.Errors, error) {
 	return decode.Run[G354Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G354Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots280...)
+	x := r.Check(at, r.Raw(), roots261...)
 	v.V = x
 }
 
-// DecodeG355 reads and validates a value of the schema G355 (see decode.Run).
+// DecodeG355 reads and validates a value of the schema G355 (see decode.Begin).
 func DecodeG355(data []byte) (G355Value, schema.Errors, error) {
 	return decode.Run[G355Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G355Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots281...)
+	x := r.Check(at, r.Raw(), roots262...)
 	v.V = x
 }
 
-// DecodeG356 reads and validates a value of the schema G356 (see decode.Run).
+// DecodeG356 reads and validates a value of the schema G356 (see decode.Begin).
 func DecodeG356(data []byte) (G356Value, schema.Errors, error) {
 	return decode.Run[G356Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G356Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots282...)
+	x := r.Check(at, r.Raw(), roots263...)
 	v.V = x
 }
 
-// DecodeG357 reads and validates a value of the schema G357 (see decode.Run).
+// DecodeG357 reads and validates a value of the schema G357 (see decode.Begin).
 func DecodeG357(data []byte) (G357Value, schema.Errors, error) {
 	return decode.Run[G357Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G357Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots283...)
+	x := r.Check(at, r.Raw(), roots264...)
 	v.V = x
 }
 
-// DecodeG358 reads and validates a value of the schema G358 (see decode.Run).
+// DecodeG358 reads and validates a value of the schema G358 (see decode.Begin).
 func DecodeG358(data []byte) (G358Value, schema.Errors, error) {
 	return decode.Run[G358Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G358Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots284...)
+	x := r.Check(at, r.Raw(), roots265...)
 	v.V = x
 }
 
-// DecodeG359 reads and validates a value of the schema G359 (see decode.Run).
+// DecodeG359 reads and validates a value of the schema G359 (see decode.Begin).
 func DecodeG359(data []byte) (G359Value, schema.Errors, error) {
 	return decode.Run[G359Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G359Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots285...)
+	x := r.Check(at, r.Raw(), roots266...)
 	v.V = x
 }
 
-// DecodeG360 reads and validates a value of the schema G360 (see decode.Run).
+// DecodeG360 reads and validates a value of the schema G360 (see decode.Begin).
 func DecodeG360(data []byte) (G360Value, schema.Errors, error) {
 	return decode.Run[G360Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G360Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots286...)
+	x := r.Check(at, r.Raw(), roots267...)
 	v.V = x
 }
 
-// DecodeG361 reads and validates a value of the schema G361 (see decode.Run).
+// DecodeG361 reads and validates a value of the schema G361 (see decode.Begin).
 func DecodeG361(data []byte) (G361Value, schema.Errors, error) {
 	return decode.Run[G361Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G361Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots287...)
+	x := r.Check(at, r.Raw(), roots268...)
 	v.V = x
 }
 
-// DecodeG362 reads and validates a value of the schema G362 (see decode.Run).
+// DecodeG362 reads and validates a value of the schema G362 (see decode.Begin).
 func DecodeG362(data []byte) (G362Value, schema.Errors, error) {
 	return decode.Run[G362Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G362Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots288...)
+	x := r.Check(at, r.Raw(), roots269...)
 	v.V = x
 }
 
-// DecodeG363 reads and validates a value of the schema G363 (see decode.Run).
+// DecodeG363 reads and validates a value of the schema G363 (see decode.Begin).
 func DecodeG363(data []byte) (G363Value, schema.Errors, error) {
 	return decode.Run[G363Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G363Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots289...)
+	x := r.Check(at, r.Raw(), roots270...)
 	v.V = x
 }
 
-// DecodeG364 reads and validates a value of the schema G364 (see decode.Run).
+// DecodeG364 reads and validates a value of the schema G364 (see decode.Begin).
 func DecodeG364(data []byte) (G364Value, schema.Errors, error) {
 	return decode.Run[G364Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G364Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots290...)
+	x := r.Check(at, r.Raw(), roots271...)
 	v.V = x
 }
 
-// DecodeG365 reads and validates a value of the schema G365 (see decode.Run).
+// DecodeG365 reads and validates a value of the schema G365 (see decode.Begin).
 func DecodeG365(data []byte) (G365Value, schema.Errors, error) {
 	return decode.Run[G365Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G365Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots291...)
+	x := r.Check(at, r.Raw(), roots272...)
 	v.V = x
 }
 
-// DecodeG366 reads and validates a value of the schema G366 (see decode.Run).
+// DecodeG366 reads and validates a value of the schema G366 (see decode.Begin).
 func DecodeG366(data []byte) (G366Value, schema.Errors, error) {
 	return decode.Run[G366Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G366Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots292...)
+	x := r.Check(at, r.Raw(), roots273...)
 	v.V = x
 }
 
-// DecodeG367 reads and validates a value of the schema G367 (see decode.Run).
+// DecodeG367 reads and validates a value of the schema G367 (see decode.Begin).
 func DecodeG367(data []byte) (G367Value, schema.Errors, error) {
 	return decode.Run[G367Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G367Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots293...)
+	x := r.Check(at, r.Raw(), roots274...)
 	v.V = x
 }
 
-// DecodeG368 reads and validates a value of the schema G368 (see decode.Run).
+// DecodeG368 reads and validates a value of the schema G368 (see decode.Begin).
 func DecodeG368(data []byte) (G368Value, schema.Errors, error) {
 	return decode.Run[G368Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G368Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots294...)
+	x := r.Check(at, r.Raw(), roots275...)
 	v.V = x
 }
 
-// DecodeG369 reads and validates a value of the schema G369 (see decode.Run).
+// DecodeG369 reads and validates a value of the schema G369 (see decode.Begin).
 func DecodeG369(data []byte) (G369Value, schema.Errors, error) {
 	return decode.Run[G369Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G369Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots295...)
+	x := r.Check(at, r.Raw(), roots276...)
 	v.V = x
 }
 
-// DecodeG370 reads and validates a value of the schema G370 (see decode.Run).
+// DecodeG370 reads and validates a value of the schema G370 (see decode.Begin).
 func DecodeG370(data []byte) (G370Value, schema.Errors, error) {
 	return decode.Run[G370Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G370Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots296...)
+	x := r.Check(at, r.Raw(), roots277...)
 	v.V = x
 }
 
-// DecodeG371 reads and validates a value of the schema G371 (see decode.Run).
+// DecodeG371 reads and validates a value of the schema G371 (see decode.Begin).
 func DecodeG371(data []byte) (G371Value, schema.Errors, error) {
 	return decode.Run[G371Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G371Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots297...)
+	x := r.Check(at, r.Raw(), roots278...)
 	v.V = x
 }
 
-// DecodeG372 reads and validates a value of the schema G372 (see decode.Run).
+// DecodeG372 reads and validates a value of the schema G372 (see decode.Begin).
 func DecodeG372(data []byte) (G372Value, schema.Errors, error) {
 	return decode.Run[G372Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G372Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots298...)
+	x := r.Check(at, r.Raw(), roots279...)
 	v.V = x
 }
 
-// DecodeG373 reads and validates a value of the schema G373 (see decode.Run).
+// DecodeG373 reads and validates a value of the schema G373 (see decode.Begin).
 func DecodeG373(data []byte) (G373Value, schema.Errors, error) {
 	return decode.Run[G373Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G373Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots299...)
+	x := r.Check(at, r.Raw(), roots280...)
 	v.V = x
 }
 
-// DecodeG374 reads and validates a value of the schema G374 (see decode.Run).
+// DecodeG374 reads and validates a value of the schema G374 (see decode.Begin).
 func DecodeG374(data []byte) (G374Value, schema.Errors, error) {
 	return decode.Run[G374Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G374Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots300...)
+	x := r.Check(at, r.Raw(), roots281...)
 	v.V = x
 }
 
-// DecodeG375 reads and validates a value of the schema G375 (see decode.Run).
+// DecodeG375 reads and validates a value of the schema G375 (see decode.Begin).
 func DecodeG375(data []byte) (G375Value, schema.Errors, error) {
 	return decode.Run[G375Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G375Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots301...)
+	x := r.Check(at, r.Raw(), roots282...)
 	v.V = x
 }
 
-// DecodeG376 reads and validates a value of the schema G376 (see decode.Run).
+// DecodeG376 reads and validates a value of the schema G376 (see decode.Begin).
 func DecodeG376(data []byte) (G376Value, schema.Errors, error) {
 	return decode.Run[G376Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G376Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots302...)
+	x := r.Check(at, r.Raw(), roots283...)
 	v.V = x
 }
 
-// DecodeG377 reads and validates a value of the schema G377 (see decode.Run).
+// DecodeG377 reads and validates a value of the schema G377 (see decode.Begin).
 func DecodeG377(data []byte) (G377Value, schema.Errors, error) {
 	return decode.Run[G377Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G377Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots303...)
+	x := r.Check(at, r.Raw(), roots284...)
 	v.V = x
 }
 
-// DecodeG378 reads and validates a value of the schema G378 (see decode.Run).
+// DecodeG378 reads and validates a value of the schema G378 (see decode.Begin).
 func DecodeG378(data []byte) (G378Value, schema.Errors, error) {
 	return decode.Run[G378Value](data)
 }
@@ -4054,40 +4265,66 @@ func (v *G378Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	v.V = r.Any()
 }
 
-// DecodeG379 reads and validates a value of the schema G379 (see decode.Run).
+// DecodeG379 reads and validates a value of the schema G379 (see decode.Begin).
 func DecodeG379(data []byte) (G379Value, schema.Errors, error) {
 	return decode.Run[G379Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G379Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots304...)
+	x := r.Check(at, r.Raw(), roots285...)
 	v.V = x
 }
 
-// DecodeG380 reads and validates a value of the schema G380 (see decode.Run).
+// DecodeG380 reads and validates a value of the schema G380 (see decode.Begin).
 func DecodeG380(data []byte) (G380Value, schema.Errors, error) {
 	return decode.Run[G380Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G380Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots305...)
+	x := r.Check(at, r.Raw(), roots286...)
 	v.V = x
 }
 
-// DecodeG383 reads and validates a value of the schema G383 (see decode.Run).
+// DecodeG383 reads and validates a value of the schema G383 (see decode.Begin).
 func DecodeG383(data []byte) (G383Value, schema.Errors, error) {
 	return decode.Run[G383Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G383Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots306...)
+	var x G383
+	x.DecodeFrom(r, at)
 	v.V = x
 }
 
-// DecodeG384 reads and validates a value of the schema G384 (see decode.Run).
+// DecodeFrom reads a G383 at at, adding the errors it finds to r.
+func (v *G383) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	switch r.Kind() {
+	case schema.KindObject:
+		raw := r.Raw()
+		r.Check(at, raw, roots287...)
+		q := r.Quiet(raw)
+		if o := q.Object(at, typesValues31); o.OK() {
+			x := map[string]any{}
+			for o.Next() {
+				_, name := o.Other()
+				x[name] = q.Any()
+			}
+			v.Object = optional.Some(x)
+		}
+		r.Off(q)
+	case schema.KindString:
+		if x, ok := r.Str(at, decode.String); ok {
+			v.String = optional.Some(x)
+		}
+	default:
+		r.Mismatch(at, typesObjectString0)
+	}
+}
+
+// DecodeG384 reads and validates a value of the schema G384 (see decode.Begin).
 func DecodeG384(data []byte) (G384Value, schema.Errors, error) {
 	return decode.Run[G384Value](data)
 }
@@ -4099,7 +4336,7 @@ func (v *G384Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG385 reads and validates a value of the schema G385 (see decode.Run).
+// DecodeG385 reads and validates a value of the schema G385 (see decode.Begin).
 func DecodeG385(data []byte) (G385Value, schema.Errors, error) {
 	return decode.Run[G385Value](data)
 }
@@ -4111,7 +4348,7 @@ func (v *G385Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG386 reads and validates a value of the schema G386 (see decode.Run).
+// DecodeG386 reads and validates a value of the schema G386 (see decode.Begin).
 func DecodeG386(data []byte) (G386Value, schema.Errors, error) {
 	return decode.Run[G386Value](data)
 }
@@ -4123,51 +4360,51 @@ func (v *G386Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG387 reads and validates a value of the schema G387 (see decode.Run).
+// DecodeG387 reads and validates a value of the schema G387 (see decode.Begin).
 func DecodeG387(data []byte) (G387Value, schema.Errors, error) {
 	return decode.Run[G387Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G387Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots307...)
+	x := r.Check(at, r.Raw(), roots288...)
 	v.V = x
 }
 
-// DecodeG388 reads and validates a value of the schema G388 (see decode.Run).
+// DecodeG388 reads and validates a value of the schema G388 (see decode.Begin).
 func DecodeG388(data []byte) (G388Value, schema.Errors, error) {
 	return decode.Run[G388Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G388Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots308...)
+	x := r.Check(at, r.Raw(), roots289...)
 	v.V = x
 }
 
-// DecodeG389 reads and validates a value of the schema G389 (see decode.Run).
+// DecodeG389 reads and validates a value of the schema G389 (see decode.Begin).
 func DecodeG389(data []byte) (G389Value, schema.Errors, error) {
 	return decode.Run[G389Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G389Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots309...)
+	x := r.Check(at, r.Raw(), roots290...)
 	v.V = x
 }
 
-// DecodeG390 reads and validates a value of the schema G390 (see decode.Run).
+// DecodeG390 reads and validates a value of the schema G390 (see decode.Begin).
 func DecodeG390(data []byte) (G390Value, schema.Errors, error) {
 	return decode.Run[G390Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G390Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots310...)
+	x := r.Check(at, r.Raw(), roots291...)
 	v.V = x
 }
 
-// DecodeG400 reads and validates a value of the schema G400 (see decode.Run).
+// DecodeG400 reads and validates a value of the schema G400 (see decode.Begin).
 func DecodeG400(data []byte) (G400Value, schema.Errors, error) {
 	return decode.Run[G400Value](data)
 }
@@ -4180,7 +4417,7 @@ func (v *G400Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG401 reads and validates a value of the schema G401 (see decode.Run).
+// DecodeG401 reads and validates a value of the schema G401 (see decode.Begin).
 func DecodeG401(data []byte) (G401Value, schema.Errors, error) {
 	return decode.Run[G401Value](data)
 }
@@ -4193,7 +4430,7 @@ func (v *G401Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG404 reads and validates a value of the schema G404 (see decode.Run).
+// DecodeG404 reads and validates a value of the schema G404 (see decode.Begin).
 func DecodeG404(data []byte) (G404Value, schema.Errors, error) {
 	return decode.Run[G404Value](data)
 }
@@ -4206,7 +4443,7 @@ func (v *G404Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG405 reads and validates a value of the schema G405 (see decode.Run).
+// DecodeG405 reads and validates a value of the schema G405 (see decode.Begin).
 func DecodeG405(data []byte) (G405Value, schema.Errors, error) {
 	return decode.Run[G405Value](data)
 }
@@ -4219,7 +4456,7 @@ func (v *G405Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG406 reads and validates a value of the schema G406 (see decode.Run).
+// DecodeG406 reads and validates a value of the schema G406 (see decode.Begin).
 func DecodeG406(data []byte) (G406Value, schema.Errors, error) {
 	return decode.Run[G406Value](data)
 }
@@ -4232,7 +4469,7 @@ func (v *G406Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG407 reads and validates a value of the schema G407 (see decode.Run).
+// DecodeG407 reads and validates a value of the schema G407 (see decode.Begin).
 func DecodeG407(data []byte) (G407Value, schema.Errors, error) {
 	return decode.Run[G407Value](data)
 }
@@ -4245,7 +4482,7 @@ func (v *G407Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG408 reads and validates a value of the schema G408 (see decode.Run).
+// DecodeG408 reads and validates a value of the schema G408 (see decode.Begin).
 func DecodeG408(data []byte) (G408Value, schema.Errors, error) {
 	return decode.Run[G408Value](data)
 }
@@ -4258,7 +4495,7 @@ func (v *G408Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG409 reads and validates a value of the schema G409 (see decode.Run).
+// DecodeG409 reads and validates a value of the schema G409 (see decode.Begin).
 func DecodeG409(data []byte) (G409Value, schema.Errors, error) {
 	return decode.Run[G409Value](data)
 }
@@ -4271,62 +4508,62 @@ func (v *G409Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG410 reads and validates a value of the schema G410 (see decode.Run).
+// DecodeG410 reads and validates a value of the schema G410 (see decode.Begin).
 func DecodeG410(data []byte) (G410Value, schema.Errors, error) {
 	return decode.Run[G410Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G410Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots311...)
+	x := r.Check(at, r.Raw(), roots292...)
 	v.V = x
 }
 
-// DecodeG411 reads and validates a value of the schema G411 (see decode.Run).
+// DecodeG411 reads and validates a value of the schema G411 (see decode.Begin).
 func DecodeG411(data []byte) (G411Value, schema.Errors, error) {
 	return decode.Run[G411Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G411Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots312...)
+	x := r.Check(at, r.Raw(), roots293...)
 	v.V = x
 }
 
-// DecodeG412 reads and validates a value of the schema G412 (see decode.Run).
+// DecodeG412 reads and validates a value of the schema G412 (see decode.Begin).
 func DecodeG412(data []byte) (G412Value, schema.Errors, error) {
 	return decode.Run[G412Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G412Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots313...)
+	x := r.Check(at, r.Raw(), roots294...)
 	v.V = x
 }
 
-// DecodeG413 reads and validates a value of the schema G413 (see decode.Run).
+// DecodeG413 reads and validates a value of the schema G413 (see decode.Begin).
 func DecodeG413(data []byte) (G413Value, schema.Errors, error) {
 	return decode.Run[G413Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G413Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots314...)
+	x := r.Check(at, r.Raw(), roots295...)
 	v.V = x
 }
 
-// DecodeG414 reads and validates a value of the schema G414 (see decode.Run).
+// DecodeG414 reads and validates a value of the schema G414 (see decode.Begin).
 func DecodeG414(data []byte) (G414Value, schema.Errors, error) {
 	return decode.Run[G414Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G414Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots315...)
+	x := r.Check(at, r.Raw(), roots296...)
 	v.V = x
 }
 
-// DecodeG415 reads and validates a value of the schema G415 (see decode.Run).
+// DecodeG415 reads and validates a value of the schema G415 (see decode.Begin).
 func DecodeG415(data []byte) (G415Value, schema.Errors, error) {
 	return decode.Run[G415Value](data)
 }
@@ -4342,7 +4579,7 @@ func (v *G415Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *G415) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots316...)
+	r.Check(at, raw, roots297...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -4359,7 +4596,7 @@ func (v *G415) read(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG416 reads and validates a value of the schema G416 (see decode.Run).
+// DecodeG416 reads and validates a value of the schema G416 (see decode.Begin).
 func DecodeG416(data []byte) (G416Value, schema.Errors, error) {
 	return decode.Run[G416Value](data)
 }
@@ -4375,7 +4612,7 @@ func (v *G416Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *G416) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots317...)
+	r.Check(at, raw, roots298...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -4392,7 +4629,7 @@ func (v *G416) read(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG417 reads and validates a value of the schema G417 (see decode.Run).
+// DecodeG417 reads and validates a value of the schema G417 (see decode.Begin).
 func DecodeG417(data []byte) (G417Value, schema.Errors, error) {
 	return decode.Run[G417Value](data)
 }
@@ -4408,7 +4645,7 @@ func (v *G417Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *G417) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots318...)
+	r.Check(at, raw, roots299...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -4425,7 +4662,7 @@ func (v *G417) read(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG418 reads and validates a value of the schema G418 (see decode.Run).
+// DecodeG418 reads and validates a value of the schema G418 (see decode.Begin).
 func DecodeG418(data []byte) (G418Value, schema.Errors, error) {
 	return decode.Run[G418Value](data)
 }
@@ -4441,7 +4678,7 @@ func (v *G418Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *G418) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots319...)
+	r.Check(at, raw, roots300...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -4458,7 +4695,7 @@ func (v *G418) read(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG419 reads and validates a value of the schema G419 (see decode.Run).
+// DecodeG419 reads and validates a value of the schema G419 (see decode.Begin).
 func DecodeG419(data []byte) (G419Value, schema.Errors, error) {
 	return decode.Run[G419Value](data)
 }
@@ -4474,7 +4711,7 @@ func (v *G419Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *G419) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots320...)
+	r.Check(at, raw, roots301...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -4491,7 +4728,7 @@ func (v *G419) read(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG420 reads and validates a value of the schema G420 (see decode.Run).
+// DecodeG420 reads and validates a value of the schema G420 (see decode.Begin).
 func DecodeG420(data []byte) (G420Value, schema.Errors, error) {
 	return decode.Run[G420Value](data)
 }
@@ -4504,343 +4741,369 @@ func (v *G420Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
-// DecodeG423 reads and validates a value of the schema G423 (see decode.Run).
+// DecodeG423 reads and validates a value of the schema G423 (see decode.Begin).
 func DecodeG423(data []byte) (G423Value, schema.Errors, error) {
 	return decode.Run[G423Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G423Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots321...)
+	var x G423
+	x.DecodeFrom(r, at)
 	v.V = x
 }
 
-// DecodeG424 reads and validates a value of the schema G424 (see decode.Run).
+// DecodeFrom reads a G423 at at, adding the errors it finds to r.
+func (v *G423) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	switch r.Kind() {
+	case schema.KindObject:
+		raw := r.Raw()
+		r.Check(at, raw, roots302...)
+		q := r.Quiet(raw)
+		if o := q.Object(at, typesValues32); o.OK() {
+			x := map[string]any{}
+			for o.Next() {
+				_, name := o.Other()
+				x[name] = q.Any()
+			}
+			v.Object = optional.Some(x)
+		}
+		r.Off(q)
+	case schema.KindString:
+		if x, ok := r.Str(at, decode.String); ok {
+			v.String = optional.Some(x)
+		}
+	default:
+		r.Mismatch(at, typesObjectString0)
+	}
+}
+
+// DecodeG424 reads and validates a value of the schema G424 (see decode.Begin).
 func DecodeG424(data []byte) (G424Value, schema.Errors, error) {
 	return decode.Run[G424Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G424Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots322...)
+	x := r.Check(at, r.Raw(), roots303...)
 	v.V = x
 }
 
-// DecodeG425 reads and validates a value of the schema G425 (see decode.Run).
+// DecodeG425 reads and validates a value of the schema G425 (see decode.Begin).
 func DecodeG425(data []byte) (G425Value, schema.Errors, error) {
 	return decode.Run[G425Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G425Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots323...)
+	x := r.Check(at, r.Raw(), roots304...)
 	v.V = x
 }
 
-// DecodeG426 reads and validates a value of the schema G426 (see decode.Run).
+// DecodeG426 reads and validates a value of the schema G426 (see decode.Begin).
 func DecodeG426(data []byte) (G426Value, schema.Errors, error) {
 	return decode.Run[G426Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G426Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots324...)
+	x := r.Check(at, r.Raw(), roots305...)
 	v.V = x
 }
 
-// DecodeG433 reads and validates a value of the schema G433 (see decode.Run).
+// DecodeG433 reads and validates a value of the schema G433 (see decode.Begin).
 func DecodeG433(data []byte) (G433Value, schema.Errors, error) {
 	return decode.Run[G433Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G433Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots325...)
+	x := r.Check(at, r.Raw(), roots306...)
 	v.V = x
 }
 
-// DecodeG434 reads and validates a value of the schema G434 (see decode.Run).
+// DecodeG434 reads and validates a value of the schema G434 (see decode.Begin).
 func DecodeG434(data []byte) (G434Value, schema.Errors, error) {
 	return decode.Run[G434Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G434Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots326...)
+	x := r.Check(at, r.Raw(), roots307...)
 	v.V = x
 }
 
-// DecodeG435 reads and validates a value of the schema G435 (see decode.Run).
+// DecodeG435 reads and validates a value of the schema G435 (see decode.Begin).
 func DecodeG435(data []byte) (G435Value, schema.Errors, error) {
 	return decode.Run[G435Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G435Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots327...)
+	x := r.Check(at, r.Raw(), roots308...)
 	v.V = x
 }
 
-// DecodeG436 reads and validates a value of the schema G436 (see decode.Run).
+// DecodeG436 reads and validates a value of the schema G436 (see decode.Begin).
 func DecodeG436(data []byte) (G436Value, schema.Errors, error) {
 	return decode.Run[G436Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G436Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots328...)
+	x := r.Check(at, r.Raw(), roots309...)
 	v.V = x
 }
 
-// DecodeG437 reads and validates a value of the schema G437 (see decode.Run).
+// DecodeG437 reads and validates a value of the schema G437 (see decode.Begin).
 func DecodeG437(data []byte) (G437Value, schema.Errors, error) {
 	return decode.Run[G437Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G437Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots329...)
+	x := r.Check(at, r.Raw(), roots310...)
 	v.V = x
 }
 
-// DecodeG438 reads and validates a value of the schema G438 (see decode.Run).
+// DecodeG438 reads and validates a value of the schema G438 (see decode.Begin).
 func DecodeG438(data []byte) (G438Value, schema.Errors, error) {
 	return decode.Run[G438Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G438Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots330...)
+	x := r.Check(at, r.Raw(), roots311...)
 	v.V = x
 }
 
-// DecodeG439 reads and validates a value of the schema G439 (see decode.Run).
+// DecodeG439 reads and validates a value of the schema G439 (see decode.Begin).
 func DecodeG439(data []byte) (G439Value, schema.Errors, error) {
 	return decode.Run[G439Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G439Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots331...)
+	x := r.Check(at, r.Raw(), roots312...)
 	v.V = x
 }
 
-// DecodeG440 reads and validates a value of the schema G440 (see decode.Run).
+// DecodeG440 reads and validates a value of the schema G440 (see decode.Begin).
 func DecodeG440(data []byte) (G440Value, schema.Errors, error) {
 	return decode.Run[G440Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G440Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots332...)
+	x := r.Check(at, r.Raw(), roots313...)
 	v.V = x
 }
 
-// DecodeG441 reads and validates a value of the schema G441 (see decode.Run).
+// DecodeG441 reads and validates a value of the schema G441 (see decode.Begin).
 func DecodeG441(data []byte) (G441Value, schema.Errors, error) {
 	return decode.Run[G441Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G441Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots333...)
+	x := r.Check(at, r.Raw(), roots314...)
 	v.V = x
 }
 
-// DecodeG442 reads and validates a value of the schema G442 (see decode.Run).
+// DecodeG442 reads and validates a value of the schema G442 (see decode.Begin).
 func DecodeG442(data []byte) (G442Value, schema.Errors, error) {
 	return decode.Run[G442Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G442Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots334...)
+	x := r.Check(at, r.Raw(), roots315...)
 	v.V = x
 }
 
-// DecodeG443 reads and validates a value of the schema G443 (see decode.Run).
+// DecodeG443 reads and validates a value of the schema G443 (see decode.Begin).
 func DecodeG443(data []byte) (G443Value, schema.Errors, error) {
 	return decode.Run[G443Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G443Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots335...)
+	x := r.Check(at, r.Raw(), roots316...)
 	v.V = x
 }
 
-// DecodeG444 reads and validates a value of the schema G444 (see decode.Run).
+// DecodeG444 reads and validates a value of the schema G444 (see decode.Begin).
 func DecodeG444(data []byte) (G444Value, schema.Errors, error) {
 	return decode.Run[G444Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G444Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots336...)
+	x := r.Check(at, r.Raw(), roots317...)
 	v.V = x
 }
 
-// DecodeG445 reads and validates a value of the schema G445 (see decode.Run).
+// DecodeG445 reads and validates a value of the schema G445 (see decode.Begin).
 func DecodeG445(data []byte) (G445Value, schema.Errors, error) {
 	return decode.Run[G445Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G445Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots337...)
+	x := r.Check(at, r.Raw(), roots318...)
 	v.V = x
 }
 
-// DecodeG446 reads and validates a value of the schema G446 (see decode.Run).
+// DecodeG446 reads and validates a value of the schema G446 (see decode.Begin).
 func DecodeG446(data []byte) (G446Value, schema.Errors, error) {
 	return decode.Run[G446Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G446Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots338...)
+	x := r.Check(at, r.Raw(), roots319...)
 	v.V = x
 }
 
-// DecodeG447 reads and validates a value of the schema G447 (see decode.Run).
+// DecodeG447 reads and validates a value of the schema G447 (see decode.Begin).
 func DecodeG447(data []byte) (G447Value, schema.Errors, error) {
 	return decode.Run[G447Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G447Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots339...)
+	x := r.Check(at, r.Raw(), roots320...)
 	v.V = x
 }
 
-// DecodeG448 reads and validates a value of the schema G448 (see decode.Run).
+// DecodeG448 reads and validates a value of the schema G448 (see decode.Begin).
 func DecodeG448(data []byte) (G448Value, schema.Errors, error) {
 	return decode.Run[G448Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G448Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots340...)
+	x := r.Check(at, r.Raw(), roots321...)
 	v.V = x
 }
 
-// DecodeG449 reads and validates a value of the schema G449 (see decode.Run).
+// DecodeG449 reads and validates a value of the schema G449 (see decode.Begin).
 func DecodeG449(data []byte) (G449Value, schema.Errors, error) {
 	return decode.Run[G449Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G449Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots341...)
+	x := r.Check(at, r.Raw(), roots322...)
 	v.V = x
 }
 
-// DecodeG450 reads and validates a value of the schema G450 (see decode.Run).
+// DecodeG450 reads and validates a value of the schema G450 (see decode.Begin).
 func DecodeG450(data []byte) (G450Value, schema.Errors, error) {
 	return decode.Run[G450Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G450Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots342...)
+	x := r.Check(at, r.Raw(), roots323...)
 	v.V = x
 }
 
-// DecodeG451 reads and validates a value of the schema G451 (see decode.Run).
+// DecodeG451 reads and validates a value of the schema G451 (see decode.Begin).
 func DecodeG451(data []byte) (G451Value, schema.Errors, error) {
 	return decode.Run[G451Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G451Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots343...)
+	x := r.Check(at, r.Raw(), roots324...)
 	v.V = x
 }
 
-// DecodeG452 reads and validates a value of the schema G452 (see decode.Run).
+// DecodeG452 reads and validates a value of the schema G452 (see decode.Begin).
 func DecodeG452(data []byte) (G452Value, schema.Errors, error) {
 	return decode.Run[G452Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G452Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots344...)
+	x := r.Check(at, r.Raw(), roots325...)
 	v.V = x
 }
 
-// DecodeG453 reads and validates a value of the schema G453 (see decode.Run).
+// DecodeG453 reads and validates a value of the schema G453 (see decode.Begin).
 func DecodeG453(data []byte) (G453Value, schema.Errors, error) {
 	return decode.Run[G453Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G453Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots345...)
+	x := r.Check(at, r.Raw(), roots326...)
 	v.V = x
 }
 
-// DecodeG454 reads and validates a value of the schema G454 (see decode.Run).
+// DecodeG454 reads and validates a value of the schema G454 (see decode.Begin).
 func DecodeG454(data []byte) (G454Value, schema.Errors, error) {
 	return decode.Run[G454Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G454Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots346...)
+	x := r.Check(at, r.Raw(), roots327...)
 	v.V = x
 }
 
-// DecodeG455 reads and validates a value of the schema G455 (see decode.Run).
+// DecodeG455 reads and validates a value of the schema G455 (see decode.Begin).
 func DecodeG455(data []byte) (G455Value, schema.Errors, error) {
 	return decode.Run[G455Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G455Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots347...)
+	x := r.Check(at, r.Raw(), roots328...)
 	v.V = x
 }
 
-// DecodeG457 reads and validates a value of the schema G457 (see decode.Run).
+// DecodeG457 reads and validates a value of the schema G457 (see decode.Begin).
 func DecodeG457(data []byte) (G457Value, schema.Errors, error) {
 	return decode.Run[G457Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G457Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots348...)
+	x := r.Check(at, r.Raw(), roots329...)
 	v.V = x
 }
 
-// DecodeG458 reads and validates a value of the schema G458 (see decode.Run).
+// DecodeG458 reads and validates a value of the schema G458 (see decode.Begin).
 func DecodeG458(data []byte) (G458Value, schema.Errors, error) {
 	return decode.Run[G458Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G458Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots349...)
+	x := r.Check(at, r.Raw(), roots330...)
 	v.V = x
 }
 
-// DecodeG459 reads and validates a value of the schema G459 (see decode.Run).
+// DecodeG459 reads and validates a value of the schema G459 (see decode.Begin).
 func DecodeG459(data []byte) (G459Value, schema.Errors, error) {
 	return decode.Run[G459Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G459Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots350...)
+	x := r.Check(at, r.Raw(), roots331...)
 	v.V = x
 }
 
-// DecodeG460 reads and validates a value of the schema G460 (see decode.Run).
+// DecodeG460 reads and validates a value of the schema G460 (see decode.Begin).
 func DecodeG460(data []byte) (G460Value, schema.Errors, error) {
 	return decode.Run[G460Value](data)
 }
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G460Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	x := r.Check(at, r.Raw(), roots351...)
+	x := r.Check(at, r.Raw(), roots332...)
 	v.V = x
 }

@@ -225,17 +225,17 @@ type G034Value struct {
 
 // G035Value holds a value of the schema G035.
 type G035Value struct {
-	V any
+	V float64
 }
 
 // G036Value holds a value of the schema G036.
 type G036Value struct {
-	V any
+	V map[string]any
 }
 
 // G037Value holds a value of the schema G037.
 type G037Value struct {
-	V any
+	V []any
 }
 
 // G038Value holds a value of the schema G038.
@@ -245,67 +245,67 @@ type G038Value struct {
 
 // G039Value holds a value of the schema G039.
 type G039Value struct {
-	V any
+	V bool
 }
 
 // G040Value holds a value of the schema G040.
 type G040Value struct {
-	V any
+	V bool
 }
 
 // G041Value holds a value of the schema G041.
 type G041Value struct {
-	V any
+	V []any
 }
 
 // G042Value holds a value of the schema G042.
 type G042Value struct {
-	V any
+	V []any
 }
 
 // G043Value holds a value of the schema G043.
 type G043Value struct {
-	V any
+	V map[string]any
 }
 
 // G044Value holds a value of the schema G044.
 type G044Value struct {
-	V any
+	V map[string]any
 }
 
 // G045Value holds a value of the schema G045.
 type G045Value struct {
-	V any
+	V float64
 }
 
 // G046Value holds a value of the schema G046.
 type G046Value struct {
-	V any
+	V float64
 }
 
 // G047Value holds a value of the schema G047.
 type G047Value struct {
-	V any
+	V float64
 }
 
 // G048Value holds a value of the schema G048.
 type G048Value struct {
-	V any
+	V float64
 }
 
 // G049Value holds a value of the schema G049.
 type G049Value struct {
-	V any
+	V string
 }
 
 // G050Value holds a value of the schema G050.
 type G050Value struct {
-	V any
+	V string
 }
 
 // G051Value holds a value of the schema G051.
 type G051Value struct {
-	V any
+	V string
 }
 
 // G052Value holds a value of the schema G052.
@@ -426,7 +426,7 @@ type G074Value struct {
 
 // G096Value holds a value of the schema G096.
 type G096Value struct {
-	V any
+	V float64
 }
 
 // G097Value holds a value of the schema G097.
@@ -436,7 +436,7 @@ type G097Value struct {
 
 // G098Value holds a value of the schema G098.
 type G098Value struct {
-	V any
+	V optional.Nullable[float64]
 }
 
 // G099Value holds a value of the schema G099.
@@ -447,60 +447,98 @@ type G099Value struct {
 // G099 are the arguments of G099 .
 type G099 struct {
 	// Bar is the "bar" property (required).
-	Bar any `json:"bar"`
+	Bar G099Bar `json:"bar"`
 	// Foo is the "foo" property (optional).
-	Foo optional.Value[any] `json:"foo,omitzero"`
+	Foo optional.Value[G099Foo] `json:"foo,omitzero"`
 }
+
+// G099Bar is a value of G099 , one of the values the schema allows.
+type G099Bar string
+
+// The values of G099Bar.
+const (
+	// G099BarBar is "bar".
+	G099BarBar G099Bar = "bar"
+)
+
+// G099Foo is a value of G099 , one of the values the schema allows.
+type G099Foo string
+
+// The values of G099Foo.
+const (
+	// G099FooFoo is "foo".
+	G099FooFoo G099Foo = "foo"
+)
 
 // G100Value holds a value of the schema G100.
 type G100Value struct {
-	V any
+	V G100
 }
+
+// G100 are the arguments of G100 , one of the values the schema allows.
+type G100 string
+
+// The values of G100.
+const (
+	// G100FooBar is "foo\nbar".
+	G100FooBar G100 = "foo\nbar"
+	// G100FooBar1 is "foo\rbar".
+	G100FooBar1 G100 = "foo\rbar"
+)
 
 // G101Value holds a value of the schema G101.
 type G101Value struct {
-	V any
+	V bool
 }
 
 // G102Value holds a value of the schema G102.
 type G102Value struct {
-	V any
+	V []any
 }
 
 // G103Value holds a value of the schema G103.
 type G103Value struct {
-	V any
+	V bool
 }
 
 // G104Value holds a value of the schema G104.
 type G104Value struct {
-	V any
+	V []any
 }
 
 // G105Value holds a value of the schema G105.
 type G105Value struct {
-	V any
+	V float64
 }
 
 // G106Value holds a value of the schema G106.
 type G106Value struct {
-	V any
+	V []any
 }
 
 // G107Value holds a value of the schema G107.
 type G107Value struct {
-	V any
+	V float64
 }
 
 // G108Value holds a value of the schema G108.
 type G108Value struct {
-	V any
+	V []any
 }
 
 // G109Value holds a value of the schema G109.
 type G109Value struct {
-	V any
+	V G109
 }
+
+// G109 are the arguments of G109 , one of the values the schema allows.
+type G109 string
+
+// The values of G109.
+const (
+	// G109HelloThere is "hello\x00there".
+	G109HelloThere G109 = "hello\x00there"
+)
 
 // G110Value holds a value of the schema G110.
 type G110Value struct {
@@ -1252,7 +1290,7 @@ type G248Value struct {
 
 // G249Value holds a value of the schema G249.
 type G249Value struct {
-	V any
+	V map[string]any
 }
 
 // G250Value holds a value of the schema G250.
@@ -1847,7 +1885,31 @@ type G380Value struct {
 
 // G383Value holds a value of the schema G383.
 type G383Value struct {
-	V any
+	V G383
+}
+
+// G383 are the arguments of G383 : one of a JSON object, a JSON string; exactly one field is set.
+type G383 struct {
+	// Object is set when the value is a JSON object.
+	Object optional.Value[map[string]any]
+	// String is set when the value is a JSON string.
+	String optional.Value[string]
+}
+
+// MarshalJSON writes the alternative that is set.
+func (v G383) MarshalJSON() ([]byte, error) {
+	switch {
+	case v.Object.Set:
+		return json.Marshal(v.Object.V)
+	case v.String.Set:
+		return json.Marshal(v.String.V)
+	}
+	return []byte("null"), nil
+}
+
+// IsZero reports whether no alternative is set.
+func (v G383) IsZero() bool {
+	return !v.Object.Set && !v.String.Set
 }
 
 // G384Value holds a value of the schema G384.
@@ -1997,7 +2059,31 @@ type G420Value struct {
 
 // G423Value holds a value of the schema G423.
 type G423Value struct {
-	V any
+	V G423
+}
+
+// G423 are the arguments of G423 : one of a JSON object, a JSON string; exactly one field is set.
+type G423 struct {
+	// Object is set when the value is a JSON object.
+	Object optional.Value[map[string]any]
+	// String is set when the value is a JSON string.
+	String optional.Value[string]
+}
+
+// MarshalJSON writes the alternative that is set.
+func (v G423) MarshalJSON() ([]byte, error) {
+	switch {
+	case v.Object.Set:
+		return json.Marshal(v.Object.V)
+	case v.String.Set:
+		return json.Marshal(v.String.V)
+	}
+	return []byte("null"), nil
+}
+
+// IsZero reports whether no alternative is set.
+func (v G423) IsZero() bool {
+	return !v.Object.Set && !v.String.Set
 }
 
 // G424Value holds a value of the schema G424.
