@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # regen.sh regenerates every tools.json of testdata/generators from its
-# program, checks them, and rewrites the keyword table in README.md.
+# program, checks them and the hand-written calls.json beside them (each
+# valid call validates against its tool's inputSchema, each invalid call does
+# not), and rewrites the keyword table in README.md.
 #
 # Needs: Go (the version in gogen/go.mod or newer) with access to the Go module
 # proxy, Node.js 20+ and npm with access to the npm registry, python3 with
@@ -33,7 +35,7 @@ python3 pydantic/gen.py >"$tmp/pydantic.json"
 mv "$tmp/pydantic.json" pydantic/tools.json
 
 # jsonschemago and invopop: the nested Go module gogen/ writes both, then
-# checks all four files and writes the keyword table.
+# checks all four tools.json and calls.json and writes the keyword table.
 echo "== jsonschemago, invopop"
 (cd gogen && go build -o "$tmp/gogen" .)
 "$tmp/gogen" gen .

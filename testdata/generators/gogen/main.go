@@ -1,9 +1,11 @@
 // Command gogen writes the tools.json of the two Go schema generators and
-// checks every tools.json of the fixture estate. It is its own module so that
-// its dependencies stay out of the main module.
+// checks every tools.json and calls.json of the fixture estate. It is its own
+// module so that its dependencies stay out of the main module.
 //
 //	go run . gen DIR       write DIR/jsonschemago/tools.json and DIR/invopop/tools.json
 //	go run . check DIR     compile every inputSchema of DIR/*/tools.json (draft 2020-12)
+//	                       and validate the calls of DIR/*/calls.json against them
+//	go run . check -v DIR  the same, listing what each invalid call breaks
 //	go run . keywords DIR  print the keyword-count table of DIR/*/tools.json
 //	go run . keywords -readme FILE DIR
 //	                       write that table into FILE between its marker lines
@@ -36,7 +38,10 @@ func main() {
 	case "gen":
 		err = gen(oneDir(args))
 	case "check":
-		err = check(oneDir(args))
+		fs := flag.NewFlagSet("check", flag.ExitOnError)
+		verbose := fs.Bool("v", false, "list what each invalid call breaks")
+		fs.Parse(args)
+		err = check(oneDir(fs.Args()), *verbose)
 	case "keywords":
 		fs := flag.NewFlagSet("keywords", flag.ExitOnError)
 		readme := fs.String("readme", "", "write the table into this file between its marker lines")
@@ -52,7 +57,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: gogen gen|check DIR | gogen keywords [-readme FILE] DIR")
+	fmt.Fprintln(os.Stderr, "usage: gogen gen DIR | gogen check [-v] DIR | gogen keywords [-readme FILE] DIR")
 	os.Exit(2)
 }
 
