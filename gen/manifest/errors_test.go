@@ -28,7 +28,7 @@ func TestLoadDirErrors(t *testing.T) {
 			"tool.yaml:9:15: tenants contain an empty tenant",
 		}},
 		{"bad-pattern", []string{
-			"tool.yaml:13:11: inputSchema/properties/reference/pattern: pattern \"^(?!PMT)\\\\d+$\" does not compile with Go's regexp (RE2): error parsing regexp: invalid or unsupported Perl syntax: `(?!`",
+			"tool.yaml:13:11: inputSchema/properties/reference/pattern: pattern \"^PMT-(?!0)\\\\d+$\" does not compile with Go's regexp (RE2): error parsing regexp: invalid or unsupported Perl syntax: `(?!`; look-aheads are taken only at the start of a pattern anchored with ^",
 		}},
 		{"bad-semver", []string{
 			`tool.yaml:3:14: not a version "1.0": want X.Y.Z (invalid semantic version)`,

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -100,25 +99,6 @@ func (b *Bound) Literal() string {
 	}
 	return b.lit
 }
-
-// Pattern is a compiled `pattern` (or a patternProperties key): Go's RE2
-// syntax, unanchored, as JSON Schema's regular expressions are.
-type Pattern struct {
-	// Source is the regular expression as written.
-	Source string
-	re     *regexp.Regexp
-	msg    string // MsgPattern(Source), built once
-}
-
-// Message is the error of a string the pattern does not match.
-func (p *Pattern) Message() string { return p.msg }
-
-// MatchString reports whether s contains a match of the pattern.
-func (p *Pattern) MatchString(s string) bool { return p.re.MatchString(s) }
-
-// Regexp returns the compiled expression (a *regexp.Regexp is safe for
-// concurrent use and has no state a caller can change).
-func (p *Pattern) Regexp() *regexp.Regexp { return p.re }
 
 // PatternSchema is one patternProperties entry: properties whose name the
 // pattern matches must satisfy the schema.

@@ -591,12 +591,12 @@ func (p *parser) pattern(v any, path Path) *Pattern {
 		p.fail(path, "pattern must be a string")
 		return nil
 	}
-	re, err := regexp.Compile(src)
+	pat, err := CompilePattern(src)
 	if err != nil {
-		p.fail(path, "pattern %q does not compile with Go's regexp (RE2): %v", src, err)
+		p.fail(path, "%v", err)
 		return nil
 	}
-	return &Pattern{Source: src, re: re, msg: MsgPattern(src)}
+	return pat
 }
 
 func (p *parser) boolean(v any, path Path) bool {
