@@ -184,6 +184,27 @@ func TestMapsAndUndeclaredProperties(t *testing.T) {
 	}
 }
 
+// patternProperties are checked by the reference validator; the type
+// has to hold what they admit, which a struct without fields would drop.
+func TestPatternPropertiesAreHeld(t *testing.T) {
+	v := build(t, `{"type": "object", "properties": {
+		"ids": {"type": "object", "patternProperties": {"^[0-9]+$": {"type": "number"}}, "additionalProperties": false},
+		"two": {"type": "object", "patternProperties": {"^a": {"type": "number"}, "^b": {"type": "string"}}, "additionalProperties": false},
+		"open": {"type": "object", "patternProperties": {"^a": {"type": "number"}}},
+		"named": {"type": "object", "properties": {"id": {"type": "string"}}, "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": false}}}`)
+	if ids := field(t, v.Args, "ids").Type; ids.Kind != Map || ids.Elem.Kind != Number {
+		t.Errorf("closed, one pattern: %+v, want map[string]float64", ids)
+	}
+	for _, name := range []string{"two", "open"} {
+		if m := field(t, v.Args, name).Type; m.Kind != Map || m.Elem.Kind != Any {
+			t.Errorf("%s: %+v, want a map of any JSON value", name, m)
+		}
+	}
+	if n := field(t, v.Args, "named").Type; n.Kind != Struct || n.Forbidden || n.Extra == nil || n.Extra.Kind != String {
+		t.Errorf("named: %+v, want a struct holding the x- properties", n)
+	}
+}
+
 func TestAllOfMergesObjects(t *testing.T) {
 	v := build(t, `{"type": "object", "properties": {"x": {"allOf": [
 		{"$ref": "#/$defs/base"},

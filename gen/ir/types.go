@@ -665,10 +665,29 @@ func (b *builder) object(t *Type, conj []*schema.Schema, name string) {
 			extraRoots = append(extraRoots, ap)
 		}
 	}
-	if len(names) == 0 && !closed {
+	var patternRoots []*schema.Schema
+	for _, s := range conj {
+		for _, p := range s.PatternProperties() {
+			patternRoots = append(patternRoots, p.Schema)
+		}
+	}
+	// undeclared is the type of a property the object does not declare:
+	// the one schema that applies to every such property, when there is
+	// one; otherwise any JSON value (patternProperties are checked by the
+	// reference validator, which the type then only has to hold).
+	undeclared := func(name string) *Type {
+		switch {
+		case len(patternRoots) == 0:
+			return b.typeOf(extraRoots, name)
+		case closed && len(patternRoots) == 1:
+			return b.typeOf(patternRoots, name)
+		}
+		return b.typeOf(nil, name)
+	}
+	if len(names) == 0 && (!closed || len(patternRoots) > 0) {
 		// An object of undeclared properties: a map.
 		t.Kind = Map
-		t.Elem = b.typeOf(extraRoots, name+"Value")
+		t.Elem = undeclared(name + "Value")
 		b.objectChecks(t, conj)
 		return
 	}
@@ -680,7 +699,7 @@ func (b *builder) object(t *Type, conj []*schema.Schema, name string) {
 			b.fail(b.key, b.field, at(conj[0].Location(), "properties", n), fmt.Sprintf("properties %q and %q both become the Go field %s; rename one", other, n, f.GoName))
 			continue
 		}
-		if f.GoName == "AdditionalProperties" && len(extraRoots) > 0 {
+		if f.GoName == "AdditionalProperties" && (len(extraRoots) > 0 || len(patternRoots) > 0) {
 			b.fail(b.key, b.field, at(conj[0].Location(), "properties", n), "a property named like the field that holds undeclared properties; rename it")
 		}
 		goNames[f.GoName] = n
@@ -695,9 +714,9 @@ func (b *builder) object(t *Type, conj []*schema.Schema, name string) {
 		f.Type = b.typeOf(roots, t.Name+f.GoName)
 		t.Fields = append(t.Fields, f)
 	}
-	t.Forbidden = closed
-	if len(extraRoots) > 0 {
-		t.Extra = b.typeOf(extraRoots, t.Name+"Value")
+	t.Forbidden = closed && len(patternRoots) == 0
+	if len(extraRoots) > 0 || len(patternRoots) > 0 {
+		t.Extra = undeclared(t.Name + "Value")
 	}
 	b.objectChecks(t, conj)
 }

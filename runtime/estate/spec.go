@@ -114,10 +114,10 @@ func (s ToolSpec) Validate() error {
 	case s.InputSchema == nil:
 		fail("input schema is missing")
 	case !isObjectSchema(s.InputSchema):
-		fail(`input schema must have type "object"`)
+		fail(`input schema must have type "object"%s`, topRefHint(s.InputSchema))
 	}
 	if s.OutputSchema != nil && !isObjectSchema(s.OutputSchema) {
-		fail(`output schema must have type "object"`)
+		fail(`output schema must have type "object"%s`, topRefHint(s.OutputSchema))
 	}
 	if slices.Contains(s.RequiredScopes, "") {
 		fail("required scopes contain an empty scope")
@@ -167,4 +167,14 @@ func (s ToolSpec) clone() ToolSpec {
 	s.RequiredScopes = slices.Clone(s.RequiredScopes)
 	s.Tenants = slices.Clone(s.Tenants)
 	return s
+}
+
+// topRefHint says how to fix a schema whose top is only a $ref, as
+// invopop/jsonschema writes one: MCP's Tool type requires type "object" at
+// the top of inputSchema and outputSchema, and clients check it.
+func topRefHint(s *schema.Schema) string {
+	if ref, _ := s.Ref(); ref != nil && len(s.Types()) == 0 {
+		return ` at its top, as MCP requires: add type: object beside the $ref`
+	}
+	return ""
 }

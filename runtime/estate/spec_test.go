@@ -49,6 +49,9 @@ func TestToolSpecValidate(t *testing.T) {
 		{"input not object", func(s *ToolSpec) { s.InputSchema = schema.MustParseJSON(`{"type":"string"}`) }, `input schema must have type "object"`},
 		{"input untyped", func(s *ToolSpec) { s.InputSchema = schema.MustParseJSON(`{}`) }, `input schema must have type "object"`},
 		{"input union", func(s *ToolSpec) { s.InputSchema = schema.MustParseJSON(`{"type":["object","null"]}`) }, `input schema must have type "object"`},
+		{"input top ref", func(s *ToolSpec) {
+			s.InputSchema = schema.MustParseJSON(`{"$ref":"#/$defs/a","$defs":{"a":{"type":"object"}}}`)
+		}, `input schema must have type "object" at its top, as MCP requires: add type: object beside the $ref`},
 		{"output not object", func(s *ToolSpec) { s.OutputSchema = schema.MustParseJSON(`{"type":"array"}`) }, `output schema must have type "object"`},
 		{"empty scope", func(s *ToolSpec) { s.RequiredScopes = []string{"payments.read", ""} }, "empty scope"},
 		{"empty tenant", func(s *ToolSpec) { s.Tenants = []string{""} }, "empty tenant"},

@@ -4570,30 +4570,18 @@ func DecodeG415(data []byte) (G415Value, schema.Errors, error) {
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G415Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	var x G415
-	x.DecodeFrom(r, at)
-	v.V = x
-}
-
-// DecodeFrom reads a G415 at at. The reference validator checks it (patternProperties);
-// read fills it.
-func (v *G415) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
 	r.Check(at, raw, roots297...)
 	q := r.Quiet(raw)
-	v.read(q, at)
-	r.Off(q)
-}
-
-// read reads a G415 at at, reporting what r reports.
-func (v *G415) read(r *decode.Reader, at *decode.Loc) {
-	o := r.Object(at, decode.Object)
-	for o.Next() {
-		switch string(o.Name()) {
-		default:
-			o.Additional()
+	if o := q.Object(at, decode.Object); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
 		}
+		v.V = x
 	}
+	r.Off(q)
 }
 
 // DecodeG416 reads and validates a value of the schema G416 (see decode.Begin).
@@ -4603,30 +4591,18 @@ func DecodeG416(data []byte) (G416Value, schema.Errors, error) {
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G416Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	var x G416
-	x.DecodeFrom(r, at)
-	v.V = x
-}
-
-// DecodeFrom reads a G416 at at. The reference validator checks it (patternProperties);
-// read fills it.
-func (v *G416) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
 	r.Check(at, raw, roots298...)
 	q := r.Quiet(raw)
-	v.read(q, at)
-	r.Off(q)
-}
-
-// read reads a G416 at at, reporting what r reports.
-func (v *G416) read(r *decode.Reader, at *decode.Loc) {
-	o := r.Object(at, decode.Object)
-	for o.Next() {
-		switch string(o.Name()) {
-		default:
-			o.Additional()
+	if o := q.Object(at, decode.Object); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
 		}
+		v.V = x
 	}
+	r.Off(q)
 }
 
 // DecodeG417 reads and validates a value of the schema G417 (see decode.Begin).
@@ -4636,30 +4612,18 @@ func DecodeG417(data []byte) (G417Value, schema.Errors, error) {
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G417Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	var x G417
-	x.DecodeFrom(r, at)
-	v.V = x
-}
-
-// DecodeFrom reads a G417 at at. The reference validator checks it (patternProperties);
-// read fills it.
-func (v *G417) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
 	r.Check(at, raw, roots299...)
 	q := r.Quiet(raw)
-	v.read(q, at)
-	r.Off(q)
-}
-
-// read reads a G417 at at, reporting what r reports.
-func (v *G417) read(r *decode.Reader, at *decode.Loc) {
-	o := r.Object(at, decode.Object)
-	for o.Next() {
-		switch string(o.Name()) {
-		default:
-			o.Additional()
+	if o := q.Object(at, decode.Object); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
 		}
+		v.V = x
 	}
+	r.Off(q)
 }
 
 // DecodeG418 reads and validates a value of the schema G418 (see decode.Begin).
@@ -4669,30 +4633,18 @@ func DecodeG418(data []byte) (G418Value, schema.Errors, error) {
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G418Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	var x G418
-	x.DecodeFrom(r, at)
-	v.V = x
-}
-
-// DecodeFrom reads a G418 at at. The reference validator checks it (patternProperties);
-// read fills it.
-func (v *G418) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
 	r.Check(at, raw, roots300...)
 	q := r.Quiet(raw)
-	v.read(q, at)
-	r.Off(q)
-}
-
-// read reads a G418 at at, reporting what r reports.
-func (v *G418) read(r *decode.Reader, at *decode.Loc) {
-	o := r.Object(at, decode.Object)
-	for o.Next() {
-		switch string(o.Name()) {
-		default:
-			o.Additional()
+	if o := q.Object(at, decode.Object); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
 		}
+		v.V = x
 	}
+	r.Off(q)
 }
 
 // DecodeG419 reads and validates a value of the schema G419 (see decode.Begin).
@@ -4702,30 +4654,18 @@ func DecodeG419(data []byte) (G419Value, schema.Errors, error) {
 
 // DecodeFrom reads the value at at, adding the errors it finds to r.
 func (v *G419Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
-	var x G419
-	x.DecodeFrom(r, at)
-	v.V = x
-}
-
-// DecodeFrom reads a G419 at at. The reference validator checks it (patternProperties);
-// read fills it.
-func (v *G419) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
 	r.Check(at, raw, roots301...)
 	q := r.Quiet(raw)
-	v.read(q, at)
-	r.Off(q)
-}
-
-// read reads a G419 at at, reporting what r reports.
-func (v *G419) read(r *decode.Reader, at *decode.Loc) {
-	o := r.Object(at, decode.Object)
-	for o.Next() {
-		switch string(o.Name()) {
-		default:
-			o.Additional()
+	if o := q.Object(at, decode.Object); o.OK() {
+		x := map[string]any{}
+		for o.Next() {
+			_, name := o.Other()
+			x[name] = q.Any()
 		}
+		v.V = x
 	}
+	r.Off(q)
 }
 
 // DecodeG420 reads and validates a value of the schema G420 (see decode.Begin).

@@ -2014,43 +2014,28 @@ type G414Value struct {
 
 // G415Value holds a value of the schema G415.
 type G415Value struct {
-	V G415
+	V map[string]any
 }
-
-// G415 are the arguments of G415 .
-type G415 struct{}
 
 // G416Value holds a value of the schema G416.
 type G416Value struct {
-	V G416
+	V map[string]any
 }
-
-// G416 are the arguments of G416 .
-type G416 struct{}
 
 // G417Value holds a value of the schema G417.
 type G417Value struct {
-	V G417
+	V map[string]any
 }
-
-// G417 are the arguments of G417 .
-type G417 struct{}
 
 // G418Value holds a value of the schema G418.
 type G418Value struct {
-	V G418
+	V map[string]any
 }
-
-// G418 are the arguments of G418 .
-type G418 struct{}
 
 // G419Value holds a value of the schema G419.
 type G419Value struct {
-	V G419
+	V map[string]any
 }
-
-// G419 are the arguments of G419 .
-type G419 struct{}
 
 // G420Value holds a value of the schema G420.
 type G420Value struct {
