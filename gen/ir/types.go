@@ -243,7 +243,7 @@ func refTarget(s *schema.Schema) *schema.Schema {
 	allOf := s.AllOf()
 	for k := range doc {
 		switch {
-		case k == "$ref", k == "allOf" && ref == nil && len(allOf) == 1, annotationKeyword(k):
+		case k == "$ref", k == "allOf" && ref == nil && len(allOf) == 1, schema.IsAnnotation(k):
 		default:
 			return nil
 		}
@@ -257,14 +257,6 @@ func refTarget(s *schema.Schema) *schema.Schema {
 		}
 	}
 	return nil
-}
-
-func annotationKeyword(k string) bool {
-	switch k {
-	case "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "x-secret":
-		return true
-	}
-	return strings.HasPrefix(k, "x-")
 }
 
 // def returns the named type of a schema reached through $ref (a $defs
@@ -577,7 +569,7 @@ func onlyUnion(s *schema.Schema, owner bool) bool {
 	}
 	for k := range doc {
 		switch {
-		case annotationKeyword(k), k == "type", k == "discriminator", k == "$defs", k == "definitions", k == "$id", k == "$anchor", k == "$schema":
+		case schema.IsAnnotation(k), k == "type", k == "discriminator", k == "$defs", k == "definitions", k == "$id", k == "$anchor", k == "$schema":
 		case owner && (k == "anyOf" || k == "oneOf"):
 		case k == "$ref", k == "allOf":
 			// The referenced schemas are in the conjunction themselves.

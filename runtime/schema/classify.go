@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,6 +183,10 @@ type classifier struct {
 	dir     Direction
 	changes []Change
 	stack   []string // the (old, new) pairs being compared, against cycles
+	// stripped are the owners of unions without them (see distribute);
+	// restrictions the type schemas of restrict.
+	stripped     map[string]*Schema
+	restrictions map[atomSet]*Schema
 }
 
 func (c *classifier) add(e effect, rule, path string, where *Schema, format string, args ...any) {
@@ -239,12 +244,34 @@ func (k conj) key() string {
 	return b.String()
 }
 
-// head is the schema a change is located at.
+// head is the first schema of the conjunction: the one written at the
+// value (a property's own schema), whose annotations describe it.
 func (k conj) head() *Schema {
 	if len(k) == 0 {
 		return nil
 	}
 	return k[0]
+}
+
+// site is the schema a change of a constraint is located at: the first
+// one that says more than a $ref, so that a change to a definition is
+// located in $defs, not at the reference that brought it.
+func (k conj) site() *Schema {
+	for _, s := range k {
+		if s.doc == nil && s.loc == nil {
+			continue // a type restriction of the classifier's own
+		}
+		doc, ok := s.doc.(map[string]any)
+		if !ok {
+			return s
+		}
+		for kw := range doc {
+			if kw != "$ref" && kw != "$defs" && !IsAnnotation(kw) {
+				return s
+			}
+		}
+	}
+	return k.head()
 }
 
 func (k conj) atoms() atomSet {
@@ -482,6 +509,9 @@ func (c *classifier) compare(old, new conj, path string) {
 	c.stack = append(c.stack, key)
 	defer func() { c.stack = c.stack[:len(c.stack)-1] }()
 
+	if c.compareOneSidedUnion(old, new, path) {
+		return
+	}
 	oa, na := old.atoms(), new.atoms()
 	c.compareTypes(old, new, path)
 	if oa == 0 || na == 0 {
@@ -530,11 +560,11 @@ func (c *classifier) compareTypes(old, new conj, path string) {
 		}
 	}
 	if len(lost) > 0 {
-		c.add(tighten, "type-narrowed", path, new.head(), "type is %s, was %s: %s no longer accepted",
+		c.add(tighten, "type-narrowed", path, new.site(), "type is %s, was %s: %s no longer accepted",
 			new.typeText(), old.typeText(), strings.Join(lost, ", "))
 	}
 	if len(gained) > 0 {
-		c.add(loosen, "type-widened", path, new.head(), "type is %s, was %s: %s now accepted",
+		c.add(loosen, "type-widened", path, new.site(), "type is %s, was %s: %s now accepted",
 			new.typeText(), old.typeText(), strings.Join(gained, ", "))
 	}
 }
@@ -562,26 +592,26 @@ func (c *classifier) compareValues(old, new conj, path string) {
 	ne, nHas := new.enum()
 	switch {
 	case !oHas && nHas:
-		c.add(tighten, "enum-added", path, new.head(), "only %s accepted now", Repr(ne))
+		c.add(tighten, "enum-added", path, new.site(), "only %s accepted now", Repr(ne))
 	case oHas && !nHas:
-		c.add(loosen, "enum-removed", path, new.head(), "no longer limited to %s", Repr(oe))
+		c.add(loosen, "enum-removed", path, new.site(), "no longer limited to %s", Repr(oe))
 	case oHas && nHas:
 		if removed := missingFrom(oe, ne); len(removed) > 0 {
-			c.add(tighten, "enum-narrowed", path, new.head(), "enum no longer accepts %s", Repr(removed))
+			c.add(tighten, "enum-narrowed", path, new.site(), "enum no longer accepts %s", Repr(removed))
 		}
 		if added := missingFrom(ne, oe); len(added) > 0 {
-			c.add(loosen, "enum-widened", path, new.head(), "enum now accepts %s", Repr(added))
+			c.add(loosen, "enum-widened", path, new.site(), "enum now accepts %s", Repr(added))
 		}
 	}
 	oc, oHas := old.constant()
 	nc, nHas := new.constant()
 	switch {
 	case !oHas && nHas:
-		c.add(tighten, "const-added", path, new.head(), "must now be %s", Repr(nc))
+		c.add(tighten, "const-added", path, new.site(), "must now be %s", Repr(nc))
 	case oHas && !nHas:
-		c.add(loosen, "const-removed", path, new.head(), "no longer fixed to %s", Repr(oc))
+		c.add(loosen, "const-removed", path, new.site(), "no longer fixed to %s", Repr(oc))
 	case oHas && nHas && !Equal(oc, nc):
-		c.add(replace, "const-changed", path, new.head(), "must be %s, was %s", Repr(nc), Repr(oc))
+		c.add(replace, "const-changed", path, new.site(), "must be %s, was %s", Repr(nc), Repr(oc))
 	}
 }
 
@@ -611,14 +641,14 @@ func (c *classifier) compareSets(kw string, old, new []string, path string, wher
 		}
 	}
 	if len(added) == 1 && len(removed) == 1 {
-		c.add(replace, kw+"-changed", path, where.head(), "must match %s %s, was %s", kw, Repr(added[0]), Repr(removed[0]))
+		c.add(replace, kw+"-changed", path, where.site(), "must match %s %s, was %s", kw, Repr(added[0]), Repr(removed[0]))
 		return
 	}
 	for _, v := range added {
-		c.add(tighten, kw+"-added", path, where.head(), "must now match %s %s", kw, Repr(v))
+		c.add(tighten, kw+"-added", path, where.site(), "must now match %s %s", kw, Repr(v))
 	}
 	for _, v := range removed {
-		c.add(loosen, kw+"-removed", path, where.head(), "no longer has to match %s %s", kw, Repr(v))
+		c.add(loosen, kw+"-removed", path, where.site(), "no longer has to match %s %s", kw, Repr(v))
 	}
 }
 
@@ -629,13 +659,13 @@ func (c *classifier) compareBound(kw string, old, new *Bound, lower bool, path s
 	switch {
 	case old == nil && new == nil:
 	case old == nil:
-		c.add(tighten, kw+"-added", path, where.head(), "%s %s added", kw, new.Text)
+		c.add(tighten, kw+"-added", path, where.site(), "%s %s added", kw, new.Text)
 	case new == nil:
-		c.add(loosen, kw+"-removed", path, where.head(), "%s %s removed", kw, old.Text)
+		c.add(loosen, kw+"-removed", path, where.site(), "%s %s removed", kw, old.Text)
 	case new.Value > old.Value:
-		c.add(pick(lower, tighten, loosen), kw+"-raised", path, where.head(), "%s raised from %s to %s", kw, old.Text, new.Text)
+		c.add(pick(lower, tighten, loosen), kw+"-raised", path, where.site(), "%s raised from %s to %s", kw, old.Text, new.Text)
 	case new.Value < old.Value:
-		c.add(pick(lower, loosen, tighten), kw+"-lowered", path, where.head(), "%s lowered from %s to %s", kw, old.Text, new.Text)
+		c.add(pick(lower, loosen, tighten), kw+"-lowered", path, where.site(), "%s lowered from %s to %s", kw, old.Text, new.Text)
 	}
 }
 
@@ -669,11 +699,11 @@ func (c *classifier) compareMultiples(old, new []*Bound, path string, where conj
 		}
 		switch {
 		case len(old) == 0:
-			c.add(tighten, "multipleOf-added", path, where.head(), "must now be a multiple of %s", n.Text)
+			c.add(tighten, "multipleOf-added", path, where.site(), "must now be a multiple of %s", n.Text)
 		case divides(n, old):
 			// n divides every old divisor: at least as loose.
 		default:
-			c.add(tighten, "multipleOf-changed", path, where.head(), "must be a multiple of %s, which not every old multiple is", n.Text)
+			c.add(tighten, "multipleOf-changed", path, where.site(), "must be a multiple of %s, which not every old multiple is", n.Text)
 		}
 	}
 	for _, o := range old {
@@ -682,9 +712,11 @@ func (c *classifier) compareMultiples(old, new []*Bound, path string, where conj
 		}
 		switch {
 		case len(new) == 0:
-			c.add(loosen, "multipleOf-removed", path, where.head(), "no longer has to be a multiple of %s", o.Text)
+			c.add(loosen, "multipleOf-removed", path, where.site(), "no longer has to be a multiple of %s", o.Text)
 		case divides(o, new):
-			c.add(loosen, "multipleOf-loosened", path, where.head(), "no longer has to be a multiple of %s", o.Text)
+			// A new divisor is a multiple of o: o still holds.
+		default:
+			c.add(loosen, "multipleOf-loosened", path, where.site(), "no longer has to be a multiple of %s", o.Text)
 		}
 	}
 }
@@ -694,9 +726,9 @@ func (c *classifier) compareArray(old, new conj, path string) {
 	c.compareCount("maxItems", old.count((*Schema).MaxItems, false), new.count((*Schema).MaxItems, false), false, path, new)
 	switch ou, nu := old.unique(), new.unique(); {
 	case !ou && nu:
-		c.add(tighten, "uniqueItems-added", path, new.head(), "items must now be unique")
+		c.add(tighten, "uniqueItems-added", path, new.site(), "items must now be unique")
 	case ou && !nu:
-		c.add(loosen, "uniqueItems-removed", path, new.head(), "items no longer need to be unique")
+		c.add(loosen, "uniqueItems-removed", path, new.site(), "items no longer need to be unique")
 	}
 	prefix := max(old.maxPrefix(), new.maxPrefix())
 	for i := range prefix {
@@ -711,9 +743,9 @@ func (c *classifier) compareArray(old, new conj, path string) {
 	oc, nc := old.sub(func(s *Schema) *Schema { return s.contains }), new.sub(func(s *Schema) *Schema { return s.contains })
 	switch {
 	case len(oc) == 0 && len(nc) > 0:
-		c.add(tighten, "contains-added", path, new.head(), "must now contain an item matching a schema")
+		c.add(tighten, "contains-added", path, new.site(), "must now contain an item matching a schema")
 	case len(oc) > 0 && len(nc) == 0:
-		c.add(loosen, "contains-removed", path, new.head(), "no longer has to contain a matching item")
+		c.add(loosen, "contains-removed", path, new.site(), "no longer has to contain a matching item")
 	case len(oc) > 0:
 		// A looser contains schema is a looser array.
 		c.compare(oc, nc, path+"[contains]")
@@ -730,9 +762,9 @@ func (c *classifier) compareRest(kw string, old, new conj, path string, where co
 	oc, nc := old.atoms() == 0 && len(old) > 0, new.atoms() == 0 && len(new) > 0
 	switch {
 	case !oc && nc:
-		c.add(tighten, kw+"-closed", path, where.head(), "what the other keywords do not cover is no longer allowed")
+		c.add(tighten, kw+"-closed", path, where.site(), "what the other keywords do not cover is no longer allowed")
 	case oc && !nc:
-		c.add(loosen, kw+"-opened", path, where.head(), "what the other keywords do not cover is now allowed")
+		c.add(loosen, kw+"-opened", path, where.site(), "what the other keywords do not cover is now allowed")
 	case !oc && !nc && (len(old) > 0 || len(new) > 0):
 		c.compare(old, new, path)
 	}
@@ -742,12 +774,12 @@ func (c *classifier) compareObject(old, new conj, path string) {
 	oreq, nreq := old.strings((*Schema).Required), new.strings((*Schema).Required)
 	for _, name := range nreq {
 		if !slices.Contains(oreq, name) {
-			c.add(tighten, "required-added", PropertyPath(path, name), new.head(), "property %q is now required", name)
+			c.add(tighten, "required-added", PropertyPath(path, name), new.site(), "property %q is now required", name)
 		}
 	}
 	for _, name := range oreq {
 		if !slices.Contains(nreq, name) {
-			c.add(loosen, "required-removed", PropertyPath(path, name), new.head(), "property %q is no longer required", name)
+			c.add(loosen, "required-removed", PropertyPath(path, name), new.site(), "property %q is no longer required", name)
 		}
 	}
 	for _, name := range old.declared() {
@@ -780,9 +812,9 @@ func (c *classifier) compareObject(old, new conj, path string) {
 		case slices.Contains(osrc, src):
 			c.compare(old.pattern(src), new.pattern(src), p)
 		case old.closed():
-			c.add(loosen, "patternProperties-added", p, new.head(), "properties matching %s are now allowed", Repr(src))
+			c.add(loosen, "patternProperties-added", p, new.site(), "properties matching %s are now allowed", Repr(src))
 		default:
-			c.add(annotate, "patternProperties-declared", p, new.head(), "properties matching %s now have a schema", Repr(src))
+			c.add(annotate, "patternProperties-declared", p, new.site(), "properties matching %s now have a schema", Repr(src))
 			c.compare(old.sub(func(s *Schema) *Schema { return s.additionalProperties }), new.pattern(src), p)
 		}
 	}
@@ -796,9 +828,9 @@ func (c *classifier) compareObject(old, new conj, path string) {
 	nadd := new.sub(func(s *Schema) *Schema { return s.additionalProperties })
 	switch oc, nc := old.closed(), new.closed(); {
 	case !oc && nc:
-		c.add(tighten, "additionalProperties-closed", rest, new.head(), "undeclared properties are no longer allowed")
+		c.add(tighten, "additionalProperties-closed", rest, new.site(), "undeclared properties are no longer allowed")
 	case oc && !nc:
-		c.add(loosen, "additionalProperties-opened", rest, new.head(), "undeclared properties are now allowed")
+		c.add(loosen, "additionalProperties-opened", rest, new.site(), "undeclared properties are now allowed")
 	case !oc && !nc && (len(oadd) > 0 || len(nadd) > 0):
 		c.compare(oadd, nadd, rest)
 	}
@@ -812,14 +844,14 @@ func (c *classifier) compareObject(old, new conj, path string) {
 	for _, trigger := range sortedKeys(ndr) {
 		for _, name := range ndr[trigger] {
 			if !slices.Contains(odr[trigger], name) {
-				c.add(tighten, "dependentRequired-added", PropertyPath(path, name), new.head(), "property %q is now required when %q is present", name, trigger)
+				c.add(tighten, "dependentRequired-added", PropertyPath(path, name), new.site(), "property %q is now required when %q is present", name, trigger)
 			}
 		}
 	}
 	for _, trigger := range sortedKeys(odr) {
 		for _, name := range odr[trigger] {
 			if !slices.Contains(ndr[trigger], name) {
-				c.add(loosen, "dependentRequired-removed", PropertyPath(path, name), new.head(), "property %q is no longer required when %q is present", name, trigger)
+				c.add(loosen, "dependentRequired-removed", PropertyPath(path, name), new.site(), "property %q is no longer required when %q is present", name, trigger)
 			}
 		}
 	}
@@ -833,7 +865,7 @@ func (c *classifier) compareObject(old, new conj, path string) {
 	}
 	for _, trigger := range sortedKeys(ods) {
 		if _, ok := nds[trigger]; !ok {
-			c.add(loosen, "dependentSchemas-removed", path, new.head(), "the schema that applied when %q is present was removed", trigger)
+			c.add(loosen, "dependentSchemas-removed", path, new.site(), "the schema that applied when %q is present was removed", trigger)
 		}
 	}
 	c.compareRest("unevaluatedProperties", old.sub(func(s *Schema) *Schema { return s.unevaluatedProperties }),
@@ -849,11 +881,178 @@ func (c *classifier) compareUnions(old, new conj, path string) {
 			c.add(tighten, n.keyword+"-added", path, n.owner, "must now match %s of %d alternatives", n.keyword, len(n.alts))
 		case i >= len(nu):
 			o := ou[i]
-			c.add(loosen, o.keyword+"-removed", path, new.head(), "no longer has to match %s", o.keyword)
+			c.add(loosen, o.keyword+"-removed", path, new.site(), "no longer has to match %s", o.keyword)
 		default:
 			c.compareUnion(ou[i], nu[i], path)
 		}
 	}
+}
+
+// compareOneSidedUnion compares a value typed by one anyOf or oneOf on one
+// side and by no union on the other, as a string made nullable is
+// ({"type": "string"} became {"anyOf": [{"type": "string"}, {"type":
+// "null"}]}). The union side is distributed into its alternatives, each
+// with the rest of its conjunction; the other side is paired with the one
+// that accepts the most of its types and compared with it, and the
+// alternatives left over are added (or removed) alternatives. So making a
+// value nullable is one minor change, not "anyOf added" plus a type
+// widening. It reports whether it compared the two.
+func (c *classifier) compareOneSidedUnion(old, new conj, path string) bool {
+	ou, nu := old.unions(), new.unions()
+	switch {
+	case len(ou) == 0 && len(nu) == 1 && nu[0].u.Kind == UnionByType:
+		c.compareByType(old, c.distribute(new, nu[0]), nu[0], path, true)
+		return true
+	case len(ou) == 1 && len(nu) == 0 && ou[0].u.Kind == UnionByType:
+		c.compareByType(new, c.distribute(old, ou[0]), ou[0], path, false)
+		return true
+	case len(ou) == 0 && len(nu) == 1:
+		alts := c.distribute(new, nu[0])
+		i := pairWith(old, alts)
+		c.compare(old, alts[i], path)
+		for j := range alts {
+			if j != i {
+				c.alternativeAdded(nu[0], j, path)
+			}
+		}
+		return true
+	case len(ou) == 1 && len(nu) == 0:
+		alts := c.distribute(old, ou[0])
+		i := pairWith(new, alts)
+		c.compare(alts[i], new, path)
+		for j := range alts {
+			if j != i {
+				c.alternativeRemoved(ou[0], j, new.site(), path)
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// compareByType compares k, a conjunction without a union, with the
+// alternatives of a union told apart by type (alts, distributed): each
+// alternative with the part of k of its types, so that a value of each
+// type is judged by the schemas that apply to it on each side. An
+// alternative none of whose types k accepts was added (unionIsNew) or
+// removed; types of k no alternative has were lost or gained.
+func (c *classifier) compareByType(k conj, alts []conj, u union, path string, unionIsNew bool) {
+	covered := atomSet(0)
+	for i, alt := range alts {
+		covered |= alt.atoms()
+		overlap := k.atoms() & alt.atoms()
+		switch {
+		case overlap == 0 && unionIsNew:
+			c.alternativeAdded(u, i, path)
+		case overlap == 0:
+			c.alternativeRemoved(u, i, k.site(), path)
+		case unionIsNew:
+			c.compare(c.restrict(k, alt.atoms()), alt, path)
+		default:
+			c.compare(alt, c.restrict(k, alt.atoms()), path)
+		}
+	}
+	var names []string
+	for _, a := range []atomSet{atomNull, atomBoolean, atomInteger, atomFraction, atomString, atomArray, atomObject} {
+		if k.atoms()&a != 0 && covered&a == 0 {
+			names = append(names, atomName(a))
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	if unionIsNew {
+		c.add(tighten, "type-narrowed", path, u.owner, "no %s alternative accepts %s: no longer accepted", u.keyword, strings.Join(names, ", "))
+	} else {
+		c.add(loosen, "type-widened", path, k.site(), "%s now accepted, which no %s alternative accepted", strings.Join(names, ", "), u.keyword)
+	}
+}
+
+// restrict is k limited to the types of atoms, through a type schema the
+// classifier keeps (one per set), so that recursion meets it again.
+func (c *classifier) restrict(k conj, atoms atomSet) conj {
+	if k.atoms()&^atoms == 0 {
+		return k
+	}
+	s, ok := c.restrictions[atoms]
+	if !ok {
+		s = &Schema{types: atoms.kinds()}
+		if c.restrictions == nil {
+			c.restrictions = map[atomSet]*Schema{}
+		}
+		c.restrictions[atoms] = s
+	}
+	return append(slices.Clone(k), s)
+}
+
+// distribute returns, for each alternative of u, the conjunction k with
+// u's owner stripped of u and the alternative added. The stripped owners
+// are kept, so that a recursive schema meets the same conjunctions again
+// and the comparison stops.
+func (c *classifier) distribute(k conj, u union) []conj {
+	key := fmt.Sprintf("%p/%s", u.owner, u.keyword)
+	stripped, ok := c.stripped[key]
+	if !ok {
+		cp := *u.owner
+		if u.keyword == "anyOf" {
+			cp.anyOf, cp.anyOfUnion = nil, nil
+		} else {
+			cp.oneOf, cp.oneOfUnion = nil, nil
+		}
+		stripped = &cp
+		if c.stripped == nil {
+			c.stripped = map[string]*Schema{}
+		}
+		c.stripped[key] = stripped
+	}
+	rest := make(conj, 0, len(k))
+	for _, s := range k {
+		if s == u.owner {
+			s = stripped
+		}
+		rest = append(rest, s)
+	}
+	out := make([]conj, len(u.alts))
+	for i, alt := range u.alts {
+		out[i] = append(slices.Clone(rest), conjOf(alt)...)
+	}
+	return out
+}
+
+// pairWith returns the alternative that accepts the most of k's types
+// (the first of those).
+func pairWith(k conj, alts []conj) int {
+	best, most := 0, -1
+	for i, alt := range alts {
+		if n := bits.OnesCount(uint(k.atoms() & alt.atoms())); n > most {
+			best, most = i, n
+		}
+	}
+	return best
+}
+
+func (c *classifier) alternativeAdded(n union, i int, path string) {
+	if n.keyword == "oneOf" && n.u.Kind == UnionGeneral {
+		c.add(replace, "oneOf-alternative-added", path, n.alts[i], "oneOf alternative #%d added: a value it accepts is now refused if another alternative accepts it too", i)
+		return
+	}
+	c.add(loosen, n.keyword+"-alternative-added", path, n.alts[i], "%s alternative #%d (%s) added", n.keyword, i, n.altText(i))
+}
+
+func (c *classifier) alternativeRemoved(o union, i int, where *Schema, path string) {
+	c.add(tighten, o.keyword+"-alternative-removed", path, where, "%s alternative #%d (%s) removed", o.keyword, i, o.altText(i))
+}
+
+// altText names alternative i in a reason: by its tag in a union told
+// apart by one, else by its JSON when short, else by its hash.
+func (u union) altText(i int) string {
+	if u.u != nil && u.u.Kind == UnionByProperty {
+		return fmt.Sprintf("%s: %s", Repr(u.u.Property), Repr(u.u.Tags[i]))
+	}
+	if b, err := CanonicalJSON(u.alts[i].doc); err == nil && len(b) <= 60 {
+		return string(b)
+	}
+	return u.alts[i].Hash()
 }
 
 // compareUnion pairs the alternatives of two unions and compares each pair.
@@ -899,15 +1098,11 @@ func (c *classifier) compareUnion(o, n union, path string) {
 			c.compare(conjOf(o.alts[oi]), conjOf(alt), path)
 			continue
 		}
-		if n.keyword == "oneOf" && !told {
-			c.add(replace, "oneOf-alternative-added", path, alt, "oneOf alternative #%d added: a value it accepts is now refused if another alternative accepts it too", ni)
-		} else {
-			c.add(loosen, n.keyword+"-alternative-added", path, alt, "%s alternative #%d added", n.keyword, ni)
-		}
+		c.alternativeAdded(n, ni, path)
 	}
-	for oi, alt := range o.alts {
+	for oi := range o.alts {
 		if !used[oi] {
-			c.add(tighten, o.keyword+"-alternative-removed", path, n.owner, "%s alternative #%d (%s) removed", o.keyword, oi, alt.Hash())
+			c.alternativeRemoved(o, oi, n.owner, path)
 		}
 	}
 }
@@ -927,11 +1122,11 @@ func (c *classifier) compareNot(old, new conj, path string) {
 	switch {
 	case slices.Equal(oh, nh):
 	case len(oh) == 0:
-		c.add(tighten, "not-added", path, new.head(), "must now not match a schema")
+		c.add(tighten, "not-added", path, new.site(), "must now not match a schema")
 	case len(nh) == 0:
-		c.add(loosen, "not-removed", path, new.head(), "no longer excluded by not")
+		c.add(loosen, "not-removed", path, new.site(), "no longer excluded by not")
 	default:
-		c.add(replace, "not-changed", path, new.head(), "the schema in not changed")
+		c.add(replace, "not-changed", path, new.site(), "the schema in not changed")
 	}
 }
 
@@ -951,7 +1146,7 @@ func (c *classifier) compareConditions(old, new conj, path string) {
 		case i >= len(oc):
 			c.add(tighten, "if-added", path, nc[i], "a condition (if/then/else) now applies")
 		case i >= len(nc):
-			c.add(loosen, "if-removed", path, new.head(), "a condition (if/then/else) no longer applies")
+			c.add(loosen, "if-removed", path, new.site(), "a condition (if/then/else) no longer applies")
 		case oc[i].ifS.Hash() != nc[i].ifS.Hash():
 			c.add(replace, "if-changed", path, nc[i], "the condition in if changed")
 		default:

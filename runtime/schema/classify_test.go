@@ -21,6 +21,7 @@ type classifyCase struct {
 	Changes     []struct {
 		Rule  string `json:"rule"`
 		Path  string `json:"path"`
+		Where string `json:"where"` // checked where given: inside $defs
 		Class Class  `json:"class"`
 	} `json:"changes"`
 }
@@ -56,8 +57,11 @@ func TestClassifyCases(t *testing.T) {
 			for _, c := range tc.Changes {
 				want = append(want, fmt.Sprintf("%s %s %s", c.Class, c.Rule, c.Path))
 			}
-			for _, c := range got.Changes {
+			for i, c := range got.Changes {
 				have = append(have, fmt.Sprintf("%s %s %s", c.Class, c.Rule, c.Path))
+				if i < len(tc.Changes) && tc.Changes[i].Where != "" && c.Where.String() != tc.Changes[i].Where {
+					t.Errorf("%s at %s is located at %s, want %s", c.Rule, c.Path, c.Where, tc.Changes[i].Where)
+				}
 				if c.Text == "" {
 					t.Errorf("%s at %s has no text", c.Rule, c.Path)
 				}

@@ -320,3 +320,38 @@ func respellNumbers(v any) any {
 	}
 	return v
 }
+
+// FuzzClassify classifies two arbitrary schemas against each other: it
+// never panics or loops (recursive $refs, unions on one side only), a
+// schema compared with itself is no change, and every reason has a rule,
+// a path and a text.
+func FuzzClassify(f *testing.F) {
+	for i, a := range fuzzSchemas {
+		b := fuzzSchemas[(i+1)%len(fuzzSchemas)]
+		f.Add([]byte(a.text), []byte(b.text))
+	}
+	jsonValue := `{"$defs":{"v":{"anyOf":[{"type":"string"},{"type":"array","items":{"$ref":"#/$defs/v"}},{"type":"object","additionalProperties":{"$ref":"#/$defs/v"}}]}},"$ref":"#/$defs/v"}`
+	f.Add([]byte(jsonValue), []byte(`{"type":["string","array","object","null"],"items":{"$ref":"#"},"additionalProperties":{"$ref":"#"}}`))
+	f.Add([]byte(`{"anyOf":[{"type":"string"},{"type":"null"}]}`), []byte(`{"oneOf":[{"type":"string","maxLength":3},{"type":"string"}]}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		defer failOnPanic(t, append(append(a, '\n'), b...))
+		old, err := schema.ParseJSON(a)
+		if err != nil {
+			return
+		}
+		new, err := schema.ParseJSON(b)
+		if err != nil {
+			return
+		}
+		if d := schema.Classify(old, old, schema.Input); d.Class != schema.None {
+			t.Fatalf("%s against itself: %v", a, d.Changes)
+		}
+		for _, dir := range []schema.Direction{schema.Input, schema.Output} {
+			for _, ch := range schema.Classify(old, new, dir).Changes {
+				if ch.Rule == "" || ch.Path == "" || ch.Text == "" {
+					t.Fatalf("a reason without a rule, path or text: %+v", ch)
+				}
+			}
+		}
+	})
+}

@@ -51,6 +51,7 @@ package schema
 
 import (
 	"slices"
+	"strings"
 )
 
 // Public returns the schema as it is shown to clients: the document with
@@ -296,4 +297,17 @@ func (s *Schema) AnnotationFormats() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// IsAnnotation reports whether a keyword only describes a value and never
+// decides whether it is valid: title, description, default, examples,
+// deprecated, readOnly, writeOnly, contentEncoding, contentMediaType,
+// $comment, and vendor keywords (x-...).
+func IsAnnotation(keyword string) bool {
+	switch keyword {
+	case "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+		"contentEncoding", "contentMediaType", "$comment":
+		return true
+	}
+	return strings.HasPrefix(keyword, "x-")
 }
