@@ -25,7 +25,7 @@ build: generate
 	$(GO) build -o bin/bankpayments ./examples/bankpayments
 
 # demo generates the bank's package from manifests/, builds the service and
-# runs the seed's worked session against the built binary over stdio.
+# runs a worked session against the built binary over stdio.
 demo: build
 	$(GO) run ./examples/bankpayments/demo -server bin/bankpayments
 
@@ -33,7 +33,8 @@ demo: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS = \
 	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
-	./runtime/schema:FuzzCanonical ./runtime/jsonrpc:FuzzDecode \
+	./runtime/schema:FuzzCanonical ./runtime/schema:FuzzClassify ./runtime/schema:FuzzCompilePattern \
+	./runtime/schema:FuzzFormats ./runtime/jsonrpc:FuzzDecode \
 	./runtime/mcp:FuzzSessionHandle \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./internal/difftest:FuzzDecoders
 fuzz:
