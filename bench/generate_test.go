@@ -107,7 +107,7 @@ func BenchmarkGenerate(b *testing.B) {
 			if err := os.WriteFile(filepath.Join(outs, "go.mod"), []byte("module benchgen\n"), 0o644); err != nil {
 				b.Fatal(err)
 			}
-			var bytes int64
+			var bytes, lines int64
 			for i := 0; i < b.N; i++ {
 				out := filepath.Join(outs, fmt.Sprintf("run%d", i), "estate")
 				res, err := gen.Generate(gen.Options{Manifests: manifests, Out: out})
@@ -119,9 +119,11 @@ func BenchmarkGenerate(b *testing.B) {
 				}
 				if i == 0 {
 					bytes = dirBytes(b, out)
+					lines = goLines(b, out)
 				}
 			}
 			b.ReportMetric(float64(bytes), "out-bytes")
+			b.ReportMetric(float64(lines)/float64(3*n), "lines/version")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(3*n), "ns/version")
 		})
 	}
@@ -230,6 +232,29 @@ func dirBytes(tb testing.TB, dir string) int64 {
 		}
 		n += info.Size()
 		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// goLines counts the non-blank lines of the Go files in dir and below it:
+// what a reviewer reads.
+func goLines(tb testing.TB, dir string) int64 {
+	tb.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.TrimSpace(line) != "" {
+				n++
+			}
+		}
+		return err
 	})
 	if err != nil {
 		tb.Fatal(err)

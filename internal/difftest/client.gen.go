@@ -403,6 +403,12 @@ func (c *Client) EdgeNumbersV1_0_0(ctx context.Context, args EdgeNumbersV1_0_0Ar
 	return c.conn.CallTool(ctx, "edge.numbers", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5dca01b2eaf86098"))
 }
 
+// EdgeUnionsV1_0_0 calls edge.unions@1.0.0 (active): Edge case unions.
+// The call is pinned to version 1.0.0 and schema hash fnv1a64:406922cd9e9cb78c.
+func (c *Client) EdgeUnionsV1_0_0(ctx context.Context, args EdgeUnionsV1_0_0Args) (*client.CallResult, error) {
+	return c.conn.CallTool(ctx, "edge.unions", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:406922cd9e9cb78c"))
+}
+
 // EdgeUniqueV1_0_0 calls edge.unique@1.0.0 (active): Edge case unique.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:2dc4b80ff995690c.
 func (c *Client) EdgeUniqueV1_0_0(ctx context.Context, args EdgeUniqueV1_0_0Args) (*client.CallResult, error) {

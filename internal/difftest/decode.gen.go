@@ -2843,6 +2843,300 @@ func (v *EdgeNumbersV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeEdgeUnionsV1_0_0Args reads and validates the arguments of edge.unions 1.0.0 (see decode.Begin).
+func DecodeEdgeUnionsV1_0_0Args(data []byte) (v EdgeUnionsV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0Args at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [12]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			var x EdgeUnionsV1_0_0Money
+			x.DecodeFrom(r, loc)
+			v.Amount = optional.Some(x)
+		case "both":
+			loc := o.Field(&seen[1], "both", "$.both")
+			var x EdgeUnionsV1_0_0ArgsBoth
+			x.DecodeFrom(r, loc)
+			v.Both = optional.Some(x)
+		case "first":
+			loc := o.Field(&seen[2], "first", "$.first")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.First = optional.Some(x)
+			}
+		case "id":
+			loc := o.Field(&seen[3], "id", "$.id")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Format(loc, "uuid", schema.IsUUID(x))
+				v.ID = optional.Some(x)
+			}
+		case "limits":
+			loc := o.Field(&seen[4], "limits", "$.limits")
+			if o2 := r.Object(loc, decode.Object); o2.OK() {
+				x := map[string]EdgeUnionsV1_0_0Money{}
+				for o2.Next() {
+					loc2, name := o2.Other()
+					var e EdgeUnionsV1_0_0Money
+					var x2 EdgeUnionsV1_0_0Money
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x[name] = e
+				}
+				o2.MaxProperties(2)
+				v.Limits = x
+			}
+		case "method":
+			loc := o.Field(&seen[5], "method", "$.method")
+			v.Method = decodeEdgeUnionsV1_0_0ArgsMethod(r, loc)
+		case "note":
+			loc := o.Field(&seen[6], "note", "$.note")
+			if r.IsNull() {
+				v.Note = optional.Null[string]()
+			} else {
+				if x, ok := r.Str(loc, typesStringNull0); ok {
+					r.MaxLength(loc, x, 5)
+					v.Note = optional.NotNull(x)
+				}
+			}
+		case "pair":
+			loc := o.Field(&seen[7], "pair", "$.pair")
+			raw := r.Raw()
+			r.Check(loc, raw, roots55...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots56...)
+					e = x2
+					x = append(x, e)
+				}
+				v.Pair = optional.Some(x)
+			}
+			r.Off(q)
+		case "second":
+			loc := o.Field(&seen[8], "second", "$.second")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Second = optional.Some(x)
+			}
+		case "size":
+			loc := o.Field(&seen[9], "size", "$.size")
+			var x EdgeUnionsV1_0_0ArgsSize
+			x.DecodeFrom(r, loc)
+			v.Size = x
+		case "tree":
+			loc := o.Field(&seen[10], "tree", "$.tree")
+			var x EdgeUnionsV1_0_0Node
+			x.DecodeFrom(r, loc)
+			v.Tree = optional.Some(x)
+		case "when":
+			loc := o.Field(&seen[11], "when", "$.when")
+			if r.IsNull() {
+				v.When = optional.Null[string]()
+			} else {
+				if x, ok := r.Str(loc, typesStringNull0); ok {
+					r.Format(loc, "date", schema.IsDate(x))
+					v.When = optional.NotNull(x)
+				}
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.MinProperties(1)
+	o.DependentRequired(seen[2], seen[8], "second", "first")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0Money at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Money) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.ExclusiveMinimum(loc, x, 0.0)
+				r.MultipleOf(loc, multipleOf0)
+				v.Amount = x
+			}
+		case "currency":
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern3)
+				v.Currency = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "amount")
+	o.Required(seen[1], "currency")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0ArgsBoth at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0ArgsBoth) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a":
+			v.A, _ = r.Int(o.Field(&seen[0], "a", "$.a"), decode.Integer)
+		case "b":
+			loc := o.Field(&seen[1], "b", "$.b")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.B = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "a")
+}
+
+// decodeEdgeUnionsV1_0_0ArgsMethod reads a EdgeUnionsV1_0_0ArgsMethod at at: the alternative its "kind" names.
+func decodeEdgeUnionsV1_0_0ArgsMethod(r *decode.Reader, at *decode.Loc) EdgeUnionsV1_0_0ArgsMethod {
+	tag, raw, ok := r.Tagged(at, "kind")
+	if !ok {
+		return nil
+	}
+	switch tag {
+	case "card":
+		return decode.Variant[EdgeUnionsV1_0_0Card](r, raw, at)
+	case "iban":
+		return decode.Variant[EdgeUnionsV1_0_0ArgsMethodIBAN](r, raw, at)
+	}
+	r.Skipped(raw)
+	r.FailProp(at, "kind", "must be one of ['card', 'iban']")
+	return nil
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0Card at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Card) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues0); ok {
+				switch string(x) {
+				case "card":
+				default:
+					r.Fail(loc, "must be 'card'")
+				}
+				v.Kind = x
+			}
+		case "last4":
+			loc := o.Field(&seen[1], "last4", "$.last4")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 4)
+				r.MaxLength(loc, x, 4)
+				v.Last4 = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "last4")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0ArgsMethodIBAN at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0ArgsMethodIBAN) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "iban":
+			loc := o.Field(&seen[0], "iban", "$.iban")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 5)
+				r.Pattern(loc, x, pattern4)
+				v.IBAN = x
+			}
+		case "kind":
+			loc := o.Field(&seen[1], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues1); ok {
+				switch string(x) {
+				case "iban":
+				default:
+					r.Fail(loc, "must be 'iban'")
+				}
+				v.Kind = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "iban")
+	o.Required(seen[1], "kind")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0ArgsSize at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0ArgsSize) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	switch r.Kind() {
+	case schema.KindInteger:
+		if x, ok := r.Int(at, decode.Integer); ok {
+			r.Minimum(at, float64(x), 1.0)
+			v.Integer = optional.Some(x)
+		}
+	case schema.KindString:
+		if x, ok := r.StrBytes(at, decode.String); ok {
+			switch string(x) {
+			case "small":
+				v.String = optional.Some(EdgeUnionsV1_0_0ArgsSizeStringSmall)
+			case "large":
+				v.String = optional.Some(EdgeUnionsV1_0_0ArgsSizeStringLarge)
+			default:
+				r.Fail(at, "must be one of ['small', 'large']")
+				v.String = optional.Some(EdgeUnionsV1_0_0ArgsSizeString(x))
+			}
+		}
+	default:
+		r.Mismatch(at, typesIntegerString0)
+	}
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0Node at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Node) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "children":
+			loc := o.Field(&seen[0], "children", "$.children")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeUnionsV1_0_0Node{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeUnionsV1_0_0Node
+					x2 := new(EdgeUnionsV1_0_0Node)
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(3)
+				v.Children = optional.Some(x)
+			}
+		case "name":
+			v.Name, _ = r.Str(o.Field(&seen[1], "name", "$.name"), decode.String)
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[1], "name")
+}
+
 // DecodeEdgeUniqueV1_0_0Args reads and validates the arguments of edge.unique 1.0.0 (see decode.Begin).
 func DecodeEdgeUniqueV1_0_0Args(data []byte) (v EdgeUniqueV1_0_0Args, errs schema.Errors, err error) {
 	r := decode.Begin(data)
@@ -2860,14 +3154,14 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "anys":
 			loc := o.Field(&seen[0], "anys", "$.anys")
 			raw := r.Raw()
-			r.Check(loc, raw, roots55...)
+			r.Check(loc, raw, roots57...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots56...)
+					x2 := q.Check(loc2, q.Raw(), roots58...)
 					e = x2
 					x = append(x, e)
 				}
@@ -2947,7 +3241,7 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "objs":
 			loc := o.Field(&seen[5], "objs", "$.objs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots57...)
+			r.Check(loc, raw, roots59...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []map[string]any{}
@@ -3011,7 +3305,7 @@ func (v *PaymentsLookupV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 		case "reference":
 			loc := o.Field(&seen[1], "reference", "$.reference")
 			if x, ok := r.Str(loc, decode.String); ok {
-				r.Pattern(loc, x, pattern3)
+				r.Pattern(loc, x, pattern5)
 				v.Reference = x
 			}
 		default:
@@ -3045,7 +3339,7 @@ func (v *PaymentsLookupV2_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 		case "reference":
 			loc := o.Field(&seen[2], "reference", "$.reference")
 			if x, ok := r.Str(loc, decode.String); ok {
-				r.Pattern(loc, x, pattern3)
+				r.Pattern(loc, x, pattern5)
 				v.Reference = x
 			}
 		default:
@@ -3084,7 +3378,7 @@ func (v *PaymentsLookupV3_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 		case "reference":
 			loc := o.Field(&seen[2], "reference", "$.reference")
 			if x, ok := r.Str(loc, decode.String); ok {
-				r.Pattern(loc, x, pattern3)
+				r.Pattern(loc, x, pattern5)
 				v.Reference = x
 			}
 		default:
@@ -3133,7 +3427,7 @@ func (v *PaymentsReleaseV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc)
 		case "reference":
 			loc := o.Field(&seen[2], "reference", "$.reference")
 			if x, ok := r.Str(loc, decode.String); ok {
-				r.Pattern(loc, x, pattern3)
+				r.Pattern(loc, x, pattern5)
 				v.Reference = x
 			}
 		default:

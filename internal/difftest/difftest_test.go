@@ -205,6 +205,18 @@ var edgeExamples = map[string][]string{
 		`{"int": 9007199254740993}`, `{"int": 9007199254740992}`, `{"int": 9007199254740994}`,
 		`{"num": 9007199254740993}`, `{"num": 9007199254740992}`, `{"any": 9007199254740993}`, `{"any": 9007199254740992}`,
 	},
+	"edge.unions": {
+		`{"method": {"kind": "card", "last4": "1234"}, "note": null, "when": "2026-02-28", "amount": {"amount": 19.99, "currency": "EUR"}}`,
+		`{"method": {"last4": "1234", "kind": "card"}, "note": "hello", "when": null, "size": 3, "tree": {"name": "a", "children": [{"name": "b", "children": []}]}}`,
+		`{"method": {"last4": "12", "kind": "card", "x": 1}, "note": "too long", "when": "2026-02-30", "id": "not-a-uuid"}`,
+		`{"method": {"kind": "iban", "iban": "DE89370400440532013000"}, "size": "small", "limits": {"day": {"amount": 100, "currency": "EUR"}}}`,
+		`{"method": {"kind": "cash"}, "size": "medium", "limits": {"a": {"amount": 0.001, "currency": "eur"}, "b": {}, "c": 1}}`,
+		`{"method": {"iban": "x"}, "note": 5, "when": 20260101, "size": 0.5, "amount": {"amount": -1}}`,
+		`{"method": "card", "tree": {"children": [{"name": 1}, {"name": "c", "children": [{}, {}, {}, {}]}]}}`,
+		`{"both": {"a": 1, "b": true}, "pair": ["x", 1]}`, `{"both": {"b": "no"}, "pair": ["x", 1, 2]}`, `{"pair": [1, "x"]}`,
+		`{"first": "a"}`, `{"first": "a", "second": "b"}`, `{}`, `{"id": "123e4567-e89b-12d3-a456-426614174000"}`,
+		`{"amount": {"amount": 0.3, "currency": "USD"}}`, `{"amount": {"amount": 1e400, "currency": "USD"}}`,
+	},
 	"edge.nested": {
 		`{"rows": [{"n": 1, "x": "s", "y": 2}], "raw": [1, {"a": []}], "grid": [[1], [], [1.5, "x"]], "open": {"a": "x", "b": 1}}`,
 		`{"rows": [], "closed": {"a": 1}, "null": null, "zz": {"k": "true", "j": 1}, "yy": 5}`,
@@ -493,6 +505,7 @@ var fuzzKeys = []string{
 	"corpus.s03@1.0.0",       // open objects in open objects, untyped values
 	"corpus.s13@1.0.0",       // an additionalProperties schema beside a union
 	"corpus.s40@1.0.0",       // arrays of values, numbers, string enums in a closed struct
+	"edge.unions@1.0.0",      // $defs, tagged and typed unions, nullable values, formats, recursion
 }
 
 // fuzzSubjects are the subjects of fuzzKeys, in order.

@@ -199,6 +199,9 @@ var schemaEdgeNestedV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\
 // schemaEdgeNumbersV1_0_0Input is the inputSchema of edge.numbers@1.0.0, as declared (hash fnv1a64:5dca01b2eaf86098).
 var schemaEdgeNumbersV1_0_0Input = schema.MustParseJSON("{\"properties\":{\"bconst\":{\"const\":true,\"type\":\"boolean\"},\"benum\":{\"enum\":[false],\"type\":\"boolean\"},\"big\":{\"enum\":[9223372036854775808,1],\"type\":\"integer\"},\"bounds\":{\"exclusiveMaximum\":9223372036854775807,\"minimum\":-9223372036854775808,\"type\":\"integer\"},\"fbounds\":{\"exclusiveMinimum\":0,\"maximum\":0.3,\"type\":\"number\"},\"frac\":{\"enum\":[2.0,3.5,1e2,-0.0],\"type\":\"integer\"},\"huge\":{\"const\":123456789012345678901234567890,\"type\":\"integer\"},\"iconst\":{\"const\":5,\"minimum\":0,\"type\":\"integer\"},\"nconst\":{\"const\":0.1,\"type\":\"number\"},\"nstr\":{\"enum\":[\"1\",null],\"type\":\"number\"},\"num\":{\"enum\":[1,2.5,1e300],\"type\":\"number\"},\"sconst\":{\"const\":\"x\",\"type\":\"string\"},\"snum\":{\"enum\":[\"a\",1],\"type\":\"string\"}},\"type\":\"object\"}")
 
+// schemaEdgeUnionsV1_0_0Input is the inputSchema of edge.unions@1.0.0, as declared (hash fnv1a64:406922cd9e9cb78c).
+var schemaEdgeUnionsV1_0_0Input = schema.MustParseJSON("{\"$defs\":{\"card\":{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"card\"},\"last4\":{\"maxLength\":4,\"minLength\":4,\"type\":\"string\"}},\"required\":[\"kind\",\"last4\"],\"type\":\"object\"},\"money\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"exclusiveMinimum\":0,\"multipleOf\":0.01,\"type\":\"number\"},\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"},\"node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/node\"},\"maxItems\":3,\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}},\"additionalProperties\":false,\"dependentRequired\":{\"first\":[\"second\"]},\"minProperties\":1,\"properties\":{\"amount\":{\"$ref\":\"#/$defs/money\"},\"both\":{\"allOf\":[{\"properties\":{\"a\":{\"type\":\"integer\"}},\"required\":[\"a\"],\"type\":\"object\"},{\"properties\":{\"b\":{\"type\":\"boolean\"}}}]},\"first\":{\"type\":\"string\"},\"id\":{\"format\":\"uuid\",\"type\":\"string\"},\"limits\":{\"additionalProperties\":{\"$ref\":\"#/$defs/money\"},\"maxProperties\":2,\"type\":\"object\"},\"method\":{\"oneOf\":[{\"$ref\":\"#/$defs/card\"},{\"properties\":{\"iban\":{\"minLength\":5,\"pattern\":\"^[A-Z]{2}[0-9]{2}\",\"type\":\"string\"},\"kind\":{\"const\":\"iban\"}},\"required\":[\"kind\",\"iban\"],\"type\":\"object\"}]},\"note\":{\"anyOf\":[{\"maxLength\":5,\"type\":\"string\"},{\"type\":\"null\"}]},\"pair\":{\"items\":false,\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"type\":\"array\"},\"second\":{\"type\":\"string\"},\"size\":{\"anyOf\":[{\"minimum\":1,\"type\":\"integer\"},{\"enum\":[\"small\",\"large\"],\"type\":\"string\"}]},\"tree\":{\"$ref\":\"#/$defs/node\"},\"when\":{\"format\":\"date\",\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}")
+
 // schemaEdgeUniqueV1_0_0Input is the inputSchema of edge.unique@1.0.0, as declared (hash fnv1a64:2dc4b80ff995690c).
 var schemaEdgeUniqueV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"anys\":{\"items\":{\"type\":[\"integer\",\"string\"]},\"type\":\"array\",\"uniqueItems\":true},\"bools\":{\"items\":{\"type\":\"boolean\"},\"maxItems\":3,\"type\":\"array\",\"uniqueItems\":true},\"enums\":{\"items\":{\"enum\":[\"a\",\"b\"],\"type\":\"string\"},\"type\":\"array\",\"uniqueItems\":true},\"ints\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\",\"uniqueItems\":true},\"nums\":{\"items\":{\"maximum\":1e300,\"type\":\"number\"},\"type\":\"array\",\"uniqueItems\":true},\"objs\":{\"items\":{\"type\":\"object\"},\"type\":\"array\",\"uniqueItems\":true},\"strs\":{\"items\":{\"maxLength\":3,\"type\":\"string\"},\"type\":\"array\",\"uniqueItems\":true}},\"type\":\"object\"}")
 
@@ -285,8 +288,17 @@ var (
 	roots52                 = []*schema.Schema{schemaEdgeExactV1_0_0Input.Lookup("/properties/any")}
 	roots53                 = []*schema.Schema{schemaEdgeNestedV1_0_0Input.Lookup("/properties/null")}
 	roots54                 = []*schema.Schema{schemaEdgeNumbersV1_0_0Input.Lookup("/properties/nstr")}
-	roots55                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys")}
-	roots56                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys/items")}
-	roots57                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/objs")}
-	pattern3                = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern()
+	typesStringNull0        = decode.TypesOf(schema.KindString, schema.KindNull)
+	roots55                 = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair")}
+	roots56                 = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair/items")}
+	multipleOf0             = schemaEdgeUnionsV1_0_0Input.Lookup("/$defs/money/properties/amount").MultipleOf()
+	pattern3                = schemaEdgeUnionsV1_0_0Input.Lookup("/$defs/money/properties/currency").Pattern()
+	typesValues0            = decode.Values("must be 'card'")
+	pattern4                = schemaEdgeUnionsV1_0_0Input.Lookup("/properties/method/oneOf/1/properties/iban").Pattern()
+	typesValues1            = decode.Values("must be 'iban'")
+	typesIntegerString0     = decode.TypesOf(schema.KindInteger, schema.KindString)
+	roots57                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys")}
+	roots58                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys/items")}
+	roots59                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/objs")}
+	pattern5                = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern()
 )

@@ -170,6 +170,8 @@ type Handler interface {
 	EdgeNestedV1_0_0(ctx context.Context, call *mcp.Call, args EdgeNestedV1_0_0Args) (*mcp.Result, error)
 	// EdgeNumbersV1_0_0 handles edge.numbers@1.0.0 (active, read): Edge case numbers.
 	EdgeNumbersV1_0_0(ctx context.Context, call *mcp.Call, args EdgeNumbersV1_0_0Args) (*mcp.Result, error)
+	// EdgeUnionsV1_0_0 handles edge.unions@1.0.0 (active, read): Edge case unions.
+	EdgeUnionsV1_0_0(ctx context.Context, call *mcp.Call, args EdgeUnionsV1_0_0Args) (*mcp.Result, error)
 	// EdgeUniqueV1_0_0 handles edge.unique@1.0.0 (active, read): Edge case unique.
 	EdgeUniqueV1_0_0(ctx context.Context, call *mcp.Call, args EdgeUniqueV1_0_0Args) (*mcp.Result, error)
 	// PaymentsLookupV1_0_0 handles payments.lookup@1.0.0 (deprecated, read): Look up a payment.
@@ -440,6 +442,10 @@ var toolVersions = [...]mcp.Version[Handler]{
 	{
 		Bind: bindEdgeNumbersV1_0_0,
 		Spec: specEdgeNumbersV1_0_0,
+	},
+	{
+		Bind: bindEdgeUnionsV1_0_0,
+		Spec: specEdgeUnionsV1_0_0,
 	},
 	{
 		Bind: bindEdgeUniqueV1_0_0,
@@ -1690,6 +1696,25 @@ func specEdgeNumbersV1_0_0() estate.ToolSpec {
 // bindEdgeNumbersV1_0_0 binds edge.numbers@1.0.0 to h.EdgeNumbersV1_0_0.
 func bindEdgeNumbersV1_0_0(h Handler) mcp.Tool {
 	return mcp.TypedTool(h.EdgeNumbersV1_0_0, decode.Validator[EdgeNumbersV1_0_0Args]())
+}
+
+// specEdgeUnionsV1_0_0 returns the spec of edge.unions@1.0.0.
+func specEdgeUnionsV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("internal"),
+		Description:        "Takes arguments the corpus rarely writes.",
+		InputSchema:        schemaEdgeUnionsV1_0_0Input,
+		Name:               "edge.unions",
+		Owner:              "difftest",
+		SideEffect:         estate.SideEffect("read"),
+		Title:              "Edge case unions",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindEdgeUnionsV1_0_0 binds edge.unions@1.0.0 to h.EdgeUnionsV1_0_0.
+func bindEdgeUnionsV1_0_0(h Handler) mcp.Tool {
+	return mcp.TypedTool(h.EdgeUnionsV1_0_0, decode.Validator[EdgeUnionsV1_0_0Args]())
 }
 
 // specEdgeUniqueV1_0_0 returns the spec of edge.unique@1.0.0.

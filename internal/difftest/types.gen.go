@@ -3,6 +3,7 @@
 package difftest
 
 import (
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 )
@@ -881,6 +882,122 @@ const (
 	// EdgeNumbersV1_0_0ArgsSnumA is "a".
 	EdgeNumbersV1_0_0ArgsSnumA EdgeNumbersV1_0_0ArgsSnum = "a"
 )
+
+// EdgeUnionsV1_0_0Args are the arguments of edge.unions 1.0.0: Edge case unions.
+//
+// Takes arguments the corpus rarely writes.
+type EdgeUnionsV1_0_0Args struct {
+	// Amount is the "amount" property (optional).
+	Amount optional.Value[EdgeUnionsV1_0_0Money] `json:"amount,omitzero"`
+	// Both is the "both" property (optional).
+	Both optional.Value[EdgeUnionsV1_0_0ArgsBoth] `json:"both,omitzero"`
+	// First is the "first" property (optional).
+	First optional.Value[string] `json:"first,omitzero"`
+	// ID is the "id" property (optional).
+	ID optional.Value[string] `json:"id,omitzero"`
+	// Limits is the "limits" property (optional).
+	Limits map[string]EdgeUnionsV1_0_0Money `json:"limits,omitzero"`
+	// Method is the "method" property (optional).
+	Method EdgeUnionsV1_0_0ArgsMethod `json:"method,omitzero"`
+	// Note is the "note" property (optional).
+	Note optional.Nullable[string] `json:"note,omitzero"`
+	// Pair is the "pair" property (optional).
+	Pair optional.Value[[]any] `json:"pair,omitzero"`
+	// Second is the "second" property (optional).
+	Second optional.Value[string] `json:"second,omitzero"`
+	// Size is the "size" property (optional).
+	Size EdgeUnionsV1_0_0ArgsSize `json:"size,omitzero"`
+	// Tree is the "tree" property (optional).
+	Tree optional.Value[EdgeUnionsV1_0_0Node] `json:"tree,omitzero"`
+	// When is the "when" property (optional).
+	When optional.Nullable[string] `json:"when,omitzero"`
+}
+
+// EdgeUnionsV1_0_0Money is the definition "money" of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0Money struct {
+	// Amount is the "amount" property (required).
+	Amount float64 `json:"amount"`
+	// Currency is the "currency" property (required).
+	Currency string `json:"currency"`
+}
+
+// EdgeUnionsV1_0_0ArgsBoth is a value of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0ArgsBoth struct {
+	// A is the "a" property (required).
+	A int64 `json:"a"`
+	// B is the "b" property (optional).
+	B optional.Value[bool] `json:"b,omitzero"`
+}
+
+// EdgeUnionsV1_0_0ArgsMethod is a value of edge.unions 1.0.0: one of EdgeUnionsV1_0_0Card, EdgeUnionsV1_0_0ArgsMethodIBAN, told apart by their "kind".
+type EdgeUnionsV1_0_0ArgsMethod interface {
+	isEdgeUnionsV1_0_0ArgsMethod()
+}
+
+// isEdgeUnionsV1_0_0ArgsMethod makes EdgeUnionsV1_0_0Card one of EdgeUnionsV1_0_0ArgsMethod ("kind": "card").
+func (EdgeUnionsV1_0_0Card) isEdgeUnionsV1_0_0ArgsMethod() {}
+
+// isEdgeUnionsV1_0_0ArgsMethod makes EdgeUnionsV1_0_0ArgsMethodIBAN one of EdgeUnionsV1_0_0ArgsMethod ("kind": "iban").
+func (EdgeUnionsV1_0_0ArgsMethodIBAN) isEdgeUnionsV1_0_0ArgsMethod() {}
+
+// EdgeUnionsV1_0_0Card is the definition "card" of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0Card struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Last4 is the "last4" property (required).
+	Last4 string `json:"last4"`
+}
+
+// EdgeUnionsV1_0_0ArgsMethodIBAN is a value of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0ArgsMethodIBAN struct {
+	// IBAN is the "iban" property (required).
+	IBAN string `json:"iban"`
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+}
+
+// EdgeUnionsV1_0_0ArgsSize is a value of edge.unions 1.0.0: one of a JSON integer, a JSON string; exactly one field is set.
+type EdgeUnionsV1_0_0ArgsSize struct {
+	// Integer is set when the value is a JSON integer.
+	Integer optional.Value[int64]
+	// String is set when the value is a JSON string.
+	String optional.Value[EdgeUnionsV1_0_0ArgsSizeString]
+}
+
+// MarshalJSON writes the alternative that is set.
+func (v EdgeUnionsV1_0_0ArgsSize) MarshalJSON() ([]byte, error) {
+	switch {
+	case v.Integer.Set:
+		return json.Marshal(v.Integer.V)
+	case v.String.Set:
+		return json.Marshal(v.String.V)
+	}
+	return []byte("null"), nil
+}
+
+// IsZero reports whether no alternative is set.
+func (v EdgeUnionsV1_0_0ArgsSize) IsZero() bool {
+	return !v.Integer.Set && !v.String.Set
+}
+
+// EdgeUnionsV1_0_0ArgsSizeString is a value of edge.unions 1.0.0, one of the values the schema allows.
+type EdgeUnionsV1_0_0ArgsSizeString string
+
+// The values of EdgeUnionsV1_0_0ArgsSizeString.
+const (
+	// EdgeUnionsV1_0_0ArgsSizeStringSmall is "small".
+	EdgeUnionsV1_0_0ArgsSizeStringSmall EdgeUnionsV1_0_0ArgsSizeString = "small"
+	// EdgeUnionsV1_0_0ArgsSizeStringLarge is "large".
+	EdgeUnionsV1_0_0ArgsSizeStringLarge EdgeUnionsV1_0_0ArgsSizeString = "large"
+)
+
+// EdgeUnionsV1_0_0Node is the definition "node" of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0Node struct {
+	// Children is the "children" property (optional).
+	Children optional.Value[[]*EdgeUnionsV1_0_0Node] `json:"children,omitzero"`
+	// Name is the "name" property (required).
+	Name string `json:"name"`
+}
 
 // EdgeUniqueV1_0_0Args are the arguments of edge.unique 1.0.0: Edge case unique.
 //

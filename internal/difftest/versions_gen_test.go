@@ -260,6 +260,10 @@ var versions = []version{{
 	name:    "edge.numbers",
 	version: "1.0.0",
 }, {
+	decode:  typed(DecodeEdgeUnionsV1_0_0Args),
+	name:    "edge.unions",
+	version: "1.0.0",
+}, {
 	decode:  typed(DecodeEdgeUniqueV1_0_0Args),
 	name:    "edge.unique",
 	version: "1.0.0",

@@ -47,8 +47,11 @@ const TableFile = "versions_gen_test.go"
 // EdgeSchemas are input schemas written by hand for what the corpus rarely
 // or never writes: uniqueItems over each scalar type (where the generated
 // code compares Go values instead of JSON values), numeric enums and
-// consts the emitter compiles to switches, arrays without items, and
-// additionalProperties schemas over typed objects. Each is the tool
+// consts the emitter compiles to switches, arrays without items,
+// additionalProperties schemas over typed objects, and the shapes schema
+// generators write: $defs, a tagged oneOf with a $ref variant, nullable
+// anyOf and type lists, unions by type, formats, maps of $refs, a
+// recursive definition, allOf, prefixItems, dependentRequired. Each is the tool
 // "edge.<name>" version 1.0.0.
 var EdgeSchemas = []struct{ Name, Doc string }{
 	{"unique", `{
@@ -102,6 +105,34 @@ var EdgeSchemas = []struct{ Name, Doc string }{
 		},
 		"required": ["rows"],
 		"additionalProperties": {"type": "object", "properties": {"k": {"type": "boolean"}}}
+	}`},
+	{"unions", `{
+		"type": "object",
+		"$defs": {
+			"money": {"type": "object", "properties": {"amount": {"type": "number", "multipleOf": 0.01, "exclusiveMinimum": 0}, "currency": {"type": "string", "pattern": "^[A-Z]{3}$"}}, "required": ["amount", "currency"], "additionalProperties": false},
+			"card": {"type": "object", "properties": {"kind": {"const": "card"}, "last4": {"type": "string", "minLength": 4, "maxLength": 4}}, "required": ["kind", "last4"], "additionalProperties": false},
+			"node": {"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}, "maxItems": 3}}, "required": ["name"]}
+		},
+		"properties": {
+			"method": {"oneOf": [
+				{"$ref": "#/$defs/card"},
+				{"type": "object", "properties": {"kind": {"const": "iban"}, "iban": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{2}", "minLength": 5}}, "required": ["kind", "iban"]}
+			]},
+			"note": {"anyOf": [{"type": "string", "maxLength": 5}, {"type": "null"}]},
+			"when": {"type": ["string", "null"], "format": "date"},
+			"id": {"type": "string", "format": "uuid"},
+			"amount": {"$ref": "#/$defs/money"},
+			"limits": {"type": "object", "additionalProperties": {"$ref": "#/$defs/money"}, "maxProperties": 2},
+			"size": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["small", "large"]}]},
+			"tree": {"$ref": "#/$defs/node"},
+			"both": {"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}, {"properties": {"b": {"type": "boolean"}}}]},
+			"pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false},
+			"first": {"type": "string"},
+			"second": {"type": "string"}
+		},
+		"dependentRequired": {"first": ["second"]},
+		"minProperties": 1,
+		"additionalProperties": false
 	}`},
 }
 
