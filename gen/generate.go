@@ -124,22 +124,19 @@ type loaded struct {
 
 // load reads the estate and, when withRecord is set, the record to compare
 // with (Against, or Out's), which for a Go source also completes the
-// estate with the versions only the record holds.
+// estate with the versions only the record holds, and keeps each version
+// the record holds in the form it was published in (see gostruct.Load).
 func load(opts Options, withRecord bool) (*loaded, error) {
 	var l loaded
 	var err error
 	switch {
 	case opts.Manifests != "" && opts.Source != "":
 		return nil, errors.New("name the manifests or the Go source, not both")
-	case opts.Source != "":
-		if l.source, err = gostruct.Load(opts.Source); err != nil {
-			return nil, err
-		}
 	case opts.Manifests != "":
 		if l.est, err = manifest.LoadDir(opts.Manifests); err != nil {
 			return nil, err
 		}
-	default:
+	case opts.Source == "":
 		return nil, errors.New("no manifests and no Go source to read")
 	}
 	if withRecord {
@@ -153,7 +150,10 @@ func load(opts Options, withRecord bool) (*loaded, error) {
 			return nil, err
 		}
 	}
-	if l.source != nil {
+	if opts.Source != "" {
+		if l.source, err = gostruct.Load(opts.Source, l.recorded); err != nil {
+			return nil, err
+		}
 		l.est, err = sourceEstate(l.source, l.recorded, filepath.Join(opts.Out, record.FileName))
 		if err != nil {
 			return nil, err
