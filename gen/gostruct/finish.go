@@ -112,7 +112,9 @@ func (f *finisher) ref(doc map[string]any, ref string, n *node, at *field) {
 		return
 	}
 	f.defs[name] = n.def
-	if entry := anySchema(f.entries, name); entry != nil {
+	// The entry of a type with its own JSONSchema method is its answer,
+	// as it wrote it.
+	if entry := anySchema(f.entries, name); entry != nil && n.def.kind != leafNode {
 		decl := f.decl
 		f.decl = n.def.decl
 		f.walk(entry, n.def, nil)
@@ -231,8 +233,12 @@ func (f *finisher) effects(prop map[string]any, n *node) {
 			continue
 		}
 		if !ok {
-			f.errs.add(fl.itemAt(it.keyText()), "field %s: jsonschema tag %s has no effect on a field of type %s (invopop/jsonschema drops it, which would leave a hole in the contract)",
-				fl.goName, it.raw(), typeString(n.typ))
+			why := "invopop/jsonschema drops it"
+			if _, ref := prop["$ref"]; ref {
+				why = "beside the $ref to the type's $defs entry, invopop/jsonschema writes a title and a description and drops the rest"
+			}
+			f.errs.add(fl.itemAt(it.keyText()), "field %s: jsonschema tag %s has no effect on a field of type %s (%s, which would leave a hole in the contract)",
+				fl.goName, it.raw(), typeString(n.typ), why)
 		}
 	}
 }

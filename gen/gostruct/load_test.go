@@ -3,6 +3,7 @@ package gostruct
 import (
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -385,4 +386,52 @@ func mustRead(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestLoadOwnSchema: a type with its own JSONSchema method is a $defs
+// entry too, holding its answer as written, found at its declaration.
+func TestLoadOwnSchema(t *testing.T) {
+	dir := writeModule(t, map[string]string{"tools/args.go": `package tools
+
+import "github.com/invopop/jsonschema"
+
+// Code is a currency code.
+type Code string
+
+// JSONSchema answers the schema of a code.
+func (Code) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Pattern: "^[A-Z]{3}$"}
+}
+
+// Args are the arguments of t.codes.
+//
+// Convert codes.
+//
+//mcpgen:tool t.codes@1.0.0 sideEffect=read classification=public owner=team
+type Args struct {
+	From Code   ` + "`" + `json:"from"` + "`" + `
+	To   []Code ` + "`" + `json:"to,omitempty"` + "`" + `
+}
+`})
+	// The package imports the reflector itself, so the module requires it,
+	// at the version mcpgen's requirement selects.
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = dir
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	src, err := Load("./tools", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := src.Versions[0]
+	const want = `{"$defs":{"Code":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,` +
+		`"properties":{"from":{"$ref":"#/$defs/Code"},"to":{"items":{"$ref":"#/$defs/Code"},"type":"array"}},"required":["from"],"type":"object"}`
+	got, err := schema.CanonicalJSON(v.InputSchema.Document())
+	if err != nil || string(got) != want {
+		t.Errorf("input schema:\n%s\nwant:\n%s", got, want)
+	}
+	if got := v.Pos("inputSchema", "$defs", "Code", "pattern").String(); got != "tools/args.go:6:6" {
+		t.Errorf("Pos($defs/Code/pattern) = %s", got)
+	}
 }
