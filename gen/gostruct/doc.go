@@ -50,8 +50,8 @@
 //
 // A version the estate record already holds whose schema has no $defs was
 // published before them, with every named type written out in full where
-// it is used: it keeps that form (see Form), so its schema document, and
-// hash, stay what was published.
+// it is used: it keeps that form (see schemaForm), so its schema document,
+// and hash, stay what was published.
 //
 // # Decisions
 //

@@ -50,7 +50,8 @@ type Source struct {
 // published contract does not change, not even in form: published lists
 // the versions already released (the estate record's), and one of them
 // whose input schema has no $defs keeps the form it was published in,
-// every named type written out in full where it is used (see Form).
+// every named type written out in full where it is used (see schemaForm and
+// publishedInline).
 //
 // Every problem is returned at once, as a manifest.List of
 // file.go:line:col errors: the package's own compile errors, a directive
@@ -100,11 +101,15 @@ func Load(source string, published []estate.ToolSpec) (*Source, error) {
 	}
 	// Every struct whose fields and tags are sound is reflected, even when
 	// another has a problem, so that one run reports everything.
-	forms := map[string]Form{}
+	inline := publishedInline(published)
+	forms := map[string]schemaForm{}
 	for _, d := range decls {
-		if d.root != nil {
-			d.form = formOf(d, published)
-			forms[d.typeName] = d.form
+		if d.root == nil {
+			continue
+		}
+		forms[d.typeName] = defsForm
+		if inline[d.spec.Key()] && !d.recursive {
+			forms[d.typeName] = inlineForm
 		}
 	}
 	if len(forms) > 0 {
@@ -170,39 +175,36 @@ func serverBeside(pkgDir, source string) (*manifest.Server, error) {
 	return manifest.LoadServerFile(file)
 }
 
-// Form is how an input schema writes the named types it uses.
-type Form int
+// schemaForm is how an input schema writes the named types it uses.
+type schemaForm int
 
 const (
-	// Defs writes each named struct, list or map type once, as a $defs
+	// defsForm writes each named struct, list or map type once, as a $defs
 	// entry, and refers to it with $ref: a type shared by two tools is one
 	// contract type, and a type may contain itself.
-	Defs Form = iota
-	// Inline writes each named type out in full wherever it is used, as
+	defsForm schemaForm = iota
+	// inlineForm writes each named type out in full wherever it is used, as
 	// versions were published before $defs: such a version keeps the form,
 	// so that its schema document, and hash, stay what was published.
-	Inline
+	inlineForm
 )
 
-// formOf is the form of the version d declares: Inline when it is among
-// the published versions and was published without $defs, Defs otherwise.
-// A type that contains itself has no inline form: such a version is
-// reflected with $defs, which the gate then compares with what was
-// published.
-func formOf(d *declared, published []estate.ToolSpec) Form {
-	if d.recursive {
-		return Defs
-	}
-	key := d.spec.Key()
+// publishedInline lists the published versions whose input schema has no
+// $defs: they were published with every named type written out in full,
+// and keep that form. A type that contains itself has no inline form: a
+// version whose struct has come to contain itself is reflected with $defs,
+// which the gate then compares with what was published.
+func publishedInline(published []estate.ToolSpec) map[string]bool {
+	out := map[string]bool{}
 	for _, p := range published {
-		if p.Key() != key || p.InputSchema == nil {
+		if p.InputSchema == nil {
 			continue
 		}
 		if _, defs := p.InputSchema.Document()["$defs"]; !defs {
-			return Inline
+			out[p.Key()] = true
 		}
 	}
-	return Defs
+	return out
 }
 
 type loader struct {
@@ -224,9 +226,8 @@ type declared struct {
 	root *node
 	// recursive says a type the struct uses contains itself.
 	recursive bool
-	// form is how the schema writes named types; defs maps each $defs
-	// entry of the finished schema to its type's node.
-	form Form
+	// defs maps each $defs entry of the finished schema to its type's
+	// node.
 	defs map[string]*node
 }
 
