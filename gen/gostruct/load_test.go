@@ -435,3 +435,40 @@ type Args struct {
 		t.Errorf("Pos($defs/Code/pattern) = %s", got)
 	}
 }
+
+// TestLoadEmbeddedRecursion: a struct whose embedded struct refers back to
+// it promotes the embedded fields once; the reference is a $ref.
+func TestLoadEmbeddedRecursion(t *testing.T) {
+	writeModule(t, map[string]string{"tools/args.go": `package tools
+
+// Base is embedded in Leaf, and holds a Leaf.
+type Base struct {
+	Next *Leaf ` + "`" + `json:"next,omitempty"` + "`" + `
+}
+
+// Leaf embeds Base.
+type Leaf struct {
+	*Base
+	Tag string ` + "`" + `json:"tag"` + "`" + `
+}
+
+// Args are the arguments of t.leaf.
+//
+// Follow leaves.
+//
+//mcpgen:tool t.leaf@1.0.0 sideEffect=read classification=public owner=team
+type Args struct {
+	First Leaf ` + "`" + `json:"first"` + "`" + `
+}
+`})
+	src, err := Load("./tools", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"$defs":{"Leaf":{"additionalProperties":false,"description":"Leaf embeds Base.","properties":{"next":{"$ref":"#/$defs/Leaf"},"tag":{"type":"string"}},"required":["tag"],"type":"object"}},` +
+		`"additionalProperties":false,"properties":{"first":{"$ref":"#/$defs/Leaf"}},"required":["first"],"type":"object"}`
+	got, err := schema.CanonicalJSON(src.Versions[0].InputSchema.Document())
+	if err != nil || string(got) != want {
+		t.Errorf("input schema:\n%s\nwant:\n%s", got, want)
+	}
+}

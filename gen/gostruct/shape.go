@@ -96,6 +96,9 @@ type typeWalker struct {
 	decls []*node
 	// recursive says a type met since begin contains itself.
 	recursive bool
+	// promoting holds the struct whose fields are being read and the
+	// embedded structs whose fields are being promoted into it.
+	promoting []*types.Struct
 }
 
 // begin starts the walk of an argument struct: every named type is walked
@@ -176,7 +179,10 @@ func (w *typeWalker) walk(t types.Type, at *field) *node {
 		n.kind, n.elem = mapNode, w.walk(u.Elem(), at)
 	case *types.Struct:
 		n.kind, n.props = structNode, map[string]*node{}
+		outer := w.promoting
+		w.promoting = []*types.Struct{u}
 		w.fieldsOf(u, n)
+		w.promoting = outer
 	}
 	return n
 }
@@ -249,7 +255,13 @@ func (w *typeWalker) fieldsOf(s *types.Struct, n *node) {
 		}
 		if v.Embedded() && jsonTag[0] == "" {
 			if st, ok := derefStruct(v.Type()); ok {
+				if slices.Contains(w.promoting, st) {
+					w.fail(f, token.NoPos, "%s embeds the struct it is in, whose fields invopop/jsonschema would promote without end; give the field a json name", typeString(v.Type()))
+					continue
+				}
+				w.promoting = append(w.promoting, st)
 				w.fieldsOf(st, n)
+				w.promoting = w.promoting[:len(w.promoting)-1]
 				continue
 			}
 		}
