@@ -37,7 +37,9 @@ type Options struct {
 	// import path) whose struct types declare tool versions with
 	// //mcpgen:tool directives (see package gostruct). A version the estate
 	// record holds that no struct declares any more stays as recorded, with
-	// a generated argument type: history is append-only.
+	// a generated argument type: history is append-only. One a struct still
+	// declares keeps the form of schema it was published in (named types
+	// written in full, or as $defs entries).
 	Source string
 	// Out is the directory of the generated package; it need not exist.
 	Out string
@@ -124,22 +126,19 @@ type loaded struct {
 
 // load reads the estate and, when withRecord is set, the record to compare
 // with (Against, or Out's), which for a Go source also completes the
-// estate with the versions only the record holds.
+// estate with the versions only the record holds, and keeps each version
+// the record holds in the form it was published in (see gostruct.Load).
 func load(opts Options, withRecord bool) (*loaded, error) {
 	var l loaded
 	var err error
 	switch {
 	case opts.Manifests != "" && opts.Source != "":
 		return nil, errors.New("name the manifests or the Go source, not both")
-	case opts.Source != "":
-		if l.source, err = gostruct.Load(opts.Source); err != nil {
-			return nil, err
-		}
 	case opts.Manifests != "":
 		if l.est, err = manifest.LoadDir(opts.Manifests); err != nil {
 			return nil, err
 		}
-	default:
+	case opts.Source == "":
 		return nil, errors.New("no manifests and no Go source to read")
 	}
 	if withRecord {
@@ -153,7 +152,10 @@ func load(opts Options, withRecord bool) (*loaded, error) {
 			return nil, err
 		}
 	}
-	if l.source != nil {
+	if opts.Source != "" {
+		if l.source, err = gostruct.Load(opts.Source, l.recorded); err != nil {
+			return nil, err
+		}
 		l.est, err = sourceEstate(l.source, l.recorded, filepath.Join(opts.Out, record.FileName))
 		if err != nil {
 			return nil, err
@@ -234,8 +236,9 @@ func Generate(opts Options) (*Result, error) {
 // (opts.Source) into the directory opts.Manifests: one manifest per tool,
 // NAME.yaml, and the server file beside the structs, if any. With opts.Out
 // set, the versions only Out's estate record still holds are written too,
-// so that the manifests carry the whole history, as manifests must.
-// Generating from the manifests gives the same schemas and hashes as
+// so that the manifests carry the whole history, as manifests must, and
+// each version the record holds keeps the form of schema it was published
+// in. Generating from the manifests gives the same schemas and hashes as
 // generating from the structs. Files are written as Generate writes them:
 // unchanged ones are left alone, the others replaced all or none.
 func Extract(opts Options) (*Result, error) {

@@ -203,7 +203,7 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
 	format := fs.String("format", "text", "output format: text, json or github")
 	src := addSourceFlags(fs)
-	out := fs.String("out", "", "with -source: the generated package, whose estate record holds the versions no struct declares any more")
+	out := fs.String("out", "", "with -source: the generated package, whose estate record holds the versions no struct declares any more, and the form of schema each published version keeps")
 	tool := fs.String("tool", "", "compare two versions of this tool in -manifests or -source")
 	if err := fs.Parse(args); err != nil {
 		return parseStatus(err)
@@ -265,7 +265,7 @@ func findVersion(est *manifest.Estate, name, version string) (*manifest.Version,
 func estateCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("estate", stderr)
 	src := addSourceFlags(fs)
-	out := fs.String("out", "", "with -source: the generated package, whose estate record holds the versions no struct declares any more")
+	out := fs.String("out", "", "with -source: the generated package, whose estate record holds the versions no struct declares any more, and the form of schema each published version keeps")
 	principals := fs.String("principals", "", "YAML or JSON list of principals (agent, tenant, scopes, clearance): show what each sees")
 	format := fs.String("format", "text", "output format: text, markdown or json")
 	if code, ok := parse(fs, args, nil); !ok {
@@ -301,7 +301,7 @@ func extractCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("extract", stderr)
 	source := fs.String("source", "", "Go package (directory or import path) whose structs carry //mcpgen:tool directives")
 	manifests := fs.String("manifests", "", "directory to write the equivalent YAML manifests into")
-	out := fs.String("out", "", "the generated package: also write the versions only its estate record holds, so the manifests carry the whole history")
+	out := fs.String("out", "", "the generated package: also write the versions only its estate record holds, so the manifests carry the whole history, and keep each published version's schema in the form it was published in")
 	if code, ok := parse(fs, args, map[string]*string{"source": source, "manifests": manifests}); !ok {
 		return code
 	}

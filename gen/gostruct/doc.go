@@ -33,10 +33,25 @@
 //
 // The input schema is derived with github.com/invopop/jsonschema from the
 // real type, by a program built against the package (see reflectSchemas),
-// and finished for the schema subset (see finishSchema): no $id, $ref or
+// and finished for the contract language (see finishSchema): no $id or
 // $schema, closed objects, a field required unless omitempty, doc comments
 // as descriptions, the bounds of sized numbers. Whatever still falls
-// outside the subset is refused where the Go source writes it.
+// outside the language is refused where the Go source writes it.
+//
+// A named struct, list or map type (or one with its own JSONSchema method)
+// is written once, as a $defs entry that every use refers to with $ref,
+// named as the Go type is (an instance of a generic type by the words of
+// its name: Pair[int, Item] is Pair_int_Item); a reference to the argument
+// struct itself is "#". So a type two tools share is one contract type,
+// and one named Go type in each generated version, and a type may contain
+// itself (a tree, a linked list). Every path into an entry, and every
+// value path through a reference, maps back to the field and tag of the
+// type's declaration that wrote it.
+//
+// A version the estate record already holds whose schema has no $defs was
+// published before them, with every named type written out in full where
+// it is used: it keeps that form (see schemaForm), so its schema document,
+// and hash, stay what was published.
 //
 // # Decisions
 //
@@ -57,4 +72,16 @@
 //     json.RawMessage and interfaces without methods accept any value.
 //   - The package cannot be main (the generated package imports it), and
 //     the argument struct must be exported.
+//   - A published version keeps the form it was published in, even where
+//     $defs would be the same contract: the gate refuses any change to a
+//     published schema document, which the hash pins. A type that has come
+//     to contain itself has no inline form; such a version is reflected
+//     with $defs, and the gate reports the change.
+//   - A $defs entry is named as the Go type is: it is what the team wrote,
+//     and the reflector names entries by the type's name alone. Two types
+//     of one schema with one name (from two packages) are refused rather
+//     than renamed: the reflector would make one entry stand for both.
+//   - A constraint tag on a field whose type is a $defs entry is refused,
+//     not moved: beside a $ref the reflector keeps only a title and a
+//     description, and a constraint on the entry would bind every use.
 package gostruct

@@ -73,9 +73,9 @@ func versionNode(v *manifest.Version) *yaml.Node {
 	return mapping(kv...)
 }
 
-// keywordOrder puts a schema's keywords in the order people write them;
-// the others follow, sorted.
-var keywordOrder = []string{"$schema", "$comment", "type", "title", "description", "enum", "const", "default", "examples",
+// keywordOrder puts a schema's keywords in the order people write them
+// (a reference first, what it refers to last); the others follow, sorted.
+var keywordOrder = []string{"$schema", "$comment", "$ref", "type", "title", "description", "enum", "const", "default", "examples",
 	"properties", "required", "additionalProperties", "items"}
 
 // valueNode renders a value of runtime/schema's JSON value model. A schema

@@ -2,14 +2,16 @@ package gostruct
 
 import (
 	"encoding/json"
+	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// finishSchema turns what invopop/jsonschema reflected from an argument
-// struct into the version's input schema, in place:
+// finishSchema turns what invopop/jsonschema reflected from the argument
+// struct of d into the version's input schema, in place:
 //
 //   - the reflector's boilerplate goes ($schema, and the struct's doc
 //     comment as a top-level description: the version's description is the
@@ -21,38 +23,113 @@ import (
 //     into; a tag bound looser than the type's is refused;
 //   - every jsonschema tag item must have had its effect: a keyword the
 //     reflector dropped (minLength on an integer, a bound that is not a
-//     number) is refused at the tag.
-func finishSchema(doc map[string]any, root *node, errs *errorList) {
+//     number) is refused at the tag;
+//   - a reference to a $defs entry is followed, and the entry finished
+//     once, as its Go type, where it is first used (d.defs records which
+//     type each entry is). A reference to the argument struct itself,
+//     whose entry the reflector leaves out (it is the document), is "#".
+//     One entry name for two Go types is refused: the reflector names an
+//     entry by the type's name alone, so one entry would stand for both.
+func finishSchema(doc map[string]any, d *declared, errs *errorList) {
 	delete(doc, "$schema")
 	delete(doc, "description")
-	f := finisher{errs: errs}
-	f.walk(doc, root)
+	f := &finisher{errs: errs, d: d, defs: map[string]*node{d.typeName: d.root.shape()}, decl: d.namePos}
+	f.entries, _ = doc["$defs"].(map[string]any)
+	f.walk(doc, d.root, nil)
+	d.defs = f.defs
 }
 
-type finisher struct{ errs *errorList }
+type finisher struct {
+	errs *errorList
+	d    *declared
+	// entries is the document's $defs; defs maps each entry met to its Go
+	// type's node.
+	entries map[string]any
+	defs    map[string]*node
+	// decl is where the type whose schema is being finished is declared:
+	// where a problem no field states is reported.
+	decl token.Pos
+}
 
-func (f finisher) walk(doc map[string]any, n *node) {
-	f.bounds(doc, n)
+// walk finishes doc, the schema of a value of node n; at is the field the
+// value belongs to when n does not say (an element of a named list type).
+func (f *finisher) walk(doc map[string]any, n *node, at *field) {
+	if n.at != nil {
+		at = n.at
+	}
+	if ref, ok := doc["$ref"].(string); ok {
+		f.ref(doc, ref, n, at)
+		return
+	}
+	n = n.shape()
+	f.bounds(doc, n, at)
 	switch n.kind {
 	case structNode:
 		props, _ := doc["properties"].(map[string]any)
-		for name, child := range n.props {
+		// In the reflector's order, fields in order and each entry where
+		// it is first used: the first type met with an entry's name is
+		// the one it describes.
+		for _, name := range n.names {
+			child := n.props[name]
 			sub := anySchema(props, name)
 			if sub == nil {
 				continue
 			}
-			f.walk(sub, child)
+			f.walk(sub, child, at)
 			f.effects(sub, child)
 		}
 	case listNode:
 		if items := anySchema(doc, "items"); items != nil {
-			f.walk(items, n.elem)
+			f.walk(items, n.elem, at)
 		}
 	case mapNode:
 		if values := anySchema(doc, "additionalProperties"); values != nil {
-			f.walk(values, n.elem)
+			f.walk(values, n.elem, at)
 		}
 	}
+}
+
+// ref follows the reference of doc, the schema of a value of node n, to
+// the $defs entry of n's named type.
+func (f *finisher) ref(doc map[string]any, ref string, n *node, at *field) {
+	pos, prefix := f.at(at)
+	name, ok := strings.CutPrefix(ref, "#/$defs/")
+	if !ok || n.def == nil {
+		f.errs.add(pos, "%sinvopop/jsonschema wrote $ref %q for a value of type %s, which is not a definition of its own", prefix, ref, typeString(n.typ))
+		return
+	}
+	owner, seen := f.defs[name]
+	if seen && owner != n.def {
+		f.errs.add(pos, "%s%s and %s are both named %s, and invopop/jsonschema names a $defs entry by the type's name alone, so one entry would stand for both: rename one",
+			prefix, typeString(owner.typ), typeString(n.def.typ), name)
+		return
+	}
+	if n.def == f.d.root.shape() {
+		doc["$ref"] = "#"
+		return
+	}
+	if seen {
+		return
+	}
+	f.defs[name] = n.def
+	// The entry of a type with its own JSONSchema method is its answer,
+	// as it wrote it.
+	if entry := anySchema(f.entries, name); entry != nil && n.def.kind != leafNode {
+		decl := f.decl
+		f.decl = n.def.decl
+		f.walk(entry, n.def, nil)
+		f.decl = decl
+	}
+}
+
+// at is where a problem with a value of field at is reported, and the
+// message's prefix naming the field; without a field, the declaration of
+// the type being finished.
+func (f *finisher) at(at *field) (token.Pos, string) {
+	if at == nil {
+		return f.decl, ""
+	}
+	return at.pos, "field " + at.goName + ": "
 }
 
 // anySchema returns the sub-schema m[key], turning the boolean true (any
@@ -80,7 +157,7 @@ var sizedBounds = map[types.BasicKind][2]string{
 	types.Float32: {"-3.4028234663852886e+38", "3.4028234663852886e+38"},
 }
 
-func (f finisher) bounds(doc map[string]any, n *node) {
+func (f *finisher) bounds(doc map[string]any, n *node, at *field) {
 	b, ok := sizedBounds[n.basic]
 	if !ok {
 		return
@@ -109,7 +186,11 @@ func (f finisher) bounds(doc map[string]any, n *node) {
 				slack = 1
 			}
 			if below && x < lim-slack || !below && x > lim+slack {
-				f.errs.add(n.at.itemAt(kw+"="), "field %s: %s %v lets through values %s cannot hold (its limit is %s)", n.at.goName, kw, v, name, limit)
+				pos, prefix := f.at(at)
+				if at != nil {
+					pos = at.itemAt(kw + "=")
+				}
+				f.errs.add(pos, "%s%s %v lets through values %s cannot hold (its limit is %s)", prefix, kw, v, name, limit)
 			}
 		}
 		if !found {
@@ -122,7 +203,7 @@ func (f finisher) bounds(doc map[string]any, n *node) {
 
 // effects checks that each jsonschema tag item of the field whose property
 // schema is prop wrote its keyword.
-func (f finisher) effects(prop map[string]any, n *node) {
+func (f *finisher) effects(prop map[string]any, n *node) {
 	fl := n.at
 	counts := map[string]int{}
 	for _, it := range fl.items {
@@ -136,7 +217,7 @@ func (f finisher) effects(prop map[string]any, n *node) {
 			continue
 		}
 		target := prop
-		if keywordOnItems(it.key, n.kind == listNode) {
+		if keywordOnItems(it.key, n.shape().kind == listNode) {
 			target, _ = prop["items"].(map[string]any)
 		}
 		v, ok := target[kw]
@@ -152,8 +233,12 @@ func (f finisher) effects(prop map[string]any, n *node) {
 			continue
 		}
 		if !ok {
-			f.errs.add(fl.itemAt(it.keyText()), "field %s: jsonschema tag %s has no effect on a field of type %s (invopop/jsonschema drops it, which would leave a hole in the contract)",
-				fl.goName, it.raw(), typeString(n.typ))
+			why := "invopop/jsonschema drops it"
+			if _, ref := prop["$ref"]; ref {
+				why = "beside the $ref to the type's $defs entry, invopop/jsonschema writes a title and a description and drops the rest"
+			}
+			f.errs.add(fl.itemAt(it.keyText()), "field %s: jsonschema tag %s has no effect on a field of type %s (%s, which would leave a hole in the contract)",
+				fl.goName, it.raw(), typeString(n.typ), why)
 		}
 	}
 }

@@ -44,11 +44,20 @@ type Source struct {
 // invopop/jsonschema from the real type, by building and running a small
 // program against the package (see reflect.go).
 //
+// A named type the schema uses (a struct, a list or map type) is a $defs
+// entry, referred to with $ref wherever it is used, so that a type two
+// tools share is one contract type, and a type may contain itself. But a
+// published contract does not change, not even in form: published lists
+// the versions already released (the estate record's), and one of them
+// whose input schema has no $defs keeps the form it was published in,
+// every named type written out in full where it is used (see schemaForm and
+// publishedInline).
+//
 // Every problem is returned at once, as a manifest.List of
 // file.go:line:col errors: the package's own compile errors, a directive
 // that is malformed, misplaced or incomplete, a field type with no JSON
 // form, a tag outside the schema subset. Nothing is returned with them.
-func Load(source string) (*Source, error) {
+func Load(source string, published []estate.ToolSpec) (*Source, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -92,14 +101,19 @@ func Load(source string) (*Source, error) {
 	}
 	// Every struct whose fields and tags are sound is reflected, even when
 	// another has a problem, so that one run reports everything.
-	var names []string
+	inline := publishedInline(published)
+	forms := map[string]schemaForm{}
 	for _, d := range decls {
-		if d.root != nil {
-			names = append(names, d.typeName)
+		if d.root == nil {
+			continue
+		}
+		forms[d.typeName] = defsForm
+		if inline[d.spec.Key()] && !d.recursive {
+			forms[d.typeName] = inlineForm
 		}
 	}
-	if len(names) > 0 {
-		docs, err := reflectSchemas(pkg, names, l.comments())
+	if len(forms) > 0 {
+		docs, err := reflectSchemas(pkg, forms, l.comments())
 		if err != nil {
 			return nil, err
 		}
@@ -161,6 +175,38 @@ func serverBeside(pkgDir, source string) (*manifest.Server, error) {
 	return manifest.LoadServerFile(file)
 }
 
+// schemaForm is how an input schema writes the named types it uses.
+type schemaForm int
+
+const (
+	// defsForm writes each named struct, list or map type once, as a $defs
+	// entry, and refers to it with $ref: a type shared by two tools is one
+	// contract type, and a type may contain itself.
+	defsForm schemaForm = iota
+	// inlineForm writes each named type out in full wherever it is used, as
+	// versions were published before $defs: such a version keeps the form,
+	// so that its schema document, and hash, stay what was published.
+	inlineForm
+)
+
+// publishedInline lists the published versions whose input schema has no
+// $defs: they were published with every named type written out in full,
+// and keep that form. A type that contains itself has no inline form: a
+// version whose struct has come to contain itself is reflected with $defs,
+// which the gate then compares with what was published.
+func publishedInline(published []estate.ToolSpec) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range published {
+		if p.InputSchema == nil {
+			continue
+		}
+		if _, defs := p.InputSchema.Document()["$defs"]; !defs {
+			out[p.Key()] = true
+		}
+	}
+	return out
+}
+
 type loader struct {
 	pkg  *packages.Package
 	errs *errorList
@@ -178,6 +224,11 @@ type declared struct {
 	// root is the struct's shape, nil when its fields or tags have a
 	// problem (it is then not reflected).
 	root *node
+	// recursive says a type the struct uses contains itself.
+	recursive bool
+	// defs maps each $defs entry of the finished schema to its type's
+	// node.
+	defs map[string]*node
 }
 
 // declarations finds every //mcpgen: directive in the package, refuses
@@ -281,9 +332,10 @@ func (l *loader) declared(ts *ast.TypeSpec, tool *toolDecl, walker *typeWalker) 
 	d := &declared{typeName: ts.Name.Name, namePos: ts.Name.Pos(), tool: tool}
 	d.spec = l.metadata(d)
 	before := len(l.errs.list)
+	walker.begin()
 	root := walker.walk(obj.Type(), nil)
 	if len(l.errs.list) == before {
-		d.root = root
+		d.root, d.recursive = root, walker.recursive
 	}
 	return d
 }
@@ -403,7 +455,7 @@ func (l *loader) inputSchema(d *declared, doc any) *schema.Schema {
 		return nil
 	}
 	before := len(l.errs.list)
-	finishSchema(m, d.root, l.errs)
+	finishSchema(m, d, l.errs)
 	if len(l.errs.list) > before {
 		return nil
 	}
@@ -464,24 +516,40 @@ func (l *loader) locator(d *declared) manifest.Locator {
 
 // locate is where the part of the input schema at path is written: the
 // struct for the whole schema, a property's field, the tag item that wrote
-// a keyword.
+// a keyword; under $defs, the named type's declaration for the entry
+// itself, and its fields and tags below it. A path through a reference
+// (as the gate's, which follow values) goes on in the referred type.
 func (d *declared) locate(path []string) token.Pos {
-	n, keyword := d.root, ""
+	n, decl := d.root, d.namePos
+	if len(path) >= 2 && path[0] == "$defs" {
+		def := d.defs[path[1]]
+		if def == nil {
+			return d.namePos
+		}
+		n, decl, path = def, def.decl, path[2:]
+	}
+	// at is the field the value belongs to: an element of a named list
+	// type belongs to the field that uses the type.
+	at, keyword := n.at, ""
 walk:
 	for i := 0; i < len(path); i++ {
+		s := n.shape()
 		switch seg := path[i]; {
-		case seg == "properties" && i+1 < len(path) && n.props[path[i+1]] != nil:
-			n = n.props[path[i+1]]
+		case seg == "properties" && i+1 < len(path) && s.props[path[i+1]] != nil:
+			n = s.props[path[i+1]]
 			i++
-		case seg == "items" && n.kind == listNode, seg == "additionalProperties" && n.kind == mapNode:
-			n = n.elem
+		case seg == "items" && s.kind == listNode, seg == "additionalProperties" && s.kind == mapNode:
+			n = s.elem
 		default:
 			keyword = seg
 			break walk
 		}
+		if n.at != nil {
+			at = n.at
+		}
 	}
-	if n.at == nil {
-		return d.namePos
+	if at == nil {
+		return decl
 	}
 	if keyword != "" {
 		key := keyword
@@ -490,11 +558,11 @@ walk:
 				key = k
 			}
 		}
-		if n.at.writes(key) {
-			return n.at.itemAt(key + "=")
+		if at.writes(key) {
+			return at.itemAt(key + "=")
 		}
 	}
-	return n.at.pos
+	return at.pos
 }
 
 // errorList collects problems at Go source positions.

@@ -8,14 +8,18 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // This file reads an argument struct with go/types the way encoding/json
 // and invopop/jsonschema read it with reflect: which fields are properties
-// and under what names, and what each Go type becomes. The result, a tree
+// and under what names, and what each Go type becomes. The result, a graph
 // of nodes, is what lets every later problem point at Go source: a schema
-// path ("properties/legs/items/properties/amount/minimum") walks the tree
-// to the field and to the tag item that wrote it. Types that have no JSON
+// path ("properties/legs/items/properties/amount/minimum") walks it to the
+// field and to the tag item that wrote it. A named type that the reflector
+// writes as a $defs entry has one node of its own, which every use of the
+// type refers to, so a type can contain itself. Types that have no JSON
 // form, or whose wire form is not their Go shape, are refused here, before
 // anything runs.
 
@@ -29,18 +33,41 @@ const (
 	mapNode                    // a map: additionalProperties
 )
 
-// node is the JSON shape of one Go type at one place in an argument struct.
+// node is the JSON shape of one Go type at one place in an argument struct,
+// or of a named type the reflector defines once (see def).
 type node struct {
 	kind  nodeKind
 	typ   types.Type // as written (pointers removed)
 	props map[string]*node
-	elem  *node // items of a list, values of a map
+	names []string // the properties, in the order of the fields
+	elem  *node    // items of a list, values of a map
 	// at is the field this value belongs to (an element belongs to the
-	// field holding its list); nil for the struct itself.
+	// field holding its list); nil for the struct itself, and for the
+	// elements of a named list or map type, which belong to the field
+	// that uses the type.
 	at *field
 	// basic is the kind of a basic type, for the bounds a sized number
 	// needs (types.Invalid otherwise).
 	basic types.BasicKind
+	// def, on a use of a named type that invopop/jsonschema writes as a
+	// $defs entry (a struct, list or map type, or one with its own
+	// JSONSchema method), is the type's own node, whose shape this value
+	// has; kind, props and elem are then the def's, not this node's.
+	def *node
+	// decl is where a def's type is declared.
+	decl token.Pos
+	// walking marks a def whose underlying type is being walked: meeting it
+	// again there means the type contains itself.
+	walking bool
+}
+
+// shape is the node that holds n's shape: its def's, for a use of a
+// named type.
+func (n *node) shape() *node {
+	if n.def != nil {
+		return n.def
+	}
+	return n
 }
 
 // field is one struct field as written.
@@ -60,8 +87,25 @@ type typeWalker struct {
 	errs *errorList
 	// fields finds the syntax of a field by the position of its name.
 	fields map[token.Pos]*ast.Field
-	// stack holds the named types being walked, against recursion.
-	stack []*types.TypeName
+	// defs holds the def node of each named type met since begin (keyed by
+	// identical type, so that each instance of a generic type is one).
+	defs typeutil.Map
+	// decls are the defs being walked, innermost last: a problem with no
+	// field of its own (an element of a named list type) is reported at
+	// the innermost one's declaration.
+	decls []*node
+	// recursive says a type met since begin contains itself.
+	recursive bool
+	// promoting holds the struct whose fields are being read and the
+	// embedded structs whose fields are being promoted into it.
+	promoting []*types.Struct
+}
+
+// begin starts the walk of an argument struct: every named type is walked
+// once for it, and its problems are reported with it.
+func (w *typeWalker) begin() {
+	w.defs = typeutil.Map{}
+	w.recursive = false
 }
 
 // walk returns the node of type t, a value of field at.
@@ -77,9 +121,14 @@ func (w *typeWalker) walk(t types.Type, at *field) *node {
 			w.fail(at, obj.Pos(), "%s", msg)
 			return n
 		}
-		if hasMethod(named, "JSONSchema") || isRawMessage(obj) {
+		if isRawMessage(obj) {
+			// Any value.
+			return n
+		}
+		if hasMethod(named, "JSONSchema") {
 			// invopop/jsonschema asks the type for its schema (the subset
-			// check reads what it answers); a json.RawMessage is any value.
+			// check reads what it answers) and defines it once.
+			n.def = w.def(named, func(*node) {})
 			return n
 		}
 		if obj.Pkg() != nil {
@@ -94,14 +143,15 @@ func (w *typeWalker) walk(t types.Type, at *field) *node {
 			w.fail(at, obj.Pos(), "%s", msg)
 			return n
 		}
-		for _, seen := range w.stack {
-			if seen == obj {
-				w.fail(at, obj.Pos(), "%s is recursive: a struct's schema is written out in full, so a type cannot contain itself; declare a recursive contract in a manifest, with $defs and $ref", obj.Name())
-				return n
-			}
+		switch named.Underlying().(type) {
+		case *types.Struct, *types.Slice, *types.Array, *types.Map:
+			n.def = w.def(named, func(d *node) {
+				u := w.walk(named.Underlying(), nil)
+				d.kind, d.props, d.names, d.elem, d.basic = u.kind, u.props, u.names, u.elem, u.basic
+			})
+			return n
 		}
-		w.stack = append(w.stack, obj)
-		defer func() { w.stack = w.stack[:len(w.stack)-1] }()
+		// A named scalar or interface is written where it is used.
 		u := w.walk(named.Underlying(), at)
 		u.typ = t
 		return u
@@ -129,9 +179,32 @@ func (w *typeWalker) walk(t types.Type, at *field) *node {
 		n.kind, n.elem = mapNode, w.walk(u.Elem(), at)
 	case *types.Struct:
 		n.kind, n.props = structNode, map[string]*node{}
+		outer := w.promoting
+		w.promoting = []*types.Struct{u}
 		w.fieldsOf(u, n)
+		w.promoting = outer
 	}
 	return n
+}
+
+// def returns the node of named type t, which invopop/jsonschema writes
+// once, as a $defs entry, and refers to wherever it is used; the first
+// time, fill gives the node its shape. A type met again while its shape is
+// being read contains itself: that is fine, a reference says so.
+func (w *typeWalker) def(t *types.Named, fill func(d *node)) *node {
+	if d, ok := w.defs.At(t).(*node); ok {
+		if d.walking {
+			w.recursive = true
+		}
+		return d
+	}
+	d := &node{typ: t, decl: t.Obj().Pos(), walking: true}
+	w.defs.Set(t, d)
+	w.decls = append(w.decls, d)
+	fill(d)
+	w.decls = w.decls[:len(w.decls)-1]
+	d.walking = false
+	return d
 }
 
 // noJSONForm says why values of type t (named name) have no JSON form, or
@@ -182,7 +255,13 @@ func (w *typeWalker) fieldsOf(s *types.Struct, n *node) {
 		}
 		if v.Embedded() && jsonTag[0] == "" {
 			if st, ok := derefStruct(v.Type()); ok {
+				if slices.Contains(w.promoting, st) {
+					w.fail(f, token.NoPos, "%s embeds the struct it is in, whose fields invopop/jsonschema would promote without end; give the field a json name", typeString(v.Type()))
+					continue
+				}
+				w.promoting = append(w.promoting, st)
 				w.fieldsOf(st, n)
+				w.promoting = w.promoting[:len(w.promoting)-1]
 				continue
 			}
 		}
@@ -200,6 +279,7 @@ func (w *typeWalker) fieldsOf(s *types.Struct, n *node) {
 			continue
 		}
 		n.props[name] = w.walk(v.Type(), f)
+		n.names = append(n.names, name)
 	}
 }
 
@@ -247,11 +327,17 @@ func typeString(t types.Type) string {
 }
 
 // fail reports a problem with the value of field at, at the field, or with
-// the struct itself (at == nil), at pos.
+// the struct itself (at == nil), at pos. A problem with an element of a
+// named list or map type, which no field of its own holds, is reported at
+// the type's declaration.
 func (w *typeWalker) fail(at *field, pos token.Pos, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	if at != nil {
+	switch {
+	case at != nil:
 		pos, msg = at.pos, "field "+at.goName+": "+msg
+	case len(w.decls) > 0:
+		d := w.decls[len(w.decls)-1]
+		pos, msg = d.decl, "type "+typeString(d.typ)+": "+msg
 	}
 	w.errs.add(pos, "%s", msg)
 }
