@@ -110,6 +110,8 @@ func (g *gen) render(dir string) ([]File, error) {
 	if g.role != shardPart {
 		files["estate.gen.go"] = g.estateRecord()
 		files["client.gen.go"] = g.client()
+	} else {
+		files["client.gen.go"] = g.shardCalls()
 	}
 	if g.externalArgs() {
 		files["args.gen.go"] = g.argsDecoders()

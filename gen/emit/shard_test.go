@@ -120,7 +120,7 @@ func TestShardedPackage(t *testing.T) {
 		checkDocs(t, f.Name, file)
 		parsed[f.Name] = file
 	}
-	shardFiles := []string{"decode.gen.go", "schemas.gen.go", "server.gen.go", "types.gen.go"}
+	shardFiles := []string{"client.gen.go", "decode.gen.go", "schemas.gen.go", "server.gen.go", "types.gen.go"}
 	want := map[string][]string{
 		"":                   {"client.gen.go", "decode.gen.go", "estate.gen.go", "server.gen.go", "types.gen.go"},
 		"internal/shard000/": shardFiles,
@@ -129,6 +129,13 @@ func TestShardedPackage(t *testing.T) {
 	}
 	if fmt.Sprint(byDir) != fmt.Sprint(want) {
 		t.Fatalf("files %v, want %v", byDir, want)
+	}
+	// The root's client calls its shards', which encode the arguments:
+	// the root does not compile an encoding per argument type.
+	for _, f := range files {
+		if f.Name == "client.gen.go" && (bytes.Contains(f.Data, []byte("CallTool(")) || !bytes.Contains(f.Data, []byte("shard000.Call"))) {
+			t.Errorf("the root's client does not call its shards:\n%s", f.Data)
+		}
 	}
 	for i := range 3 {
 		file := parsed[fmt.Sprintf("internal/shard%03d/server.gen.go", i)]

@@ -192,8 +192,11 @@ func docText(lead, title, doc string) string {
 
 func fieldDoc(fl *ir.Field) string {
 	req := "optional"
-	if fl.Required {
+	switch {
+	case fl.Required:
 		req = "required"
+	case enumWithoutEmpty(fl.Type):
+		req = `optional: "" when absent`
 	}
 	s := fmt.Sprintf("%s is the %q property (%s).", fl.GoName, fl.JSONName, req)
 	if d := fl.Type.Doc; d != "" {
@@ -214,13 +217,35 @@ func jsonTag(fl *ir.Field) string {
 
 // optionalWrapped reports whether an optional field of type t is an
 // optional.Value (the other kinds say "absent" themselves: a nil pointer,
-// map or interface, an unset Nullable or union).
+// map or interface, an unset Nullable or union, and a string enum without
+// "" among its values, whose zero value no call can send).
+//
+// An enum is kept out of optional.Value for the build's sake too: each
+// instantiation optional.Value[E] with a type E of its own is compiled
+// again in every package that names it (a sharded package's root names
+// them all), about 0.3 MiB of compiler memory apiece.
 func optionalWrapped(t *ir.Type) bool {
 	switch t.Kind {
 	case ir.Pointer, ir.Variants, ir.Map:
 		return false
 	case ir.Nullable, ir.Union:
 		return false
+	case ir.String:
+		return !enumWithoutEmpty(t)
+	}
+	return true
+}
+
+// enumWithoutEmpty reports whether t is a string enum type none of whose
+// values is "".
+func enumWithoutEmpty(t *ir.Type) bool {
+	if t.Name == "" || len(t.Consts) == 0 {
+		return false
+	}
+	for _, c := range t.Consts {
+		if c[1] == "" {
+			return false
+		}
 	}
 	return true
 }

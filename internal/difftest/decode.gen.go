@@ -1672,12 +1672,12 @@ func (v *CorpusS40V1_0_0ArgsÉ) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "X😀1\t\t":
-					v.Ok = optional.Some(CorpusS40V1_0_0ArgsÉOkX1)
+					v.Ok = CorpusS40V1_0_0ArgsÉOkX1
 				case "b'aZ":
-					v.Ok = optional.Some(CorpusS40V1_0_0ArgsÉOkBAZ)
+					v.Ok = CorpusS40V1_0_0ArgsÉOkBAZ
 				default:
 					r.Fail(loc, "must be one of ['X😀1\t\t', \"b'aZ\"]")
-					v.Ok = optional.Some(CorpusS40V1_0_0ArgsÉOk(x))
+					v.Ok = CorpusS40V1_0_0ArgsÉOk(x)
 				}
 			}
 		case "é":
@@ -2831,10 +2831,10 @@ func (v *EdgeNumbersV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "a":
-					v.Snum = optional.Some(EdgeNumbersV1_0_0ArgsSnumA)
+					v.Snum = EdgeNumbersV1_0_0ArgsSnumA
 				default:
 					r.Fail(loc, "must be one of ['a', 1]")
-					v.Snum = optional.Some(EdgeNumbersV1_0_0ArgsSnum(x))
+					v.Snum = EdgeNumbersV1_0_0ArgsSnum(x)
 				}
 			}
 		default:

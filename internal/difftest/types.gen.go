@@ -503,8 +503,8 @@ type CorpusS40V1_0_0ArgsÉ struct {
 	Amount any `json:"amount"`
 	// ID is the "id" property (optional).
 	ID optional.Value[any] `json:"id,omitzero"`
-	// Ok is the "ok" property (optional).
-	Ok optional.Value[CorpusS40V1_0_0ArgsÉOk] `json:"ok,omitzero"`
+	// Ok is the "ok" property (optional: "" when absent).
+	Ok CorpusS40V1_0_0ArgsÉOk `json:"ok,omitzero"`
 	// É is the "é" property (required).
 	É string `json:"é"`
 }
@@ -870,8 +870,8 @@ type EdgeNumbersV1_0_0Args struct {
 	Num optional.Value[float64] `json:"num,omitzero"`
 	// Sconst is the "sconst" property (optional).
 	Sconst optional.Value[string] `json:"sconst,omitzero"`
-	// Snum is the "snum" property (optional).
-	Snum optional.Value[EdgeNumbersV1_0_0ArgsSnum] `json:"snum,omitzero"`
+	// Snum is the "snum" property (optional: "" when absent).
+	Snum EdgeNumbersV1_0_0ArgsSnum `json:"snum,omitzero"`
 }
 
 // EdgeNumbersV1_0_0ArgsSnum is a value of edge.numbers 1.0.0, one of the values the schema allows.

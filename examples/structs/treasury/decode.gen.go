@@ -74,12 +74,12 @@ func (v *fxBookV1_0_0WireDealer) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "spot":
-					v.Desk = optional.Some(fxBookV1_0_0WireDealerDeskSpot)
+					v.Desk = fxBookV1_0_0WireDealerDeskSpot
 				case "forwards":
-					v.Desk = optional.Some(fxBookV1_0_0WireDealerDeskForwards)
+					v.Desk = fxBookV1_0_0WireDealerDeskForwards
 				default:
 					r.Fail(loc, "must be one of ['spot', 'forwards']")
-					v.Desk = optional.Some(fxBookV1_0_0WireDealerDesk(x))
+					v.Desk = fxBookV1_0_0WireDealerDesk(x)
 				}
 			}
 		case "id":
@@ -246,14 +246,14 @@ func (v *fxQuoteV1_1_0Wire) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "today":
-					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenorToday)
+					v.Tenor = fxQuoteV1_1_0WireTenorToday
 				case "tomorrow":
-					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenorTomorrow)
+					v.Tenor = fxQuoteV1_1_0WireTenorTomorrow
 				case "spot":
-					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenorSpot)
+					v.Tenor = fxQuoteV1_1_0WireTenorSpot
 				default:
 					r.Fail(loc, "must be one of ['today', 'tomorrow', 'spot']")
-					v.Tenor = optional.Some(fxQuoteV1_1_0WireTenor(x))
+					v.Tenor = fxQuoteV1_1_0WireTenor(x)
 				}
 			}
 		default:

@@ -22,8 +22,8 @@ type fxBookV1_0_0Wire struct {
 //
 // Dealer is the staff member booking on the customer's behalf; it is redacted from the call log.
 type fxBookV1_0_0WireDealer struct {
-	// Desk is the "desk" property (optional).
-	Desk optional.Value[fxBookV1_0_0WireDealerDesk] `json:"desk,omitzero"`
+	// Desk is the "desk" property (optional: "" when absent).
+	Desk fxBookV1_0_0WireDealerDesk `json:"desk,omitzero"`
 	// ID is the "id" property (required).
 	ID string `json:"id"`
 }
@@ -105,8 +105,8 @@ type fxQuoteV1_1_0Wire struct {
 	Buy fxQuoteV1_1_0WireBuy `json:"buy"`
 	// Sell is the "sell" property (required). Sell is the currency the customer sells.
 	Sell fxQuoteV1_1_0WireSell `json:"sell"`
-	// Tenor is the "tenor" property (optional). Tenor is when the deal settles; spot when left out.
-	Tenor optional.Value[fxQuoteV1_1_0WireTenor] `json:"tenor,omitzero"`
+	// Tenor is the "tenor" property (optional: "" when absent). Tenor is when the deal settles; spot when left out.
+	Tenor fxQuoteV1_1_0WireTenor `json:"tenor,omitzero"`
 }
 
 // fxQuoteV1_1_0WireBuy is a value of fx.quote 1.1.0, one of the values the schema allows.

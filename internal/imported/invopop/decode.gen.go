@@ -105,14 +105,14 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "public":
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibilityPublic)
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibilityPublic
 				case "private":
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibilityPrivate)
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibilityPrivate
 				case "confidential":
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibilityConfidential)
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibilityConfidential
 				default:
 					r.Fail(loc, "must be one of ['public', 'private', 'confidential']")
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibility(x))
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibility(x)
 				}
 			}
 		default:
@@ -277,14 +277,14 @@ func (v *FilesTreeSyncV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "skip":
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflictSkip)
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflictSkip
 				case "overwrite":
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflictOverwrite)
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflictOverwrite
 				case "rename":
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflictRename)
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflictRename
 				default:
 					r.Fail(loc, "must be one of ['skip', 'overwrite', 'rename']")
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflict(x))
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflict(x)
 				}
 			}
 		case "root":
@@ -1120,16 +1120,16 @@ func (v *SearchQueryV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "relevance":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortRelevance)
+					v.Sort = SearchQueryV1_0_0ArgsSortRelevance
 				case "price_asc":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortPriceAsc)
+					v.Sort = SearchQueryV1_0_0ArgsSortPriceAsc
 				case "price_desc":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortPriceDesc)
+					v.Sort = SearchQueryV1_0_0ArgsSortPriceDesc
 				case "newest":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortNewest)
+					v.Sort = SearchQueryV1_0_0ArgsSortNewest
 				default:
 					r.Fail(loc, "must be one of ['relevance', 'price_asc', 'price_desc', 'newest']")
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSort(x))
+					v.Sort = SearchQueryV1_0_0ArgsSort(x)
 				}
 			}
 		case "source_ip":
@@ -1332,16 +1332,16 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "low":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0ArgsPriorityLow)
+					v.Priority = TicketsUpdateV1_0_0ArgsPriorityLow
 				case "normal":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0ArgsPriorityNormal)
+					v.Priority = TicketsUpdateV1_0_0ArgsPriorityNormal
 				case "high":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0ArgsPriorityHigh)
+					v.Priority = TicketsUpdateV1_0_0ArgsPriorityHigh
 				case "urgent":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0ArgsPriorityUrgent)
+					v.Priority = TicketsUpdateV1_0_0ArgsPriorityUrgent
 				default:
 					r.Fail(loc, "must be one of ['low', 'normal', 'high', 'urgent']")
-					v.Priority = optional.Some(TicketsUpdateV1_0_0ArgsPriority(x))
+					v.Priority = TicketsUpdateV1_0_0ArgsPriority(x)
 				}
 			}
 		case "status":
@@ -1349,16 +1349,16 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "open":
-					v.Status = optional.Some(TicketsUpdateV1_0_0ArgsStatusOpen)
+					v.Status = TicketsUpdateV1_0_0ArgsStatusOpen
 				case "pending":
-					v.Status = optional.Some(TicketsUpdateV1_0_0ArgsStatusPending)
+					v.Status = TicketsUpdateV1_0_0ArgsStatusPending
 				case "resolved":
-					v.Status = optional.Some(TicketsUpdateV1_0_0ArgsStatusResolved)
+					v.Status = TicketsUpdateV1_0_0ArgsStatusResolved
 				case "closed":
-					v.Status = optional.Some(TicketsUpdateV1_0_0ArgsStatusClosed)
+					v.Status = TicketsUpdateV1_0_0ArgsStatusClosed
 				default:
 					r.Fail(loc, "must be one of ['open', 'pending', 'resolved', 'closed']")
-					v.Status = optional.Some(TicketsUpdateV1_0_0ArgsStatus(x))
+					v.Status = TicketsUpdateV1_0_0ArgsStatus(x)
 				}
 			}
 		case "ticket_id":

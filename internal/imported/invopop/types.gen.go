@@ -31,8 +31,8 @@ type CalendarEventsCreateV1_0_0Args struct {
 	TimeZone optional.Value[string] `json:"time_zone,omitzero"`
 	// Title is the "title" property (required). Event title
 	Title string `json:"title"`
-	// Visibility is the "visibility" property (optional).
-	Visibility optional.Value[CalendarEventsCreateV1_0_0ArgsVisibility] `json:"visibility,omitzero"`
+	// Visibility is the "visibility" property (optional: "" when absent).
+	Visibility CalendarEventsCreateV1_0_0ArgsVisibility `json:"visibility,omitzero"`
 }
 
 // CalendarEventsCreateV1_0_0Attendee is the definition "Attendee" of calendar.events.create 1.0.0.
@@ -136,8 +136,8 @@ const (
 type FilesTreeSyncV1_0_0Args struct {
 	// DryRun is the "dry_run" property (optional).
 	DryRun optional.Value[bool] `json:"dry_run,omitzero"`
-	// OnConflict is the "on_conflict" property (optional).
-	OnConflict optional.Value[FilesTreeSyncV1_0_0ArgsOnConflict] `json:"on_conflict,omitzero"`
+	// OnConflict is the "on_conflict" property (optional: "" when absent).
+	OnConflict FilesTreeSyncV1_0_0ArgsOnConflict `json:"on_conflict,omitzero"`
 	// Root is the "root" property (required). Absolute path the tree is synced to
 	Root string `json:"root"`
 	// Tree is the "tree" property (required).
@@ -471,8 +471,8 @@ type SearchQueryV1_0_0Args struct {
 	Query string `json:"query"`
 	// RadiusKm is the "radius_km" property (optional).
 	RadiusKm optional.Value[float64] `json:"radius_km,omitzero"`
-	// Sort is the "sort" property (optional).
-	Sort optional.Value[SearchQueryV1_0_0ArgsSort] `json:"sort,omitzero"`
+	// Sort is the "sort" property (optional: "" when absent).
+	Sort SearchQueryV1_0_0ArgsSort `json:"sort,omitzero"`
 	// SourceIP is the "source_ip" property (optional). Caller address for geo ranking
 	SourceIP optional.Value[string] `json:"source_ip,omitzero"`
 	// UpdatedSince is the "updated_since" property (optional).
@@ -549,10 +549,10 @@ type TicketsUpdateV1_0_0Args struct {
 	Labels optional.Value[[]string] `json:"labels,omitzero"`
 	// NotifyRequester is the "notify_requester" property (optional).
 	NotifyRequester optional.Value[bool] `json:"notify_requester,omitzero"`
-	// Priority is the "priority" property (optional).
-	Priority optional.Value[TicketsUpdateV1_0_0ArgsPriority] `json:"priority,omitzero"`
-	// Status is the "status" property (optional).
-	Status optional.Value[TicketsUpdateV1_0_0ArgsStatus] `json:"status,omitzero"`
+	// Priority is the "priority" property (optional: "" when absent).
+	Priority TicketsUpdateV1_0_0ArgsPriority `json:"priority,omitzero"`
+	// Status is the "status" property (optional: "" when absent).
+	Status TicketsUpdateV1_0_0ArgsStatus `json:"status,omitzero"`
 	// TicketID is the "ticket_id" property (required).
 	TicketID string `json:"ticket_id"`
 }

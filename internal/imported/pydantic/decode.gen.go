@@ -119,14 +119,14 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "public":
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibilityPublic)
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibilityPublic
 				case "private":
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibilityPrivate)
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibilityPrivate
 				case "confidential":
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibilityConfidential)
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibilityConfidential
 				default:
 					r.Fail(loc, "must be one of ['public', 'private', 'confidential']")
-					v.Visibility = optional.Some(CalendarEventsCreateV1_0_0ArgsVisibility(x))
+					v.Visibility = CalendarEventsCreateV1_0_0ArgsVisibility(x)
 				}
 			}
 		default:
@@ -388,14 +388,14 @@ func (v *FilesTreeSyncV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "skip":
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflictSkip)
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflictSkip
 				case "overwrite":
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflictOverwrite)
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflictOverwrite
 				case "rename":
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflictRename)
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflictRename
 				default:
 					r.Fail(loc, "must be one of ['skip', 'overwrite', 'rename']")
-					v.OnConflict = optional.Some(FilesTreeSyncV1_0_0ArgsOnConflict(x))
+					v.OnConflict = FilesTreeSyncV1_0_0ArgsOnConflict(x)
 				}
 			}
 		case "root":
@@ -1292,16 +1292,16 @@ func (v *SearchQueryV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "relevance":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortRelevance)
+					v.Sort = SearchQueryV1_0_0ArgsSortRelevance
 				case "price_asc":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortPriceAsc)
+					v.Sort = SearchQueryV1_0_0ArgsSortPriceAsc
 				case "price_desc":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortPriceDesc)
+					v.Sort = SearchQueryV1_0_0ArgsSortPriceDesc
 				case "newest":
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSortNewest)
+					v.Sort = SearchQueryV1_0_0ArgsSortNewest
 				default:
 					r.Fail(loc, "must be one of ['relevance', 'price_asc', 'price_desc', 'newest']")
-					v.Sort = optional.Some(SearchQueryV1_0_0ArgsSort(x))
+					v.Sort = SearchQueryV1_0_0ArgsSort(x)
 				}
 			}
 		case "source_ip":
@@ -1530,16 +1530,16 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, decode.String); ok {
 				switch string(x) {
 				case "low":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0PriorityLow)
+					v.Priority = TicketsUpdateV1_0_0PriorityLow
 				case "normal":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0PriorityNormal)
+					v.Priority = TicketsUpdateV1_0_0PriorityNormal
 				case "high":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0PriorityHigh)
+					v.Priority = TicketsUpdateV1_0_0PriorityHigh
 				case "urgent":
-					v.Priority = optional.Some(TicketsUpdateV1_0_0PriorityUrgent)
+					v.Priority = TicketsUpdateV1_0_0PriorityUrgent
 				default:
 					r.Fail(loc, "must be one of ['low', 'normal', 'high', 'urgent']")
-					v.Priority = optional.Some(TicketsUpdateV1_0_0Priority(x))
+					v.Priority = TicketsUpdateV1_0_0Priority(x)
 				}
 			}
 		case "status":

@@ -33,8 +33,8 @@ type CalendarEventsCreateV1_0_0Args struct {
 	TimeZone optional.Value[string] `json:"time_zone,omitzero"`
 	// Title is the "title" property (required). Event title
 	Title string `json:"title"`
-	// Visibility is the "visibility" property (optional). Visibility
-	Visibility optional.Value[CalendarEventsCreateV1_0_0ArgsVisibility] `json:"visibility,omitzero"`
+	// Visibility is the "visibility" property (optional: "" when absent). Visibility
+	Visibility CalendarEventsCreateV1_0_0ArgsVisibility `json:"visibility,omitzero"`
 }
 
 // CalendarEventsCreateV1_0_0Attendee is the definition "Attendee" of calendar.events.create 1.0.0.
@@ -177,8 +177,8 @@ const (
 type FilesTreeSyncV1_0_0Args struct {
 	// DryRun is the "dry_run" property (optional). Dry Run
 	DryRun optional.Value[bool] `json:"dry_run,omitzero"`
-	// OnConflict is the "on_conflict" property (optional). On Conflict
-	OnConflict optional.Value[FilesTreeSyncV1_0_0ArgsOnConflict] `json:"on_conflict,omitzero"`
+	// OnConflict is the "on_conflict" property (optional: "" when absent). On Conflict
+	OnConflict FilesTreeSyncV1_0_0ArgsOnConflict `json:"on_conflict,omitzero"`
 	// Root is the "root" property (required). Absolute path the tree is synced to
 	Root string `json:"root"`
 	// Tree is the "tree" property (required). A file, or a directory with its children.
@@ -581,8 +581,8 @@ type SearchQueryV1_0_0Args struct {
 	Query string `json:"query"`
 	// RadiusKm is the "radius_km" property (optional). Radius Km
 	RadiusKm optional.Value[float64] `json:"radius_km,omitzero"`
-	// Sort is the "sort" property (optional). Sort
-	Sort optional.Value[SearchQueryV1_0_0ArgsSort] `json:"sort,omitzero"`
+	// Sort is the "sort" property (optional: "" when absent). Sort
+	Sort SearchQueryV1_0_0ArgsSort `json:"sort,omitzero"`
 	// SourceIP is the "source_ip" property (optional). Caller address for geo ranking
 	SourceIP optional.Nullable[string] `json:"source_ip,omitzero"`
 	// UpdatedSince is the "updated_since" property (optional). Updated Since
@@ -693,8 +693,8 @@ type TicketsUpdateV1_0_0Args struct {
 	Labels optional.Value[[]string] `json:"labels,omitzero"`
 	// NotifyRequester is the "notify_requester" property (optional). Notify Requester
 	NotifyRequester optional.Value[bool] `json:"notify_requester,omitzero"`
-	// Priority is the "priority" property (optional). Priority
-	Priority optional.Value[TicketsUpdateV1_0_0Priority] `json:"priority,omitzero"`
+	// Priority is the "priority" property (optional: "" when absent). Priority
+	Priority TicketsUpdateV1_0_0Priority `json:"priority,omitzero"`
 	// Status is the "status" property (optional).
 	Status optional.Nullable[TicketsUpdateV1_0_0Status] `json:"status,omitzero"`
 	// TicketID is the "ticket_id" property (required). Ticket Id

@@ -31,8 +31,8 @@ type CalendarEventsCreateV1_0_0Args struct {
 	TimeZone optional.Value[string] `json:"timeZone,omitzero"`
 	// Title is the "title" property (required).
 	Title string `json:"title"`
-	// Visibility is the "visibility" property (optional).
-	Visibility optional.Value[CalendarEventsCreateV1_0_0ArgsVisibility] `json:"visibility,omitzero"`
+	// Visibility is the "visibility" property (optional: "" when absent).
+	Visibility CalendarEventsCreateV1_0_0ArgsVisibility `json:"visibility,omitzero"`
 }
 
 // CalendarEventsCreateV1_0_0ArgsAttendeesItem is a value of calendar.events.create 1.0.0.
@@ -157,8 +157,8 @@ const (
 type FilesTreeSyncV1_0_0Args struct {
 	// DryRun is the "dryRun" property (optional).
 	DryRun optional.Value[bool] `json:"dryRun,omitzero"`
-	// OnConflict is the "onConflict" property (optional).
-	OnConflict optional.Value[FilesTreeSyncV1_0_0ArgsOnConflict] `json:"onConflict,omitzero"`
+	// OnConflict is the "onConflict" property (optional: "" when absent).
+	OnConflict FilesTreeSyncV1_0_0ArgsOnConflict `json:"onConflict,omitzero"`
 	// Root is the "root" property (required). Absolute path the tree is synced to
 	Root string `json:"root"`
 	// Tree is the "tree" property (required). A file, or a directory with its children
@@ -517,8 +517,8 @@ type SearchQueryV1_0_0Args struct {
 	Query string `json:"query"`
 	// RadiusKm is the "radiusKm" property (optional).
 	RadiusKm optional.Value[float64] `json:"radiusKm,omitzero"`
-	// Sort is the "sort" property (optional).
-	Sort optional.Value[SearchQueryV1_0_0ArgsSort] `json:"sort,omitzero"`
+	// Sort is the "sort" property (optional: "" when absent).
+	Sort SearchQueryV1_0_0ArgsSort `json:"sort,omitzero"`
 	// UpdatedSince is the "updatedSince" property (optional).
 	UpdatedSince optional.Value[string] `json:"updatedSince,omitzero"`
 }
@@ -663,10 +663,10 @@ type TicketsUpdateV1_0_0Args struct {
 	Labels optional.Value[[]string] `json:"labels,omitzero"`
 	// NotifyRequester is the "notifyRequester" property (optional).
 	NotifyRequester optional.Value[bool] `json:"notifyRequester,omitzero"`
-	// Priority is the "priority" property (optional).
-	Priority optional.Value[TicketsUpdateV1_0_0ArgsPriority] `json:"priority,omitzero"`
-	// Status is the "status" property (optional).
-	Status optional.Value[TicketsUpdateV1_0_0ArgsStatus] `json:"status,omitzero"`
+	// Priority is the "priority" property (optional: "" when absent).
+	Priority TicketsUpdateV1_0_0ArgsPriority `json:"priority,omitzero"`
+	// Status is the "status" property (optional: "" when absent).
+	Status TicketsUpdateV1_0_0ArgsStatus `json:"status,omitzero"`
 	// TicketID is the "ticketId" property (required).
 	TicketID string `json:"ticketId"`
 }

@@ -1057,10 +1057,10 @@ func (v *G099) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			if x, ok := r.StrBytes(loc, typesValues19); ok {
 				switch string(x) {
 				case "foo":
-					v.Foo = optional.Some(G099FooFoo)
+					v.Foo = G099FooFoo
 				default:
 					r.Fail(loc, "must be one of ['foo']")
-					v.Foo = optional.Some(G099Foo(x))
+					v.Foo = G099Foo(x)
 				}
 			}
 		default:

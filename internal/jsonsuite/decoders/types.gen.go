@@ -448,8 +448,8 @@ type G099Value struct {
 type G099 struct {
 	// Bar is the "bar" property (required).
 	Bar G099Bar `json:"bar"`
-	// Foo is the "foo" property (optional).
-	Foo optional.Value[G099Foo] `json:"foo,omitzero"`
+	// Foo is the "foo" property (optional: "" when absent).
+	Foo G099Foo `json:"foo,omitzero"`
 }
 
 // G099Bar is a value of G099 , one of the values the schema allows.
