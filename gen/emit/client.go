@@ -92,7 +92,7 @@ func (g *gen) callBody(v *ir.Version, conn jen.Code) []jen.Code {
 		jen.If(jen.Err().Op("!=").Nil().Op("||").Id("res").Dot("IsError").Op("||").Id("res").Dot("StructuredContent").Op("==").Nil()).Block(
 			jen.Return(jen.Id("out"), jen.Id("res"), jen.Err()),
 		),
-		jen.List(jen.Id("out"), jen.Id("errs"), jen.Err()).Op(":=").Id("Decode"+v.Output.Name).Call(jen.Id("res").Dot("StructuredContent")),
+		jen.List(jen.Id("out"), jen.Id("errs"), jen.Err()).Op(":=").Id("Decode" + v.Output.Name).Call(jen.Id("res").Dot("StructuredContent")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("out"), jen.Id("res"), jen.Err())),
 		jen.If(jen.Len(jen.Id("errs")).Op(">").Lit(0)).Block(
 			jen.Return(jen.Id("out"), jen.Id("res"), jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("%s: structured output breaks its schema: %%w", v.Spec.Key())), jen.Id("errs"))),
