@@ -167,11 +167,23 @@ func decodePaymentsInstructV1_0_0Account(r *decode.Reader, at *decode.Loc) Payme
 	}
 	switch tag {
 	case "iban":
-		return decode.Variant[PaymentsInstructV1_0_0AccountIBAN](r, raw, at)
+		var x PaymentsInstructV1_0_0AccountIBAN
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "card":
-		return decode.Variant[PaymentsInstructV1_0_0AccountCard](r, raw, at)
+		var x PaymentsInstructV1_0_0AccountCard
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "wallet":
-		return decode.Variant[PaymentsInstructV1_0_0AccountWallet](r, raw, at)
+		var x PaymentsInstructV1_0_0AccountWallet
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	}
 	r.Skipped(raw)
 	r.FailProp(at, "kind", "must be one of ['iban', 'card', 'wallet']")

@@ -95,8 +95,14 @@ func (g *gen) readFunc(f *jen.File, t *ir.Type) {
 		docf(f, "%s reads a %s at at: the alternative its %q names.", variantsFunc(t), t.Name, t.Tag)
 		var cases []jen.Code
 		for _, a := range t.Alts {
+			// The alternative from r, or from raw when Tagged had to read
+			// the object whole (see Reader.On).
 			cases = append(cases, jen.Case(jen.Lit(a.Tag)).Block(
-				jen.Return(jen.Qual(pkgDecode, "Variant").Types(jen.Id(a.Type.Name)).Call(jen.Id("r"), jen.Id("raw"), jen.Id("at"))),
+				jen.Var().Id("x").Id(a.Type.Name),
+				jen.Id("q").Op(":=").Id("r").Dot("On").Call(jen.Id("raw")),
+				jen.Id("x").Dot("DecodeFrom").Call(jen.Id("q"), jen.Id("at")),
+				jen.Id("r").Dot("Off").Call(jen.Id("q")),
+				jen.Return(jen.Id("x")),
 			))
 		}
 		tags := make([]any, len(t.Alts))

@@ -3011,9 +3011,17 @@ func decodeEdgeUnionsV1_0_0ArgsMethod(r *decode.Reader, at *decode.Loc) EdgeUnio
 	}
 	switch tag {
 	case "card":
-		return decode.Variant[EdgeUnionsV1_0_0Card](r, raw, at)
+		var x EdgeUnionsV1_0_0Card
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "iban":
-		return decode.Variant[EdgeUnionsV1_0_0ArgsMethodIBAN](r, raw, at)
+		var x EdgeUnionsV1_0_0ArgsMethodIBAN
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	}
 	r.Skipped(raw)
 	r.FailProp(at, "kind", "must be one of ['card', 'iban']")

@@ -551,8 +551,13 @@ func (r *Reader) Check(at *Loc, raw []byte, roots ...*schema.Schema) any {
 }
 
 // On returns a Reader of raw (a value r read whole with Raw) that adds its
-// errors to r's; Off gives it back.
+// errors to r's; Off gives it back. With raw nil it returns r itself, the
+// value being r's next (as Tagged leaves it when the tag came first), and
+// Off then does nothing.
 func (r *Reader) On(raw []byte) *Reader {
+	if raw == nil {
+		return r
+	}
 	sub := NewReader(raw)
 	sub.c, sub.quiet = r.c, r.quiet
 	return sub
@@ -561,13 +566,17 @@ func (r *Reader) On(raw []byte) *Reader {
 // Quiet returns a Reader of raw that fills values and reports nothing: the
 // value's errors come from the reference validator (see Check).
 func (r *Reader) Quiet(raw []byte) *Reader {
-	sub := r.On(raw)
+	sub := NewReader(raw)
+	sub.c = r.c
 	sub.quiet = true
 	return sub
 }
 
 // Off ends a Reader from On or Quiet, passing its syntax error on to r.
 func (r *Reader) Off(sub *Reader) {
+	if sub == r {
+		return
+	}
 	sub.End()
 	r.fail(sub.err)
 	sub.c = nil
@@ -770,7 +779,7 @@ func (e *Elements) Len() int { return e.i + 1 }
 // Tagged starts reading an object whose alternative a tag property names
 // (a union told apart by a property, see schema.Union): it returns the
 // tag's value and, when the alternative must be read from a copy, the
-// object's text (see Variant). A client that writes the tag first, as
+// object's text, which On reads. A client that writes the tag first, as
 // most do, costs one reading of the object: the tag is seen by looking at
 // the first member only, and the alternative reads the object from r. When
 // the value is not an object, or has no tag, the error is reported and ok
@@ -826,19 +835,6 @@ func (r *Reader) Tagged(at *Loc, tag string) (value string, raw []byte, ok bool)
 		return "", nil, false
 	}
 	return value, raw, true
-}
-
-// Variant reads the alternative T of a tagged union at at: from r, or
-// from raw when Tagged had to read the object whole to find its tag.
-func Variant[T any, P Decodable[T]](r *Reader, raw []byte, at *Loc) (v T) {
-	if raw == nil {
-		P(&v).DecodeFrom(r, at)
-		return v
-	}
-	q := r.On(raw)
-	P(&v).DecodeFrom(q, at)
-	r.Off(q)
-	return v
 }
 
 // Skipped skips the object Tagged left unread (a tag no alternative has).

@@ -44,9 +44,17 @@ func (v *payment) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			switch {
 			case !ok:
 			case tag == "card":
-				v.Method = decode.Variant[card](r, raw, loc)
+				var x card
+				q := r.On(raw)
+				x.DecodeFrom(q, loc)
+				r.Off(q)
+				v.Method = x
 			case tag == "iban":
-				v.Method = decode.Variant[iban](r, raw, loc)
+				var x iban
+				q := r.On(raw)
+				x.DecodeFrom(q, loc)
+				r.Off(q)
+				v.Method = x
 			default:
 				r.FailProp(loc, "kind", schema.MsgEnum([]any{"card", "iban"}))
 				r.Skipped(raw)

@@ -227,11 +227,23 @@ func decodeCalendarEventsCreateV1_0_0ArgsRecurrence(r *decode.Reader, at *decode
 	}
 	switch tag {
 	case "daily":
-		return decode.Variant[CalendarEventsCreateV1_0_0Daily](r, raw, at)
+		var x CalendarEventsCreateV1_0_0Daily
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "weekly":
-		return decode.Variant[CalendarEventsCreateV1_0_0Weekly](r, raw, at)
+		var x CalendarEventsCreateV1_0_0Weekly
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "monthly":
-		return decode.Variant[CalendarEventsCreateV1_0_0Monthly](r, raw, at)
+		var x CalendarEventsCreateV1_0_0Monthly
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	}
 	r.Skipped(raw)
 	r.FailProp(at, "freq", "must be one of ['daily', 'weekly', 'monthly']")
@@ -1057,11 +1069,23 @@ func decodePaymentsChargeV1_0_0ArgsMethod(r *decode.Reader, at *decode.Loc) Paym
 	}
 	switch tag {
 	case "card":
-		return decode.Variant[PaymentsChargeV1_0_0Card](r, raw, at)
+		var x PaymentsChargeV1_0_0Card
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "sepa_debit":
-		return decode.Variant[PaymentsChargeV1_0_0SepaDebit](r, raw, at)
+		var x PaymentsChargeV1_0_0SepaDebit
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "wallet":
-		return decode.Variant[PaymentsChargeV1_0_0Wallet](r, raw, at)
+		var x PaymentsChargeV1_0_0Wallet
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	}
 	r.Skipped(raw)
 	r.FailProp(at, "type", "must be one of ['card', 'sepa_debit', 'wallet']")

@@ -211,11 +211,23 @@ func decodeCalendarEventsCreateV1_0_0Recurrence(r *decode.Reader, at *decode.Loc
 	}
 	switch tag {
 	case "daily":
-		return decode.Variant[CalendarEventsCreateV1_0_0RecurrenceDaily](r, raw, at)
+		var x CalendarEventsCreateV1_0_0RecurrenceDaily
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "weekly":
-		return decode.Variant[CalendarEventsCreateV1_0_0RecurrenceWeekly](r, raw, at)
+		var x CalendarEventsCreateV1_0_0RecurrenceWeekly
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "monthly":
-		return decode.Variant[CalendarEventsCreateV1_0_0RecurrenceMonthly](r, raw, at)
+		var x CalendarEventsCreateV1_0_0RecurrenceMonthly
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	}
 	r.Skipped(raw)
 	r.FailProp(at, "freq", "must be one of ['daily', 'weekly', 'monthly']")
@@ -1026,11 +1038,23 @@ func decodePaymentsChargeV1_0_0ArgsMethod(r *decode.Reader, at *decode.Loc) Paym
 	}
 	switch tag {
 	case "card":
-		return decode.Variant[PaymentsChargeV1_0_0ArgsMethodCard](r, raw, at)
+		var x PaymentsChargeV1_0_0ArgsMethodCard
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "sepa_debit":
-		return decode.Variant[PaymentsChargeV1_0_0ArgsMethodSepaDebit](r, raw, at)
+		var x PaymentsChargeV1_0_0ArgsMethodSepaDebit
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	case "wallet":
-		return decode.Variant[PaymentsChargeV1_0_0ArgsMethodWallet](r, raw, at)
+		var x PaymentsChargeV1_0_0ArgsMethodWallet
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
 	}
 	r.Skipped(raw)
 	r.FailProp(at, "type", "must be one of ['card', 'sepa_debit', 'wallet']")
