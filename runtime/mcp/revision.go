@@ -1,6 +1,10 @@
 package mcp
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
 
 // Revision is an MCP protocol revision, named by its date. Every rule that
 // differs between revisions is a method here and nowhere else: the server
@@ -219,6 +223,19 @@ const (
 	methodCreateMessage = "sampling/createMessage"
 	methodElicit        = "elicitation/create"
 )
+
+func init() {
+	// What every message names: the methods and notifications the server
+	// knows, and the params members it reads (see jsonrpc.Intern).
+	jsonrpc.RegisterNames(
+		methodInitialize, methodPing, methodDiscover, methodListen, methodToolsList, methodToolsCall,
+		methodResourcesList, methodResourcesRead, methodResourceTemplatesList, methodPromptsList,
+		methodPromptsGet, methodSetLevel, methodResourcesSubscribe, methodResourcesUnsubscribe, methodComplete,
+		notificationInitialized, notificationCancelled,
+		"_meta", "name", "arguments", "uri", "cursor", "level", "requestId", "notifications",
+		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context",
+	)
+}
 
 // The _meta keys of the stateless era (reserved by MCP).
 const (
