@@ -41,7 +41,9 @@
 // Mcp-Method the method, and Mcp-Name params.name (tools/call, prompts/get)
 // or params.uri (resources/read), decoded from the =?base64?...?= form when
 // so written; a missing or different one is 400 with -32020
-// (HeaderMismatch). A revision the server does not serve statelessly is 400
+// (HeaderMismatch); an Mcp-* header sent twice is 400 in either era, since
+// one of its values would be checked while another is acted on. A revision
+// the server does not serve statelessly is 400
 // with -32022, a method the revision does not have is 404 with -32601.
 // Closing the response cancels the request. subscriptions/listen streams
 // until the client closes it or the server shuts down (then it is
@@ -227,6 +229,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	if reason := h.checkHostAndOrigin(r); reason != "" {
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "forbidden: "+reason))
+		return ""
+	}
+	if name := repeatedHeader(r.Header); name != "" {
+		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the "+name+" header is repeated: send it once"))
 		return ""
 	}
 	switch r.Method {

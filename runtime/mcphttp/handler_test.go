@@ -572,3 +572,46 @@ func TestServerRequestRoundTrip(t *testing.T) {
 		t.Fatalf("call's answer: %v", res)
 	}
 }
+
+// TestRepeatedMcpHeaderIsRefused: a request naming a tool in Mcp-Name twice
+// is refused, not checked against its first value while a gateway may read
+// the last; so is any other Mcp-* header sent twice.
+func TestRepeatedMcpHeaderIsRefused(t *testing.T) {
+	_, url := endpoint(t, newMCPServer(t), mcphttp.Options{Authenticator: tokens{}})
+	call := `{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"name":"status.ping","arguments":{},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	for _, tc := range []struct {
+		name   string
+		header [][2]string
+		status int
+	}{
+		{"once", [][2]string{{mcphttp.HeaderName, "status.ping"}}, http.StatusOK},
+		{"Mcp-Name twice", [][2]string{{mcphttp.HeaderName, "status.ping"}, {mcphttp.HeaderName, "payments.release"}}, http.StatusBadRequest},
+		{"Mcp-Method twice", [][2]string{{mcphttp.HeaderName, "status.ping"}, {mcphttp.HeaderMethod, "tools/list"}}, http.StatusBadRequest},
+		{"Mcp-Protocol-Version twice", [][2]string{{mcphttp.HeaderName, "status.ping"}, {mcphttp.HeaderProtocolVersion, "2026-07-28"}}, http.StatusBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(call))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer inv")
+			req.Header.Set(mcphttp.HeaderProtocolVersion, "2026-07-28")
+			req.Header.Set(mcphttp.HeaderMethod, "tools/call")
+			for _, h := range tc.header {
+				req.Header.Add(h[0], h[1])
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tc.status {
+				t.Errorf("got %d %s, want %d", res.StatusCode, body, tc.status)
+			}
+			if tc.status == http.StatusBadRequest && !strings.Contains(string(body), "is repeated") {
+				t.Errorf("got %s", body)
+			}
+		})
+	}
+}

@@ -58,13 +58,28 @@ func mismatch(message string) *jsonrpc.Error {
 	return jsonrpc.NewError(jsonrpc.CodeHeaderMismatch, "Header mismatch: "+message)
 }
 
-// header returns a header's value and whether it is present at all.
+// header returns a header's value and whether it is present at all. A
+// request carrying it twice never gets here (see repeatedHeader).
 func header(h http.Header, name string) (string, bool) {
 	v := h.Values(name)
 	if len(v) == 0 {
 		return "", false
 	}
 	return v[0], true
+}
+
+// repeatedHeader names a header of this transport (Mcp-*) that the request
+// carries more than once, "" when there is none. Such a request is refused
+// before anything reads it: checking one of the values against the body
+// while a gateway routes or authorises on another is the smuggling that
+// duplicate JSON members are refused for (see jsonrpc.Decode).
+func repeatedHeader(h http.Header) string {
+	for name, values := range h {
+		if len(values) > 1 && strings.HasPrefix(name, "Mcp-") {
+			return name
+		}
+	}
+	return ""
 }
 
 // nameField is the params member Mcp-Name mirrors for a method, "" when the
