@@ -37,7 +37,7 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS = \
 	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
 	./runtime/schema:FuzzCanonical ./runtime/jsonrpc:FuzzDecode \
-	./runtime/mcp:FuzzSessionHandle \
+	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzDuplicateName \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./internal/difftest:FuzzDecoders
 fuzz:
 	@failed=""; for t in $(FUZZ_TARGETS); do \

@@ -99,7 +99,7 @@ type envelope struct {
 }
 
 func (e *envelope) read(data []byte) *Error {
-	d := textdec.Get(data)
+	d := textdec.GetAllowingDuplicates(data)
 	defer d.Put()
 	dec := &d.Decoder
 	switch dec.PeekKind() {
@@ -134,6 +134,9 @@ func (e *envelope) read(data []byte) *Error {
 	})
 	if err == nil {
 		err = expectEOF(dec)
+	}
+	if err == nil {
+		err = textdec.DuplicateName(data)
 	}
 	if err != nil {
 		return parseError(err)
@@ -239,7 +242,7 @@ var errBadError = errors.New(msgBadError)
 // returns, and fails on text that is not one object under the rules of
 // Decode (duplicate names and invalid UTF-8 included).
 func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessage) error) error {
-	d := textdec.Get(obj)
+	d := textdec.GetAllowingDuplicates(obj)
 	defer d.Put()
 	dec := &d.Decoder
 	if k := dec.PeekKind(); k != '{' {
@@ -254,7 +257,10 @@ func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessa
 	if err != nil {
 		return err
 	}
-	return expectEOF(dec)
+	if err := expectEOF(dec); err != nil {
+		return err
+	}
+	return textdec.DuplicateName(obj)
 }
 
 // forEachMember walks the object at the decoder's position. Values are
