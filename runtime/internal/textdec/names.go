@@ -3,6 +3,8 @@ package textdec
 import (
 	"bytes"
 	"cmp"
+	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -33,6 +35,9 @@ func GetAllowingDuplicates(data []byte) *Decoder {
 // for a few, sorted for more (O(n log n) in the names of one object).
 // Names with escapes are compared unescaped.
 func DuplicateName(data []byte) error {
+	if len(data) > math.MaxInt32 {
+		return errTooLarge // the scanner's offsets are 32 bits
+	}
 	s := scanners.Get().(*nameScanner)
 	s.data = data
 	err := s.scan()
@@ -46,14 +51,16 @@ func DuplicateName(data []byte) error {
 	return err
 }
 
+var errTooLarge = errors.New("JSON text over 2 GiB")
+
 var scanners = sync.Pool{New: func() any { return new(nameScanner) }}
 
 // frame is an object or array the scan is inside.
 type frame struct {
-	object bool
-	start  int    // where the object's names begin in nameScanner.names
+	start  int32  // where the object's names begin in nameScanner.names
 	last   uint32 // the object's member being read (its name's offset)
-	index  int    // the array's element being read
+	index  int32  // the array's element being read
+	object bool
 }
 
 // nameScanner walks text a decoder read. A name is the offset in data of
@@ -72,11 +79,11 @@ func (s *nameScanner) scan() error {
 	for i := 0; i < len(data); {
 		switch data[i] {
 		case '{':
-			s.stack = append(s.stack, frame{object: true, start: len(s.names)})
+			s.stack = append(s.stack, frame{object: true, start: int32(len(s.names))})
 			expectName = true
 			i++
 		case '[':
-			s.stack = append(s.stack, frame{start: len(s.names)})
+			s.stack = append(s.stack, frame{start: int32(len(s.names))})
 			i++
 		case '}':
 			top := len(s.stack) - 1
@@ -236,7 +243,7 @@ func (s *nameScanner) report(top int, at uint32) error {
 		if f.object {
 			ptr = ptr.AppendToken(string(s.text(f.last, &s.a)))
 		} else {
-			ptr = ptr.AppendToken(strconv.Itoa(f.index))
+			ptr = ptr.AppendToken(strconv.Itoa(int(f.index)))
 		}
 	}
 	ptr = ptr.AppendToken(string(s.text(at, &s.a)))
