@@ -155,7 +155,13 @@ func (r *httpRig) post(ctx context.Context, token, body string, headers ...strin
 
 // send is post with another HTTP method.
 func (r *httpRig) send(ctx context.Context, method, token, body string, headers ...string) (httpAnswer, error) {
-	req, err := http.NewRequestWithContext(ctx, method, r.url, strings.NewReader(body))
+	return r.sendBody(ctx, method, token, strings.NewReader(body), headers...)
+}
+
+// sendBody is send with the body read from body (a *bytes.Reader or
+// *strings.Reader, whose length the request states).
+func (r *httpRig) sendBody(ctx context.Context, method, token string, body io.Reader, headers ...string) (httpAnswer, error) {
+	req, err := http.NewRequestWithContext(ctx, method, r.url, body)
 	if err != nil {
 		return httpAnswer{}, err
 	}
@@ -252,12 +258,18 @@ func (s *httpSession) post(ctx context.Context, body string) (httpAnswer, error)
 // call posts body on the session and returns the answer's body, which must
 // come with status 200.
 func (s *httpSession) call(body string) (string, error) {
-	ans, err := s.post(context.Background(), body)
+	return s.callBytes([]byte(body))
+}
+
+// callBytes is call for a body the caller has as bytes, which it does not
+// copy.
+func (s *httpSession) callBytes(body []byte) (string, error) {
+	ans, err := s.rig.sendBody(context.Background(), http.MethodPost, s.token, bytes.NewReader(body), mcphttp.HeaderSessionID, s.id)
 	if err != nil {
 		return "", err
 	}
 	if ans.status != http.StatusOK {
-		return "", errAnswerMismatch(body, ans.body, "status 200")
+		return "", errAnswerMismatch(string(body), ans.body, "status 200")
 	}
 	return ans.body, nil
 }

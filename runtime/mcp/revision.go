@@ -233,7 +233,7 @@ func init() {
 		methodPromptsGet, methodSetLevel, methodResourcesSubscribe, methodResourcesUnsubscribe, methodComplete,
 		notificationInitialized, notificationCancelled,
 		"_meta", "name", "arguments", "uri", "cursor", "level", "requestId", "notifications",
-		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context",
+		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context", "toolsListChanged",
 	)
 }
 

@@ -237,25 +237,43 @@ type line struct {
 }
 
 // readLine reads up to and without the next "\n" (a final line may lack
-// it) into buf. A line longer than max is consumed and reported as too
-// long.
-func readLine(br *bufio.Reader, max int, buf []byte) (line, error) {
+// it) into buf. A line longer than limit is consumed and reported as too
+// long. A line that outgrows buf is gathered in pieces and copied once into
+// a buffer of its length, so that reading it allocates twice its length
+// in all: growing one buffer as the line arrives allocated three to five
+// times (a geometric growth allocates up to its factor squared over the
+// factor less one).
+func readLine(br *bufio.Reader, limit int, buf []byte) (line, error) {
 	buf = buf[:0]
-	tooLong := false
+	var pieces [][]byte
+	n, tooLong := 0, false
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(buf)+len(chunk) > max+1 { // +1: the newline
-				tooLong, buf = true, nil
-			} else {
-				buf = append(buf, chunk...)
+		switch {
+		case tooLong:
+		case n+len(chunk) > limit+1: // +1: the newline
+			tooLong, buf, pieces = true, nil, nil
+		case pieces == nil && (len(buf)+len(chunk) <= cap(buf) || len(buf) == 0 && err != bufio.ErrBufferFull):
+			// It fits buf, or it is the whole line.
+			buf = append(buf, chunk...)
+		default:
+			if pieces == nil && len(buf) > 0 {
+				pieces = append(pieces, buf)
 			}
+			pieces = append(pieces, bytes.Clone(chunk)) // chunk is br's, overwritten by the next read
 		}
+		n += len(chunk)
 		if err == bufio.ErrBufferFull {
 			continue
 		}
 		if tooLong {
 			return line{tooLong: true}, err
+		}
+		if pieces != nil {
+			buf = make([]byte, 0, n)
+			for _, p := range pieces {
+				buf = append(buf, p...)
+			}
 		}
 		return line{data: bytes.TrimSuffix(buf, []byte{'\n'})}, err
 	}

@@ -87,6 +87,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // The headers of the Streamable HTTP transport.
@@ -221,7 +222,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	mcpMethod := h.serve(rec, r)
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status()),
-		slog.String("mcp_method", mcpMethod), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+		slog.String("mcp_method", oplog.Clip(mcpMethod, oplog.MaxEcho)), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 }
 
 // serve routes a request and returns the MCP method it carried, for the
@@ -288,7 +289,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		writeError(w, http.StatusNotAcceptable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream"))
 		return ""
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	body, err := readBody(w, r, h.opts.MaxBodyBytes)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -313,6 +314,23 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		h.postHandshake(w, r, p, msg, acc)
 	}
 	return msg.Method
+}
+
+// readBody reads a POST body, at most limit bytes of it. A body that states
+// its length is read into one buffer of that length: io.ReadAll grows its
+// buffer as the body arrives, allocating two to three times the body.
+// net/http ends a body at its stated length, and MaxBytesReader bounds what
+// is read whatever the header says.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n >= 0 && n <= limit {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(body)
 }
 
 // postStateless serves a request of the stateless era on a session of its

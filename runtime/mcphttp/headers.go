@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // checkStatelessHeaders is the 2026-07-28 server validation: the headers a
@@ -146,7 +147,9 @@ func parseAccept(values []string) acceptance {
 	return a
 }
 
-func quote(s string) string { return strconv.Quote(s) }
+// quote is how an error text shows a value the peer sent: quoted, and
+// clipped (see oplog.Clip).
+func quote(s string) string { return strconv.Quote(oplog.Clip(s, oplog.MaxEcho)) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
