@@ -206,10 +206,11 @@ in ` + "`make test`" + `; ` + "`make fuzz`" + ` runs each one longer (` + "`FUZZ
 const limits = `
 ## Limits
 
-- **stdio flow control is the client's.** A stdio session does not bound the requests it has in
-  flight: a client that keeps writing without reading makes the server hold every answer until it
-  reads (or goes away). Pausing the input instead would deadlock a client that writes everything
-  before it reads, and the stdio client is the local process that started the server.
+- **A stdio client must read as it writes.** A session has at most ` + "`Options.MaxInFlight`" + ` requests
+  in flight (64 by default) and reads no further until an answer is written. A client that writes
+  all its requests before it reads any answer waits forever once the answers fill its pipe; one
+  that has that many requests waiting for its own answers (sampling, elicitation) must not send
+  another request before it answers them.
 - **A handler's deadline is the request's context.** Without ` + "`Options.CallTimeout`" + ` a call has no
   deadline of its own; a handler that ignores its context is answered when the context ends
   (cancellation, shutdown), and keeps its goroutine until it returns.

@@ -93,6 +93,7 @@ func bankServer(t testing.TB, opts mcp.Options) (*mcp.Server, *logSink) {
 	t.Helper()
 	base := bank.Options()
 	base.MaxMessageBytes = opts.MaxMessageBytes
+	base.MaxInFlight = opts.MaxInFlight
 	base.CallTimeout = opts.CallTimeout
 	sink := &logSink{}
 	base.Logger = slog.New(slog.NewJSONHandler(sink, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -80,11 +80,22 @@ type Options struct {
 	ListTTL time.Duration
 	// MaxMessageBytes bounds one line of ServeStream; zero means 16 MiB.
 	MaxMessageBytes int
+	// MaxInFlight bounds the requests one ServeStream session has in
+	// flight: at the bound it stops reading until an answer is written
+	// (see ServeStream). Zero means DefaultMaxInFlight. Transports that
+	// drive sessions themselves bound their own (mcphttp.Options).
+	MaxInFlight int
 	// CallTimeout is the deadline of every tool handler; zero means none
 	// beyond the request's own context. A call whose handler overruns it is
 	// answered with a failure at once (see Handler).
 	CallTimeout time.Duration
 }
+
+// DefaultMaxInFlight is Options.MaxInFlight when zero: plenty for one
+// client, whose requests are answered in microseconds unless a handler
+// waits on something, and few enough that a client that stops reading
+// holds the server to a few megabytes.
+const DefaultMaxInFlight = 64
 
 // Server serves one estate to any number of sessions. It is safe for
 // concurrent use.
@@ -95,6 +106,7 @@ type Server struct {
 	instructions    string
 	listTTLMs       int64
 	maxMessageBytes int
+	maxInFlight     int
 	callTimeout     time.Duration
 	resources       []Resource          // sorted by URI
 	prompts         []Prompt            // sorted by name
@@ -131,6 +143,7 @@ func NewServer(opts Options) (*Server, error) {
 		info:            implementation{Name: opts.Name, Title: opts.Title, Version: opts.Version},
 		instructions:    opts.Instructions,
 		maxMessageBytes: opts.MaxMessageBytes,
+		maxInFlight:     opts.MaxInFlight,
 		callTimeout:     opts.CallTimeout,
 		resources:       slices.Clone(opts.Resources),
 		prompts:         slices.Clone(opts.Prompts),
@@ -159,6 +172,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if s.maxMessageBytes <= 0 {
 		s.maxMessageBytes = 16 << 20
+	}
+	if s.maxInFlight <= 0 {
+		s.maxInFlight = DefaultMaxInFlight
 	}
 	slices.SortFunc(s.resources, func(a, b Resource) int { return strings.Compare(a.URI, b.URI) })
 	slices.SortFunc(s.prompts, func(a, b Prompt) int { return strings.Compare(a.Name, b.Name) })

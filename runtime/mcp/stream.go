@@ -28,6 +28,17 @@ import (
 // the notifications/cancelled meant for it. Every answer and notification
 // is written whole, followed by "\n", under one mutex.
 //
+// A session has at most Options.MaxInFlight requests in flight: a request
+// read at the bound waits, and the reading with it, until an answer has
+// been written. A client that writes without reading thus holds the
+// server to that many requests and their answers, and is held itself by
+// its full pipe, rather than making the server keep every answer it has
+// not read. Notifications and responses (a client's answer to sampling or
+// elicitation) never wait for a place: a handler waiting for the client's
+// answer does not keep the answer from being read, unless a request the
+// client wrote before it waits for a place. subscriptions/listen holds
+// its place while it is open.
+//
 // ServeStream returns nil at end of input, after every request in flight is
 // answered (open subscriptions end with the stream), or the context's error
 // when ctx is done (in-flight requests see their context cancelled and are
@@ -41,6 +52,7 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	rd := &streamReader{
 		srv: s, sess: sess, ctx: ctx, out: out,
 		workers: newWorkers(),
+		places:  make(chan struct{}, s.maxInFlight),
 		br:      bufio.NewReaderSize(r, 64<<10),
 		done:    make(chan error, 1),
 	}
@@ -80,6 +92,10 @@ type streamReader struct {
 	done chan error // receives the reading's end: nil at end of input, or the read error
 	// workers are the goroutines that take the reading over.
 	workers *workers
+	// places holds a token per request in flight, Options.MaxInFlight at
+	// most: a request takes one before it starts and gives it back once
+	// its answer is written.
+	places chan struct{}
 
 	// Only the goroutine reading touches these.
 	br      *bufio.Reader
@@ -140,13 +156,20 @@ func (rd *streamReader) serve(item line, l *lane) bool {
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))) // gate 1
 		return true
 	}
+	if msg.IsRequest() && !rd.takePlace() {
+		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
+		return true
+	}
 	now, f := sess.start(rd.ctx, msg, l.spare)
 	if f == nil {
+		if msg.IsRequest() {
+			<-rd.places
+		}
 		rd.deliver(replyOf(now))
 		return true
 	}
 	l.spare = nil
-	f.sink = rd
+	f.sink = (*placedSink)(rd)
 	if msg.Method == methodInitialize {
 		// Served before anything read after it, however long it takes.
 		f.do()
@@ -173,6 +196,36 @@ func (rd *streamReader) deliver(r reply) {
 	rd.out.writeReply(r)
 	rd.inflight.Done()
 }
+
+// takePlace waits for a place for one more request in flight (see
+// ServeStream); it is false when the stream ends first.
+func (rd *streamReader) takePlace() bool {
+	select {
+	case rd.places <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case rd.places <- struct{}{}:
+		return true
+	case <-rd.ctx.Done():
+		return false
+	}
+}
+
+// placedSink is where the answer of a request holding a place goes: it is
+// written, and then the place is given back.
+type placedSink streamReader
+
+func (p *placedSink) deliver(r reply) {
+	rd := (*streamReader)(p)
+	rd.out.writeReply(r)
+	<-rd.places
+	rd.inflight.Done()
+}
+
+// errShuttingDown answers a request read while the server stops.
+var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down")
 
 // lane is a reading goroutine's watch over the request it serves. When
 // the request runs for handOverAfter, the lane's timer has another
