@@ -60,6 +60,20 @@
 // the GET notification stream of such a session could still live on one
 // replica only, and clients of the current revision need none of it.
 //
+// # Bounds
+//
+// One caller must not be able to take the server's memory or its time from
+// the others. At most Options.MaxInFlight requests are served at once: a
+// request over the bound waits for a place up to Options.QueueWait, and is
+// otherwise answered 503 with Retry-After, its body unread. Open event
+// streams (GET streams and subscriptions/listen) are bounded apart, by
+// Options.MaxStreams. Handshake-era sessions are bounded in all
+// (Options.MaxSessions, 503 past it) and per caller
+// (Options.MaxSessionsPerCaller: a caller's next initialize ends its least
+// recently used session); a session no request used for
+// Options.SessionIdleTimeout ends on a timer. While the handler shuts down
+// every request is answered 503, never 404.
+//
 // # Security
 //
 // Every request is checked before anything else: its Host must be allowed
@@ -73,6 +87,7 @@
 package mcphttp
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"io"
@@ -81,6 +96,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
@@ -103,6 +119,23 @@ const (
 	DefaultMaxBodyBytes       = 4 << 20
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	DefaultKeepAlive          = 25 * time.Second
+	// DefaultMaxInFlight requests at once: enough to keep two cores busy
+	// while handlers wait on the systems behind them, and a bounded
+	// multiple of DefaultMaxBodyBytes in memory (128 MiB of bodies).
+	DefaultMaxInFlight = 32
+	// DefaultQueueWait is how long a request waits for a place once every
+	// place is taken, before it is answered 503.
+	DefaultQueueWait = time.Second
+	// DefaultMaxSessions and DefaultMaxSessionsPerCaller bound the
+	// handshake-era sessions: a session keeps some kilobytes (its
+	// capabilities up to mcp.MaxCapabilitiesBytes), so the table stays
+	// within some hundreds of megabytes at its worst.
+	DefaultMaxSessions          = 4096
+	DefaultMaxSessionsPerCaller = 64
+	// DefaultMaxStreams bounds the open event streams (GET streams and
+	// subscriptions/listen): each holds a goroutine and the connection's
+	// buffers, some 40 KiB.
+	DefaultMaxStreams = 512
 )
 
 // Options configure a Handler. The zero value serves loopback clients
@@ -128,10 +161,31 @@ type Options struct {
 	Stateless bool
 	// MaxBodyBytes bounds a POST body; zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// SessionIdleTimeout ends a handshake-era session unused for that
-	// long (and without an open stream); zero means
-	// DefaultSessionIdleTimeout.
+	// SessionIdleTimeout ends a handshake-era session that no request
+	// used for that long (an open GET stream ends with it); zero means
+	// DefaultSessionIdleTimeout. A timer ends it, whether or not anything
+	// else happens.
 	SessionIdleTimeout time.Duration
+	// MaxInFlight bounds the requests served at once, event streams
+	// apart (MaxStreams): a request that finds every place taken waits
+	// for one up to QueueWait, with at most MaxInFlight others waiting,
+	// and is otherwise answered 503 with Retry-After. Its body is read
+	// only once it has a place. Zero means DefaultMaxInFlight.
+	MaxInFlight int
+	// QueueWait is how long a request may wait for a place; zero means
+	// DefaultQueueWait, negative not at all.
+	QueueWait time.Duration
+	// MaxSessions bounds the handshake-era sessions; an initialize over
+	// it is answered 503. MaxSessionsPerCaller bounds those of one caller
+	// (an agent of a tenant): its next initialize ends its least recently
+	// used session. Zero means DefaultMaxSessions and
+	// DefaultMaxSessionsPerCaller.
+	MaxSessions          int
+	MaxSessionsPerCaller int
+	// MaxStreams bounds the open event streams, GET streams and
+	// subscriptions/listen together; one over it is answered 503. Zero
+	// means DefaultMaxStreams.
+	MaxStreams int
 	// KeepAlive is the interval of SSE comment lines on an idle stream, so
 	// that proxies do not close it; zero means DefaultKeepAlive, negative
 	// none.
@@ -157,8 +211,15 @@ type Handler struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// places holds a token per request in flight (MaxInFlight), waiting
+	// counts the requests waiting for one, and streams holds a token per
+	// open event stream (MaxStreams).
+	places  chan struct{}
+	waiting atomic.Int64
+	streams chan struct{}
+
 	mu       sync.Mutex
-	sessions map[string]*session
+	sessions sessionTable
 	requests map[*mcp.Session]struct{} // stateless requests in flight
 	closed   bool
 }
@@ -177,12 +238,30 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 	if opts.KeepAlive == 0 {
 		opts.KeepAlive = DefaultKeepAlive
 	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&opts.MaxInFlight, DefaultMaxInFlight)
+	def(&opts.MaxSessions, DefaultMaxSessions)
+	def(&opts.MaxSessionsPerCaller, DefaultMaxSessionsPerCaller)
+	def(&opts.MaxStreams, DefaultMaxStreams)
+	if opts.QueueWait == 0 {
+		opts.QueueWait = DefaultQueueWait
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Handler{srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel, sessions: map[string]*session{}, requests: map[*mcp.Session]struct{}{}}
+	return &Handler{
+		srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel,
+		places:   make(chan struct{}, opts.MaxInFlight),
+		streams:  make(chan struct{}, opts.MaxStreams),
+		sessions: sessionTable{byID: map[string]*session{}, byCaller: map[string]*list.List{}},
+		requests: map[*mcp.Session]struct{}{},
+	}
 }
 
 // Close ends every open stream (a subscriptions/listen stream without an
@@ -196,8 +275,16 @@ func (h *Handler) Close() error {
 		return nil
 	}
 	h.closed = true
-	sessions, requests := h.sessions, h.requests
-	h.sessions, h.requests = map[string]*session{}, map[*mcp.Session]struct{}{}
+	var sessions []*session
+	for _, s := range h.sessions.byID {
+		h.removeLocked(s)
+		sessions = append(sessions, s)
+	}
+	if h.sessions.expiry != nil {
+		h.sessions.expiry.Stop()
+	}
+	requests := h.requests
+	h.requests = map[*mcp.Session]struct{}{}
 	h.mu.Unlock()
 	h.cancel()
 	for _, s := range sessions {
@@ -248,8 +335,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return ""
 	}
 	if h.isClosed() {
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+		unavailable(w, jsonrpc.ID{}, errClosed)
 		return ""
 	}
 	p, err := h.opts.Authenticator.Authenticate(r)
@@ -266,9 +352,93 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	case http.MethodDelete:
 		h.delete(w, r, p)
 	default:
-		return h.post(w, r, p)
+		if !h.takePlace(r.Context()) {
+			unavailable(w, jsonrpc.ID{}, errBusy)
+			return ""
+		}
+		a := &admission{h: h, placed: true}
+		defer a.release()
+		return h.post(w, r, p, a)
 	}
 	return ""
+}
+
+var (
+	errBusy        = errors.New("the server is serving as many requests as it may: retry later")
+	errManyStreams = errors.New("the server has as many event streams open as it may: retry later")
+)
+
+// unavailable answers 503 with Retry-After: the request may succeed later,
+// and nothing of it was done.
+func unavailable(w http.ResponseWriter, id jsonrpc.ID, why error) {
+	w.Header().Set("Retry-After", "1")
+	writeError(w, http.StatusServiceUnavailable, id, jsonrpc.NewError(jsonrpc.CodeInternalError, why.Error()))
+}
+
+// takePlace takes a place for a request in flight, waiting up to QueueWait
+// for one when all are taken (with at most MaxInFlight others waiting);
+// false means the request gets none.
+func (h *Handler) takePlace(ctx context.Context) bool {
+	select {
+	case h.places <- struct{}{}:
+		return true
+	default:
+	}
+	if h.opts.QueueWait < 0 || h.waiting.Add(1) > int64(h.opts.MaxInFlight) {
+		if h.opts.QueueWait >= 0 {
+			h.waiting.Add(-1)
+		}
+		return false
+	}
+	defer h.waiting.Add(-1)
+	wait := time.NewTimer(h.opts.QueueWait)
+	defer wait.Stop()
+	select {
+	case h.places <- struct{}{}:
+		return true
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// takeStream takes a place for an open event stream, without waiting.
+func (h *Handler) takeStream() bool {
+	select {
+	case h.streams <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// admission is what a POST request holds: a place among the requests in
+// flight, or, once it is known to be a subscriptions/listen stream, a
+// place among the streams instead.
+type admission struct {
+	h              *Handler
+	placed, stream bool
+}
+
+// toStream trades the request's place for a stream's; false when every
+// stream place is taken (the request keeps its place).
+func (a *admission) toStream() bool {
+	if !a.h.takeStream() {
+		return false
+	}
+	<-a.h.places
+	a.placed, a.stream = false, true
+	return true
+}
+
+func (a *admission) release() {
+	if a.placed {
+		<-a.h.places
+	}
+	if a.stream {
+		<-a.h.streams
+	}
+	a.placed, a.stream = false, false
 }
 
 func methodNotAllowed(w http.ResponseWriter) {
@@ -276,8 +446,8 @@ func methodNotAllowed(w http.ResponseWriter) {
 	writeError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "method not allowed"))
 }
 
-// post serves one JSON-RPC message.
-func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principal) string {
+// post serves one JSON-RPC message, admitted as a.
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principal, a *admission) string {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			writeError(w, http.StatusUnsupportedMediaType, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the body must be application/json"))
@@ -309,7 +479,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		stateless = true
 	}
 	if stateless {
-		h.postStateless(w, r, p, msg, bodyVersion, acc)
+		h.postStateless(w, r, p, msg, bodyVersion, acc, a)
 	} else {
 		h.postHandshake(w, r, p, msg, acc)
 	}
@@ -335,7 +505,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 
 // postStateless serves a request of the stateless era on a session of its
 // own.
-func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, bodyVersion string, acc acceptance) {
+func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, bodyVersion string, acc acceptance, a *admission) {
 	if !msg.IsRequest() {
 		// The era defines no notification over HTTP (closing a response
 		// is what cancels its request), and its server sends no request
@@ -352,15 +522,22 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 	if !rev.Serves(msg.Method) {
 		status = http.StatusNotFound
 	}
-	if msg.Method == methodListen && !acc.sse {
-		writeError(w, http.StatusNotAcceptable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "subscriptions/listen answers with an event stream: Accept must list text/event-stream"))
-		return
+	if msg.Method == methodListen && status == http.StatusOK {
+		if !acc.sse {
+			writeError(w, http.StatusNotAcceptable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "subscriptions/listen answers with an event stream: Accept must list text/event-stream"))
+			return
+		}
+		// A stream, not a request in flight: it counts among the streams.
+		if !a.toStream() {
+			unavailable(w, msg.ID, errManyStreams)
+			return
+		}
 	}
 	rep := newReply(w, acc, h.opts.KeepAlive)
 	sess := h.srv.NewSession(p, rep.push)
 	if !h.track(sess) {
 		sess.Close()
-		writeError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+		unavailable(w, msg.ID, errClosed)
 		return
 	}
 	out := sess.HandleMessage(r.Context(), msg)
@@ -405,9 +582,9 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 		s := h.newSession(p)
 		out := s.mcp.HandleMessage(r.Context(), msg)
 		if isResult(out) {
-			if !h.register(s) {
+			if err := h.register(s); err != nil {
 				s.close()
-				writeError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+				unavailable(w, msg.ID, err)
 				return
 			}
 			w.Header().Set(HeaderSessionID, s.id)
@@ -493,6 +670,11 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 	if s == nil {
 		return
 	}
+	if !h.takeStream() {
+		unavailable(w, jsonrpc.ID{}, errManyStreams)
+		return
+	}
+	defer func() { <-h.streams }()
 	s.serveStream(w, r.Context(), h.ctx, h.opts.KeepAlive)
 }
 
@@ -507,7 +689,13 @@ func (h *Handler) sessionOf(w http.ResponseWriter, r *http.Request, p estate.Pri
 	}
 	s := h.lookup(sid, p)
 	if s == nil {
-		writeError(w, http.StatusNotFound, id, errSessionNotFound)
+		if h.isClosed() {
+			// Close ended every session: the id was not wrong, the
+			// server is going away.
+			unavailable(w, id, errClosed)
+		} else {
+			writeError(w, http.StatusNotFound, id, errSessionNotFound)
+		}
 	}
 	return s
 }
