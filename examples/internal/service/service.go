@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -96,7 +97,7 @@ func (c *Config) Serve(srv *mcp.Server, p estate.Principal, stdin io.Reader, std
 		go func() {
 			for range hup {
 				if err := ApplyLifecycle(srv.Registry(), c.Lifecycle); err != nil {
-					logger.Error("lifecycle reload failed", "error", err)
+					logger.Error("lifecycle reload failed", "file", c.Lifecycle, "error", err)
 				} else {
 					logger.Info("lifecycle reloaded", "file", c.Lifecycle)
 				}
@@ -112,33 +113,37 @@ func (c *Config) Serve(srv *mcp.Server, p estate.Principal, stdin io.Reader, std
 	return srv.ServeStream(ctx, stdin, stdout, p)
 }
 
-// ApplyLifecycle moves the versions the file names: a registry change, so
-// list_changed goes out. Applying the same file twice changes nothing.
+// ApplyLifecycle applies the file's lifecycle changes all or none. The
+// whole file is read first: one JSON object, no key twice (a second value
+// for a key would silently win), each key name@X.Y.Z. The registry then
+// checks every change against the estate and applies them together, or
+// none (estate.Registry.ChangeLifecycles): a file naming one version that
+// does not exist leaves every other version as it was. A change applied
+// already is no change, so applying the same file again is harmless;
+// clients get notifications/tools/list_changed once for a file that
+// changed something.
 func ApplyLifecycle(r *estate.Registry, file string) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
-	var changes map[string]string
-	if err := json.Unmarshal(data, &changes); err != nil {
-		return fmt.Errorf("%s: %v", file, err)
-	}
-	for key, to := range changes {
+	var changes []estate.LifecycleChange
+	var problems []error
+	err = jsonrpc.ForEachMember(data, func(key string, value json.RawMessage) error {
 		name, version, ok := strings.Cut(key, "@")
 		if !ok {
-			return fmt.Errorf("%s: %q is not name@X.Y.Z", file, key)
+			problems = append(problems, fmt.Errorf("%q is not name@X.Y.Z", key))
+			return nil
 		}
-		switch estate.Lifecycle(to) {
-		case estate.Deprecated:
-			err = r.Deprecate(name, version, "")
-		case estate.Retired:
-			err = r.Retire(name, version)
-		default:
-			err = fmt.Errorf("lifecycle %q (want deprecated or retired)", to)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %s: %v", file, key, err)
-		}
+		to, _ := jsonrpc.Unquote(value)
+		changes = append(changes, estate.LifecycleChange{Name: name, Version: version, To: estate.Lifecycle(to)})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: not a JSON object of name@X.Y.Z to lifecycle: %v; nothing was changed", file, err)
+	}
+	if err := errors.Join(append(problems, r.ChangeLifecycles(changes))...); err != nil {
+		return fmt.Errorf("%s: nothing was changed: %w", file, err)
 	}
 	return nil
 }
