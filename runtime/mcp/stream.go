@@ -40,17 +40,24 @@ import (
 // its place while it is open.
 //
 // ServeStream returns nil at end of input, after every request in flight is
-// answered (open subscriptions end with the stream), or the context's error
-// when ctx is done (in-flight requests see their context cancelled and are
-// still answered), or the first read or write error. It does not close r or
-// w; a read blocked in r when ctx is done is left to the caller, who owns r.
+// answered (open subscriptions end with the stream, unanswered: the client
+// is gone), or the context's error when ctx is done, or the first read or
+// write error. When ctx is done the server shuts the stream down: it reads
+// no further, answers every open subscriptions/listen (as Server.Close
+// does), then cancels the requests still running, which are answered all
+// the same, and returns once every answer is written. It does not close r
+// or w; a read blocked in r when ctx is done is left to the caller, who
+// owns r.
 func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p estate.Principal) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	out := newLineWriter(w, cancel)
+	// Requests run under a context of their own, cancelled after the
+	// subscriptions are answered: cancelled with ctx, a listen could end
+	// without its answer.
+	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRequests()
+	out := newLineWriter(w, cancelRequests) // nothing can be answered once a write fails
 	sess := s.NewSession(p, out.write)
 	rd := &streamReader{
-		srv: s, sess: sess, ctx: ctx, out: out,
+		srv: s, sess: sess, ctx: reqCtx, out: out,
 		workers: newWorkers(),
 		places:  make(chan struct{}, s.maxInFlight),
 		br:      bufio.NewReaderSize(r, 64<<10),
@@ -60,14 +67,20 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	rd.workers.run(rd)
 
 	var err error
+	shutdown := false
 	select {
 	case <-ctx.Done():
-		err = ctx.Err()
+		err, shutdown = ctx.Err(), true
+	case <-reqCtx.Done(): // a write failed
 	case err = <-rd.done:
 	}
 	rd.mu.Lock()
 	rd.stopped = true
 	rd.mu.Unlock()
+	if shutdown {
+		sess.endSubscriptions(true)
+		cancelRequests()
+	}
 	sess.Close() // subscriptions end with the stream, and none can open
 	rd.inflight.Wait()
 	out.close()

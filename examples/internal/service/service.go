@@ -110,7 +110,14 @@ func (c *Config) Serve(srv *mcp.Server, p estate.Principal, stdin io.Reader, std
 		return c.HTTP.Serve(ctx, srv, p, logger)
 	}
 	logger.Info("serving", "transport", "stdio")
-	return srv.ServeStream(ctx, stdin, stdout, p)
+	err := srv.ServeStream(ctx, stdin, stdout, p)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// A signal asked for the shutdown, and it is done: every request
+		// in flight, and every open subscription, answered.
+		logger.Info("stopped", "transport", "stdio")
+		return nil
+	}
+	return err
 }
 
 // ApplyLifecycle applies the file's lifecycle changes all or none. The
