@@ -557,11 +557,18 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 
 	select {
 	case <-r.ctx.Done():
+	case <-sub.end:
+	}
+	// A subscription the server ended is answered even when the request's
+	// context ended at the same time: a shutdown ends the subscriptions,
+	// then cancels the requests (see ServeStream).
+	select {
+	case <-sub.end:
+	default:
 		s.mu.Lock()
 		delete(s.listens, key)
 		s.mu.Unlock()
 		return noResponse, nil
-	case <-sub.end:
 	}
 	if !sub.graceful {
 		return noResponse, nil
