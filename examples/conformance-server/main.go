@@ -49,7 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	logger, closeLog := service.NewLogger(stderr)
+	defer closeLog()
 	srv, err := newServer(logger)
 	if err != nil {
 		return err

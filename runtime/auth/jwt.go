@@ -16,6 +16,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // JWTConfig configures the JWT bearer authenticator.
@@ -125,10 +126,7 @@ func NewJWT(ctx context.Context, cfg JWTConfig) (*JWT, error) {
 		if client == nil {
 			client = &http.Client{Timeout: 10 * time.Second}
 		}
-		logger := cfg.Logger
-		if logger == nil {
-			logger = slog.New(slog.DiscardHandler)
-		}
+		logger := oplog.Logger(cfg.Logger)
 		failFirst := false
 		kf, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{cfg.JWKSURL}, keyfunc.Override{
 			Client:                    client,

@@ -73,7 +73,9 @@ type Options struct {
 	// ResourceTemplates are served as given; URI templates must be unique
 	// and well formed (see ResourceTemplate).
 	ResourceTemplates []ResourceTemplate
-	// Logger receives the call log and errors; nil discards them.
+	// Logger receives the call log and errors; nil discards them. Every
+	// record is clipped first (oplog.Capped): a string a peer sent never
+	// makes a log line longer than oplog.DefaultMaxRecord.
 	Logger *slog.Logger
 	// ListTTL is the ttlMs hint on list results in the stateless era; zero
 	// means DefaultListTTL and a negative value means 0 (always stale).
@@ -139,7 +141,7 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		registry:        opts.Registry,
-		log:             opts.Logger,
+		log:             oplog.Logger(opts.Logger),
 		info:            implementation{Name: opts.Name, Title: opts.Title, Version: opts.Version},
 		instructions:    opts.Instructions,
 		maxMessageBytes: opts.MaxMessageBytes,
@@ -154,9 +156,6 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if s.registry == nil {
 		s.registry = estate.NewRegistry()
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.info.Name == "" {
 		s.info.Name = "mcpgen"

@@ -250,10 +250,7 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 	if opts.QueueWait == 0 {
 		opts.QueueWait = DefaultQueueWait
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := oplog.Logger(opts.Logger)
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Handler{
 		srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel,
@@ -309,7 +306,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	mcpMethod := h.serve(rec, r)
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status()),
-		slog.String("mcp_method", oplog.Clip(mcpMethod, oplog.MaxEcho)), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+		slog.String("mcp_method", mcpMethod), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 }
 
 // serve routes a request and returns the MCP method it carried, for the

@@ -18,13 +18,17 @@ const MaxEcho = 256
 // max bytes (cut at a rune boundary) followed by how long it was:
 // "abc… (1048576 bytes)". A clipped string is never mistaken for a whole
 // one, and clipping never splits a UTF-8 sequence.
-func Clip(s string, max int) string {
+func Clip(s string, max int) string { return clip(s, max) }
+
+// clip is Clip for a string or bytes: of bytes, only what is kept is
+// copied.
+func clip[T ~string | ~[]byte](s T, max int) string {
 	if len(s) <= max {
-		return s
+		return string(s)
 	}
 	cut := max
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	return string(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }

@@ -16,10 +16,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // Config is the shared configuration: flags, each with an environment
@@ -35,6 +37,24 @@ type Config struct {
 	// latter (http.go).
 	Transport string
 	HTTP      HTTPConfig
+}
+
+// NewLogger returns the service's operational log: JSON lines on w,
+// written by a goroutine of their own (oplog.Async), every string clipped.
+// A stderr nobody reads costs log lines, dropped and counted (the count is
+// logged once stderr moves again), never a request nor a shutdown. SIGPIPE
+// is ignored from here on: a write to a stderr or stdout whose reader went
+// away fails with EPIPE, where the signal would kill the process with the
+// request unanswered. close writes what is queued, waiting a second at
+// most.
+func NewLogger(w io.Writer) (logger *slog.Logger, close func()) {
+	signal.Ignore(syscall.SIGPIPE)
+	async := oplog.NewAsync(slog.NewJSONHandler(w, nil), oplog.AsyncOptions{})
+	return slog.New(async), func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = async.Close(ctx)
+	}
 }
 
 // EnvOr returns the environment variable name, or def when it is unset.
