@@ -480,6 +480,8 @@ func TestHTTPRefusesForeignOriginsHostsAndBadTokens(t *testing.T) {
 		{name: "for another audience", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { c["aud"] = "http://127.0.0.1:1/mcp" }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", "the token was issued for another audience")},
 		{name: "from another issuer", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { c["iss"] = "https://issuer.evil.test" }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", "the token was issued by another issuer")},
 		{name: "without clearance", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { delete(c, "clearance") }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", `claim \"clearance\" (the clearance) must name a classification`)},
+		{name: "requiring a header extension (crit)", authorization: "Bearer " + rig.sign(rig.claims(treasurer), jwt.SigningMethodES256, nil, map[string]any{"crit": []string{"x-bank"}, "x-bank": true}), challenge: challenge("invalid_token", "the token requires header extensions (crit) this server does not support")},
+		{name: "typed JWT, not an access token", authorization: "Bearer " + rig.sign(rig.claims(treasurer), jwt.SigningMethodES256, nil, map[string]any{"typ": "JWT"}), challenge: challenge("invalid_token", "the token is not an access token: its type (typ) must be at+jwt (RFC 9068)")},
 		{name: "with an unknown clearance", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { c["clearance"] = "cosmic" }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", `claim \"clearance\" (the clearance) must name a classification`)},
 		{name: "a foreign Host", authorization: "Bearer " + good, headers: []string{"Host", "bank.evil.test"}, status: 403, wantBody: rpcError("null", invalidRequest, `forbidden: host "bank.evil.test" is not allowed`)},
 		{name: "a foreign Host without a token", authorization: "-", headers: []string{"Host", "bank.evil.test:80"}, status: 403, wantBody: rpcError("null", invalidRequest, `forbidden: host "bank.evil.test" is not allowed`)},
@@ -562,7 +564,7 @@ func TestHTTPRefusesForeignOriginsHostsAndBadTokens(t *testing.T) {
 		t.Errorf("the access log recorded no refusal:\n%.1000s", rig.httpLogs.String())
 	}
 	record(t, figure{ID: "security/http-auth", Area: "Security",
-		Tried: "HTTP requests with no token, another scheme, an empty token, a non-JWT, tokens signed by another key, unsigned (alg none), HMAC-signed, expired, without expiry, for another audience or issuer, without or with an unknown clearance; a foreign Host (with and without a token), a foreign Origin, the Origin null, and a loopback Origin",
+		Tried: "HTTP requests with no token, another scheme, an empty token, a non-JWT, tokens signed by another key, unsigned (alg none), HMAC-signed, expired, without expiry, for another audience or issuer, requiring a header extension (crit), typed other than at+jwt, without or with an unknown clearance; a foreign Host (with and without a token), a foreign Origin, the Origin null, and a loopback Origin",
 		Count: tried, Unit: "requests",
 		Held: "foreign Host and Origin: 403 before any authentication; bad tokens: 401 (400 for a malformed header) with `WWW-Authenticate: Bearer resource_metadata=…` and the RFC 6750 error and description; the loopback Origin served; no token nor any token's signature in any log line"})
 }

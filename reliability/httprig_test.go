@@ -114,13 +114,26 @@ func (r *httpRig) claims(p estate.Principal) jwt.MapClaims {
 	}
 }
 
-// sign signs claims with key (the rig's when nil) and remembers the token.
-func (r *httpRig) sign(claims jwt.MapClaims, method jwt.SigningMethod, key any) string {
+// sign signs claims with key (the rig's when nil) as an access token (typ
+// at+jwt, RFC 9068), with the header entries of header set (a nil value
+// removes one), and remembers the token.
+func (r *httpRig) sign(claims jwt.MapClaims, method jwt.SigningMethod, key any, header ...map[string]any) string {
 	r.t.Helper()
 	if key == nil {
 		key = r.key
 	}
-	tok, err := jwt.NewWithClaims(method, claims).SignedString(key)
+	jt := jwt.NewWithClaims(method, claims)
+	jt.Header["typ"] = "at+jwt"
+	for _, h := range header {
+		for k, v := range h {
+			if v == nil {
+				delete(jt.Header, k)
+			} else {
+				jt.Header[k] = v
+			}
+		}
+	}
+	tok, err := jt.SignedString(key)
 	if err != nil {
 		r.t.Fatal(err)
 	}

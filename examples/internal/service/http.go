@@ -34,6 +34,8 @@ type HTTPConfig struct {
 	// public key file; Claims names the claims read.
 	JWTIssuer, JWTAudience, JWKSURL, JWTKeyFile string
 	Claims                                      auth.ClaimNames
+	// JWTTypes are the token types accepted (comma-separated typ values).
+	JWTTypes string
 }
 
 func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
@@ -54,6 +56,7 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
 	str(&h.JWTAudience, "jwt-audience", "JWT_AUDIENCE", "", "the audience (aud) bearer tokens must name")
 	str(&h.JWKSURL, "jwks-url", "JWKS_URL", "", "the issuer's JWKS URL")
 	str(&h.JWTKeyFile, "jwt-key-file", "JWT_KEY_FILE", "", "a PEM public key file verifying tokens, instead of -jwks-url")
+	str(&h.JWTTypes, "jwt-types", "JWT_TYPES", "at+jwt", "comma-separated token types (the JWT header's typ) accepted as access tokens: at+jwt (RFC 9068), or what an issuer that does not mark its access tokens writes (JWT)")
 	str(&h.Claims.AgentID, "jwt-agent-claim", "JWT_AGENT_CLAIM", "sub", "the claim naming the calling agent")
 	str(&h.Claims.Tenant, "jwt-tenant-claim", "JWT_TENANT_CLAIM", "tenant", "the claim naming the caller's tenant")
 	str(&h.Claims.Scopes, "jwt-scopes-claim", "JWT_SCOPES_CLAIM", "scope", "the claim listing the caller's scopes")
@@ -98,7 +101,7 @@ func (h *HTTPConfig) authenticator(ctx context.Context, logger *slog.Logger) (au
 	if h.JWTIssuer == "" || h.JWTAudience == "" || (h.JWKSURL == "") == (h.JWTKeyFile == "") {
 		return nil, errors.New("-transport http authenticates bearer tokens: give -jwt-issuer, -jwt-audience and one of -jwks-url and -jwt-key-file (or -insecure-dev for a local development server)")
 	}
-	cfg := auth.JWTConfig{Issuer: h.JWTIssuer, Audience: h.JWTAudience, JWKSURL: h.JWKSURL, Claims: h.Claims, Logger: logger}
+	cfg := auth.JWTConfig{Issuer: h.JWTIssuer, Audience: h.JWTAudience, JWKSURL: h.JWKSURL, Claims: h.Claims, Types: list(h.JWTTypes), Logger: logger}
 	if h.JWTKeyFile != "" {
 		data, err := os.ReadFile(h.JWTKeyFile)
 		if err != nil {
