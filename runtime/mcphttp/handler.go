@@ -79,7 +79,9 @@
 // Every request is checked before anything else: its Host must be allowed
 // (Options.AllowedHosts; loopback names by default) and an Origin header,
 // when present, must be allowed (Options.AllowedOrigins) or be a loopback
-// origin while the Host is loopback too; otherwise 403. Then the
+// origin while the Host is loopback too; otherwise 403. An allowed origin
+// gets the CORS headers a browser needs to read the answer, and its
+// preflight (OPTIONS) is answered 204 without authentication. Then the
 // authenticator decides who the request acts as (401 with the challenge of
 // package auth, naming Options.ResourceMetadataURL). Tokens are never
 // logged; the access log names method, path, status, MCP method and
@@ -315,6 +317,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	if reason := h.checkHostAndOrigin(r); reason != "" {
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "forbidden: "+reason))
 		return ""
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		// An allowed origin: a browser page there may read the answer.
+		if allowCORS(w.Header(), origin, r) {
+			w.WriteHeader(http.StatusNoContent) // a preflight
+			return ""
+		}
 	}
 	if name := repeatedHeader(r.Header); name != "" {
 		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the "+name+" header is repeated: send it once"))

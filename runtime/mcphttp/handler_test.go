@@ -615,3 +615,44 @@ func TestRepeatedMcpHeaderIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestCORS: a browser page of an allowed origin can call the endpoint: its
+// preflight is answered without a token, and every answer (a 401
+// included) names the origin and exposes the session id and the
+// challenge. A foreign origin's preflight is refused.
+func TestCORS(t *testing.T) {
+	const console = "https://console.bank.example"
+	_, url := endpoint(t, newMCPServer(t), mcphttp.Options{Authenticator: tokens{}, AllowedOrigins: []string{console}})
+	preflight := func(origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodOptions, url, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, mcp-session-id")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	res := preflight(console)
+	allowed := strings.ToLower(res.Header.Get("Access-Control-Allow-Headers"))
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("Access-Control-Allow-Origin") != console ||
+		!strings.Contains(res.Header.Get("Access-Control-Allow-Methods"), "POST") ||
+		!strings.Contains(allowed, "authorization") || !strings.Contains(allowed, "mcp-session-id") {
+		t.Errorf("preflight: %d %v", res.StatusCode, res.Header)
+	}
+	if res := preflight("https://evil.example"); res.StatusCode != http.StatusForbidden || res.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("a foreign preflight: %d %v", res.StatusCode, res.Header)
+	}
+	r := do(t, http.MethodPost, url, map[string]string{"Origin": console, "Authorization": "Bearer inv"}, initialize)
+	if r.status != http.StatusOK || r.header.Get("Access-Control-Allow-Origin") != console ||
+		!strings.Contains(r.header.Get("Access-Control-Expose-Headers"), mcphttp.HeaderSessionID) {
+		t.Errorf("initialize from the console: %d %v", r.status, r.header)
+	}
+	r = do(t, http.MethodPost, url, map[string]string{"Origin": console}, initialize)
+	if r.status != http.StatusUnauthorized || r.header.Get("Access-Control-Allow-Origin") != console ||
+		!strings.Contains(r.header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate") {
+		t.Errorf("a 401 to the console: %d %v", r.status, r.header)
+	}
+}
