@@ -58,7 +58,8 @@ import (
 //     Any other request belongs to the session's handshake.
 //   - server/discover lists every revision the server speaks, newest first:
 //     a dual-era client may still choose a handshake revision through
-//     initialize. The -32022 error lists only the revisions a request may
+//     initialize. Served by a transport that serves the stateless era only
+//     (WithStatelessOnly), it lists that era's revisions. The -32022 error lists only the revisions a request may
 //     name in its _meta (the stateless ones), since those are the only ones
 //     a retry of that request can use; it is a subset of discover's list.
 //   - server/discover's result is "cacheScope": "public": it is the same

@@ -502,9 +502,20 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
+// WithStatelessOnly returns a context under which a request is served by a
+// transport that serves the stateless era only (mcphttp's stateless mode):
+// server/discover then lists only that era's revisions, since a client
+// that picked a handshake revision from the list would be refused.
+func WithStatelessOnly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, statelessOnlyKey{}, true)
+}
+
+type statelessOnlyKey struct{}
+
 func (s *Server) discover(r *request) (any, *jsonrpc.Error) {
+	statelessOnly, _ := r.ctx.Value(statelessOnlyKey{}).(bool)
 	res := &discoverResult{
-		SupportedVersions: supportedVersions(false),
+		SupportedVersions: supportedVersions(statelessOnly),
 		Capabilities:      capabilitiesFor(r.rev),
 		Instructions:      s.instructions,
 	}

@@ -546,7 +546,11 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 		unavailable(w, msg.ID, errClosed)
 		return
 	}
-	out := sess.HandleMessage(r.Context(), msg)
+	ctx := r.Context()
+	if h.opts.Stateless {
+		ctx = mcp.WithStatelessOnly(ctx)
+	}
+	out := sess.HandleMessage(ctx, msg)
 	h.untrack(sess)
 	sess.Close()
 	rep.finish(status, out)

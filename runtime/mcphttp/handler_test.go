@@ -428,6 +428,12 @@ func TestStatelessModeReplicas(t *testing.T) {
 			t.Fatalf("replica %d: %d %s", i%2, r.status, r.raw)
 		}
 	}
+	// server/discover lists only the revisions a stateless handler serves:
+	// a client may not pick one it would be refused.
+	discover := map[string]string{"Authorization": "Bearer inv", mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "server/discover"}
+	if r := do(t, http.MethodPost, urls[0], discover, `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+meta+`}}`); fmt.Sprint(r.result()["supportedVersions"]) != "[2026-07-28]" {
+		t.Errorf("server/discover: %d %s", r.status, r.raw)
+	}
 	r := do(t, http.MethodPost, urls[0], map[string]string{"Authorization": "Bearer inv"}, initialize)
 	data, _ := r.body["error"].(map[string]any)["data"].(map[string]any)
 	if r.status != http.StatusBadRequest || r.errorCode() != -32022 || data["requested"] != "2025-11-25" {
