@@ -82,6 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer closeLog()
 	opts := bank.Options()
 	opts.Logger = logger
+	opts.CallTimeout = cfg.CallTimeout
 	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		return err

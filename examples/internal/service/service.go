@@ -33,6 +33,10 @@ type Config struct {
 	// Lifecycle is a JSON file of lifecycle changes, applied at start and
 	// on SIGHUP; "" applies none.
 	Lifecycle string
+	// CallTimeout is every tool call's deadline (mcp.Options.CallTimeout):
+	// a handler that waits on a system behind it past it is answered
+	// with a failure and holds no place in flight any longer.
+	CallTimeout time.Duration
 	// Transport is "stdio" (the default) or "http"; HTTP configures the
 	// latter (http.go).
 	Transport string
@@ -57,6 +61,20 @@ func NewLogger(w io.Writer) (logger *slog.Logger, close func()) {
 	}
 }
 
+// DefaultCallTimeout is -call-timeout's default: long for a tool that asks
+// core banking, short enough that a hung dependency does not hold its
+// callers' requests for good.
+const DefaultCallTimeout = 30 * time.Second
+
+// envDuration is a duration flag's default from the environment variable
+// name, def when it is unset or not a duration.
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
+	}
+	return def
+}
+
 // EnvOr returns the environment variable name, or def when it is unset.
 func EnvOr(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok {
@@ -75,6 +93,7 @@ func (c *Config) Flags(fs *flag.FlagSet, envPrefix string) {
 	fs.StringVar(&c.Scopes, "scopes", EnvOr(env("SCOPES"), ""), "stdio and -insecure-dev: comma-separated scopes the caller holds (env "+env("SCOPES")+")")
 	fs.StringVar(&c.Clearance, "clearance", EnvOr(env("CLEARANCE"), "internal"), "stdio and -insecure-dev: the caller's clearance: public, internal, confidential or restricted (env "+env("CLEARANCE")+")")
 	fs.StringVar(&c.Lifecycle, "lifecycle", EnvOr(env("LIFECYCLE"), ""), `JSON file of lifecycle changes, {"name@X.Y.Z": "deprecated"|"retired"}, applied at start and on SIGHUP (env `+env("LIFECYCLE")+")")
+	fs.DurationVar(&c.CallTimeout, "call-timeout", envDuration(env("CALL_TIMEOUT"), DefaultCallTimeout), "the deadline of every tool call; 0 for none (env "+env("CALL_TIMEOUT")+")")
 	fs.StringVar(&c.Transport, "transport", EnvOr(env("TRANSPORT"), "stdio"), "stdio or http (Streamable HTTP) (env "+env("TRANSPORT")+")")
 	c.HTTP.flags(fs, env)
 }
