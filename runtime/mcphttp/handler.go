@@ -92,10 +92,12 @@ import (
 	"container/list"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -305,10 +307,32 @@ func (h *Handler) isClosed() bool {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
+	defer h.recovered(rec, r)
 	mcpMethod := h.serve(rec, r)
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status()),
 		slog.String("mcp_method", mcpMethod), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+}
+
+// recovered is the transport's safety net, as Session's is dispatch's: a
+// panic outside dispatch (an Authenticator's, or the transport's own) is
+// logged with its stack and answered 500 with -32603, where net/http would
+// drop the connection and leave the request unanswered. An answer already
+// begun cannot be; its connection is dropped.
+func (h *Handler) recovered(w *statusRecorder, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	h.log.LogAttrs(r.Context(), slog.LevelError, "panic while serving a request",
+		slog.String("path", r.URL.Path), slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
+	if w.code != 0 {
+		panic(http.ErrAbortHandler)
+	}
+	writeError(w, http.StatusInternalServerError, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
 }
 
 // serve routes a request and returns the MCP method it carried, for the
