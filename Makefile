@@ -38,7 +38,8 @@ FUZZ_TARGETS = \
 	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
 	./runtime/schema:FuzzCanonical ./runtime/jsonrpc:FuzzDecode \
 	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzDuplicateName \
-	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./internal/difftest:FuzzDecoders
+	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes \
+	./internal/difftest:FuzzDecoders
 fuzz:
 	@failed=""; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

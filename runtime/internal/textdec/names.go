@@ -42,9 +42,11 @@ func DuplicateName(data []byte) error {
 	s.data = data
 	err := s.scan()
 	// A scanner keeps its buffers for the next message unless a large one
-	// grew them.
+	// grew them. Its stack it always keeps: a decoder reads no deeper than
+	// 10,000 levels, so the stack never outgrows 192 KiB, and a deep text
+	// then costs its depth in frames once per scanner, not once per text.
 	if cap(s.names) > 1<<12 || cap(s.a) > 1<<12 || cap(s.b) > 1<<12 {
-		*s = nameScanner{}
+		s.names, s.a, s.b = nil, nil, nil
 	}
 	s.data, s.names, s.stack = nil, s.names[:0], s.stack[:0]
 	scanners.Put(s)
@@ -57,9 +59,10 @@ var scanners = sync.Pool{New: func() any { return new(nameScanner) }}
 
 // frame is an object or array the scan is inside.
 type frame struct {
-	start  int32  // where the object's names begin in nameScanner.names
-	last   uint32 // the object's member being read (its name's offset)
-	index  int32  // the array's element being read
+	start int32 // where the object's names begin in nameScanner.names
+	// at is, in an object, the offset of the member's name being read;
+	// in an array, the index of the element being read.
+	at     uint32
 	object bool
 }
 
@@ -79,10 +82,12 @@ func (s *nameScanner) scan() error {
 	for i := 0; i < len(data); {
 		switch data[i] {
 		case '{':
+			s.grow()
 			s.stack = append(s.stack, frame{object: true, start: int32(len(s.names))})
 			expectName = true
 			i++
 		case '[':
+			s.grow()
 			s.stack = append(s.stack, frame{start: int32(len(s.names))})
 			i++
 		case '}':
@@ -100,7 +105,7 @@ func (s *nameScanner) scan() error {
 			if top := &s.stack[len(s.stack)-1]; top.object {
 				expectName = true
 			} else {
-				top.index++
+				top.at++
 			}
 			i++
 		case '"':
@@ -112,7 +117,7 @@ func (s *nameScanner) scan() error {
 					s.names = slices.Grow(s.names, max(len(s.names), 8))
 				}
 				s.names = append(s.names, uint32(i))
-				s.stack[len(s.stack)-1].last = uint32(i)
+				s.stack[len(s.stack)-1].at = uint32(i)
 				expectName = false
 			}
 			i = end + 1
@@ -121,6 +126,13 @@ func (s *nameScanner) scan() error {
 		}
 	}
 	return nil
+}
+
+// grow makes room for one more frame, doubling the stack.
+func (s *nameScanner) grow() {
+	if len(s.stack) == cap(s.stack) {
+		s.stack = slices.Grow(s.stack, max(len(s.stack), 16))
+	}
 }
 
 // stringEnd returns the offset of the quote that closes the string opening
@@ -241,9 +253,9 @@ func (s *nameScanner) report(top int, at uint32) error {
 	var ptr jsontext.Pointer
 	for _, f := range s.stack[:object] {
 		if f.object {
-			ptr = ptr.AppendToken(string(s.text(f.last, &s.a)))
+			ptr = ptr.AppendToken(string(s.text(f.at, &s.a)))
 		} else {
-			ptr = ptr.AppendToken(strconv.Itoa(int(f.index)))
+			ptr = ptr.AppendToken(strconv.Itoa(int(f.at)))
 		}
 	}
 	ptr = ptr.AppendToken(string(s.text(at, &s.a)))
