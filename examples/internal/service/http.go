@@ -36,6 +36,8 @@ type HTTPConfig struct {
 	Claims                                      auth.ClaimNames
 	// JWTTypes are the token types accepted (comma-separated typ values).
 	JWTTypes string
+	// The transport's bounds (mcphttp.Options); zero means its defaults.
+	MaxInFlight, MaxSessions, MaxSessionsPerCaller, MaxStreams int
 }
 
 func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
@@ -52,6 +54,15 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
 	str(&h.Resource, "resource", "RESOURCE", "", "this server's URL as clients reach it, named in the OAuth protected resource metadata (default http://<addr>/mcp)")
 	str(&h.AllowedHosts, "allowed-hosts", "ALLOWED_HOSTS", "", "comma-separated host names requests may be addressed to (default: loopback names only)")
 	str(&h.AllowedOrigins, "allowed-origins", "ALLOWED_ORIGINS", "", "comma-separated browser origins allowed, as scheme://host[:port]")
+	number := func(p *int, name, envName, usage string) {
+		def, _ := strconv.Atoi(os.Getenv(env(envName)))
+		fs.IntVar(p, name, def, "http: "+usage+" (env "+env(envName)+")")
+	}
+	zero := func(def int) string { return " (0: " + strconv.Itoa(def) + ")" }
+	number(&h.MaxInFlight, "max-in-flight", "MAX_IN_FLIGHT", "requests served at once; more wait a moment, then get 503"+zero(mcphttp.DefaultMaxInFlight))
+	number(&h.MaxSessions, "max-sessions", "MAX_SESSIONS", "handshake-era sessions; an initialize past it gets 503"+zero(mcphttp.DefaultMaxSessions))
+	number(&h.MaxSessionsPerCaller, "max-sessions-per-caller", "MAX_SESSIONS_PER_CALLER", "sessions of one agent; its next initialize ends its least recently used one"+zero(mcphttp.DefaultMaxSessionsPerCaller))
+	number(&h.MaxStreams, "max-streams", "MAX_STREAMS", "open event streams, GET and subscriptions/listen together"+zero(mcphttp.DefaultMaxStreams))
 	str(&h.JWTIssuer, "jwt-issuer", "JWT_ISSUER", "", "the issuer (iss) bearer tokens must carry")
 	str(&h.JWTAudience, "jwt-audience", "JWT_AUDIENCE", "", "the audience (aud) bearer tokens must name")
 	str(&h.JWKSURL, "jwks-url", "JWKS_URL", "", "the issuer's JWKS URL")
@@ -67,10 +78,14 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
 // gracefully. dev is the principal of a development server.
 func (h *HTTPConfig) Serve(ctx context.Context, srv *mcp.Server, dev estate.Principal, logger *slog.Logger) error {
 	opts := mcphttp.Options{
-		Stateless:      h.Stateless,
-		AllowedHosts:   list(h.AllowedHosts),
-		AllowedOrigins: list(h.AllowedOrigins),
-		Logger:         logger,
+		Stateless:            h.Stateless,
+		AllowedHosts:         list(h.AllowedHosts),
+		AllowedOrigins:       list(h.AllowedOrigins),
+		MaxInFlight:          h.MaxInFlight,
+		MaxSessions:          h.MaxSessions,
+		MaxSessionsPerCaller: h.MaxSessionsPerCaller,
+		MaxStreams:           h.MaxStreams,
+		Logger:               logger,
 	}
 	var issuers []string
 	if h.InsecureDev {
