@@ -159,12 +159,14 @@ func TestHTTPBodyThatStopsHalfWay(t *testing.T) {
 		ran.Add(1)
 		return mcp.TextResult("counted"), nil
 	})
-	rig := startHTTP(t, srv, logs, func(c *mcphttp.Config) { c.ReadTimeout = time.Second })
-	tok := rig.token(treasurer)
+	rounds := 10
+	// The silent uploads of all rounds are in flight together, within
+	// their caller's share.
+	rig := startHTTP(t, srv, logs, func(c *mcphttp.Config) { c.ReadTimeout, c.Handler.MaxInFlightPerCaller = time.Second, 2*rounds })
+	tok, other := rig.token(treasurer), rig.token(investigator)
 	body := statelessBody(`"half"`, "tools/call", `{"name":"count","arguments":{}}`)
 	half := body[:len(body)/2]
 	unreadable := rpcError("null", invalidRequest, "the body could not be read")
-	rounds := 10
 	tried := 0
 	var silent []net.Conn // answered together once the read timeout ends them
 	expect400 := func(how string, conn net.Conn) {
@@ -198,8 +200,8 @@ func TestHTTPBodyThatStopsHalfWay(t *testing.T) {
 				conn.Close()
 			}
 		}
-		// Still serving.
-		ans, err := rig.post(context.Background(), tok, statelessBody(`"ok"`, "tools/call", `{"name":"count","arguments":{}}`), statelessHeaders("tools/call", "count")...)
+		// Still serving (here a request of another caller).
+		ans, err := rig.post(context.Background(), other, statelessBody(`"ok"`, "tools/call", `{"name":"count","arguments":{}}`), statelessHeaders("tools/call", "count")...)
 		if err != nil || ans.status != 200 || !strings.Contains(ans.body, `"text":"counted"`) {
 			t.Fatalf("round %d: the server no longer serves: %+v %v", i, ans, err)
 		}
@@ -370,13 +372,14 @@ func TestHTTPGracefulShutdownAnswersEveryRequestInFlight(t *testing.T) {
 	before := runtime.NumGoroutine()
 	srv, logs := bankServer(t, mcp.Options{CallTimeout: 500 * time.Millisecond})
 	f := bindFaults(t, srv)
-	rig := startHTTP(t, srv, logs, nil)
+	n := 16
+	// One caller, with every request in flight at once.
+	rig := startHTTP(t, srv, logs, func(c *mcphttp.Config) { c.Handler.MaxInFlight, c.Handler.MaxInFlightPerCaller = 4*n, 4*n })
 	tok := rig.token(treasurer)
 	sess, err := rig.openSession(tok, mcp.Revision20250618)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 16
 	answers := make(chan string, 4*n)
 	for i := range n {
 		for _, tool := range []string{"fault.hang", "fault.wait"} {

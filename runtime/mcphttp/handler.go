@@ -67,7 +67,10 @@
 // request over the bound waits for a place up to Options.QueueWait, and is
 // otherwise answered 503 with Retry-After, its body unread. Open event
 // streams (GET streams and subscriptions/listen) are bounded apart, by
-// Options.MaxStreams. Handshake-era sessions are bounded in all
+// Options.MaxStreams. One caller (an agent of a tenant) holds at most its
+// share of each (Options.MaxInFlightPerCaller, MaxStreamsPerCaller), so
+// that a caller that floods the server is refused while others are
+// served. Handshake-era sessions are bounded in all
 // (Options.MaxSessions, 503 past it) and per caller
 // (Options.MaxSessionsPerCaller: a caller's next initialize ends its least
 // recently used session); a session no request used for
@@ -140,6 +143,12 @@ const (
 	// subscriptions/listen): each holds a goroutine and the connection's
 	// buffers, some 40 KiB.
 	DefaultMaxStreams = 512
+	// DefaultMaxInFlightPerCaller and DefaultMaxStreamsPerCaller are one
+	// caller's share: a quarter of the requests in flight, an eighth of
+	// the streams, so that one caller flooding the server leaves the
+	// others places.
+	DefaultMaxInFlightPerCaller = 8
+	DefaultMaxStreamsPerCaller  = 64
 )
 
 // Options configure a Handler. The zero value serves loopback clients
@@ -190,6 +199,12 @@ type Options struct {
 	// subscriptions/listen together; one over it is answered 503. Zero
 	// means DefaultMaxStreams.
 	MaxStreams int
+	// MaxInFlightPerCaller and MaxStreamsPerCaller bound what one caller
+	// (an agent of a tenant) holds of MaxInFlight and MaxStreams; a request
+	// over its caller's share is answered 503 at once. Zero means
+	// DefaultMaxInFlightPerCaller and DefaultMaxStreamsPerCaller.
+	MaxInFlightPerCaller int
+	MaxStreamsPerCaller  int
 	// KeepAlive is the interval of SSE comment lines on an idle stream, so
 	// that proxies do not close it; zero means DefaultKeepAlive, negative
 	// none.
@@ -221,6 +236,8 @@ type Handler struct {
 	places  chan struct{}
 	waiting atomic.Int64
 	streams chan struct{}
+	// callerPlaces and callerStreams count each caller's share.
+	callerPlaces, callerStreams callerCounts
 
 	mu       sync.Mutex
 	sessions sessionTable
@@ -251,6 +268,8 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 	def(&opts.MaxSessions, DefaultMaxSessions)
 	def(&opts.MaxSessionsPerCaller, DefaultMaxSessionsPerCaller)
 	def(&opts.MaxStreams, DefaultMaxStreams)
+	def(&opts.MaxInFlightPerCaller, DefaultMaxInFlightPerCaller)
+	def(&opts.MaxStreamsPerCaller, DefaultMaxStreamsPerCaller)
 	if opts.QueueWait == 0 {
 		opts.QueueWait = DefaultQueueWait
 	}
@@ -258,10 +277,12 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Handler{
 		srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel,
-		places:   make(chan struct{}, opts.MaxInFlight),
-		streams:  make(chan struct{}, opts.MaxStreams),
-		sessions: sessionTable{byID: map[string]*session{}, byCaller: map[string]*list.List{}},
-		requests: map[*mcp.Session]struct{}{},
+		places:        make(chan struct{}, opts.MaxInFlight),
+		streams:       make(chan struct{}, opts.MaxStreams),
+		callerPlaces:  callerCounts{max: opts.MaxInFlightPerCaller, n: map[string]int{}},
+		callerStreams: callerCounts{max: opts.MaxStreamsPerCaller, n: map[string]int{}},
+		sessions:      sessionTable{byID: map[string]*session{}, byCaller: map[string]*list.List{}},
+		requests:      map[*mcp.Session]struct{}{},
 	}
 }
 
@@ -382,11 +403,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	case http.MethodDelete:
 		h.delete(w, r, p)
 	default:
-		if !h.takePlace(r.Context()) {
-			unavailable(w, jsonrpc.ID{}, errBusy)
+		a := &admission{h: h, caller: callerKey(p)}
+		if err := a.enter(r.Context()); err != nil {
+			unavailable(w, jsonrpc.ID{}, err)
 			return ""
 		}
-		a := &admission{h: h, placed: true}
 		defer a.release()
 		return h.post(w, r, p, a)
 	}
@@ -394,9 +415,37 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 }
 
 var (
-	errBusy        = errors.New("the server is serving as many requests as it may: retry later")
-	errManyStreams = errors.New("the server has as many event streams open as it may: retry later")
+	errBusy              = errors.New("the server is serving as many requests as it may: retry later")
+	errCallerBusy        = errors.New("this caller has as many requests in flight as it may: retry later")
+	errManyStreams       = errors.New("the server has as many event streams open as it may: retry later")
+	errCallerManyStreams = errors.New("this caller has as many event streams open as it may: close one, or retry later")
 )
+
+// callerCounts counts what each caller holds of a bounded resource, max
+// at most.
+type callerCounts struct {
+	mu  sync.Mutex
+	n   map[string]int
+	max int
+}
+
+func (c *callerCounts) take(caller string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[caller] >= c.max {
+		return false
+	}
+	c.n[caller]++
+	return true
+}
+
+func (c *callerCounts) give(caller string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[caller]--; c.n[caller] <= 0 {
+		delete(c.n, caller)
+	}
+}
 
 // unavailable answers 503 with Retry-After: the request may succeed later,
 // and nothing of it was done.
@@ -432,41 +481,69 @@ func (h *Handler) takePlace(ctx context.Context) bool {
 	return false
 }
 
-// takeStream takes a place for an open event stream, without waiting.
-func (h *Handler) takeStream() bool {
+// openStream takes a place for caller's event stream, without waiting;
+// closeStream gives it back.
+func (h *Handler) openStream(caller string) error {
+	if !h.callerStreams.take(caller) {
+		return errCallerManyStreams
+	}
 	select {
 	case h.streams <- struct{}{}:
-		return true
+		return nil
 	default:
-		return false
+		h.callerStreams.give(caller)
+		return errManyStreams
 	}
 }
 
-// admission is what a POST request holds: a place among the requests in
-// flight, or, once it is known to be a subscriptions/listen stream, a
-// place among the streams instead.
+func (h *Handler) closeStream(caller string) {
+	<-h.streams
+	h.callerStreams.give(caller)
+}
+
+// admission is what a POST request of caller holds: a place among the
+// requests in flight, or, once it is known to be a subscriptions/listen
+// stream, a place among the streams instead; each counted in the caller's
+// share too.
 type admission struct {
 	h              *Handler
+	caller         string
 	placed, stream bool
 }
 
-// toStream trades the request's place for a stream's; false when every
-// stream place is taken (the request keeps its place).
-func (a *admission) toStream() bool {
-	if !a.h.takeStream() {
-		return false
+// enter takes the request's place: its caller's share first, so that a
+// caller over its share waits for nothing and takes no place from others.
+func (a *admission) enter(ctx context.Context) error {
+	if !a.h.callerPlaces.take(a.caller) {
+		return errCallerBusy
+	}
+	if !a.h.takePlace(ctx) {
+		a.h.callerPlaces.give(a.caller)
+		return errBusy
+	}
+	a.placed = true
+	return nil
+}
+
+// toStream trades the request's place for a stream's; it fails when no
+// stream place is left (the request keeps its place).
+func (a *admission) toStream() error {
+	if err := a.h.openStream(a.caller); err != nil {
+		return err
 	}
 	<-a.h.places
+	a.h.callerPlaces.give(a.caller)
 	a.placed, a.stream = false, true
-	return true
+	return nil
 }
 
 func (a *admission) release() {
 	if a.placed {
 		<-a.h.places
+		a.h.callerPlaces.give(a.caller)
 	}
 	if a.stream {
-		<-a.h.streams
+		a.h.closeStream(a.caller)
 	}
 	a.placed, a.stream = false, false
 }
@@ -558,8 +635,8 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 			return
 		}
 		// A stream, not a request in flight: it counts among the streams.
-		if !a.toStream() {
-			unavailable(w, msg.ID, errManyStreams)
+		if err := a.toStream(); err != nil {
+			unavailable(w, msg.ID, err)
 			return
 		}
 	}
@@ -704,11 +781,11 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 	if s == nil {
 		return
 	}
-	if !h.takeStream() {
-		unavailable(w, jsonrpc.ID{}, errManyStreams)
+	if err := h.openStream(s.caller); err != nil {
+		unavailable(w, jsonrpc.ID{}, err)
 		return
 	}
-	defer func() { <-h.streams }()
+	defer h.closeStream(s.caller)
 	s.serveStream(w, r.Context(), h.ctx, h.opts.KeepAlive)
 }
 

@@ -226,3 +226,38 @@ func TestShutdownAnswers503NotNotFound(t *testing.T) {
 		t.Errorf("a request as the handler closed: %d %s", r.status, r.raw)
 	}
 }
+
+// TestCallerShare: a caller at its share of the requests in flight, or of
+// the streams, is answered 503 at once, while another caller is served.
+func TestCallerShare(t *testing.T) {
+	srv := newMCPServer(t)
+	g := bindGate(t, srv)
+	_, url := endpoint(t, srv, mcphttp.Options{Authenticator: tokens{}, MaxInFlight: 8, MaxInFlightPerCaller: 2, MaxStreamsPerCaller: 1})
+	inv := map[string]string{"Authorization": "Bearer inv"}
+	tel := map[string]string{"Authorization": "Bearer teller"}
+	sid := open(t, url, inv)
+	invSession := map[string]string{"Authorization": "Bearer inv", mcphttp.HeaderSessionID: sid}
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() { do(t, http.MethodPost, url, invSession, waitCall(i)) })
+		<-g.entered
+	}
+	if r := do(t, http.MethodPost, url, invSession, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); r.status != http.StatusServiceUnavailable || !strings.Contains(r.raw, "this caller") {
+		t.Errorf("the caller over its share: %d %s", r.status, r.raw)
+	}
+	if id := open(t, url, tel); id == "" {
+		t.Error("another caller was not served")
+	}
+	close(g.release)
+	wg.Wait()
+
+	listen := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	h := func(auth map[string]string) map[string]string {
+		return map[string]string{"Authorization": auth["Authorization"], mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "subscriptions/listen"}
+	}
+	stream(t, http.MethodPost, url, h(inv), listen)
+	if r := do(t, http.MethodPost, url, h(inv), listen); r.status != http.StatusServiceUnavailable || !strings.Contains(r.raw, "this caller") {
+		t.Errorf("a second stream of the caller: %d %s", r.status, r.raw)
+	}
+	stream(t, http.MethodPost, url, h(tel), listen) // another caller's opens
+}

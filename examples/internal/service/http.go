@@ -37,7 +37,7 @@ type HTTPConfig struct {
 	// JWTTypes are the token types accepted (comma-separated typ values).
 	JWTTypes string
 	// The transport's bounds (mcphttp.Options); zero means its defaults.
-	MaxInFlight, MaxSessions, MaxSessionsPerCaller, MaxStreams int
+	MaxInFlight, MaxInFlightPerCaller, MaxSessions, MaxSessionsPerCaller, MaxStreams, MaxStreamsPerCaller int
 }
 
 func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
@@ -60,9 +60,11 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
 	}
 	zero := func(def int) string { return " (0: " + strconv.Itoa(def) + ")" }
 	number(&h.MaxInFlight, "max-in-flight", "MAX_IN_FLIGHT", "requests served at once; more wait a moment, then get 503"+zero(mcphttp.DefaultMaxInFlight))
+	number(&h.MaxInFlightPerCaller, "max-in-flight-per-caller", "MAX_IN_FLIGHT_PER_CALLER", "requests of one agent served at once; more get 503"+zero(mcphttp.DefaultMaxInFlightPerCaller))
 	number(&h.MaxSessions, "max-sessions", "MAX_SESSIONS", "handshake-era sessions; an initialize past it gets 503"+zero(mcphttp.DefaultMaxSessions))
 	number(&h.MaxSessionsPerCaller, "max-sessions-per-caller", "MAX_SESSIONS_PER_CALLER", "sessions of one agent; its next initialize ends its least recently used one"+zero(mcphttp.DefaultMaxSessionsPerCaller))
 	number(&h.MaxStreams, "max-streams", "MAX_STREAMS", "open event streams, GET and subscriptions/listen together"+zero(mcphttp.DefaultMaxStreams))
+	number(&h.MaxStreamsPerCaller, "max-streams-per-caller", "MAX_STREAMS_PER_CALLER", "open event streams of one agent"+zero(mcphttp.DefaultMaxStreamsPerCaller))
 	str(&h.JWTIssuer, "jwt-issuer", "JWT_ISSUER", "", "the issuer (iss) bearer tokens must carry")
 	str(&h.JWTAudience, "jwt-audience", "JWT_AUDIENCE", "", "the audience (aud) bearer tokens must name")
 	str(&h.JWKSURL, "jwks-url", "JWKS_URL", "", "the issuer's JWKS URL")
@@ -82,9 +84,11 @@ func (h *HTTPConfig) Serve(ctx context.Context, srv *mcp.Server, dev estate.Prin
 		AllowedHosts:         list(h.AllowedHosts),
 		AllowedOrigins:       list(h.AllowedOrigins),
 		MaxInFlight:          h.MaxInFlight,
+		MaxInFlightPerCaller: h.MaxInFlightPerCaller,
 		MaxSessions:          h.MaxSessions,
 		MaxSessionsPerCaller: h.MaxSessionsPerCaller,
 		MaxStreams:           h.MaxStreams,
+		MaxStreamsPerCaller:  h.MaxStreamsPerCaller,
 		Logger:               logger,
 	}
 	var issuers []string
