@@ -385,14 +385,9 @@ func TestClientThatNeverReads(t *testing.T) {
 
 	// Its output is a pipe without a buffer, so nothing the server writes
 	// goes anywhere until the client reads: the server stops at its bound.
-	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	served := make(chan error, 1)
-	go func() {
-		served <- srv.ServeStream(context.Background(), inR, outW, treasurer)
-		outW.Close()
-	}()
-	t.Cleanup(func() { inW.Close(); outR.Close() })
+	inW, served := servePipes(t, srv, outW)
+	t.Cleanup(func() { outR.Close() })
 	out := bufio.NewScanner(outR)
 	if _, err := io.WriteString(inW, handshake); err != nil || !out.Scan() || !strings.Contains(out.Text(), `"protocolVersion":"2025-06-18"`) {
 		t.Fatalf("handshake: %s %v", out.Text(), err)
@@ -469,16 +464,26 @@ func TestClientThatNeverReads(t *testing.T) {
 // pipe as output, as a process's stdin and stdout are.
 func serveOSPipe(t *testing.T, srv *mcp.Server) (*io.PipeWriter, *os.File, <-chan error) {
 	t.Helper()
-	inR, inW := io.Pipe()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() {
-		served <- srv.ServeStream(context.Background(), inR, outW, treasurer)
-		outW.Close()
-	}()
-	t.Cleanup(func() { inW.Close(); outR.Close() })
+	inW, served := servePipes(t, srv, outW)
+	t.Cleanup(func() { outR.Close() })
 	return inW, outR, served
+}
+
+// servePipes serves treasurer's stream reading an io.Pipe, whose writing
+// end it returns, and writing to out, which it closes when ServeStream
+// returns its error (sent on served).
+func servePipes(t *testing.T, srv *mcp.Server, out io.WriteCloser) (in *io.PipeWriter, served <-chan error) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.ServeStream(context.Background(), inR, out, treasurer)
+		out.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return inW, done
 }

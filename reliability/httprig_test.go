@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -115,8 +116,8 @@ func (r *httpRig) claims(p estate.Principal) jwt.MapClaims {
 }
 
 // sign signs claims with key (the rig's when nil) as an access token (typ
-// at+jwt, RFC 9068), with the header entries of header set (a nil value
-// removes one), and remembers the token.
+// at+jwt, RFC 9068), with the entries of header added to its header, and
+// remembers the token.
 func (r *httpRig) sign(claims jwt.MapClaims, method jwt.SigningMethod, key any, header ...map[string]any) string {
 	r.t.Helper()
 	if key == nil {
@@ -125,13 +126,7 @@ func (r *httpRig) sign(claims jwt.MapClaims, method jwt.SigningMethod, key any, 
 	jt := jwt.NewWithClaims(method, claims)
 	jt.Header["typ"] = "at+jwt"
 	for _, h := range header {
-		for k, v := range h {
-			if v == nil {
-				delete(jt.Header, k)
-			} else {
-				jt.Header[k] = v
-			}
-		}
+		maps.Copy(jt.Header, h)
 	}
 	tok, err := jt.SignedString(key)
 	if err != nil {

@@ -180,27 +180,23 @@ func (b *budget) value(v any, depth int) any {
 		}
 		return out
 	case []any:
-		out := make([]any, 0, min(len(v), 16))
-		for i, e := range v {
-			if b.spent() {
-				out = append(out, strconv.Itoa(len(v)-i)+" more elements")
-				break
-			}
-			b.element()
-			out = append(out, b.value(e, depth+1))
-		}
-		return out
+		return clipSlice(b, v, func(e any) any { return b.value(e, depth+1) }, func(more string) any { return more })
 	case []string:
-		out := make([]string, 0, min(len(v), 16))
-		for i, e := range v {
-			if b.spent() {
-				out = append(out, strconv.Itoa(len(v)-i)+" more elements")
-				break
-			}
-			b.element()
-			out = append(out, b.str(e))
-		}
-		return out
+		return clipSlice(b, v, b.str, func(more string) string { return more })
 	}
 	return v
+}
+
+// clipSlice clips each element of v with each while the record has bytes
+// left, and ends with an element that says how many were left out.
+func clipSlice[E any](b *budget, v []E, each func(E) E, more func(string) E) []E {
+	out := make([]E, 0, min(len(v), 16))
+	for i, e := range v {
+		if b.spent() {
+			return append(out, more(strconv.Itoa(len(v)-i)+" more elements"))
+		}
+		b.element()
+		out = append(out, each(e))
+	}
+	return out
 }
