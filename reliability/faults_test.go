@@ -121,6 +121,9 @@ func TestHandlerFaultsAreContained(t *testing.T) {
 		t.Errorf("%d hung handlers returned before they were released", n)
 	}
 	close(f.release) // the hung handlers return; their results go nowhere
+	for i := 0; i < 500 && f.finished.Load() < int64(rounds); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	for _, msg := range failures {
 		t.Error(msg)
 	}

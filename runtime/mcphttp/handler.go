@@ -200,9 +200,11 @@ type Options struct {
 	// means DefaultMaxStreams.
 	MaxStreams int
 	// MaxInFlightPerCaller and MaxStreamsPerCaller bound what one caller
-	// (an agent of a tenant) holds of MaxInFlight and MaxStreams; a request
-	// over its caller's share is answered 503 at once. Zero means
-	// DefaultMaxInFlightPerCaller and DefaultMaxStreamsPerCaller.
+	// (an agent of a tenant) holds of MaxInFlight and MaxStreams. A request
+	// over its caller's share waits for one of the caller's places as for
+	// the handler's (QueueWait), then is answered 503; a stream over it is
+	// answered 503 at once. Zero means DefaultMaxInFlightPerCaller and
+	// DefaultMaxStreamsPerCaller.
 	MaxInFlightPerCaller int
 	MaxStreamsPerCaller  int
 	// KeepAlive is the interval of SSE comment lines on an idle stream, so
@@ -279,8 +281,8 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 		srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel,
 		places:        make(chan struct{}, opts.MaxInFlight),
 		streams:       make(chan struct{}, opts.MaxStreams),
-		callerPlaces:  callerCounts{max: opts.MaxInFlightPerCaller, n: map[string]int{}},
-		callerStreams: callerCounts{max: opts.MaxStreamsPerCaller, n: map[string]int{}},
+		callerPlaces:  callerCounts{max: opts.MaxInFlightPerCaller, shares: map[string]*share{}},
+		callerStreams: callerCounts{max: opts.MaxStreamsPerCaller, shares: map[string]*share{}},
 		sessions:      sessionTable{byID: map[string]*session{}, byCaller: map[string]*list.List{}},
 		requests:      map[*mcp.Session]struct{}{},
 	}
@@ -421,32 +423,6 @@ var (
 	errCallerManyStreams = errors.New("this caller has as many event streams open as it may: close one, or retry later")
 )
 
-// callerCounts counts what each caller holds of a bounded resource, max
-// at most.
-type callerCounts struct {
-	mu  sync.Mutex
-	n   map[string]int
-	max int
-}
-
-func (c *callerCounts) take(caller string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n[caller] >= c.max {
-		return false
-	}
-	c.n[caller]++
-	return true
-}
-
-func (c *callerCounts) give(caller string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n[caller]--; c.n[caller] <= 0 {
-		delete(c.n, caller)
-	}
-}
-
 // unavailable answers 503 with Retry-After: the request may succeed later,
 // and nothing of it was done.
 func unavailable(w http.ResponseWriter, id jsonrpc.ID, why error) {
@@ -454,28 +430,87 @@ func unavailable(w http.ResponseWriter, id jsonrpc.ID, why error) {
 	writeError(w, http.StatusServiceUnavailable, id, jsonrpc.NewError(jsonrpc.CodeInternalError, why.Error()))
 }
 
-// takePlace takes a place for a request in flight, waiting up to QueueWait
-// for one when all are taken (with at most MaxInFlight others waiting);
-// false means the request gets none.
-func (h *Handler) takePlace(ctx context.Context) bool {
+// callerCounts holds each caller's share of a bounded resource: max
+// places per caller.
+type callerCounts struct {
+	mu     sync.Mutex
+	shares map[string]*share
+	max    int
+}
+
+// share is one caller's places, and how many of its requests hold or wait
+// for one (the share is dropped when none does).
+type share struct {
+	places chan struct{}
+	users  int
+}
+
+// take takes one of caller's places, waiting for one as h.wait allows when
+// wait is set; false means the caller gets none.
+func (c *callerCounts) take(ctx context.Context, h *Handler, caller string, wait bool) bool {
+	c.mu.Lock()
+	sh := c.shares[caller]
+	if sh == nil {
+		sh = &share{places: make(chan struct{}, c.max)}
+		c.shares[caller] = sh
+	}
+	sh.users++
+	c.mu.Unlock()
+	if (wait && h.wait(ctx, sh.places)) || (!wait && tryPut(sh.places)) {
+		return true
+	}
+	c.leave(caller, sh)
+	return false
+}
+
+// give gives back one of caller's places.
+func (c *callerCounts) give(caller string) {
+	c.mu.Lock()
+	sh := c.shares[caller]
+	c.mu.Unlock()
+	<-sh.places
+	c.leave(caller, sh)
+}
+
+func (c *callerCounts) leave(caller string, sh *share) {
+	c.mu.Lock()
+	if sh.users--; sh.users == 0 {
+		delete(c.shares, caller)
+	}
+	c.mu.Unlock()
+}
+
+// tryPut takes a place of places without waiting.
+func tryPut(places chan struct{}) bool {
 	select {
-	case h.places <- struct{}{}:
+	case places <- struct{}{}:
 		return true
 	default:
+		return false
 	}
-	if h.opts.QueueWait < 0 || h.waiting.Add(1) > int64(h.opts.MaxInFlight) {
-		if h.opts.QueueWait >= 0 {
-			h.waiting.Add(-1)
-		}
+}
+
+// wait takes a place of places, waiting for one up to QueueWait when all
+// are taken, with at most MaxInFlight requests waiting in the handler in
+// all; false means the request gets none.
+func (h *Handler) wait(ctx context.Context, places chan struct{}) bool {
+	if tryPut(places) {
+		return true
+	}
+	if h.opts.QueueWait < 0 {
+		return false
+	}
+	if h.waiting.Add(1) > int64(h.opts.MaxInFlight) {
+		h.waiting.Add(-1)
 		return false
 	}
 	defer h.waiting.Add(-1)
-	wait := time.NewTimer(h.opts.QueueWait)
-	defer wait.Stop()
+	timer := time.NewTimer(h.opts.QueueWait)
+	defer timer.Stop()
 	select {
-	case h.places <- struct{}{}:
+	case places <- struct{}{}:
 		return true
-	case <-wait.C:
+	case <-timer.C:
 	case <-ctx.Done():
 	}
 	return false
@@ -484,16 +519,14 @@ func (h *Handler) takePlace(ctx context.Context) bool {
 // openStream takes a place for caller's event stream, without waiting;
 // closeStream gives it back.
 func (h *Handler) openStream(caller string) error {
-	if !h.callerStreams.take(caller) {
+	if !h.callerStreams.take(context.Background(), h, caller, false) {
 		return errCallerManyStreams
 	}
-	select {
-	case h.streams <- struct{}{}:
-		return nil
-	default:
+	if !tryPut(h.streams) {
 		h.callerStreams.give(caller)
 		return errManyStreams
 	}
+	return nil
 }
 
 func (h *Handler) closeStream(caller string) {
@@ -511,13 +544,15 @@ type admission struct {
 	placed, stream bool
 }
 
-// enter takes the request's place: its caller's share first, so that a
-// caller over its share waits for nothing and takes no place from others.
+// enter takes the request's place: a place of its caller's share first,
+// then one of the handler's, each waited for as Handler.wait allows. A
+// caller over its share thus waits on its own requests, taking no place
+// from other callers.
 func (a *admission) enter(ctx context.Context) error {
-	if !a.h.callerPlaces.take(a.caller) {
+	if !a.h.callerPlaces.take(ctx, a.h, a.caller, true) {
 		return errCallerBusy
 	}
-	if !a.h.takePlace(ctx) {
+	if !a.h.wait(ctx, a.h.places) {
 		a.h.callerPlaces.give(a.caller)
 		return errBusy
 	}

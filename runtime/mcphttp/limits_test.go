@@ -227,8 +227,9 @@ func TestShutdownAnswers503NotNotFound(t *testing.T) {
 	}
 }
 
-// TestCallerShare: a caller at its share of the requests in flight, or of
-// the streams, is answered 503 at once, while another caller is served.
+// TestCallerShare: a caller at its share of the requests in flight waits
+// for one of its own places and is then answered 503, one at its share of
+// the streams at once, while another caller is served.
 func TestCallerShare(t *testing.T) {
 	srv := newMCPServer(t)
 	g := bindGate(t, srv)

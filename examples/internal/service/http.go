@@ -60,7 +60,7 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env func(string) string) {
 	}
 	zero := func(def int) string { return " (0: " + strconv.Itoa(def) + ")" }
 	number(&h.MaxInFlight, "max-in-flight", "MAX_IN_FLIGHT", "requests served at once; more wait a moment, then get 503"+zero(mcphttp.DefaultMaxInFlight))
-	number(&h.MaxInFlightPerCaller, "max-in-flight-per-caller", "MAX_IN_FLIGHT_PER_CALLER", "requests of one agent served at once; more get 503"+zero(mcphttp.DefaultMaxInFlightPerCaller))
+	number(&h.MaxInFlightPerCaller, "max-in-flight-per-caller", "MAX_IN_FLIGHT_PER_CALLER", "requests of one agent served at once; more wait a moment, then get 503"+zero(mcphttp.DefaultMaxInFlightPerCaller))
 	number(&h.MaxSessions, "max-sessions", "MAX_SESSIONS", "handshake-era sessions; an initialize past it gets 503"+zero(mcphttp.DefaultMaxSessions))
 	number(&h.MaxSessionsPerCaller, "max-sessions-per-caller", "MAX_SESSIONS_PER_CALLER", "sessions of one agent; its next initialize ends its least recently used one"+zero(mcphttp.DefaultMaxSessionsPerCaller))
 	number(&h.MaxStreams, "max-streams", "MAX_STREAMS", "open event streams, GET and subscriptions/listen together"+zero(mcphttp.DefaultMaxStreams))
