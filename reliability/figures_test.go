@@ -263,6 +263,10 @@ make test                          # everything above, with the race detector
 make fuzz                          # each fuzz target for FUZZTIME (30s)
 go test ./reliability -update      # measure again and re-render this page
 ` + "```" + `
+
+and, for the measured section, without the race detector (a few minutes on two cores):
+
+` + "```sh\n" + measureCommand + "\n```" + `
 `
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
