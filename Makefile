@@ -30,19 +30,28 @@ demo: build
 	$(GO) run ./examples/bankpayments/demo -server bin/bankpayments
 
 # fuzz runs each fuzz target for FUZZTIME (their seed corpora run in `make test`).
+# Every target runs to its end whatever the others found, and each is
+# reported; the run fails when any target did. A failing input is kept in
+# the target's testdata/fuzz, so `make test` replays it from then on.
 FUZZTIME ?= 30s
 FUZZ_TARGETS = \
 	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
 	./runtime/schema:FuzzCanonical ./runtime/schema:FuzzClassify ./runtime/schema:FuzzCompilePattern \
 	./runtime/schema:FuzzFormats ./runtime/jsonrpc:FuzzDecode \
-	./runtime/mcp:FuzzSessionHandle \
-	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./internal/difftest:FuzzDecoders
+	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzDuplicateName \
+	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes \
+	./internal/difftest:FuzzDecoders
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do \
+	@failed=""; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
 		echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME); \
-	done
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) || failed="$$failed $$t"; \
+	done; \
+	echo "fuzz results:"; \
+	for t in $(FUZZ_TARGETS); do \
+		case " $$failed " in *" $$t "*) echo "  FAIL $$t";; *) echo "  ok   $$t";; esac; \
+	done; \
+	test -z "$$failed"
 
 .PHONY: conformance
 

@@ -196,7 +196,9 @@ func (i *issuer) token(t *testing.T, agent, tenant, scopes, clearance string, ed
 	for _, e := range edit {
 		e(claims)
 	}
-	s, err := jwt.NewWithClaims(jwt.SigningMethodRS256, claims).SignedString(i.key)
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
+	tok.Header["typ"] = "at+jwt" // an access token (RFC 9068)
+	s, err := tok.SignedString(i.key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,6 +121,9 @@ func TestHandlerFaultsAreContained(t *testing.T) {
 		t.Errorf("%d hung handlers returned before they were released", n)
 	}
 	close(f.release) // the hung handlers return; their results go nowhere
+	for i := 0; i < 500 && f.finished.Load() < int64(rounds); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	for _, msg := range failures {
 		t.Error(msg)
 	}
@@ -357,48 +360,64 @@ func TestClientClosingStdinLosesNoAnswer(t *testing.T) {
 }
 
 // TestClientThatNeverReads: a stdio client that writes requests but does
-// not read its answers does not stall the server's work, loses nothing
-// when it reads at last, and when it goes away instead the stream ends
-// with the write error and leaves nothing running. The server's output is
-// an OS pipe, as stdout is.
+// not read its answers holds the server to Options.MaxInFlight requests:
+// their handlers run, their answers wait to be written, and the server
+// reads no further, so the client's own writes stop; when it reads at
+// last, it loses nothing. When it goes away instead, the stream ends with
+// the write error and leaves nothing running.
 func TestClientThatNeverReads(t *testing.T) {
 	before := runtime.NumGoroutine()
-	srv, _ := bankServer(t, mcp.Options{})
+	const maxInFlight = 8
+	srv, _ := bankServer(t, mcp.Options{MaxInFlight: maxInFlight})
 	n := 2000
 	if testing.Short() {
 		n = 200
 	}
 	var handled atomic.Int64
-	all := make(chan struct{})
 	faultTool(t, srv, "count", func(_ context.Context, c *mcp.Call) (*mcp.Result, error) {
-		if handled.Add(1) == int64(n) {
-			close(all)
-		}
+		handled.Add(1)
 		return mcp.TextResult(c.RequestID.String()), nil
 	})
 	handshake := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
-
-	// Reads at last.
-	inW, outR, served := serveOSPipe(t, srv)
-	var input strings.Builder
-	input.WriteString(handshake)
+	var calls strings.Builder
 	for i := range n {
 		id := strconv.Itoa(i + 1)
-		input.WriteString(callTool(id, "count", `{}`) + "\n")
+		calls.WriteString(callTool(id, "count", `{}`) + "\n")
 	}
-	if _, err := io.WriteString(inW, input.String()); err != nil {
-		t.Fatal(err)
+
+	// Its output is a pipe without a buffer, so nothing the server writes
+	// goes anywhere until the client reads: the server stops at its bound.
+	outR, outW := io.Pipe()
+	inW, served := servePipes(t, srv, outW)
+	t.Cleanup(func() { outR.Close() })
+	out := bufio.NewScanner(outR)
+	if _, err := io.WriteString(inW, handshake); err != nil || !out.Scan() || !strings.Contains(out.Text(), `"protocolVersion":"2025-06-18"`) {
+		t.Fatalf("handshake: %s %v", out.Text(), err)
+	}
+	wrote := make(chan error, 1)
+	go func() { _, err := io.WriteString(inW, calls.String()); wrote <- err }()
+	deadline := time.Now().Add(guard)
+	for handled.Load() < maxInFlight && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // time to run more, were they read
+	if got := handled.Load(); got != maxInFlight {
+		t.Errorf("%d handlers ran while the client did not read, with a bound of %d requests in flight", got, maxInFlight)
 	}
 	select {
-	case <-all: // every handler ran while nothing was read
-	case <-time.After(guard):
-		t.Fatalf("%d of %d handlers ran while the client did not read", handled.Load(), n)
+	case <-wrote:
+		t.Error("the server read every request while their answers waited")
+	default:
 	}
-	inW.Close()
+	if g := runtime.NumGoroutine(); g > before+maxInFlight+20 {
+		t.Errorf("%d goroutines while the client did not read (%d before)", g, before)
+	}
+
+	// Reads at last: every request is answered, exactly once.
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(outR)
-	for sc.Scan() {
+	sc := out
+	for len(seen) < n && sc.Scan() {
 		m, rpcErr := jsonrpc.Decode(sc.Bytes())
 		if rpcErr != nil || !m.IsResponse() {
 			t.Fatalf("not a response: %s", sc.Text())
@@ -408,15 +427,19 @@ func TestClientThatNeverReads(t *testing.T) {
 			t.Errorf("two answers to %s", id)
 		}
 		seen[id] = true
-		if id != "0" && sc.Text() != toolResult(id, id, false) {
+		if sc.Text() != toolResult(id, id, false) {
 			t.Errorf("answer to %s: %s", id, sc.Text())
 		}
 	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
 	if err := <-served; err != nil {
 		t.Errorf("ServeStream: %v", err)
 	}
-	if len(seen) != n+1 {
-		t.Errorf("%d answers, want %d", len(seen), n+1)
+	if len(seen) != n {
+		t.Errorf("%d answers, want %d", len(seen), n)
 	}
 	outR.Close()
 
@@ -424,7 +447,7 @@ func TestClientThatNeverReads(t *testing.T) {
 	goneW, goneR, goneServed := serveOSPipe(t, srv)
 	goneR.Close() // it will never read
 	go func() {
-		io.WriteString(goneW, input.String())
+		io.WriteString(goneW, handshake+calls.String())
 	}()
 	if err := <-goneServed; err == nil {
 		t.Error("ServeStream returned nil after its output went away")
@@ -435,25 +458,35 @@ func TestClientThatNeverReads(t *testing.T) {
 		t.Errorf("goroutines: %d before, %d after", before, after)
 	}
 	record(t, figure{ID: "faults/never-reads", Area: "Faults",
-		Tried: "A stdio client (OS pipe) that sends requests without reading any answer, then reads them all; another that sends the same and closes its end without reading",
+		Tried: "A stdio client that sends requests without reading any answer (`Options.MaxInFlight` 8), then reads them all; another that sends the same and closes its end without reading",
 		Count: n, Unit: "requests per client",
-		Held: "every handler ran while nothing was read; the first client then got exactly one answer per request, each under its id; for the second `ServeStream` ended with the write error; no goroutine left"})
+		Held: "while nothing was read, the handlers of as many calls as `MaxInFlight` allows ran and the server read no further, so the client's own writes waited; the first client then got exactly one answer per request, each under its id; for the second `ServeStream` ended with the write error; no goroutine left"})
 }
 
 // serveOSPipe serves treasurer's stream with an io.Pipe as input and an OS
 // pipe as output, as a process's stdin and stdout are.
 func serveOSPipe(t *testing.T, srv *mcp.Server) (*io.PipeWriter, *os.File, <-chan error) {
 	t.Helper()
-	inR, inW := io.Pipe()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() {
-		served <- srv.ServeStream(context.Background(), inR, outW, treasurer)
-		outW.Close()
-	}()
-	t.Cleanup(func() { inW.Close(); outR.Close() })
+	inW, served := servePipes(t, srv, outW)
+	t.Cleanup(func() { outR.Close() })
 	return inW, outR, served
+}
+
+// servePipes serves treasurer's stream reading an io.Pipe, whose writing
+// end it returns, and writing to out, which it closes when ServeStream
+// returns its error (sent on served).
+func servePipes(t *testing.T, srv *mcp.Server, out io.WriteCloser) (in *io.PipeWriter, served <-chan error) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.ServeStream(context.Background(), inR, out, treasurer)
+		out.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return inW, done
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -94,7 +95,11 @@ func reconcile() error {
 		if err := os.WriteFile(figuresFile, append(data, '\n'), 0o644); err != nil {
 			return err
 		}
-		return os.WriteFile(reportFile, render(rows), 0o644)
+		measured, err := loadMeasured()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(reportFile, render(rows, measured), 0o644)
 	}
 	if testing.Short() {
 		return nil
@@ -152,10 +157,14 @@ func sortedRows(m map[string]figure) []figure {
 // TestReportIsTheRenderingOfTheFigures: the committed report is exactly
 // what the committed figures render to.
 func TestReportIsTheRenderingOfTheFigures(t *testing.T) {
-	if *update {
-		t.Skip("-update renders the report after the run")
+	if *update || *measure {
+		t.Skip("-update and -measure render the report after the run")
 	}
 	rows, err := loadFigures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured, err := loadMeasured()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +172,14 @@ func TestReportIsTheRenderingOfTheFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := render(rows); !bytes.Equal(got, want) {
+	if want := render(rows, measured); !bytes.Equal(got, want) {
 		t.Errorf("%s is not the rendering of %s; run `go test ./reliability -update`", reportFile, figuresFile)
 	}
 }
 
-// render writes the report: one table per area, rows in figure id order.
-func render(rows []figure) []byte {
+// render writes the report: one table per area, rows in figure id order,
+// then the measured figures of the built service.
+func render(rows []figure, measured measuredRun) []byte {
 	var b bytes.Buffer
 	b.WriteString(`# Reliability and security
 
@@ -198,6 +208,27 @@ in ` + "`make test`" + `; ` + "`make fuzz`" + ` runs each one longer (` + "`FUZZ
 			fmt.Fprintf(&b, "| %s | %d %s | %s |\n", cell(f.Tried), f.Count, f.Unit, cell(f.Held))
 		}
 	}
+	if len(measured.Rows) > 0 {
+		b.WriteString(`
+## Measured
+
+What one caller's requests cost the built service (` + "`examples/bankpayments`" + `, built without the
+race detector, on loopback): each figure below is the measure of one run of
+
+` + "```sh\n" + measureCommand + "\n```" + `
+
+with ` + measured.GoVersion + ` on ` + strconv.Itoa(measured.Cores) + ` cores, which writes ` + "`reliability/testdata/measured.json`" + ` and renders this page. Peak RSS is
+the process's high-water mark (VmHWM) before and after one request, on a fresh process, the median
+of three; CPU time is every thread's (` + "`/proc/PID/task/*/schedstat`" + `). No test asserts these
+figures; the tests above hold the behaviour.
+
+| What was measured | Figure |
+|---|---|
+`)
+		for _, m := range measured.Rows {
+			fmt.Fprintf(&b, "| %s | %s |\n", cell(m.What), cell(m.Figure))
+		}
+	}
 	b.WriteString(limits)
 	return b.Bytes()
 }
@@ -206,18 +237,24 @@ in ` + "`make test`" + `; ` + "`make fuzz`" + ` runs each one longer (` + "`FUZZ
 const limits = `
 ## Limits
 
-- **stdio flow control is the client's.** A stdio session does not bound the requests it has in
-  flight: a client that keeps writing without reading makes the server hold every answer until it
-  reads (or goes away). Pausing the input instead would deadlock a client that writes everything
-  before it reads, and the stdio client is the local process that started the server.
+- **A stdio client must read as it writes.** A session has at most ` + "`Options.MaxInFlight`" + ` requests
+  in flight (64 by default) and reads no further until an answer is written. A client that writes
+  all its requests before it reads any answer waits forever once the answers fill its pipe; one
+  that has that many requests waiting for its own answers (sampling, elicitation) must not send
+  another request before it answers them.
 - **A handler's deadline is the request's context.** Without ` + "`Options.CallTimeout`" + ` a call has no
   deadline of its own; a handler that ignores its context is answered when the context ends
   (cancellation, shutdown), and keeps its goroutine until it returns.
 - **HTTP shutdown does not cancel requests in flight.** ` + "`mcphttp.Server`" + ` waits up to its
   ` + "`ShutdownTimeout`" + ` for them; a handler that waits on its context is answered within that time
   only with ` + "`Options.CallTimeout`" + ` set below it (as the shutdown test does).
-- **HTTP has no write timeout.** A client that never reads holds one connection and its goroutine
-  until it closes the connection or the server shuts down.
+- **HTTP has no write timeout.** A client that never reads holds one connection, its goroutine and
+  a place among its caller's requests in flight until it closes the connection or the server
+  shuts down.
+- **Many callers together can still fill the server.** The bounds on requests in flight, streams
+  and sessions keep its memory within a multiple of them, and each caller's share keeps one
+  caller from taking every place; callers who flood together, each within their share, make the
+  others wait and then answer them 503, as the measured flood shows.
 
 ## Reproducing
 
@@ -226,6 +263,10 @@ make test                          # everything above, with the race detector
 make fuzz                          # each fuzz target for FUZZTIME (30s)
 go test ./reliability -update      # measure again and re-render this page
 ` + "```" + `
+
+and, for the measured section, without the race detector (a few minutes on two cores):
+
+` + "```sh\n" + measureCommand + "\n```" + `
 `
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

@@ -97,6 +97,7 @@ func bankServer(t testing.TB, opts mcp.Options) (*mcp.Server, *logSink) {
 	t.Helper()
 	base := bank.Options()
 	base.MaxMessageBytes = opts.MaxMessageBytes
+	base.MaxInFlight = opts.MaxInFlight
 	base.CallTimeout = opts.CallTimeout
 	sink := &logSink{}
 	base.Logger = slog.New(slog.NewJSONHandler(sink, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -220,20 +221,35 @@ func (c *peer) expect(id string) (<-chan string, error) {
 
 // send writes one line (a newline is added).
 func (c *peer) send(line string) error {
+	return c.sendBytes([]byte(line))
+}
+
+// sendBytes is send for a line the caller has as bytes: it copies nothing,
+// so that a test measuring what the server allocates does not count the
+// line again.
+func (c *peer) sendBytes(line []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, err := io.WriteString(c.in, line+"\n")
+	if _, err := c.in.Write(line); err != nil {
+		return err
+	}
+	_, err := c.in.Write([]byte{'\n'})
 	return err
 }
 
 // call sends line and returns the answer to id; for tests, which may run
 // it from several goroutines at once.
 func (c *peer) call(id, line string) (string, error) {
+	return c.callBytes(id, []byte(line))
+}
+
+// callBytes is call for a line the caller has as bytes (see sendBytes).
+func (c *peer) callBytes(id string, line []byte) (string, error) {
 	ch, err := c.expect(id)
 	if err != nil {
 		return "", err
 	}
-	if err := c.send(line); err != nil {
+	if err := c.sendBytes(line); err != nil {
 		return "", err
 	}
 	select {

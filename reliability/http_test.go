@@ -159,12 +159,14 @@ func TestHTTPBodyThatStopsHalfWay(t *testing.T) {
 		ran.Add(1)
 		return mcp.TextResult("counted"), nil
 	})
-	rig := startHTTP(t, srv, logs, func(c *mcphttp.Config) { c.ReadTimeout = time.Second })
-	tok := rig.token(treasurer)
+	rounds := 10
+	// The silent uploads of all rounds are in flight together, within
+	// their caller's share.
+	rig := startHTTP(t, srv, logs, func(c *mcphttp.Config) { c.ReadTimeout, c.Handler.MaxInFlightPerCaller = time.Second, 2*rounds })
+	tok, other := rig.token(treasurer), rig.token(investigator)
 	body := statelessBody(`"half"`, "tools/call", `{"name":"count","arguments":{}}`)
 	half := body[:len(body)/2]
 	unreadable := rpcError("null", invalidRequest, "the body could not be read")
-	rounds := 10
 	tried := 0
 	var silent []net.Conn // answered together once the read timeout ends them
 	expect400 := func(how string, conn net.Conn) {
@@ -198,8 +200,8 @@ func TestHTTPBodyThatStopsHalfWay(t *testing.T) {
 				conn.Close()
 			}
 		}
-		// Still serving.
-		ans, err := rig.post(context.Background(), tok, statelessBody(`"ok"`, "tools/call", `{"name":"count","arguments":{}}`), statelessHeaders("tools/call", "count")...)
+		// Still serving (here a request of another caller).
+		ans, err := rig.post(context.Background(), other, statelessBody(`"ok"`, "tools/call", `{"name":"count","arguments":{}}`), statelessHeaders("tools/call", "count")...)
 		if err != nil || ans.status != 200 || !strings.Contains(ans.body, `"text":"counted"`) {
 			t.Fatalf("round %d: the server no longer serves: %+v %v", i, ans, err)
 		}
@@ -370,13 +372,14 @@ func TestHTTPGracefulShutdownAnswersEveryRequestInFlight(t *testing.T) {
 	before := runtime.NumGoroutine()
 	srv, logs := bankServer(t, mcp.Options{CallTimeout: 500 * time.Millisecond})
 	f := bindFaults(t, srv)
-	rig := startHTTP(t, srv, logs, nil)
+	n := 16
+	// One caller, with every request in flight at once.
+	rig := startHTTP(t, srv, logs, func(c *mcphttp.Config) { c.Handler.MaxInFlight, c.Handler.MaxInFlightPerCaller = 4*n, 4*n })
 	tok := rig.token(treasurer)
 	sess, err := rig.openSession(tok, mcp.Revision20250618)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 16
 	answers := make(chan string, 4*n)
 	for i := range n {
 		for _, tool := range []string{"fault.hang", "fault.wait"} {
@@ -480,6 +483,8 @@ func TestHTTPRefusesForeignOriginsHostsAndBadTokens(t *testing.T) {
 		{name: "for another audience", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { c["aud"] = "http://127.0.0.1:1/mcp" }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", "the token was issued for another audience")},
 		{name: "from another issuer", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { c["iss"] = "https://issuer.evil.test" }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", "the token was issued by another issuer")},
 		{name: "without clearance", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { delete(c, "clearance") }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", `claim \"clearance\" (the clearance) must name a classification`)},
+		{name: "requiring a header extension (crit)", authorization: "Bearer " + rig.sign(rig.claims(treasurer), jwt.SigningMethodES256, nil, map[string]any{"crit": []string{"x-bank"}, "x-bank": true}), challenge: challenge("invalid_token", "the token requires header extensions (crit) this server does not support")},
+		{name: "typed JWT, not an access token", authorization: "Bearer " + rig.sign(rig.claims(treasurer), jwt.SigningMethodES256, nil, map[string]any{"typ": "JWT"}), challenge: challenge("invalid_token", "the token is not an access token: its type (typ) must be at+jwt (RFC 9068)")},
 		{name: "with an unknown clearance", authorization: "Bearer " + rig.sign(claims(func(c jwt.MapClaims) { c["clearance"] = "cosmic" }), jwt.SigningMethodES256, nil), challenge: challenge("invalid_token", `claim \"clearance\" (the clearance) must name a classification`)},
 		{name: "a foreign Host", authorization: "Bearer " + good, headers: []string{"Host", "bank.evil.test"}, status: 403, wantBody: rpcError("null", invalidRequest, `forbidden: host "bank.evil.test" is not allowed`)},
 		{name: "a foreign Host without a token", authorization: "-", headers: []string{"Host", "bank.evil.test:80"}, status: 403, wantBody: rpcError("null", invalidRequest, `forbidden: host "bank.evil.test" is not allowed`)},
@@ -562,7 +567,7 @@ func TestHTTPRefusesForeignOriginsHostsAndBadTokens(t *testing.T) {
 		t.Errorf("the access log recorded no refusal:\n%.1000s", rig.httpLogs.String())
 	}
 	record(t, figure{ID: "security/http-auth", Area: "Security",
-		Tried: "HTTP requests with no token, another scheme, an empty token, a non-JWT, tokens signed by another key, unsigned (alg none), HMAC-signed, expired, without expiry, for another audience or issuer, without or with an unknown clearance; a foreign Host (with and without a token), a foreign Origin, the Origin null, and a loopback Origin",
+		Tried: "HTTP requests with no token, another scheme, an empty token, a non-JWT, tokens signed by another key, unsigned (alg none), HMAC-signed, expired, without expiry, for another audience or issuer, requiring a header extension (crit), typed other than at+jwt, without or with an unknown clearance; a foreign Host (with and without a token), a foreign Origin, the Origin null, and a loopback Origin",
 		Count: tried, Unit: "requests",
 		Held: "foreign Host and Origin: 403 before any authentication; bad tokens: 401 (400 for a malformed header) with `WWW-Authenticate: Bearer resource_metadata=…` and the RFC 6750 error and description; the loopback Origin served; no token nor any token's signature in any log line"})
 }

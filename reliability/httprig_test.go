@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -114,13 +115,20 @@ func (r *httpRig) claims(p estate.Principal) jwt.MapClaims {
 	}
 }
 
-// sign signs claims with key (the rig's when nil) and remembers the token.
-func (r *httpRig) sign(claims jwt.MapClaims, method jwt.SigningMethod, key any) string {
+// sign signs claims with key (the rig's when nil) as an access token (typ
+// at+jwt, RFC 9068), with the entries of header added to its header, and
+// remembers the token.
+func (r *httpRig) sign(claims jwt.MapClaims, method jwt.SigningMethod, key any, header ...map[string]any) string {
 	r.t.Helper()
 	if key == nil {
 		key = r.key
 	}
-	tok, err := jwt.NewWithClaims(method, claims).SignedString(key)
+	jt := jwt.NewWithClaims(method, claims)
+	jt.Header["typ"] = "at+jwt"
+	for _, h := range header {
+		maps.Copy(jt.Header, h)
+	}
+	tok, err := jt.SignedString(key)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -155,7 +163,13 @@ func (r *httpRig) post(ctx context.Context, token, body string, headers ...strin
 
 // send is post with another HTTP method.
 func (r *httpRig) send(ctx context.Context, method, token, body string, headers ...string) (httpAnswer, error) {
-	req, err := http.NewRequestWithContext(ctx, method, r.url, strings.NewReader(body))
+	return r.sendBody(ctx, method, token, strings.NewReader(body), headers...)
+}
+
+// sendBody is send with the body read from body (a *bytes.Reader or
+// *strings.Reader, whose length the request states).
+func (r *httpRig) sendBody(ctx context.Context, method, token string, body io.Reader, headers ...string) (httpAnswer, error) {
+	req, err := http.NewRequestWithContext(ctx, method, r.url, body)
 	if err != nil {
 		return httpAnswer{}, err
 	}
@@ -252,12 +266,18 @@ func (s *httpSession) post(ctx context.Context, body string) (httpAnswer, error)
 // call posts body on the session and returns the answer's body, which must
 // come with status 200.
 func (s *httpSession) call(body string) (string, error) {
-	ans, err := s.post(context.Background(), body)
+	return s.callBytes([]byte(body))
+}
+
+// callBytes is call for a body the caller has as bytes, which it does not
+// copy.
+func (s *httpSession) callBytes(body []byte) (string, error) {
+	ans, err := s.rig.sendBody(context.Background(), http.MethodPost, s.token, bytes.NewReader(body), mcphttp.HeaderSessionID, s.id)
 	if err != nil {
 		return "", err
 	}
 	if ans.status != http.StatusOK {
-		return "", errAnswerMismatch(body, ans.body, "status 200")
+		return "", errAnswerMismatch(string(body), ans.body, "status 200")
 	}
 	return ans.body, nil
 }

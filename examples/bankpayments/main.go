@@ -32,7 +32,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"time"
 
@@ -79,9 +78,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	logger, closeLog := service.NewLogger(stderr)
+	defer closeLog()
 	opts := bank.Options()
 	opts.Logger = logger
+	opts.CallTimeout = cfg.CallTimeout
 	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		return err

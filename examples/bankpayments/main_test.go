@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/internal/service"
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/runtime/client"
@@ -84,4 +85,26 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// TestCallsHaveADeadline: a tool call has a deadline unless the operator
+// says otherwise, so that a handler stuck on core banking is answered as
+// a failure rather than holding its request, and its place, for good.
+func TestCallsHaveADeadline(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, service.DefaultCallTimeout},
+		{[]string{"-call-timeout", "5s"}, 5 * time.Second},
+		{[]string{"-call-timeout", "0"}, 0},
+	} {
+		cfg, err := parseFlags(tc.args, io.Discard)
+		if err != nil || cfg.CallTimeout != tc.want {
+			t.Errorf("%v: call timeout %v (%v), want %v", tc.args, cfg.CallTimeout, err, tc.want)
+		}
+	}
+	if service.DefaultCallTimeout <= 0 {
+		t.Error("calls have no deadline by default")
+	}
 }

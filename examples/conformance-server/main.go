@@ -21,6 +21,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/mcpgen/mcpgen/examples/conformance-server/conformance"
 	"github.com/mcpgen/mcpgen/examples/internal/service"
@@ -49,8 +50,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	srv, err := newServer(logger)
+	logger, closeLog := service.NewLogger(stderr)
+	defer closeLog()
+	srv, err := newServer(logger, cfg.CallTimeout)
 	if err != nil {
 		return err
 	}
@@ -60,9 +62,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // newServer is the generated catalogue with what the manifests cannot say
 // added (catalogue.go), and the handlers bound.
-func newServer(logger *slog.Logger) (*mcp.Server, error) {
+func newServer(logger *slog.Logger, callTimeout time.Duration) (*mcp.Server, error) {
 	opts := conformance.Options()
 	opts.Logger = logger
+	opts.CallTimeout = callTimeout
 	addFixtures(&opts)
 	srv, err := mcp.NewServer(opts)
 	if err != nil {

@@ -16,12 +16,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
+	"github.com/mcpgen/mcpgen/examples/internal/service"
 	"github.com/mcpgen/mcpgen/examples/structs/treasury"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -67,7 +67,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := treasury.Options()
-	opts.Logger = slog.New(slog.NewJSONHandler(stderr, nil))
+	logger, closeLog := service.NewLogger(stderr)
+	defer closeLog()
+	opts.Logger = logger
 	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		return err

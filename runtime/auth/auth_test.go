@@ -48,11 +48,23 @@ func validClaims() jwt.MapClaims {
 	}
 }
 
-func sign(t *testing.T, method jwt.SigningMethod, key any, claims jwt.MapClaims, kid string) string {
+// sign signs an access token (typ at+jwt) with kid, when not "", in its
+// header, and the header entries of edit (a nil value removes one).
+func sign(t *testing.T, method jwt.SigningMethod, key any, claims jwt.MapClaims, kid string, edit ...map[string]any) string {
 	t.Helper()
 	tok := jwt.NewWithClaims(method, claims)
+	tok.Header["typ"] = "at+jwt"
 	if kid != "" {
 		tok.Header["kid"] = kid
+	}
+	for _, e := range edit {
+		for k, v := range e {
+			if v == nil {
+				delete(tok.Header, k)
+			} else {
+				tok.Header[k] = v
+			}
+		}
 	}
 	s, err := tok.SignedString(key)
 	if err != nil {
@@ -122,6 +134,11 @@ func TestJWTRefusals(t *testing.T) {
 		{"unknown clearance", sign(t, jwt.SigningMethodRS256, key, with(func(c jwt.MapClaims) { c["clearance"] = "top-secret" }), ""), `"clearance"`},
 		{"scope of numbers", sign(t, jwt.SigningMethodRS256, key, with(func(c jwt.MapClaims) { c["scope"] = []any{1, 2} }), ""), `"scope"`},
 		{"tenant not a string", sign(t, jwt.SigningMethodRS256, key, with(func(c jwt.MapClaims) { c["tenant"] = 7 }), ""), `"tenant"`},
+		{"a critical extension", sign(t, jwt.SigningMethodRS256, key, validClaims(), "", map[string]any{"crit": []string{"exp2"}, "exp2": 1}), "(crit)"},
+		{"an empty crit", sign(t, jwt.SigningMethodRS256, key, validClaims(), "", map[string]any{"crit": []string{}}), "(crit)"},
+		{"typ JWT", sign(t, jwt.SigningMethodRS256, key, validClaims(), "", map[string]any{"typ": "JWT"}), "at+jwt"},
+		{"an ID token's typ", sign(t, jwt.SigningMethodRS256, key, validClaims(), "", map[string]any{"typ": "id_token+jwt"}), "at+jwt"},
+		{"no typ", sign(t, jwt.SigningMethodRS256, key, validClaims(), "", map[string]any{"typ": nil}), "at+jwt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := a.Authenticate(request(tc.token))
@@ -288,5 +305,40 @@ func TestInsecure(t *testing.T) {
 	j, _ := auth.NewJWT(context.Background(), auth.JWTConfig{Issuer: issuer, Audience: audience, PublicKey: &key.PublicKey})
 	if !auth.IsInsecure(nil) || !auth.IsInsecure(auth.Static{}) || auth.IsInsecure(j) {
 		t.Error("IsInsecure")
+	}
+}
+
+// TestJWTTypes: an access token's typ is compared as RFC 7515 says (case
+// and "application/" aside); JWTConfig.Types widens what is accepted for an
+// issuer that does not mark its access tokens.
+func TestJWTTypes(t *testing.T) {
+	key, _ := rsa.GenerateKey(rand.Reader, 2048)
+	strict, err := auth.NewJWT(context.Background(), auth.JWTConfig{Issuer: issuer, Audience: audience, PublicKey: &key.PublicKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy, err := auth.NewJWT(context.Background(), auth.JWTConfig{Issuer: issuer, Audience: audience, PublicKey: &key.PublicKey, Types: []string{"JWT", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		typ            any
+		strict, legacy bool
+	}{
+		{"at+jwt", true, false},
+		{"application/at+jwt", true, false},
+		{"AT+JWT", true, false},
+		{"JWT", false, true},
+		{"jwt", false, true},
+		{nil, false, true},
+		{"id_token+jwt", false, false},
+	} {
+		tok := sign(t, jwt.SigningMethodRS256, key, validClaims(), "", map[string]any{"typ": tc.typ})
+		if _, err := strict.Authenticate(request(tok)); (err == nil) != tc.strict {
+			t.Errorf("typ %v, default types: %v", tc.typ, err)
+		}
+		if _, err := legacy.Authenticate(request(tok)); (err == nil) != tc.legacy {
+			t.Errorf("typ %v, types JWT and none: %v", tc.typ, err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // JWTConfig configures the JWT bearer authenticator.
@@ -36,6 +38,14 @@ type JWTConfig struct {
 	Algorithms []string
 	// Leeway is the clock skew tolerated on exp, nbf and iat.
 	Leeway time.Duration
+	// Types are the token types accepted, as the JOSE header's typ names
+	// them (compared as RFC 7515 says: without case, "application/"
+	// optional; "" is a token without typ). Nil means RFC 9068's one type
+	// of access token, "at+jwt": an ID token or any other JWT the issuer
+	// signed, presented as an access token, is refused. An issuer that
+	// does not mark its access tokens needs Types to list what it writes
+	// ("JWT", or "").
+	Types []string
 	// Claims names the claims the principal is read from.
 	Claims ClaimNames
 	// HTTPClient fetches the JWKS; nil means one with a 10 s timeout.
@@ -85,6 +95,7 @@ type JWT struct {
 	parser *jwt.Parser
 	keys   jwt.Keyfunc
 	claims ClaimNames
+	types  []string // normalised (see mediaType)
 }
 
 // NewJWT builds the authenticator. With a JWKS URL it fetches the key set
@@ -113,6 +124,13 @@ func NewJWT(ctx context.Context, cfg JWTConfig) (*JWT, error) {
 			jwt.WithLeeway(cfg.Leeway),
 		),
 		claims: cfg.Claims.withDefaults(),
+		types:  []string{"at+jwt"},
+	}
+	if cfg.Types != nil {
+		j.types = nil
+		for _, t := range cfg.Types {
+			j.types = append(j.types, mediaType(t))
+		}
 	}
 	switch {
 	case cfg.JWKSURL != "" && cfg.PublicKey != nil:
@@ -125,10 +143,7 @@ func NewJWT(ctx context.Context, cfg JWTConfig) (*JWT, error) {
 		if client == nil {
 			client = &http.Client{Timeout: 10 * time.Second}
 		}
-		logger := cfg.Logger
-		if logger == nil {
-			logger = slog.New(slog.DiscardHandler)
-		}
+		logger := oplog.Logger(cfg.Logger)
 		failFirst := false
 		kf, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{cfg.JWKSURL}, keyfunc.Override{
 			Client:                    client,
@@ -167,10 +182,43 @@ func (j *JWT) Authenticate(r *http.Request) (estate.Principal, error) {
 		return estate.Principal{}, err
 	}
 	claims := jwt.MapClaims{}
-	if _, err := j.parser.ParseWithClaims(raw, claims, j.keys); err != nil {
+	tok, err := j.parser.ParseWithClaims(raw, claims, j.keys)
+	if err != nil {
 		return estate.Principal{}, &Error{Code: CodeInvalidToken, Description: rejection(err)}
 	}
+	if reason := j.checkHeader(tok.Header); reason != "" {
+		return estate.Principal{}, &Error{Code: CodeInvalidToken, Description: reason}
+	}
 	return j.principal(claims)
+}
+
+// checkHeader applies the rules of the JOSE header the library leaves to
+// its user, once the signature is verified: why the token is refused, ""
+// when it is not.
+//
+// RFC 7515 §4.1.11: a token whose crit lists extensions the recipient does
+// not understand is invalid; this server understands none, so any crit is
+// refused. RFC 9068 §4: an access token's typ is at+jwt (see
+// JWTConfig.Types).
+func (j *JWT) checkHeader(h map[string]any) string {
+	if _, present := h["crit"]; present {
+		return "the token requires header extensions (crit) this server does not support"
+	}
+	typ, _ := h["typ"].(string)
+	if _, present := h["typ"]; present && typ == "" {
+		return "the token's type (typ) is not a string"
+	}
+	if !slices.Contains(j.types, mediaType(typ)) {
+		return "the token is not an access token: its type (typ) must be at+jwt (RFC 9068)"
+	}
+	return ""
+}
+
+// mediaType is a typ value as RFC 7515 §4.1.9 compares it: without case,
+// and with "application/" left out when it was written.
+func mediaType(typ string) string {
+	typ = strings.ToLower(typ)
+	return strings.TrimPrefix(typ, "application/")
 }
 
 // rejection names why a token was refused, from the library's error kinds

@@ -1,6 +1,7 @@
 package estate
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -248,54 +249,102 @@ func ContractDiff(previous, next ToolSpec) schema.Diff {
 // retired version is refused (retirement is final); deprecating a
 // deprecated version only updates supersededBy.
 func (r *Registry) Deprecate(name, version, supersededBy string) error {
-	return r.setLifecycle(name, version, Deprecated, supersededBy)
+	return r.ChangeLifecycles([]LifecycleChange{{Name: name, Version: version, To: Deprecated, SupersededBy: supersededBy}})
 }
 
 // Retire marks name@version retired: it is never resolved, discovered or
 // entitled again. Retiring a retired version changes nothing.
 func (r *Registry) Retire(name, version string) error {
-	return r.setLifecycle(name, version, Retired, "")
+	return r.ChangeLifecycles([]LifecycleChange{{Name: name, Version: version, To: Retired}})
 }
 
-// setLifecycle moves one version's lifecycle forward, the only edit a
-// published version ever receives. A call that changes nothing is not a
-// change: no generation bump, no notification.
-func (r *Registry) setLifecycle(name, version string, to Lifecycle, supersededBy string) error {
-	v, err := ParseVersion(version)
-	if err != nil {
-		return err
+// LifecycleChange moves one published version forward, the only edit a
+// published version ever receives: to Deprecated (with SupersededBy,
+// "name@X.Y.Z", naming where callers should move; "" keeps the current
+// value) or to Retired.
+type LifecycleChange struct {
+	Name, Version string
+	To            Lifecycle
+	SupersededBy  string
+}
+
+// Key is name@version, as errors name the change.
+func (c LifecycleChange) Key() string { return c.Name + "@" + c.Version }
+
+// ChangeLifecycles applies changes all or none. Each is checked against
+// the estate as it stands, under the registry's lock: it names a published
+// version, not named by another change; it moves the lifecycle forward, to
+// Deprecated or Retired; its successor is well formed. Only when every one
+// passes are they applied, together: one generation, one notification,
+// and no reader ever sees some of them without the others. A change that
+// changes nothing is accepted and is no change. The error lists every
+// change refused, each with its key; nothing is changed then.
+func (r *Registry) ChangeLifecycles(changes []LifecycleChange) error {
+	type edit struct {
+		name string
+		i    int
+		to   ToolSpec
 	}
-	if supersededBy != "" {
-		if err := checkSuccessor(name, v, supersededBy); err != nil {
-			return err
-		}
-	}
+	var edits []edit
+	var errs []error
 	r.mu.Lock()
-	versions := r.tools[name]
-	i, ok := slices.BinarySearchFunc(versions, v, byVersion)
-	if !ok {
+	named := map[string]bool{}
+	for _, c := range changes {
+		name, i, updated, err := r.planLocked(c)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case named[c.Key()]:
+			errs = append(errs, fmt.Errorf("%s is named twice", c.Key()))
+		case updated.Lifecycle != r.tools[name][i].Lifecycle || updated.SupersededBy != r.tools[name][i].SupersededBy:
+			edits = append(edits, edit{name, i, updated})
+		}
+		named[c.Key()] = true
+	}
+	if len(errs) > 0 || len(edits) == 0 {
 		r.mu.Unlock()
-		return fmt.Errorf("no such tool version: %s@%s", name, version)
+		return errors.Join(errs...)
 	}
-	spec := versions[i]
-	if !spec.Lifecycle.CanMoveTo(to) {
-		r.mu.Unlock()
-		return fmt.Errorf("%s is %s; a lifecycle only moves forward (active, deprecated, retired)", spec.Key(), spec.Lifecycle)
+	for _, e := range edits {
+		r.tools[e.name][e.i] = e.to
 	}
-	updated := spec
-	updated.Lifecycle = to
-	if supersededBy != "" {
-		updated.SupersededBy = supersededBy
-	}
-	if updated.Lifecycle == spec.Lifecycle && updated.SupersededBy == spec.SupersededBy {
-		r.mu.Unlock()
-		return nil
-	}
-	versions[i] = updated
 	r.changedLocked()
 	r.mu.Unlock()
 	r.notify()
 	return nil
+}
+
+// planLocked checks one change against the estate and returns the version
+// it edits (its name and index in r.tools) as it would be after it. r.mu
+// must be held.
+func (r *Registry) planLocked(c LifecycleChange) (name string, i int, updated ToolSpec, err error) {
+	v, err := ParseVersion(c.Version)
+	if err != nil {
+		return "", 0, ToolSpec{}, fmt.Errorf("%s: %v", c.Key(), err)
+	}
+	if c.To != Deprecated && c.To != Retired {
+		return "", 0, ToolSpec{}, fmt.Errorf("%s: lifecycle %q (want deprecated or retired)", c.Key(), c.To)
+	}
+	if c.SupersededBy != "" {
+		if err := checkSuccessor(c.Name, v, c.SupersededBy); err != nil {
+			return "", 0, ToolSpec{}, fmt.Errorf("%s: %v", c.Key(), err)
+		}
+	}
+	versions := r.tools[c.Name]
+	i, ok := slices.BinarySearchFunc(versions, v, byVersion)
+	if !ok {
+		return "", 0, ToolSpec{}, fmt.Errorf("no such tool version: %s", c.Key())
+	}
+	spec := versions[i]
+	if !spec.Lifecycle.CanMoveTo(c.To) {
+		return "", 0, ToolSpec{}, fmt.Errorf("%s is %s; a lifecycle only moves forward (active, deprecated, retired)", spec.Key(), spec.Lifecycle)
+	}
+	updated = spec
+	updated.Lifecycle = c.To
+	if c.SupersededBy != "" {
+		updated.SupersededBy = c.SupersededBy
+	}
+	return c.Name, i, updated, nil
 }
 
 // changedLocked records a change; r.mu must be held for writing.

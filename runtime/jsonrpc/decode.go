@@ -33,6 +33,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -98,7 +99,7 @@ type envelope struct {
 }
 
 func (e *envelope) read(data []byte) *Error {
-	d := textdec.Get(data)
+	d := textdec.GetAllowingDuplicates(data)
 	defer d.Put()
 	dec := &d.Decoder
 	switch dec.PeekKind() {
@@ -133,6 +134,9 @@ func (e *envelope) read(data []byte) *Error {
 	})
 	if err == nil {
 		err = expectEOF(dec)
+	}
+	if err == nil {
+		err = textdec.DuplicateName(data)
 	}
 	if err != nil {
 		return parseError(err)
@@ -238,7 +242,7 @@ var errBadError = errors.New(msgBadError)
 // returns, and fails on text that is not one object under the rules of
 // Decode (duplicate names and invalid UTF-8 included).
 func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessage) error) error {
-	d := textdec.Get(obj)
+	d := textdec.GetAllowingDuplicates(obj)
 	defer d.Put()
 	dec := &d.Decoder
 	if k := dec.PeekKind(); k != '{' {
@@ -253,7 +257,10 @@ func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessa
 	if err != nil {
 		return err
 	}
-	return expectEOF(dec)
+	if err := expectEOF(dec); err != nil {
+		return err
+	}
+	return textdec.DuplicateName(obj)
 }
 
 // forEachMember walks the object at the decoder's position. Values are
@@ -315,34 +322,55 @@ func internedString(v jsontext.Value) (string, bool) {
 	return Intern(v[1 : len(v)-1]), true
 }
 
-// Intern returns b as a string, the same string for the same bytes while
-// the table has room: the names a server reads on every message (methods,
-// params members) would otherwise each be a new string. The table is
-// bounded, so a peer that makes names up costs only what it did without
-// one.
+// Intern returns b as a string: the one string registered for these bytes
+// (see RegisterNames), so that the names a server reads on every message
+// (methods, params members) are not each a new string. Bytes nobody
+// registered come back as a new string and are never kept: a peer that
+// makes names up fills no table, and cannot push the real names out of it.
 func Intern(b []byte) string {
-	interned.RLock()
-	s, ok := interned.strings[string(b)]
-	interned.RUnlock()
-	if ok {
+	if s, ok := Lookup(b); ok {
 		return s
 	}
-	s = string(b)
-	interned.Lock()
-	if len(interned.strings) < maxInterned {
-		interned.strings[s] = s
-	}
-	interned.Unlock()
-	return s
+	return string(b)
 }
 
-// maxInterned bounds Intern's table.
-const maxInterned = 1024
+// Lookup returns the registered string for b; ok is false when b is not a
+// registered name. It never allocates, so a reader can skip members whose
+// names it never asks for without paying for their names.
+func Lookup(b []byte) (s string, ok bool) {
+	s, ok = (*registered.Load())[string(b)]
+	return s, ok
+}
 
-var interned = struct {
-	sync.RWMutex
-	strings map[string]string
-}{strings: map[string]string{}}
+// RegisterNames adds names to Intern's table. A package calls it from its
+// init with the method and member names it reads on every message; the
+// table is copied on each call, so lookups take no lock.
+func RegisterNames(names ...string) {
+	registerMu.Lock()
+	defer registerMu.Unlock()
+	old := *registered.Load()
+	m := make(map[string]string, len(old)+len(names))
+	for k, v := range old {
+		m[k] = v
+	}
+	for _, n := range names {
+		if _, dup := m[n]; !dup {
+			m[n] = n
+		}
+	}
+	registered.Store(&m)
+}
+
+var (
+	registerMu sync.Mutex
+	registered atomic.Pointer[map[string]string]
+)
+
+func init() {
+	registered.Store(&map[string]string{})
+	// The envelope's own members, and those of an error object.
+	RegisterNames("jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data")
+}
 
 // isVersion reports whether v is the string "2.0", however it is written.
 func isVersion(v jsontext.Value) bool {

@@ -6,22 +6,29 @@ import (
 	"unsafe"
 )
 
-// TestInternIsBounded: a name seen before comes back as the same string,
-// and once the table is full new names are still returned, only not kept.
-func TestInternIsBounded(t *testing.T) {
-	a, b := Intern([]byte("tools/call")), Intern([]byte("tools/call"))
-	if a != "tools/call" || unsafe.StringData(a) != unsafe.StringData(b) {
-		t.Error("the same name was not interned to one string")
-	}
-	for i := range maxInterned + 10 {
-		if got := Intern([]byte("made-up-" + strconv.Itoa(i))); got != "made-up-"+strconv.Itoa(i) {
-			t.Fatalf("Intern returned %q", got)
+// TestInternKeepsOnlyRegisteredNames: a registered name comes back as the
+// one registered string, even after a peer sent many made-up names; a
+// made-up name comes back as itself and is never kept.
+func TestInternKeepsOnlyRegisteredNames(t *testing.T) {
+	RegisterNames("test/registered")
+	before := len(*registered.Load())
+	for i := range 5000 {
+		name := "made-up-" + strconv.Itoa(i)
+		if got := Intern([]byte(name)); got != name {
+			t.Fatalf("Intern returned %q for %q", got, name)
+		}
+		if _, ok := Lookup([]byte(name)); ok {
+			t.Fatalf("%q was kept", name)
 		}
 	}
-	interned.RLock()
-	n := len(interned.strings)
-	interned.RUnlock()
-	if n > maxInterned {
-		t.Errorf("the table holds %d names, over its bound of %d", n, maxInterned)
+	if n := len(*registered.Load()); n != before {
+		t.Errorf("the table grew from %d to %d names with made-up ones", before, n)
+	}
+	a, b := Intern([]byte("test/registered")), Intern([]byte("test/registered"))
+	if a != "test/registered" || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Error("a registered name was not interned to one string after the made-up ones")
+	}
+	if s, ok := Lookup([]byte("method")); !ok || s != "method" {
+		t.Error("the envelope's member names are not registered")
 	}
 }

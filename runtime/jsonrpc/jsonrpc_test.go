@@ -3,6 +3,8 @@ package jsonrpc_test
 import (
 	"encoding/json"
 	"errors"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -342,5 +344,38 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestDecodeKeepsLittleForManyNames: a message whose params hold a hundred
+// thousand short member names (at any depth) is decoded, its names checked
+// for repeats, allocating less than twice its size in all. A strict
+// jsontext decoder kept over a hundred bytes per name.
+func TestDecodeKeepsLittleForManyNames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{`)
+	for i := range 100_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + strconv.FormatInt(int64(i), 36) + `":0`)
+	}
+	b.WriteString(`},"deep":[{"a":{"b":[{"c":1}]}}]}}`)
+	data := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := jsonrpc.Decode(data)
+	runtime.ReadMemStats(&after)
+	if err != nil || m.Method != "x" {
+		t.Fatalf("decode: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2*uint64(len(data)) {
+		t.Errorf("decoding %d bytes allocated %d bytes (%.1f times)", len(data), alloc, float64(alloc)/float64(len(data)))
+	}
+	// The same message with one name repeated is refused, naming it.
+	dup := append(append([]byte{}, data[:len(data)-len(`},"deep":[{"a":{"b":[{"c":1}]}}]}}`)]...), `,"0":1}}}`...)
+	if _, err := jsonrpc.Decode(dup); err == nil || err.Code != jsonrpc.CodeParseError || !strings.Contains(err.Message, `duplicate object member name "0" within "/params/_meta"`) {
+		t.Errorf("a repeated name: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -16,7 +17,9 @@ const Redacted = "[REDACTED]"
 // and the request id, and carries the arguments with every x-secret value
 // replaced by Redacted, at any depth. Nothing about the principal is logged:
 // who called is the audit trail's business, and a principal may carry
-// credentials.
+// credentials. The arguments logged are a preview of their text, as much as
+// one log record holds (oplog.Preview): logging a call never decodes more
+// of it than the line shows.
 func (s *Server) logCall(ctx context.Context, call *Call) {
 	if !s.log.Enabled(ctx, slog.LevelInfo) {
 		return
@@ -25,7 +28,7 @@ func (s *Server) logCall(ctx context.Context, call *Call) {
 		slog.String("tool", call.Spec.Name),
 		slog.String("version", call.Spec.Version.String()),
 		slog.String("request_id", call.RequestID.String()),
-		slog.Any("arguments", redact(call.Arguments(), call.Spec.InputSchema)),
+		slog.Any("arguments", redact(oplog.Preview(call.Raw, oplog.Limits{}), call.Spec.InputSchema)),
 	)
 }
 

@@ -368,3 +368,62 @@ func TestContentDecodesWhatItEncodes(t *testing.T) {
 		t.Error("a resource block without a resource encoded")
 	}
 }
+
+// TestInitializeCapabilitiesAreBounded: a session keeps its client's
+// capabilities for its whole life, so initialize refuses more than
+// MaxCapabilitiesBytes of them; the session can then initialize with
+// fewer, and the capabilities it keeps are the ones it declared.
+func TestInitializeCapabilitiesAreBounded(t *testing.T) {
+	srv := callServer(t, sampler)
+	w := serve(t, srv, investigator)
+	huge := `{"experimental":{"x":"` + strings.Repeat("x", mcp.MaxCapabilitiesBytes) + `"}}`
+	got := w.call(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` + huge + `,"clientInfo":{"name":"test","version":"1"}}}`)
+	if !strings.Contains(got, `"code":-32602,"message":"capabilities exceed the limit of 65536 bytes"`) {
+		t.Fatalf("initialize with %d bytes of capabilities: %.300s", len(huge), got)
+	}
+	w.handshakeWith(mcp.Revision20250618, `{"sampling":{}}`)
+	w.send(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"t"}}`)
+	if req := w.recv(); jget(t, req, "method") != "sampling/createMessage" {
+		t.Fatalf("the declared capability was not kept: %s", req)
+	}
+	w.send(`{"jsonrpc":"2.0","id":1,"result":{"role":"assistant","content":{"type":"text","text":"4"},"model":"m"}}`)
+	if got := w.response(); jget(t, got, "result", "content", 0, "text") != "assistant/m: 4" {
+		t.Errorf("tool result: %s", got)
+	}
+}
+
+// TestClientAnswersAreReadAtTheBound: with every place for a request in
+// flight taken by handlers waiting for the client's answer to sampling,
+// the client's answers (responses, which need no place) are still read,
+// and the calls complete.
+func TestClientAnswersAreReadAtTheBound(t *testing.T) {
+	srv, err := mcp.NewServer(mcp.Options{MaxInFlight: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if err := srv.Bind(freeTool("t", estate.Read), mcp.Tool{Handler: sampler}); err != nil {
+		t.Fatal(err)
+	}
+	w := serve(t, srv, investigator)
+	w.handshakeWith(mcp.Revision20250618, `{"sampling":{}}`)
+	w.send(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"t"}}`)
+	w.send(`{"jsonrpc":"2.0","id":"c2","method":"tools/call","params":{"name":"t"}}`)
+	// Both handlers wait for the client, holding both places.
+	var ids []any
+	for range 2 {
+		req := w.recv()
+		if jget(t, req, "method") != "sampling/createMessage" {
+			t.Fatalf("got %s", req)
+		}
+		ids = append(ids, jget(t, req, "id"))
+	}
+	for _, id := range ids {
+		w.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{"role":"assistant","content":{"type":"text","text":"4"},"model":"m"}}`, id))
+	}
+	for range 2 {
+		if got := w.response(); jget(t, got, "result", "content", 0, "text") != "assistant/m: 4" {
+			t.Errorf("tool result: %s", got)
+		}
+	}
+}

@@ -181,7 +181,7 @@ func (c *Call) mayRequest(method, capability string) (map[string]any, error) {
 	if !c.Revision.ClientRequests() {
 		return nil, &UnavailableError{Method: method, Reason: "protocol revision " + string(c.Revision) + " has no requests from server to client"}
 	}
-	caps, declared := c.ClientCapabilities[capability].(map[string]any)
+	caps, declared := c.ClientCapabilities()[capability].(map[string]any)
 	if !declared {
 		return nil, &UnavailableError{Method: method, Reason: "the client did not declare the " + capability + " capability"}
 	}

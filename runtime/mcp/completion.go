@@ -96,7 +96,7 @@ func (s *Server) complete(r *request) (any, *jsonrpc.Error) {
 	}{{"ref", &p.Ref}, {"argument", &p.Argument}, {"context", &p.Context}} {
 		if raw := r.params.member(m.name); raw != nil {
 			if err := json.Unmarshal(raw, m.into); err != nil {
-				return nil, invalidParams(m.name + ": " + err.Error())
+				return nil, invalidParams(m.name + ": " + echo(err.Error()))
 			}
 		}
 	}
@@ -109,20 +109,20 @@ func (s *Server) complete(r *request) (any, *jsonrpc.Error) {
 	case "ref/prompt":
 		i, found := slices.BinarySearchFunc(s.prompts, p.Ref.Name, func(pr Prompt, name string) int { return strings.Compare(pr.Name, name) })
 		if !found {
-			return nil, invalidParams("unknown prompt: " + p.Ref.Name)
+			return nil, invalidParams("unknown prompt: " + echo(p.Ref.Name))
 		}
 		pr := &s.prompts[i]
 		if !slices.ContainsFunc(pr.Arguments, func(a PromptArgument) bool { return a.Name == name }) {
-			return nil, invalidParams("prompt " + pr.Name + " has no argument " + name)
+			return nil, invalidParams("prompt " + pr.Name + " has no argument " + echo(name))
 		}
 		completer = pr.Complete
 	case "ref/resource":
 		t, found := s.template(r.session.principal.Tenant, p.Ref.URI)
 		if !found {
-			return nil, invalidParams("unknown resource template: " + p.Ref.URI)
+			return nil, invalidParams("unknown resource template: " + echo(p.Ref.URI))
 		}
 		if !slices.Contains(t.vars, name) {
-			return nil, invalidParams("resource template " + t.URITemplate + " has no variable " + name)
+			return nil, invalidParams("resource template " + t.URITemplate + " has no variable " + echo(name))
 		}
 		completer = t.Complete
 	default:

@@ -3,15 +3,17 @@ package mcp
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// TestEraReadsWhatDecodingWouldFind holds params.era on params read without
-// decoding _meta (as StatelessRequest reads them) to the rule as the
-// decoded _meta states it: a
-// request is of the stateless era when its method is one of that era's, or
-// when _meta, an object, has either protocol key; the version is that key's
-// value when it is a string.
-func TestEraReadsWhatDecodingWouldFind(t *testing.T) {
+// TestParamsReadWhatDecodingWouldFind holds params.parse, which skips
+// every _meta member it does not read, to the rules as the decoded _meta
+// states them: a request is of the stateless era when its method is one
+// of that era's, or when _meta, an object, has either protocol key; the
+// version is that key's value when it is a string; and each _meta member
+// the server reads is the decoded member.
+func TestParamsReadWhatDecodingWouldFind(t *testing.T) {
 	for _, tc := range []struct {
 		method, params string
 	}{
@@ -25,28 +27,43 @@ func TestEraReadsWhatDecodingWouldFind(t *testing.T) {
 		{methodToolsCall, `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}`},
 		{methodToolsCall, `{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-\u00307-28"}}`},
 		{methodToolsCall, `{"_meta":{"progressToken":1,"nested":{"io.modelcontextprotocol/protocolVersion":"x"}}}`},
+		{methodToolsCall, `{"_meta":{"version":"^1","schemaHash":"h","io.modelcontextprotocol/logLevel":"info","big":[1,2,{"a":[]}]}}`},
 		{methodToolsList, `{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/protocolVersion":"2025-06-18"}}`},
 		{methodDiscover, ``},
 		{methodListen, `{"_meta":{}}`},
 	} {
 		var raw json.RawMessage
+		var meta map[string]any
 		if tc.params != "" {
 			raw = json.RawMessage(tc.params)
+			v, err := schema.DecodeJSON(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			meta, _ = v.(map[string]any)["_meta"].(map[string]any)
 		}
-		decoded := parseParams(raw)
-		_, hasVersion := decoded.meta[MetaProtocolVersion]
-		_, hasCaps := decoded.meta[MetaClientCapabilities]
-		wantVersion, _ := decoded.meta[MetaProtocolVersion].(string)
+		_, hasVersion := meta[MetaProtocolVersion]
+		_, hasCaps := meta[MetaClientCapabilities]
+		wantVersion, _ := meta[MetaProtocolVersion].(string)
 		want := tc.method == methodDiscover || tc.method == methodListen || hasVersion || hasCaps
 
-		var p params
-		p.parse(raw, false)
-		stateless, version := p.era(tc.method)
-		if dStateless, dVersion := decoded.era(tc.method); dStateless != stateless || dVersion != version {
-			t.Errorf("%s %s: era %v %q read alone, %v %q read while decoding", tc.method, tc.params, stateless, version, dStateless, dVersion)
-		}
-		if stateless != want || version != wantVersion {
+		p := parseParams(raw)
+		if stateless, version := p.era(tc.method); stateless != want || version != wantVersion {
 			t.Errorf("%s %s: era %v %q, decoded _meta says %v %q", tc.method, tc.params, stateless, version, want, wantVersion)
+		}
+		for key, i := range map[string]int{MetaProtocolVersion: metaProtocolVersion, MetaClientCapabilities: metaClientCapabilities,
+			MetaLogLevel: metaLogLevel, MetaVersion: metaVersionPin, MetaSchemaHash: metaSchemaHash, MetaProgressToken: metaProgressToken} {
+			wantValue, present := meta[key]
+			got := p.metaMembers[i]
+			if (got != nil) != present {
+				t.Errorf("%s: %s read as %q, decoded present %v", tc.params, key, got, present)
+				continue
+			}
+			if present {
+				if v, err := schema.DecodeJSON(got); err != nil || !schema.Equal(v, wantValue) {
+					t.Errorf("%s: %s read as %s, decoded as %v", tc.params, key, got, wantValue)
+				}
+			}
 		}
 	}
 }

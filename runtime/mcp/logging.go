@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -33,9 +34,10 @@ func (l LogLevel) rank() (int, bool) {
 	return i, i >= 0
 }
 
-// parseLogLevel reads a level a client sent.
-func parseLogLevel(v any) (LogLevel, bool) {
-	s, isString := v.(string)
+// parseLogLevel reads a level a client sent: raw is its JSON text (nil
+// when absent).
+func parseLogLevel(raw json.RawMessage) (LogLevel, bool) {
+	s, isString := jsonrpc.Unquote(raw)
 	l := LogLevel(s)
 	_, known := l.rank()
 	return l, isString && known
@@ -46,8 +48,7 @@ var msgBadLogLevel = fmt.Sprintf("level must be one of %q", logLevels)
 // setLevel serves logging/setLevel (handshake era): from now on the session
 // receives log messages at level or above.
 func (s *Session) setLevel(r *request) (any, *jsonrpc.Error) {
-	raw, _ := r.params.str("level")
-	level, ok := parseLogLevel(raw)
+	level, ok := parseLogLevel(r.params.member("level"))
 	if !ok {
 		return nil, invalidParams(msgBadLogLevel)
 	}
@@ -62,11 +63,11 @@ func (s *Session) setLevel(r *request) (any, *jsonrpc.Error) {
 // checkRequestLogLevel refuses a stateless-era request whose _meta names a
 // log level MCP does not define.
 func checkRequestLogLevel(r *request) *jsonrpc.Error {
-	v, present := r.params.meta[MetaLogLevel]
-	if !present || !r.rev.Stateless() {
+	raw := r.params.metaMembers[metaLogLevel]
+	if raw == nil || !r.rev.Stateless() {
 		return nil
 	}
-	if _, ok := parseLogLevel(v); !ok {
+	if _, ok := parseLogLevel(raw); !ok {
 		return invalidParams("_meta." + MetaLogLevel + ": " + msgBadLogLevel)
 	}
 	return nil
@@ -76,7 +77,7 @@ func checkRequestLogLevel(r *request) *jsonrpc.Error {
 // ok is false when it receives none.
 func (c *Call) minLogLevel() (LogLevel, bool) {
 	if !c.Revision.SessionLogLevel() {
-		return parseLogLevel(c.Meta[MetaLogLevel])
+		return parseLogLevel(c.metaMembers[metaLogLevel])
 	}
 	if c.session == nil {
 		return "", false

@@ -31,12 +31,14 @@ type progressNotification struct {
 // progressToken returns the token the client gave in the request's _meta:
 // a string or an integer, as MCP allows.
 func (c *Call) progressToken() (any, bool) {
-	switch t := c.Meta[MetaProgressToken].(type) {
-	case string:
-		return t, true
-	case json.Number:
-		if _, err := t.Int64(); err == nil {
-			return t, true
+	raw := c.metaMembers[metaProgressToken]
+	switch kindOf(raw) {
+	case '"':
+		return jsonrpc.Unquote(raw)
+	case '0':
+		n := json.Number(raw)
+		if _, err := n.Int64(); err == nil {
+			return n, true
 		}
 	}
 	return nil, false

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // Resource is a resource at a fixed URI: text, a binary blob, or contents
@@ -184,7 +184,7 @@ func (s *Server) resourcesList(r *request) (any, *jsonrpc.Error) {
 // unknownResource is the one answer for a URI the caller cannot read,
 // whether nothing is there or it is not theirs.
 func unknownResource(uri string) *jsonrpc.Error {
-	return invalidParams("unknown resource: " + uri)
+	return invalidParams("unknown resource: " + echo(uri))
 }
 
 // findResource returns what serves uri for tenant: a fixed resource, or
@@ -277,22 +277,31 @@ func (s *Server) promptsGet(r *request) (any, *jsonrpc.Error) {
 	}
 	i, found := slices.BinarySearchFunc(s.prompts, name, func(p Prompt, name string) int { return strings.Compare(p.Name, name) })
 	if !found {
-		return nil, invalidParams("unknown prompt: " + name)
+		return nil, invalidParams("unknown prompt: " + echo(name))
 	}
 	p := &s.prompts[i]
+	// Only the arguments the prompt declares are kept; every value must be
+	// a string all the same.
 	values := map[string]string{}
 	if raw := r.params.member("arguments"); raw != nil {
-		v, err := schema.DecodeJSON(raw)
-		obj, isObject := v.(map[string]any)
-		if err != nil || !isObject {
+		if kindOf(raw) != '{' {
 			return nil, invalidParams("arguments must be an object of strings")
 		}
-		for k, e := range obj {
-			str, isString := e.(string)
-			if !isString {
-				return nil, invalidParams("argument " + k + " must be a string")
+		var notString *string
+		eachMember(raw, func(name []byte, value json.RawMessage) {
+			str, isString := jsonrpc.Unquote(value)
+			switch {
+			case !isString:
+				if notString == nil {
+					n := string(name)
+					notString = &n
+				}
+			case slices.ContainsFunc(p.Arguments, func(a PromptArgument) bool { return a.Name == string(name) }):
+				values[string(name)] = str
 			}
-			values[k] = str
+		})
+		if notString != nil {
+			return nil, invalidParams("argument " + echo(*notString) + " must be a string")
 		}
 	}
 	var missing []string

@@ -1,6 +1,10 @@
 package mcp
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
 
 // Revision is an MCP protocol revision, named by its date. Every rule that
 // differs between revisions is a method here and nowhere else: the server
@@ -54,7 +58,8 @@ import "slices"
 //     Any other request belongs to the session's handshake.
 //   - server/discover lists every revision the server speaks, newest first:
 //     a dual-era client may still choose a handshake revision through
-//     initialize. The -32022 error lists only the revisions a request may
+//     initialize. Served by a transport that serves the stateless era only
+//     (WithStatelessOnly), it lists that era's revisions. The -32022 error lists only the revisions a request may
 //     name in its _meta (the stateless ones), since those are the only ones
 //     a retry of that request can use; it is a subset of discover's list.
 //   - server/discover's result is "cacheScope": "public": it is the same
@@ -219,6 +224,19 @@ const (
 	methodCreateMessage = "sampling/createMessage"
 	methodElicit        = "elicitation/create"
 )
+
+func init() {
+	// What every message names: the methods and notifications the server
+	// knows, and the params members it reads (see jsonrpc.Intern).
+	jsonrpc.RegisterNames(
+		methodInitialize, methodPing, methodDiscover, methodListen, methodToolsList, methodToolsCall,
+		methodResourcesList, methodResourcesRead, methodResourceTemplatesList, methodPromptsList,
+		methodPromptsGet, methodSetLevel, methodResourcesSubscribe, methodResourcesUnsubscribe, methodComplete,
+		notificationInitialized, notificationCancelled,
+		"_meta", "name", "arguments", "uri", "cursor", "level", "requestId", "notifications",
+		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context", "toolsListChanged",
+	)
+}
 
 // The _meta keys of the stateless era (reserved by MCP).
 const (

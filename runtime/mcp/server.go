@@ -51,7 +51,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/schema"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // Options configure a Server. The zero value is a working server with an
@@ -73,18 +73,31 @@ type Options struct {
 	// ResourceTemplates are served as given; URI templates must be unique
 	// and well formed (see ResourceTemplate).
 	ResourceTemplates []ResourceTemplate
-	// Logger receives the call log and errors; nil discards them.
+	// Logger receives the call log and errors; nil discards them. Every
+	// record is clipped first (oplog.Capped): a string a peer sent never
+	// makes a log line longer than oplog.DefaultMaxRecord.
 	Logger *slog.Logger
 	// ListTTL is the ttlMs hint on list results in the stateless era; zero
 	// means DefaultListTTL and a negative value means 0 (always stale).
 	ListTTL time.Duration
 	// MaxMessageBytes bounds one line of ServeStream; zero means 16 MiB.
 	MaxMessageBytes int
+	// MaxInFlight bounds the requests one ServeStream session has in
+	// flight: at the bound it stops reading until an answer is written
+	// (see ServeStream). Zero means DefaultMaxInFlight. Transports that
+	// drive sessions themselves bound their own (mcphttp.Options).
+	MaxInFlight int
 	// CallTimeout is the deadline of every tool handler; zero means none
 	// beyond the request's own context. A call whose handler overruns it is
 	// answered with a failure at once (see Handler).
 	CallTimeout time.Duration
 }
+
+// DefaultMaxInFlight is Options.MaxInFlight when zero: plenty for one
+// client, whose requests are answered in microseconds unless a handler
+// waits on something, and few enough that a client that stops reading
+// holds the server to a few megabytes.
+const DefaultMaxInFlight = 64
 
 // Server serves one estate to any number of sessions. It is safe for
 // concurrent use.
@@ -95,6 +108,7 @@ type Server struct {
 	instructions    string
 	listTTLMs       int64
 	maxMessageBytes int
+	maxInFlight     int
 	callTimeout     time.Duration
 	resources       []Resource          // sorted by URI
 	prompts         []Prompt            // sorted by name
@@ -127,10 +141,11 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		registry:        opts.Registry,
-		log:             opts.Logger,
+		log:             oplog.Logger(opts.Logger),
 		info:            implementation{Name: opts.Name, Title: opts.Title, Version: opts.Version},
 		instructions:    opts.Instructions,
 		maxMessageBytes: opts.MaxMessageBytes,
+		maxInFlight:     opts.MaxInFlight,
 		callTimeout:     opts.CallTimeout,
 		resources:       slices.Clone(opts.Resources),
 		prompts:         slices.Clone(opts.Prompts),
@@ -141,9 +156,6 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if s.registry == nil {
 		s.registry = estate.NewRegistry()
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.info.Name == "" {
 		s.info.Name = "mcpgen"
@@ -159,6 +171,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if s.maxMessageBytes <= 0 {
 		s.maxMessageBytes = 16 << 20
+	}
+	if s.maxInFlight <= 0 {
+		s.maxInFlight = DefaultMaxInFlight
 	}
 	slices.SortFunc(s.resources, func(a, b Resource) int { return strings.Compare(a.URI, b.URI) })
 	slices.SortFunc(s.prompts, func(a, b Prompt) int { return strings.Compare(a.Name, b.Name) })
@@ -237,14 +252,16 @@ func (s *Server) estateChanged() {
 
 // request is one request on its way through dispatch.
 type request struct {
-	ctx        context.Context
-	session    *Session
-	flight     *inflight
-	id         jsonrpc.ID
-	method     string
-	rev        Revision
-	params     params
-	clientCaps map[string]any
+	ctx     context.Context
+	session *Session
+	flight  *inflight
+	id      jsonrpc.ID
+	method  string
+	rev     Revision
+	params  params
+	// clientCaps is the text of the capabilities the client declared (in
+	// initialize, or in this request's _meta), nil when none.
+	clientCaps json.RawMessage
 
 	// call and toolResult are a tools/call's, kept here so that a call
 	// allocates its inflight only.
@@ -252,15 +269,19 @@ type request struct {
 	toolResult callToolResult
 }
 
-// params is a request's params object split into members, with _meta
-// decoded.
+// params is a request's params object: the members the server reads, each
+// as its JSON text, and the members of _meta it reads. Nothing else of
+// either is kept, copied or decoded: a member whose name the server never
+// asks for is skipped, whatever its size (see eachMember).
 type params struct {
-	members []paramMember
-	inline  [4]paramMember // members' storage for the usual few
-	meta    map[string]any
-	// metaState says whether _meta is absent, an object, or something
-	// else (which no rule accepts).
+	members
+	// meta is _meta's text, nil when absent; metaState says whether it is
+	// absent, an object, or something else (which no rule accepts).
+	meta      json.RawMessage
 	metaState int
+	// metaMembers holds the text of the _meta members the server reads
+	// (indexed by metaProtocolVersion...), nil where absent.
+	metaMembers [metaKnown]json.RawMessage
 	// protocolKey says _meta carries a protocol key of the stateless era,
 	// and version is the protocol version it names ("" when absent or not
 	// a string): what era reads.
@@ -274,77 +295,123 @@ const (
 	metaMalformed
 )
 
-// paramMember is one member of params: its name and its JSON text.
+// The members of _meta the server reads, as indexes of
+// params.metaMembers.
+const (
+	metaProtocolVersion = iota
+	metaClientCapabilities
+	metaLogLevel
+	metaVersionPin
+	metaSchemaHash
+	metaProgressToken
+	metaKnown
+)
+
+// metaIndex is the index in params.metaMembers of the _meta member name,
+// -1 for a member the server does not read.
+func metaIndex(name []byte) int {
+	switch string(name) {
+	case MetaProtocolVersion:
+		return metaProtocolVersion
+	case MetaClientCapabilities:
+		return metaClientCapabilities
+	case MetaLogLevel:
+		return metaLogLevel
+	case MetaVersion:
+		return metaVersionPin
+	case MetaSchemaHash:
+		return metaSchemaHash
+	case MetaProgressToken:
+		return metaProgressToken
+	}
+	return -1
+}
+
+// paramMember is one member of an object: its name and its JSON text.
 type paramMember struct {
 	name  string
 	value json.RawMessage
 }
 
-func parseParams(raw json.RawMessage) *params {
-	p := &params{}
-	p.parse(raw, true)
-	return p
+// members are the members of one JSON object the server reads: those whose
+// names are registered with jsonrpc.RegisterNames, each value's text a
+// slice of the object's.
+type members struct {
+	list   []paramMember
+	inline [4]paramMember // list's storage for the usual few
 }
 
-// parse splits raw into p's members and reads _meta's members, in one
-// walk: the protocol keys era reads always, and every member's value
-// decoded into p.meta when decodeMeta is set (a transport that only routes
-// the request leaves that to dispatch).
-func (p *params) parse(raw json.RawMessage, decodeMeta bool) {
-	if raw == nil {
-		return
+// split reads the object raw's registered members into m.
+func (m *members) split(raw json.RawMessage) {
+	m.list = m.inline[:0]
+	eachMember(raw, func(name []byte, value json.RawMessage) {
+		if known, ok := jsonrpc.Lookup(name); ok {
+			m.list = append(m.list, paramMember{name: known, value: value})
+		}
+	})
+}
+
+// member returns a member's JSON text, nil when absent.
+func (m *members) member(name string) json.RawMessage {
+	for _, e := range m.list {
+		if e.name == name {
+			return e.value
+		}
 	}
-	// The envelope was decoded strictly (one well-formed object, no
-	// duplicate names at any depth), so this only splits raw into its
-	// members, each value's text a slice of raw. It runs on every request:
-	// jsonrpc.ForEachMember, which checks everything again, made a
-	// tools/call over a pipe 4% slower.
+	return nil
+}
+
+// eachMember calls fn with each member of the JSON object raw: the name's
+// bytes (unescaped, valid during the call only) and the value's text, a
+// slice of raw. It reads text a message's strict decoding accepted (one
+// well-formed object, no duplicate names at any depth), so it only splits
+// raw: jsonrpc.ForEachMember, which checks everything again, made a
+// tools/call over a pipe 4% slower. A value is skipped over, never
+// decoded, so the walk allocates nothing whatever raw holds.
+func eachMember(raw json.RawMessage, fn func(name []byte, value json.RawMessage)) {
 	d := jx.GetDecoder()
 	defer jx.PutDecoder(d)
 	d.ResetBytes(raw)
-	p.members = p.inline[:0]
 	_ = d.ObjBytes(func(d *jx.Decoder, name []byte) error {
 		v, err := d.Raw()
-		p.members = append(p.members, paramMember{name: jsonrpc.Intern(name), value: json.RawMessage(v)})
+		if err == nil {
+			fn(name, json.RawMessage(v))
+		}
 		return err
 	})
+}
+
+func parseParams(raw json.RawMessage) *params {
+	p := &params{}
+	p.parse(raw)
+	return p
+}
+
+// parse reads raw's members and, in one walk, the members of _meta the
+// server reads: the protocol keys era reads, the version and schema hash
+// pins, the log level and the progress token. The rest of _meta is skipped
+// unread; Call.Meta decodes it for a handler that asks.
+func (p *params) parse(raw json.RawMessage) {
+	if raw == nil {
+		return
+	}
+	p.split(raw)
 	m := p.member("_meta")
 	if m == nil {
 		return
 	}
-	p.metaState = metaMalformed
+	p.meta, p.metaState = m, metaMalformed
 	if kindOf(m) != '{' {
 		return
 	}
-	var meta map[string]any
-	if decodeMeta {
-		meta = map[string]any{}
-	}
-	d.ResetBytes(m)
-	err := d.ObjBytes(func(d *jx.Decoder, name []byte) error {
-		v, err := d.Raw()
-		if err != nil {
-			return err
+	eachMember(m, func(name []byte, value json.RawMessage) {
+		if i := metaIndex(name); i >= 0 {
+			p.metaMembers[i] = value
 		}
-		switch string(name) {
-		case MetaProtocolVersion:
-			p.protocolKey = true
-			p.version, _ = jsonrpc.Unquote(v)
-		case MetaClientCapabilities:
-			p.protocolKey = true
-		}
-		if !decodeMeta {
-			return nil
-		}
-		value, err := schema.DecodeJSON(v)
-		meta[string(name)] = value
-		return err
 	})
-	if err != nil {
-		p.protocolKey, p.version = false, ""
-		return
-	}
-	p.meta, p.metaState = meta, metaObject
+	p.metaState = metaObject
+	p.protocolKey = p.metaMembers[metaProtocolVersion] != nil || p.metaMembers[metaClientCapabilities] != nil
+	p.version, _ = jsonrpc.Unquote(p.metaMembers[metaProtocolVersion])
 }
 
 // era decides a request's era (see Revision): the methods of the
@@ -354,19 +421,9 @@ func (p *params) era(method string) (stateless bool, version string) {
 	return method == methodDiscover || method == methodListen || p.protocolKey, p.version
 }
 
-// member returns a member's JSON text, nil when absent.
-func (p *params) member(name string) json.RawMessage {
-	for _, m := range p.members {
-		if m.name == name {
-			return m.value
-		}
-	}
-	return nil
-}
-
 // str returns a string member's value; ok is false when it is absent or
 // not a string.
-func (p *params) str(name string) (string, bool) { return jsonrpc.Unquote(p.member(name)) }
+func (m *members) str(name string) (string, bool) { return jsonrpc.Unquote(m.member(name)) }
 
 // kindOf is the JSON kind of raw ('{', '[', '"', '0', 't', 'f', 'n'), 0
 // when raw is empty.
@@ -376,6 +433,10 @@ func kindOf(raw json.RawMessage) jsontext.Kind {
 	}
 	return jsontext.Value(raw).Kind()
 }
+
+// echo is what an answer repeats of a string the peer sent: clipped, so
+// that a name of a megabyte is not answered with another megabyte.
+func echo(s string) string { return oplog.Clip(s, oplog.MaxEcho) }
 
 func invalidParams(message string) *jsonrpc.Error {
 	return jsonrpc.NewError(jsonrpc.CodeInvalidParams, message)

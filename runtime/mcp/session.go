@@ -1,19 +1,20 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // Session is one connection: its principal, the revision its handshake
@@ -30,9 +31,9 @@ type Session struct {
 	sendMu sync.Mutex
 
 	mu          sync.Mutex
-	revision    Revision // negotiated by initialize; "" before
-	initialized bool     // notifications/initialized received after initialize
-	clientCaps  map[string]any
+	revision    Revision        // negotiated by initialize; "" before
+	initialized bool            // notifications/initialized received after initialize
+	clientCaps  json.RawMessage // initialize's capabilities, a copy
 	closed      bool
 	inflight    map[string]*inflight     // by request id text
 	listens     map[string]*subscription // open subscriptions/listen, by id text
@@ -336,7 +337,7 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	msg := f.msg
 	r := &f.req
 	*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
-	r.params.parse(msg.Params, true)
+	r.params.parse(msg.Params)
 	if stateless, _ := r.params.era(msg.Method); stateless {
 		rev, caps, err := statelessRevision(&r.params)
 		if err != nil {
@@ -356,7 +357,7 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 		}
 	}
 	if !r.rev.Serves(msg.Method) {
-		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+msg.Method) // gate 5
+		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+echo(msg.Method)) // gate 5
 	}
 	if r.params.metaState == metaMalformed {
 		return nil, invalidParams("_meta must be an object")
@@ -409,31 +410,30 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 		return srv.complete(r)
 	}
 	// Serves and this switch list the same methods.
-	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+msg.Method)
+	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown method: "+echo(msg.Method))
 }
 
 // statelessRevision reads a stateless-era request's _meta: its revision,
 // which must be one of that era this server speaks, and the client's
-// capabilities.
-func statelessRevision(p *params) (Revision, map[string]any, *jsonrpc.Error) {
+// capabilities (their text: nothing decodes them unless a handler asks, see
+// Call.ClientCapabilities).
+func statelessRevision(p *params) (Revision, json.RawMessage, *jsonrpc.Error) {
 	switch p.metaState {
 	case metaAbsent:
 		return "", nil, invalidParams("_meta is required: it carries " + MetaProtocolVersion + " and " + MetaClientCapabilities)
 	case metaMalformed:
 		return "", nil, invalidParams("_meta must be an object")
 	}
-	v, present := p.meta[MetaProtocolVersion]
-	version, isString := v.(string)
-	if !present || !isString {
+	if kindOf(p.metaMembers[metaProtocolVersion]) != '"' {
 		return "", nil, invalidParams("_meta." + MetaProtocolVersion + " is required and must be a string")
 	}
-	caps, isObject := p.meta[MetaClientCapabilities].(map[string]any)
-	if !isObject {
+	caps := p.metaMembers[metaClientCapabilities]
+	if kindOf(caps) != '{' {
 		return "", nil, invalidParams("_meta." + MetaClientCapabilities + " is required and must be an object")
 	}
-	rev, known := ParseRevision(version)
+	rev, known := ParseRevision(p.version)
 	if !known || !rev.Stateless() {
-		return "", nil, UnsupportedProtocolVersionError(version)
+		return "", nil, UnsupportedProtocolVersionError(p.version)
 	}
 	return rev, caps, nil
 }
@@ -446,19 +446,24 @@ func UnsupportedProtocolVersionError(requested string) *jsonrpc.Error {
 	return &jsonrpc.Error{
 		Code:    jsonrpc.CodeUnsupportedProtocolVersion,
 		Message: "Unsupported protocol version",
-		Data:    map[string]any{"supported": supportedVersions(true), "requested": requested},
+		Data:    map[string]any{"supported": supportedVersions(true), "requested": echo(requested)},
 	}
 }
 
-// StatelessRequest reads, without dispatching or decoding _meta, what a
+// StatelessRequest reads, without dispatching or decoding anything, what a
 // transport needs to route a request: whether dispatch serves it in the
 // stateless era (the rule params.era applies, see Revision) and the
 // protocol version its _meta names ("" when absent or not a string).
 func StatelessRequest(method string, rawParams json.RawMessage) (stateless bool, version string) {
 	var p params
-	p.parse(rawParams, false)
+	p.parse(rawParams)
 	return p.era(method)
 }
+
+// MaxCapabilitiesBytes bounds the capabilities an initialize request may
+// declare. A session keeps them for its whole life; real clients declare a
+// few hundred bytes, and a session must not be a way to park megabytes.
+const MaxCapabilitiesBytes = 64 << 10
 
 // initialize is the handshake: lenient negotiation, once per session.
 func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
@@ -471,10 +476,13 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 			return nil, invalidParams(name + " must be an object")
 		}
 	}
-	var caps map[string]any
+	var caps json.RawMessage
 	if raw := r.params.member("capabilities"); raw != nil {
-		v, _ := schema.DecodeJSON(raw)
-		caps, _ = v.(map[string]any)
+		if len(raw) > MaxCapabilitiesBytes {
+			return nil, invalidParams("capabilities exceed the limit of " + strconv.Itoa(MaxCapabilitiesBytes) + " bytes")
+		}
+		// Kept for the session's life, so copied out of the message.
+		caps = bytes.Clone(raw)
 	}
 	rev := negotiate(requested)
 	s.mu.Lock()
@@ -494,9 +502,20 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
+// WithStatelessOnly returns a context under which a request is served by a
+// transport that serves the stateless era only (mcphttp's stateless mode):
+// server/discover then lists only that era's revisions, since a client
+// that picked a handshake revision from the list would be refused.
+func WithStatelessOnly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, statelessOnlyKey{}, true)
+}
+
+type statelessOnlyKey struct{}
+
 func (s *Server) discover(r *request) (any, *jsonrpc.Error) {
+	statelessOnly, _ := r.ctx.Value(statelessOnlyKey{}).(bool)
 	res := &discoverResult{
-		SupportedVersions: supportedVersions(false),
+		SupportedVersions: supportedVersions(statelessOnly),
 		Capabilities:      capabilitiesFor(r.rev),
 		Instructions:      s.instructions,
 	}
@@ -512,18 +531,16 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 	if s.send == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "this transport cannot carry a notification stream")
 	}
-	var requested map[string]any
+	var requested members
 	if raw := r.params.member("notifications"); raw != nil {
-		v, _ := schema.DecodeJSON(raw)
-		obj, isObject := v.(map[string]any)
-		if !isObject {
+		if kindOf(raw) != '{' {
 			return nil, invalidParams("notifications must be an object")
 		}
-		requested = obj
+		requested.split(raw)
 	}
 	sub := &subscription{
 		id:     r.id,
-		filter: subscriptionFilter{ToolsListChanged: requested["toolsListChanged"] == true},
+		filter: subscriptionFilter{ToolsListChanged: string(requested.member("toolsListChanged")) == "true"},
 		end:    make(chan struct{}),
 	}
 	ack, err := jsonrpc.EncodeNotification(notificationSubscriptionAck, subscriptionAck{
@@ -551,11 +568,18 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 
 	select {
 	case <-r.ctx.Done():
+	case <-sub.end:
+	}
+	// A subscription the server ended is answered even when the request's
+	// context ended at the same time: a shutdown ends the subscriptions,
+	// then cancels the requests (see ServeStream).
+	select {
+	case <-sub.end:
+	default:
 		s.mu.Lock()
 		delete(s.listens, key)
 		s.mu.Unlock()
 		return noResponse, nil
-	case <-sub.end:
 	}
 	if !sub.graceful {
 		return noResponse, nil

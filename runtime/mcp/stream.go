@@ -28,19 +28,38 @@ import (
 // the notifications/cancelled meant for it. Every answer and notification
 // is written whole, followed by "\n", under one mutex.
 //
+// A session has at most Options.MaxInFlight requests in flight: a request
+// read at the bound waits, and the reading with it, until an answer has
+// been written. A client that writes without reading thus holds the
+// server to that many requests and their answers, and is held itself by
+// its full pipe, rather than making the server keep every answer it has
+// not read. Notifications and responses (a client's answer to sampling or
+// elicitation) never wait for a place: a handler waiting for the client's
+// answer does not keep the answer from being read, unless a request the
+// client wrote before it waits for a place. subscriptions/listen holds
+// its place while it is open.
+//
 // ServeStream returns nil at end of input, after every request in flight is
-// answered (open subscriptions end with the stream), or the context's error
-// when ctx is done (in-flight requests see their context cancelled and are
-// still answered), or the first read or write error. It does not close r or
-// w; a read blocked in r when ctx is done is left to the caller, who owns r.
+// answered (open subscriptions end with the stream, unanswered: the client
+// is gone), or the context's error when ctx is done, or the first read or
+// write error. When ctx is done the server shuts the stream down: it reads
+// no further, answers every open subscriptions/listen (as Server.Close
+// does), then cancels the requests still running, which are answered all
+// the same, and returns once every answer is written. It does not close r
+// or w; a read blocked in r when ctx is done is left to the caller, who
+// owns r.
 func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p estate.Principal) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	out := newLineWriter(w, cancel)
+	// Requests run under a context of their own, cancelled after the
+	// subscriptions are answered: cancelled with ctx, a listen could end
+	// without its answer.
+	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRequests()
+	out := newLineWriter(w, cancelRequests) // nothing can be answered once a write fails
 	sess := s.NewSession(p, out.write)
 	rd := &streamReader{
-		srv: s, sess: sess, ctx: ctx, out: out,
+		srv: s, sess: sess, ctx: reqCtx, out: out,
 		workers: newWorkers(),
+		places:  make(chan struct{}, s.maxInFlight),
 		br:      bufio.NewReaderSize(r, 64<<10),
 		done:    make(chan error, 1),
 	}
@@ -48,14 +67,20 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	rd.workers.run(rd)
 
 	var err error
+	shutdown := false
 	select {
 	case <-ctx.Done():
-		err = ctx.Err()
+		err, shutdown = ctx.Err(), true
+	case <-reqCtx.Done(): // a write failed
 	case err = <-rd.done:
 	}
 	rd.mu.Lock()
 	rd.stopped = true
 	rd.mu.Unlock()
+	if shutdown {
+		sess.endSubscriptions(true)
+		cancelRequests()
+	}
 	sess.Close() // subscriptions end with the stream, and none can open
 	rd.inflight.Wait()
 	out.close()
@@ -80,6 +105,10 @@ type streamReader struct {
 	done chan error // receives the reading's end: nil at end of input, or the read error
 	// workers are the goroutines that take the reading over.
 	workers *workers
+	// places holds a token per request in flight, Options.MaxInFlight at
+	// most: a request takes one before it starts and gives it back once
+	// its answer is written.
+	places chan struct{}
 
 	// Only the goroutine reading touches these.
 	br      *bufio.Reader
@@ -140,13 +169,20 @@ func (rd *streamReader) serve(item line, l *lane) bool {
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))) // gate 1
 		return true
 	}
+	if msg.IsRequest() && !rd.takePlace() {
+		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
+		return true
+	}
 	now, f := sess.start(rd.ctx, msg, l.spare)
 	if f == nil {
+		if msg.IsRequest() {
+			<-rd.places
+		}
 		rd.deliver(replyOf(now))
 		return true
 	}
 	l.spare = nil
-	f.sink = rd
+	f.sink = (*placedSink)(rd)
 	if msg.Method == methodInitialize {
 		// Served before anything read after it, however long it takes.
 		f.do()
@@ -173,6 +209,36 @@ func (rd *streamReader) deliver(r reply) {
 	rd.out.writeReply(r)
 	rd.inflight.Done()
 }
+
+// takePlace waits for a place for one more request in flight (see
+// ServeStream); it is false when the stream ends first.
+func (rd *streamReader) takePlace() bool {
+	select {
+	case rd.places <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case rd.places <- struct{}{}:
+		return true
+	case <-rd.ctx.Done():
+		return false
+	}
+}
+
+// placedSink is where the answer of a request holding a place goes: it is
+// written, and then the place is given back.
+type placedSink streamReader
+
+func (p *placedSink) deliver(r reply) {
+	rd := (*streamReader)(p)
+	rd.out.writeReply(r)
+	<-rd.places
+	rd.inflight.Done()
+}
+
+// errShuttingDown answers a request read while the server stops.
+var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down")
 
 // lane is a reading goroutine's watch over the request it serves. When
 // the request runs for handOverAfter, the lane's timer has another
@@ -237,25 +303,43 @@ type line struct {
 }
 
 // readLine reads up to and without the next "\n" (a final line may lack
-// it) into buf. A line longer than max is consumed and reported as too
-// long.
-func readLine(br *bufio.Reader, max int, buf []byte) (line, error) {
+// it) into buf. A line longer than limit is consumed and reported as too
+// long. A line that outgrows buf is gathered in pieces and copied once into
+// a buffer of its length, so that reading it allocates twice its length
+// in all: growing one buffer as the line arrives allocated three to five
+// times (a geometric growth allocates up to its factor squared over the
+// factor less one).
+func readLine(br *bufio.Reader, limit int, buf []byte) (line, error) {
 	buf = buf[:0]
-	tooLong := false
+	var pieces [][]byte
+	n, tooLong := 0, false
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(buf)+len(chunk) > max+1 { // +1: the newline
-				tooLong, buf = true, nil
-			} else {
-				buf = append(buf, chunk...)
+		switch {
+		case tooLong:
+		case n+len(chunk) > limit+1: // +1: the newline
+			tooLong, buf, pieces = true, nil, nil
+		case pieces == nil && (len(buf)+len(chunk) <= cap(buf) || len(buf) == 0 && err != bufio.ErrBufferFull):
+			// It fits buf, or it is the whole line.
+			buf = append(buf, chunk...)
+		default:
+			if pieces == nil && len(buf) > 0 {
+				pieces = append(pieces, buf)
 			}
+			pieces = append(pieces, bytes.Clone(chunk)) // chunk is br's, overwritten by the next read
 		}
+		n += len(chunk)
 		if err == bufio.ErrBufferFull {
 			continue
 		}
 		if tooLong {
 			return line{tooLong: true}, err
+		}
+		if pieces != nil {
+			buf = make([]byte, 0, n)
+			for _, p := range pieces {
+				buf = append(buf, p...)
+			}
 		}
 		return line{data: bytes.TrimSuffix(buf, []byte{'\n'})}, err
 	}

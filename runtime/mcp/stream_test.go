@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -101,6 +102,57 @@ func TestServeStreamReturnsOnCancel(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestServeStreamShutdownAnswersListenThenCancels: when its context ends,
+// ServeStream answers an open subscriptions/listen (as Server.Close
+// does) and a running call whose handler waits on its context, before it
+// returns.
+func TestServeStreamShutdownAnswersListenThenCancels(t *testing.T) {
+	for range 20 { // the listen's answer once raced its cancellation
+		b := newBank(t, mcp.Options{})
+		started := make(chan struct{})
+		err := b.srv.Bind(freeTool("wait", estate.Read), mcp.Tool{Handler: func(ctx context.Context, _ *mcp.Call) (*mcp.Result, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, errors.New("stopped")
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- b.srv.ServeStream(ctx, inR, outW, investigator); outW.Close() }()
+		lines := make(chan string, 16)
+		go func() {
+			sc := bufio.NewScanner(outR)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			close(lines)
+		}()
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{`+statelessMeta+`}}`+"\n")
+		if ack := <-lines; !strings.Contains(ack, "subscriptions/acknowledged") {
+			t.Fatalf("listen: %s", ack)
+		}
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"wait",`+statelessMeta+`}}`+"\n")
+		<-started
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("ServeStream: %v", err)
+		}
+		var got []string
+		for l := range lines {
+			got = append(got, l)
+		}
+		slices.Sort(got)
+		if len(got) != 2 || !strings.HasPrefix(got[0], `{"jsonrpc":"2.0","id":"L","result":`) || !strings.HasPrefix(got[1], `{"jsonrpc":"2.0","id":"c","result":`) {
+			t.Fatalf("after the shutdown: %q", got)
+		}
+		inW.Close()
 	}
 }
 

@@ -29,9 +29,9 @@ import (
 // call belongs to the server again once the handler returns, as an
 // http.ResponseWriter does once ServeHTTP returns: the server may reuse it
 // for a later call. Work the handler leaves running copies what it needs
-// from call (Value, Spec, Meta...) rather than keeping call or Raw, whose
-// bytes are the message's, reused too. The decoded arguments and Meta's map
-// are not reused.
+// from call (Value, Spec, Meta()...) rather than keeping call, Raw or
+// RawMeta, whose bytes are the message's, reused too. The maps Arguments,
+// Meta and ClientCapabilities return are not reused.
 type Handler func(ctx context.Context, call *Call) (*Result, error)
 
 // Validator decodes a call's raw arguments (always a JSON object) and checks
@@ -64,11 +64,9 @@ type Call struct {
 	Value any
 	// Principal is who is calling. Never log it.
 	Principal estate.Principal
-	// Meta is the request's params._meta, decoded; nil when absent.
-	Meta map[string]any
-	// ClientCapabilities are the capabilities the client declared: in
-	// initialize (handshake era) or in this request's _meta (stateless).
-	ClientCapabilities map[string]any
+	// RawMeta is the request's params._meta as received (nil when absent);
+	// Meta decodes it.
+	RawMeta json.RawMessage
 	// Revision is the protocol revision in force for this request.
 	Revision Revision
 	// RequestID is the JSON-RPC id of the request.
@@ -79,8 +77,17 @@ type Call struct {
 	session  *Session
 	progress progressState
 
+	// metaMembers are the _meta members the server reads (see params);
+	// rawCaps is the text of the client's capabilities.
+	metaMembers [metaKnown]json.RawMessage
+	rawCaps     json.RawMessage
+
 	argsOnce sync.Once
 	args     map[string]any
+	metaOnce sync.Once
+	meta     map[string]any
+	capsOnce sync.Once
+	caps     map[string]any
 }
 
 // Arguments returns the arguments decoded into the JSON value model of
@@ -97,6 +104,37 @@ func (c *Call) Arguments() map[string]any {
 		}
 	})
 	return c.args
+}
+
+// Meta returns the request's params._meta decoded into the JSON value model
+// of package schema; nil when absent. It decodes RawMeta on first use: the
+// server itself reads only the members it needs (the version and schema
+// hash pins, the progress token, the log level, the stateless era's keys)
+// and skips the rest, so a _meta of any size costs nothing unless a
+// handler asks for it whole.
+func (c *Call) Meta() map[string]any {
+	c.metaOnce.Do(func() { c.meta = decodeObject(c.RawMeta) })
+	return c.meta
+}
+
+// ClientCapabilities returns the capabilities the client declared (in
+// initialize in the handshake era, in this request's _meta in the
+// stateless one), decoded into the JSON value model on first use; nil when
+// it declared none.
+func (c *Call) ClientCapabilities() map[string]any {
+	c.capsOnce.Do(func() { c.caps = decodeObject(c.rawCaps) })
+	return c.caps
+}
+
+// decodeObject decodes a JSON object the message's strict decoding
+// accepted; nil when raw is absent or not an object.
+func decodeObject(raw json.RawMessage) map[string]any {
+	if raw == nil {
+		return nil
+	}
+	v, _ := schema.DecodeJSON(raw)
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // Result is what a handler returns.
@@ -376,7 +414,7 @@ func (s *Server) encodeToolList(specs []estate.ToolSpec) []byte {
 // same code and message shape, so the estate cannot be probed by diffing
 // errors.
 func unknownTool(name string) *jsonrpc.Error {
-	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown tool: "+name)
+	return jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "unknown tool: "+echo(name))
 }
 
 // msgSchemaViolation is the message of a schema violation in every revision:
@@ -396,22 +434,22 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 		return nil, invalidParams("arguments must be an object")
 	}
 	var pin *estate.Constraint
-	if v, present := r.params.meta[MetaVersion]; present {
-		text, isString := v.(string)
+	if raw := r.params.metaMembers[metaVersionPin]; raw != nil {
+		text, isString := jsonrpc.Unquote(raw)
 		if !isString {
 			return nil, invalidParams("_meta.version must be a string (a version constraint)")
 		}
 		c, err := estate.ParseConstraint(text)
 		if err != nil {
-			return nil, invalidParams("_meta.version: " + err.Error())
+			return nil, invalidParams("_meta.version: " + echo(err.Error()))
 		}
 		pin = &c
 	}
-	expectedHash, hashPinned := r.params.meta[MetaSchemaHash]
-	if hashPinned {
-		if _, isString := expectedHash.(string); !isString {
-			return nil, invalidParams("_meta.schemaHash must be a string")
-		}
+	rawHash := r.params.metaMembers[metaSchemaHash]
+	hashPinned := rawHash != nil
+	expectedHash, isString := jsonrpc.Unquote(rawHash)
+	if hashPinned && !isString {
+		return nil, invalidParams("_meta.schemaHash must be a string")
 	}
 
 	// Discoverability.
@@ -433,10 +471,10 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 
 	// Schema hash pin.
 	info := s.specInfo(spec)
-	if hashPinned && expectedHash.(string) != info.hash {
+	if hashPinned && expectedHash != info.hash {
 		return nil, (&drift.Error{
 			ToolName: spec.Name, Version: spec.Version.String(),
-			ExpectedSchemaHash: expectedHash.(string), ObservedHash: info.hash,
+			ExpectedSchemaHash: expectedHash, ObservedHash: info.hash,
 		}).RPCError()
 	}
 
@@ -464,8 +502,8 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	call := &r.call
 	*call = Call{
 		Spec: spec, Raw: args, Value: value, Principal: r.session.principal,
-		Meta: r.params.meta, ClientCapabilities: r.clientCaps, Revision: r.rev, RequestID: r.id,
-		session: r.session,
+		RawMeta: r.params.meta, Revision: r.rev, RequestID: r.id,
+		metaMembers: r.params.metaMembers, rawCaps: r.clientCaps, session: r.session,
 	}
 	s.logCall(r.ctx, call)
 	return s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult), nil

@@ -226,6 +226,7 @@ func TestCallCarriesWhatTheHandlerNeeds(t *testing.T) {
 	b := newBank(t, mcp.Options{})
 	type args struct{ Reference string }
 	var seen *mcp.Call
+	var seenMeta, seenCaps map[string]any
 	spec := lookupSpec("1.0.0", lookupSchema)
 	spec.Name = "payments.lookup.typed"
 	err := b.srv.Bind(spec, mcp.Tool{
@@ -238,7 +239,7 @@ func TestCallCarriesWhatTheHandlerNeeds(t *testing.T) {
 			return &a, nil
 		},
 		Handler: func(_ mcpCtx, c *mcp.Call) (*mcp.Result, error) {
-			seen = c
+			seen, seenMeta, seenCaps = c, c.Meta(), c.ClientCapabilities()
 			return mcp.TextResult(c.Value.(*args).Reference), nil
 		},
 	})
@@ -253,8 +254,8 @@ func TestCallCarriesWhatTheHandlerNeeds(t *testing.T) {
 	}
 	if seen.Spec.Key() != "payments.lookup.typed@1.0.0" || string(seen.Raw) != `{"reference":"PMT-9"}` ||
 		seen.Principal.AgentID != "payments-investigator" || seen.Revision != mcp.Revision20260728 ||
-		seen.RequestID != jsonrpc.StringID("c1") || seen.Meta["trace"] != "t1" ||
-		keys(seen.ClientCapabilities) != "elicitation" {
+		seen.RequestID != jsonrpc.StringID("c1") || seenMeta["trace"] != "t1" ||
+		keys(seenCaps) != "elicitation" {
 		t.Errorf("call: %+v", seen)
 	}
 	if a := seen.Arguments(); a["reference"] != "PMT-9" {

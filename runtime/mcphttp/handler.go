@@ -41,7 +41,9 @@
 // Mcp-Method the method, and Mcp-Name params.name (tools/call, prompts/get)
 // or params.uri (resources/read), decoded from the =?base64?...?= form when
 // so written; a missing or different one is 400 with -32020
-// (HeaderMismatch). A revision the server does not serve statelessly is 400
+// (HeaderMismatch); an Mcp-* header sent twice is 400 in either era, since
+// one of its values would be checked while another is acted on. A revision
+// the server does not serve statelessly is 400
 // with -32022, a method the revision does not have is 404 with -32601.
 // Closing the response cancels the request. subscriptions/listen streams
 // until the client closes it or the server shuts down (then it is
@@ -58,12 +60,31 @@
 // the GET notification stream of such a session could still live on one
 // replica only, and clients of the current revision need none of it.
 //
+// # Bounds
+//
+// One caller must not be able to take the server's memory or its time from
+// the others. At most Options.MaxInFlight requests are served at once: a
+// request over the bound waits for a place up to Options.QueueWait, and is
+// otherwise answered 503 with Retry-After, its body unread. Open event
+// streams (GET streams and subscriptions/listen) are bounded apart, by
+// Options.MaxStreams. One caller (an agent of a tenant) holds at most its
+// share of each (Options.MaxInFlightPerCaller, MaxStreamsPerCaller), so
+// that a caller that floods the server is refused while others are
+// served. Handshake-era sessions are bounded in all
+// (Options.MaxSessions, 503 past it) and per caller
+// (Options.MaxSessionsPerCaller: a caller's next initialize ends its least
+// recently used session); a session no request used for
+// Options.SessionIdleTimeout ends on a timer. While the handler shuts down
+// every request is answered 503, never 404.
+//
 // # Security
 //
 // Every request is checked before anything else: its Host must be allowed
 // (Options.AllowedHosts; loopback names by default) and an Origin header,
 // when present, must be allowed (Options.AllowedOrigins) or be a loopback
-// origin while the Host is loopback too; otherwise 403. Then the
+// origin while the Host is loopback too; otherwise 403. An allowed origin
+// gets the CORS headers a browser needs to read the answer, and its
+// preflight (OPTIONS) is answered 204 without authentication. Then the
 // authenticator decides who the request acts as (401 with the challenge of
 // package auth, naming Options.ResourceMetadataURL). Tokens are never
 // logged; the access log names method, path, status, MCP method and
@@ -71,20 +92,25 @@
 package mcphttp
 
 import (
+	"container/list"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // The headers of the Streamable HTTP transport.
@@ -100,6 +126,29 @@ const (
 	DefaultMaxBodyBytes       = 4 << 20
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	DefaultKeepAlive          = 25 * time.Second
+	// DefaultMaxInFlight requests at once: enough to keep two cores busy
+	// while handlers wait on the systems behind them, and a bounded
+	// multiple of DefaultMaxBodyBytes in memory (128 MiB of bodies).
+	DefaultMaxInFlight = 32
+	// DefaultQueueWait is how long a request waits for a place once every
+	// place is taken, before it is answered 503.
+	DefaultQueueWait = time.Second
+	// DefaultMaxSessions and DefaultMaxSessionsPerCaller bound the
+	// handshake-era sessions: a session keeps some kilobytes (its
+	// capabilities up to mcp.MaxCapabilitiesBytes), so the table stays
+	// within some hundreds of megabytes at its worst.
+	DefaultMaxSessions          = 4096
+	DefaultMaxSessionsPerCaller = 64
+	// DefaultMaxStreams bounds the open event streams (GET streams and
+	// subscriptions/listen): each holds a goroutine and the connection's
+	// buffers, some 40 KiB.
+	DefaultMaxStreams = 512
+	// DefaultMaxInFlightPerCaller and DefaultMaxStreamsPerCaller are one
+	// caller's share: a quarter of the requests in flight, an eighth of
+	// the streams, so that one caller flooding the server leaves the
+	// others places.
+	DefaultMaxInFlightPerCaller = 8
+	DefaultMaxStreamsPerCaller  = 64
 )
 
 // Options configure a Handler. The zero value serves loopback clients
@@ -125,10 +174,39 @@ type Options struct {
 	Stateless bool
 	// MaxBodyBytes bounds a POST body; zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// SessionIdleTimeout ends a handshake-era session unused for that
-	// long (and without an open stream); zero means
-	// DefaultSessionIdleTimeout.
+	// SessionIdleTimeout ends a handshake-era session that no request
+	// used for that long (an open GET stream ends with it); zero means
+	// DefaultSessionIdleTimeout. A timer ends it, whether or not anything
+	// else happens.
 	SessionIdleTimeout time.Duration
+	// MaxInFlight bounds the requests served at once, event streams
+	// apart (MaxStreams): a request that finds every place taken waits
+	// for one up to QueueWait, with at most MaxInFlight others waiting,
+	// and is otherwise answered 503 with Retry-After. Its body is read
+	// only once it has a place. Zero means DefaultMaxInFlight.
+	MaxInFlight int
+	// QueueWait is how long a request may wait for a place; zero means
+	// DefaultQueueWait, negative not at all.
+	QueueWait time.Duration
+	// MaxSessions bounds the handshake-era sessions; an initialize over
+	// it is answered 503. MaxSessionsPerCaller bounds those of one caller
+	// (an agent of a tenant): its next initialize ends its least recently
+	// used session. Zero means DefaultMaxSessions and
+	// DefaultMaxSessionsPerCaller.
+	MaxSessions          int
+	MaxSessionsPerCaller int
+	// MaxStreams bounds the open event streams, GET streams and
+	// subscriptions/listen together; one over it is answered 503. Zero
+	// means DefaultMaxStreams.
+	MaxStreams int
+	// MaxInFlightPerCaller and MaxStreamsPerCaller bound what one caller
+	// (an agent of a tenant) holds of MaxInFlight and MaxStreams. A request
+	// over its caller's share waits for one of the caller's places as for
+	// the handler's (QueueWait), then is answered 503; a stream over it is
+	// answered 503 at once. Zero means DefaultMaxInFlightPerCaller and
+	// DefaultMaxStreamsPerCaller.
+	MaxInFlightPerCaller int
+	MaxStreamsPerCaller  int
 	// KeepAlive is the interval of SSE comment lines on an idle stream, so
 	// that proxies do not close it; zero means DefaultKeepAlive, negative
 	// none.
@@ -154,8 +232,17 @@ type Handler struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// places holds a token per request in flight (MaxInFlight), waiting
+	// counts the requests waiting for one, and streams holds a token per
+	// open event stream (MaxStreams).
+	places  chan struct{}
+	waiting atomic.Int64
+	streams chan struct{}
+	// callerPlaces and callerStreams count each caller's share.
+	callerPlaces, callerStreams callerCounts
+
 	mu       sync.Mutex
-	sessions map[string]*session
+	sessions sessionTable
 	requests map[*mcp.Session]struct{} // stateless requests in flight
 	closed   bool
 }
@@ -174,12 +261,31 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 	if opts.KeepAlive == 0 {
 		opts.KeepAlive = DefaultKeepAlive
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
+	def(&opts.MaxInFlight, DefaultMaxInFlight)
+	def(&opts.MaxSessions, DefaultMaxSessions)
+	def(&opts.MaxSessionsPerCaller, DefaultMaxSessionsPerCaller)
+	def(&opts.MaxStreams, DefaultMaxStreams)
+	def(&opts.MaxInFlightPerCaller, DefaultMaxInFlightPerCaller)
+	def(&opts.MaxStreamsPerCaller, DefaultMaxStreamsPerCaller)
+	if opts.QueueWait == 0 {
+		opts.QueueWait = DefaultQueueWait
+	}
+	log := oplog.Logger(opts.Logger)
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Handler{srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel, sessions: map[string]*session{}, requests: map[*mcp.Session]struct{}{}}
+	return &Handler{
+		srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel,
+		places:        make(chan struct{}, opts.MaxInFlight),
+		streams:       make(chan struct{}, opts.MaxStreams),
+		callerPlaces:  callerCounts{max: opts.MaxInFlightPerCaller, shares: map[string]*share{}},
+		callerStreams: callerCounts{max: opts.MaxStreamsPerCaller, shares: map[string]*share{}},
+		sessions:      sessionTable{byID: map[string]*session{}, byCaller: map[string]*list.List{}},
+		requests:      map[*mcp.Session]struct{}{},
+	}
 }
 
 // Close ends every open stream (a subscriptions/listen stream without an
@@ -193,8 +299,16 @@ func (h *Handler) Close() error {
 		return nil
 	}
 	h.closed = true
-	sessions, requests := h.sessions, h.requests
-	h.sessions, h.requests = map[string]*session{}, map[*mcp.Session]struct{}{}
+	var sessions []*session
+	for _, s := range h.sessions.byID {
+		h.removeLocked(s)
+		sessions = append(sessions, s)
+	}
+	if h.sessions.expiry != nil {
+		h.sessions.expiry.Stop()
+	}
+	requests := h.requests
+	h.requests = map[*mcp.Session]struct{}{}
 	h.mu.Unlock()
 	h.cancel()
 	for _, s := range sessions {
@@ -216,10 +330,32 @@ func (h *Handler) isClosed() bool {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w}
+	defer h.recovered(rec, r)
 	mcpMethod := h.serve(rec, r)
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status()),
 		slog.String("mcp_method", mcpMethod), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+}
+
+// recovered is the transport's safety net, as Session's is dispatch's: a
+// panic outside dispatch (an Authenticator's, or the transport's own) is
+// logged with its stack and answered 500 with -32603, where net/http would
+// drop the connection and leave the request unanswered. An answer already
+// begun cannot be; its connection is dropped.
+func (h *Handler) recovered(w *statusRecorder, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	h.log.LogAttrs(r.Context(), slog.LevelError, "panic while serving a request",
+		slog.String("path", r.URL.Path), slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
+	if w.code != 0 {
+		panic(http.ErrAbortHandler)
+	}
+	writeError(w, http.StatusInternalServerError, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))
 }
 
 // serve routes a request and returns the MCP method it carried, for the
@@ -227,6 +363,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	if reason := h.checkHostAndOrigin(r); reason != "" {
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "forbidden: "+reason))
+		return ""
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		// An allowed origin: a browser page there may read the answer.
+		if allowCORS(w.Header(), origin, r) {
+			w.WriteHeader(http.StatusNoContent) // a preflight
+			return ""
+		}
+	}
+	if name := repeatedHeader(r.Header); name != "" {
+		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the "+name+" header is repeated: send it once"))
 		return ""
 	}
 	switch r.Method {
@@ -241,8 +388,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return ""
 	}
 	if h.isClosed() {
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+		unavailable(w, jsonrpc.ID{}, errClosed)
 		return ""
 	}
 	p, err := h.opts.Authenticator.Authenticate(r)
@@ -259,9 +405,182 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	case http.MethodDelete:
 		h.delete(w, r, p)
 	default:
-		return h.post(w, r, p)
+		a := &admission{h: h, caller: callerKey(p)}
+		if err := a.enter(r.Context()); err != nil {
+			unavailable(w, jsonrpc.ID{}, err)
+			return ""
+		}
+		defer a.release()
+		return h.post(w, r, p, a)
 	}
 	return ""
+}
+
+var (
+	errBusy              = errors.New("the server is serving as many requests as it may: retry later")
+	errCallerBusy        = errors.New("this caller has as many requests in flight as it may: retry later")
+	errManyStreams       = errors.New("the server has as many event streams open as it may: retry later")
+	errCallerManyStreams = errors.New("this caller has as many event streams open as it may: close one, or retry later")
+)
+
+// unavailable answers 503 with Retry-After: the request may succeed later,
+// and nothing of it was done.
+func unavailable(w http.ResponseWriter, id jsonrpc.ID, why error) {
+	w.Header().Set("Retry-After", "1")
+	writeError(w, http.StatusServiceUnavailable, id, jsonrpc.NewError(jsonrpc.CodeInternalError, why.Error()))
+}
+
+// callerCounts holds each caller's share of a bounded resource: max
+// places per caller.
+type callerCounts struct {
+	mu     sync.Mutex
+	shares map[string]*share
+	max    int
+}
+
+// share is one caller's places, and how many of its requests hold or wait
+// for one (the share is dropped when none does).
+type share struct {
+	places chan struct{}
+	users  int
+}
+
+// take takes one of caller's places, waiting for one as h.wait allows when
+// wait is set; false means the caller gets none.
+func (c *callerCounts) take(ctx context.Context, h *Handler, caller string, wait bool) bool {
+	c.mu.Lock()
+	sh := c.shares[caller]
+	if sh == nil {
+		sh = &share{places: make(chan struct{}, c.max)}
+		c.shares[caller] = sh
+	}
+	sh.users++
+	c.mu.Unlock()
+	if (wait && h.wait(ctx, sh.places)) || (!wait && tryPut(sh.places)) {
+		return true
+	}
+	c.leave(caller, sh)
+	return false
+}
+
+// give gives back one of caller's places.
+func (c *callerCounts) give(caller string) {
+	c.mu.Lock()
+	sh := c.shares[caller]
+	c.mu.Unlock()
+	<-sh.places
+	c.leave(caller, sh)
+}
+
+func (c *callerCounts) leave(caller string, sh *share) {
+	c.mu.Lock()
+	if sh.users--; sh.users == 0 {
+		delete(c.shares, caller)
+	}
+	c.mu.Unlock()
+}
+
+// tryPut takes a place of places without waiting.
+func tryPut(places chan struct{}) bool {
+	select {
+	case places <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// wait takes a place of places, waiting for one up to QueueWait when all
+// are taken, with at most MaxInFlight requests waiting in the handler in
+// all; false means the request gets none.
+func (h *Handler) wait(ctx context.Context, places chan struct{}) bool {
+	if tryPut(places) {
+		return true
+	}
+	if h.opts.QueueWait < 0 {
+		return false
+	}
+	if h.waiting.Add(1) > int64(h.opts.MaxInFlight) {
+		h.waiting.Add(-1)
+		return false
+	}
+	defer h.waiting.Add(-1)
+	timer := time.NewTimer(h.opts.QueueWait)
+	defer timer.Stop()
+	select {
+	case places <- struct{}{}:
+		return true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// openStream takes a place for caller's event stream, without waiting;
+// closeStream gives it back.
+func (h *Handler) openStream(caller string) error {
+	if !h.callerStreams.take(context.Background(), h, caller, false) {
+		return errCallerManyStreams
+	}
+	if !tryPut(h.streams) {
+		h.callerStreams.give(caller)
+		return errManyStreams
+	}
+	return nil
+}
+
+func (h *Handler) closeStream(caller string) {
+	<-h.streams
+	h.callerStreams.give(caller)
+}
+
+// admission is what a POST request of caller holds: a place among the
+// requests in flight, or, once it is known to be a subscriptions/listen
+// stream, a place among the streams instead; each counted in the caller's
+// share too.
+type admission struct {
+	h              *Handler
+	caller         string
+	placed, stream bool
+}
+
+// enter takes the request's place: a place of its caller's share first,
+// then one of the handler's, each waited for as Handler.wait allows. A
+// caller over its share thus waits on its own requests, taking no place
+// from other callers.
+func (a *admission) enter(ctx context.Context) error {
+	if !a.h.callerPlaces.take(ctx, a.h, a.caller, true) {
+		return errCallerBusy
+	}
+	if !a.h.wait(ctx, a.h.places) {
+		a.h.callerPlaces.give(a.caller)
+		return errBusy
+	}
+	a.placed = true
+	return nil
+}
+
+// toStream trades the request's place for a stream's; it fails when no
+// stream place is left (the request keeps its place).
+func (a *admission) toStream() error {
+	if err := a.h.openStream(a.caller); err != nil {
+		return err
+	}
+	<-a.h.places
+	a.h.callerPlaces.give(a.caller)
+	a.placed, a.stream = false, true
+	return nil
+}
+
+func (a *admission) release() {
+	if a.placed {
+		<-a.h.places
+		a.h.callerPlaces.give(a.caller)
+	}
+	if a.stream {
+		a.h.closeStream(a.caller)
+	}
+	a.placed, a.stream = false, false
 }
 
 func methodNotAllowed(w http.ResponseWriter) {
@@ -269,8 +588,8 @@ func methodNotAllowed(w http.ResponseWriter) {
 	writeError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "method not allowed"))
 }
 
-// post serves one JSON-RPC message.
-func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principal) string {
+// post serves one JSON-RPC message, admitted as a.
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principal, a *admission) string {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			writeError(w, http.StatusUnsupportedMediaType, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the body must be application/json"))
@@ -282,7 +601,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		writeError(w, http.StatusNotAcceptable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream"))
 		return ""
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	body, err := readBody(w, r, h.opts.MaxBodyBytes)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -302,16 +621,33 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		stateless = true
 	}
 	if stateless {
-		h.postStateless(w, r, p, msg, bodyVersion, acc)
+		h.postStateless(w, r, p, msg, bodyVersion, acc, a)
 	} else {
 		h.postHandshake(w, r, p, msg, acc)
 	}
 	return msg.Method
 }
 
+// readBody reads a POST body, at most limit bytes of it. A body that states
+// its length is read into one buffer of that length: io.ReadAll grows its
+// buffer as the body arrives, allocating two to three times the body.
+// net/http ends a body at its stated length, and MaxBytesReader bounds what
+// is read whatever the header says.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n >= 0 && n <= limit {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(body)
+}
+
 // postStateless serves a request of the stateless era on a session of its
 // own.
-func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, bodyVersion string, acc acceptance) {
+func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, bodyVersion string, acc acceptance, a *admission) {
 	if !msg.IsRequest() {
 		// The era defines no notification over HTTP (closing a response
 		// is what cancels its request), and its server sends no request
@@ -328,18 +664,29 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 	if !rev.Serves(msg.Method) {
 		status = http.StatusNotFound
 	}
-	if msg.Method == methodListen && !acc.sse {
-		writeError(w, http.StatusNotAcceptable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "subscriptions/listen answers with an event stream: Accept must list text/event-stream"))
-		return
+	if msg.Method == methodListen && status == http.StatusOK {
+		if !acc.sse {
+			writeError(w, http.StatusNotAcceptable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "subscriptions/listen answers with an event stream: Accept must list text/event-stream"))
+			return
+		}
+		// A stream, not a request in flight: it counts among the streams.
+		if err := a.toStream(); err != nil {
+			unavailable(w, msg.ID, err)
+			return
+		}
 	}
 	rep := newReply(w, acc, h.opts.KeepAlive)
 	sess := h.srv.NewSession(p, rep.push)
 	if !h.track(sess) {
 		sess.Close()
-		writeError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+		unavailable(w, msg.ID, errClosed)
 		return
 	}
-	out := sess.HandleMessage(r.Context(), msg)
+	ctx := r.Context()
+	if h.opts.Stateless {
+		ctx = mcp.WithStatelessOnly(ctx)
+	}
+	out := sess.HandleMessage(ctx, msg)
 	h.untrack(sess)
 	sess.Close()
 	rep.finish(status, out)
@@ -381,9 +728,9 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 		s := h.newSession(p)
 		out := s.mcp.HandleMessage(r.Context(), msg)
 		if isResult(out) {
-			if !h.register(s) {
+			if err := h.register(s); err != nil {
 				s.close()
-				writeError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down"))
+				unavailable(w, msg.ID, err)
 				return
 			}
 			w.Header().Set(HeaderSessionID, s.id)
@@ -469,6 +816,11 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 	if s == nil {
 		return
 	}
+	if err := h.openStream(s.caller); err != nil {
+		unavailable(w, jsonrpc.ID{}, err)
+		return
+	}
+	defer h.closeStream(s.caller)
 	s.serveStream(w, r.Context(), h.ctx, h.opts.KeepAlive)
 }
 
@@ -483,7 +835,13 @@ func (h *Handler) sessionOf(w http.ResponseWriter, r *http.Request, p estate.Pri
 	}
 	s := h.lookup(sid, p)
 	if s == nil {
-		writeError(w, http.StatusNotFound, id, errSessionNotFound)
+		if h.isClosed() {
+			// Close ended every session: the id was not wrong, the
+			// server is going away.
+			unavailable(w, id, errClosed)
+		} else {
+			writeError(w, http.StatusNotFound, id, errSessionNotFound)
+		}
 	}
 	return s
 }

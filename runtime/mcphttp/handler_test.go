@@ -428,6 +428,12 @@ func TestStatelessModeReplicas(t *testing.T) {
 			t.Fatalf("replica %d: %d %s", i%2, r.status, r.raw)
 		}
 	}
+	// server/discover lists only the revisions a stateless handler serves:
+	// a client may not pick one it would be refused.
+	discover := map[string]string{"Authorization": "Bearer inv", mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "server/discover"}
+	if r := do(t, http.MethodPost, urls[0], discover, `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+meta+`}}`); fmt.Sprint(r.result()["supportedVersions"]) != "[2026-07-28]" {
+		t.Errorf("server/discover: %d %s", r.status, r.raw)
+	}
 	r := do(t, http.MethodPost, urls[0], map[string]string{"Authorization": "Bearer inv"}, initialize)
 	data, _ := r.body["error"].(map[string]any)["data"].(map[string]any)
 	if r.status != http.StatusBadRequest || r.errorCode() != -32022 || data["requested"] != "2025-11-25" {
@@ -570,5 +576,89 @@ func TestServerRequestRoundTrip(t *testing.T) {
 	res := event(t, br)
 	if res["id"] != float64(2) || !strings.Contains(fmt.Sprint(res["result"]), "model said hello") {
 		t.Fatalf("call's answer: %v", res)
+	}
+}
+
+// TestRepeatedMcpHeaderIsRefused: a request naming a tool in Mcp-Name twice
+// is refused, not checked against its first value while a gateway may read
+// the last; so is any other Mcp-* header sent twice.
+func TestRepeatedMcpHeaderIsRefused(t *testing.T) {
+	_, url := endpoint(t, newMCPServer(t), mcphttp.Options{Authenticator: tokens{}})
+	call := `{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"name":"status.ping","arguments":{},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	for _, tc := range []struct {
+		name   string
+		header [][2]string
+		status int
+	}{
+		{"once", [][2]string{{mcphttp.HeaderName, "status.ping"}}, http.StatusOK},
+		{"Mcp-Name twice", [][2]string{{mcphttp.HeaderName, "status.ping"}, {mcphttp.HeaderName, "payments.release"}}, http.StatusBadRequest},
+		{"Mcp-Method twice", [][2]string{{mcphttp.HeaderName, "status.ping"}, {mcphttp.HeaderMethod, "tools/list"}}, http.StatusBadRequest},
+		{"Mcp-Protocol-Version twice", [][2]string{{mcphttp.HeaderName, "status.ping"}, {mcphttp.HeaderProtocolVersion, "2026-07-28"}}, http.StatusBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(call))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer inv")
+			req.Header.Set(mcphttp.HeaderProtocolVersion, "2026-07-28")
+			req.Header.Set(mcphttp.HeaderMethod, "tools/call")
+			for _, h := range tc.header {
+				req.Header.Add(h[0], h[1])
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tc.status {
+				t.Errorf("got %d %s, want %d", res.StatusCode, body, tc.status)
+			}
+			if tc.status == http.StatusBadRequest && !strings.Contains(string(body), "is repeated") {
+				t.Errorf("got %s", body)
+			}
+		})
+	}
+}
+
+// TestCORS: a browser page of an allowed origin can call the endpoint: its
+// preflight is answered without a token, and every answer (a 401
+// included) names the origin and exposes the session id and the
+// challenge. A foreign origin's preflight is refused.
+func TestCORS(t *testing.T) {
+	const console = "https://console.bank.example"
+	_, url := endpoint(t, newMCPServer(t), mcphttp.Options{Authenticator: tokens{}, AllowedOrigins: []string{console}})
+	preflight := func(origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodOptions, url, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, mcp-session-id")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	res := preflight(console)
+	allowed := strings.ToLower(res.Header.Get("Access-Control-Allow-Headers"))
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("Access-Control-Allow-Origin") != console ||
+		!strings.Contains(res.Header.Get("Access-Control-Allow-Methods"), "POST") ||
+		!strings.Contains(allowed, "authorization") || !strings.Contains(allowed, "mcp-session-id") {
+		t.Errorf("preflight: %d %v", res.StatusCode, res.Header)
+	}
+	if res := preflight("https://evil.example"); res.StatusCode != http.StatusForbidden || res.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("a foreign preflight: %d %v", res.StatusCode, res.Header)
+	}
+	r := do(t, http.MethodPost, url, map[string]string{"Origin": console, "Authorization": "Bearer inv"}, initialize)
+	if r.status != http.StatusOK || r.header.Get("Access-Control-Allow-Origin") != console ||
+		!strings.Contains(r.header.Get("Access-Control-Expose-Headers"), mcphttp.HeaderSessionID) {
+		t.Errorf("initialize from the console: %d %v", r.status, r.header)
+	}
+	r = do(t, http.MethodPost, url, map[string]string{"Origin": console}, initialize)
+	if r.status != http.StatusUnauthorized || r.header.Get("Access-Control-Allow-Origin") != console ||
+		!strings.Contains(r.header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate") {
+		t.Errorf("a 401 to the console: %d %v", r.status, r.header)
 	}
 }

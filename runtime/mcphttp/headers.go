@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // checkStatelessHeaders is the 2026-07-28 server validation: the headers a
@@ -58,13 +59,28 @@ func mismatch(message string) *jsonrpc.Error {
 	return jsonrpc.NewError(jsonrpc.CodeHeaderMismatch, "Header mismatch: "+message)
 }
 
-// header returns a header's value and whether it is present at all.
+// header returns a header's value and whether it is present at all. A
+// request carrying it twice never gets here (see repeatedHeader).
 func header(h http.Header, name string) (string, bool) {
 	v := h.Values(name)
 	if len(v) == 0 {
 		return "", false
 	}
 	return v[0], true
+}
+
+// repeatedHeader names a header of this transport (Mcp-*) that the request
+// carries more than once, "" when there is none. Such a request is refused
+// before anything reads it: checking one of the values against the body
+// while a gateway routes or authorises on another is the smuggling that
+// duplicate JSON members are refused for (see jsonrpc.Decode).
+func repeatedHeader(h http.Header) string {
+	for name, values := range h {
+		if len(values) > 1 && strings.HasPrefix(name, "Mcp-") {
+			return name
+		}
+	}
+	return ""
 }
 
 // nameField is the params member Mcp-Name mirrors for a method, "" when the
@@ -131,7 +147,9 @@ func parseAccept(values []string) acceptance {
 	return a
 }
 
-func quote(s string) string { return strconv.Quote(s) }
+// quote is how an error text shows a value the peer sent: quoted, and
+// clipped (see oplog.Clip).
+func quote(s string) string { return strconv.Quote(oplog.Clip(s, oplog.MaxEcho)) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 

@@ -52,6 +52,29 @@ func (h *Handler) originAllowed(origin, host string) bool {
 	return IsLoopbackHost(u.Hostname()) && IsLoopbackHost(host)
 }
 
+// allowCORS lets a browser page of an origin the handler allows (see
+// checkHostAndOrigin) call the endpoint (the Fetch standard's CORS
+// protocol): every answer names the origin and exposes the headers a
+// client reads (the session id, the 401 challenge), and a preflight
+// (OPTIONS with Access-Control-Request-Method) gets the methods and
+// headers the transport takes, without authentication, as browsers send
+// preflights without credentials. It reports whether r is a preflight,
+// which the caller answers 204. Tokens travel in Authorization, never in
+// cookies, so credentials are not allowed.
+func allowCORS(h http.Header, origin string, r *http.Request) (preflight bool) {
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	h.Set("Access-Control-Expose-Headers", HeaderSessionID+", WWW-Authenticate")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Last-Event-ID, "+
+		HeaderSessionID+", "+HeaderProtocolVersion+", "+HeaderMethod+", "+HeaderName)
+	h.Set("Access-Control-Max-Age", "600")
+	return true
+}
+
 // hostname is a Host header without its port and brackets, lower-cased.
 func hostname(hostport string) string {
 	host := hostport

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // Defaults of Config.
@@ -144,10 +145,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if cfg.Resource == "" {
 		cfg.Resource = "http://" + ln.Addr().String() + cfg.Path
 	}
-	log := cfg.Handler.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := oplog.Logger(cfg.Handler.Logger)
 	mux := http.NewServeMux()
 	if !auth.IsInsecure(cfg.Handler.Authenticator) {
 		metaURL := auth.MetadataURL(cfg.Resource)

@@ -1,9 +1,11 @@
 package mcphttp
 
 import (
+	"container/list"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -23,18 +25,44 @@ const maxPending = 16
 type session struct {
 	id        string
 	principal estate.Principal
+	caller    string // callerKey(principal)
 	mcp       *mcp.Session
 	gone      chan struct{} // closed when the session ends
 
-	mu       sync.Mutex
-	stream   *sseStream // the open GET stream, nil when none
-	pending  [][]byte   // notifications sent while no stream was open
-	lastUsed time.Time
-	closed   bool
+	// Under Handler.mu: when the session was last used, and its places in
+	// the table's lists.
+	lastUsed   time.Time
+	inTable    *list.Element
+	inCaller   *list.Element
+	registered bool
+
+	mu      sync.Mutex
+	stream  *sseStream // the open GET stream, nil when none
+	pending [][]byte   // notifications sent while no stream was open
+	closed  bool
 }
 
+// sessionTable holds the handshake-era sessions under Handler.mu: by id;
+// in order of last use, so that the session to expire next is the last of
+// the list, whatever the number of sessions; and per caller, so that one
+// caller's sessions can be bounded without counting the others'. Every
+// operation on it is O(1) in the number of sessions.
+type sessionTable struct {
+	byID     map[string]*session
+	lru      list.List             // of *session, most recently used first
+	byCaller map[string]*list.List // of *session per caller, the same order
+	// expiry fires when the least recently used session goes idle for
+	// SessionIdleTimeout; armed says it is pending.
+	expiry *time.Timer
+	armed  bool
+}
+
+// callerKey is who a session counts against: the agent and its tenant.
+// A caller with other scopes or another clearance is still that caller.
+func callerKey(p estate.Principal) string { return p.Tenant + "\x00" + p.AgentID }
+
 func (h *Handler) newSession(p estate.Principal) *session {
-	s := &session{id: newSessionID(), principal: p, gone: make(chan struct{}), lastUsed: time.Now()}
+	s := &session{id: newSessionID(), principal: p, caller: callerKey(p), gone: make(chan struct{})}
 	s.mcp = h.srv.NewSession(p, s.send)
 	return s
 }
@@ -46,65 +74,145 @@ func newSessionID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// register adds s to the table, after ending the sessions that expired.
-// It is false once the handler is closed.
-func (h *Handler) register(s *session) bool {
+var (
+	errClosed       = errors.New("the server is shutting down")
+	errTooManyTotal = errors.New("the server holds as many sessions as it may: retry later, or end a session you no longer use (DELETE)")
+)
+
+// register adds s to the table. A caller at MaxSessionsPerCaller loses its
+// least recently used session to the new one: it only ever displaces its
+// own. It fails when the handler is closed, or when the table holds
+// MaxSessions sessions of others.
+func (h *Handler) register(s *session) error {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return false
+		return errClosed
 	}
-	var expired []*session
-	for id, old := range h.sessions {
-		if old.expired(h.opts.SessionIdleTimeout) {
-			delete(h.sessions, id)
-			expired = append(expired, old)
+	t := &h.sessions
+	var displaced *session
+	if own := t.byCaller[s.caller]; own != nil && own.Len() >= h.opts.MaxSessionsPerCaller {
+		displaced = own.Back().Value.(*session)
+		h.removeLocked(displaced)
+	}
+	if len(t.byID) >= h.opts.MaxSessions {
+		h.mu.Unlock()
+		if displaced != nil {
+			displaced.close()
 		}
+		return errTooManyTotal
 	}
-	h.sessions[s.id] = s
+	s.lastUsed = time.Now()
+	t.byID[s.id] = s
+	s.inTable = t.lru.PushFront(s)
+	own := t.byCaller[s.caller]
+	if own == nil {
+		own = list.New()
+		t.byCaller[s.caller] = own
+	}
+	s.inCaller = own.PushFront(s)
+	s.registered = true
+	if !t.armed {
+		h.armExpiryLocked(h.opts.SessionIdleTimeout)
+	}
 	h.mu.Unlock()
-	for _, old := range expired {
-		old.close()
+	if displaced != nil {
+		displaced.close()
 	}
-	return true
+	return nil
 }
 
-// lookup finds the live session id names for principal p: nil when there
-// is none, it expired, or it belongs to another principal.
+// lookup finds the live session id names for principal p, and marks it
+// used: nil when there is none, it expired, or it belongs to another
+// principal.
 func (h *Handler) lookup(id string, p estate.Principal) *session {
 	h.mu.Lock()
-	s := h.sessions[id]
-	if s != nil && s.expired(h.opts.SessionIdleTimeout) {
-		delete(h.sessions, id)
+	s := h.sessions.byID[id]
+	if s == nil {
+		h.mu.Unlock()
+		return nil
+	}
+	if time.Since(s.lastUsed) > h.opts.SessionIdleTimeout {
+		// Expired, and the timer has not got to it yet.
+		h.removeLocked(s)
 		h.mu.Unlock()
 		s.close()
 		return nil
 	}
-	h.mu.Unlock()
-	if s == nil || !s.principal.SameAs(p) {
+	if !s.principal.SameAs(p) {
+		h.mu.Unlock()
 		return nil
 	}
-	s.mu.Lock()
 	s.lastUsed = time.Now()
-	s.mu.Unlock()
+	h.sessions.lru.MoveToFront(s.inTable)
+	h.sessions.byCaller[s.caller].MoveToFront(s.inCaller)
+	h.mu.Unlock()
 	return s
 }
 
 func (h *Handler) remove(s *session) {
 	h.mu.Lock()
-	if h.sessions[s.id] == s {
-		delete(h.sessions, s.id)
-	}
+	h.removeLocked(s)
 	h.mu.Unlock()
 	s.close()
 }
 
-// expired reports whether s was unused for longer than idle with no stream
-// open.
-func (s *session) expired(idle time.Duration) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stream == nil && time.Since(s.lastUsed) > idle
+// removeLocked takes s out of the table, if it is there; the caller closes
+// it once h.mu is released.
+func (h *Handler) removeLocked(s *session) {
+	if !s.registered {
+		return
+	}
+	s.registered = false
+	t := &h.sessions
+	delete(t.byID, s.id)
+	t.lru.Remove(s.inTable)
+	own := t.byCaller[s.caller]
+	own.Remove(s.inCaller)
+	if own.Len() == 0 {
+		delete(t.byCaller, s.caller)
+	}
+}
+
+// armExpiryLocked sets the expiry timer to fire after d.
+func (h *Handler) armExpiryLocked(d time.Duration) {
+	t := &h.sessions
+	if t.expiry == nil {
+		t.expiry = time.AfterFunc(d, h.expireIdle)
+	} else {
+		t.expiry.Reset(d)
+	}
+	t.armed = true
+}
+
+// expireIdle ends the sessions unused for SessionIdleTimeout, from the
+// least recently used on, and sets the timer for the next one to go. An
+// open GET stream does not keep a session alive: a session is used by its
+// requests, and a client whose stream ends with its session initializes
+// again, as it does after any 404.
+func (h *Handler) expireIdle() {
+	h.mu.Lock()
+	t := &h.sessions
+	t.armed = false
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	idle := h.opts.SessionIdleTimeout
+	var expired []*session
+	for e := t.lru.Back(); e != nil; e = t.lru.Back() {
+		s := e.Value.(*session)
+		if wait := idle - time.Since(s.lastUsed); wait > 0 {
+			h.armExpiryLocked(wait)
+			break
+		}
+		h.removeLocked(s)
+		expired = append(expired, s)
+	}
+	h.mu.Unlock()
+	for _, s := range expired {
+		s.close()
+	}
 }
 
 // send is the mcp.Session's send function: to the open stream, or kept for
@@ -155,7 +263,6 @@ func (s *session) serveStream(w http.ResponseWriter, reqCtx, done context.Contex
 	if s.stream == st {
 		s.stream = nil
 	}
-	s.lastUsed = time.Now()
 	s.mu.Unlock()
 	st.close()
 }

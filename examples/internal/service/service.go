@@ -16,9 +16,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // Config is the shared configuration: flags, each with an environment
@@ -30,10 +33,46 @@ type Config struct {
 	// Lifecycle is a JSON file of lifecycle changes, applied at start and
 	// on SIGHUP; "" applies none.
 	Lifecycle string
+	// CallTimeout is every tool call's deadline (mcp.Options.CallTimeout):
+	// a handler that waits on a system behind it past it is answered
+	// with a failure and holds no place in flight any longer.
+	CallTimeout time.Duration
 	// Transport is "stdio" (the default) or "http"; HTTP configures the
 	// latter (http.go).
 	Transport string
 	HTTP      HTTPConfig
+}
+
+// NewLogger returns the service's operational log: JSON lines on w,
+// written by a goroutine of their own (oplog.Async), every string clipped.
+// A stderr nobody reads costs log lines, dropped and counted (the count is
+// logged once stderr moves again), never a request nor a shutdown. SIGPIPE
+// is ignored from here on: a write to a stderr or stdout whose reader went
+// away fails with EPIPE, where the signal would kill the process with the
+// request unanswered. close writes what is queued, waiting a second at
+// most.
+func NewLogger(w io.Writer) (logger *slog.Logger, close func()) {
+	signal.Ignore(syscall.SIGPIPE)
+	async := oplog.NewAsync(slog.NewJSONHandler(w, nil), oplog.AsyncOptions{})
+	return slog.New(async), func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = async.Close(ctx)
+	}
+}
+
+// DefaultCallTimeout is -call-timeout's default: long for a tool that asks
+// core banking, short enough that a hung dependency does not hold its
+// callers' requests for good.
+const DefaultCallTimeout = 30 * time.Second
+
+// envDuration is a duration flag's default from the environment variable
+// name, def when it is unset or not a duration.
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
+	}
+	return def
 }
 
 // EnvOr returns the environment variable name, or def when it is unset.
@@ -54,6 +93,7 @@ func (c *Config) Flags(fs *flag.FlagSet, envPrefix string) {
 	fs.StringVar(&c.Scopes, "scopes", EnvOr(env("SCOPES"), ""), "stdio and -insecure-dev: comma-separated scopes the caller holds (env "+env("SCOPES")+")")
 	fs.StringVar(&c.Clearance, "clearance", EnvOr(env("CLEARANCE"), "internal"), "stdio and -insecure-dev: the caller's clearance: public, internal, confidential or restricted (env "+env("CLEARANCE")+")")
 	fs.StringVar(&c.Lifecycle, "lifecycle", EnvOr(env("LIFECYCLE"), ""), `JSON file of lifecycle changes, {"name@X.Y.Z": "deprecated"|"retired"}, applied at start and on SIGHUP (env `+env("LIFECYCLE")+")")
+	fs.DurationVar(&c.CallTimeout, "call-timeout", envDuration(env("CALL_TIMEOUT"), DefaultCallTimeout), "the deadline of every tool call; 0 for none (env "+env("CALL_TIMEOUT")+")")
 	fs.StringVar(&c.Transport, "transport", EnvOr(env("TRANSPORT"), "stdio"), "stdio or http (Streamable HTTP) (env "+env("TRANSPORT")+")")
 	c.HTTP.flags(fs, env)
 }
@@ -96,7 +136,7 @@ func (c *Config) Serve(srv *mcp.Server, p estate.Principal, stdin io.Reader, std
 		go func() {
 			for range hup {
 				if err := ApplyLifecycle(srv.Registry(), c.Lifecycle); err != nil {
-					logger.Error("lifecycle reload failed", "error", err)
+					logger.Error("lifecycle reload failed", "file", c.Lifecycle, "error", err)
 				} else {
 					logger.Info("lifecycle reloaded", "file", c.Lifecycle)
 				}
@@ -109,36 +149,47 @@ func (c *Config) Serve(srv *mcp.Server, p estate.Principal, stdin io.Reader, std
 		return c.HTTP.Serve(ctx, srv, p, logger)
 	}
 	logger.Info("serving", "transport", "stdio")
-	return srv.ServeStream(ctx, stdin, stdout, p)
+	err := srv.ServeStream(ctx, stdin, stdout, p)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// A signal asked for the shutdown, and it is done: every request
+		// in flight, and every open subscription, answered.
+		logger.Info("stopped", "transport", "stdio")
+		return nil
+	}
+	return err
 }
 
-// ApplyLifecycle moves the versions the file names: a registry change, so
-// list_changed goes out. Applying the same file twice changes nothing.
+// ApplyLifecycle applies the file's lifecycle changes all or none. The
+// whole file is read first: one JSON object, no key twice (a second value
+// for a key would silently win), each key name@X.Y.Z. The registry then
+// checks every change against the estate and applies them together, or
+// none (estate.Registry.ChangeLifecycles): a file naming one version that
+// does not exist leaves every other version as it was. A change applied
+// already is no change, so applying the same file again is harmless;
+// clients get notifications/tools/list_changed once for a file that
+// changed something.
 func ApplyLifecycle(r *estate.Registry, file string) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
-	var changes map[string]string
-	if err := json.Unmarshal(data, &changes); err != nil {
-		return fmt.Errorf("%s: %v", file, err)
-	}
-	for key, to := range changes {
+	var changes []estate.LifecycleChange
+	var problems []error
+	err = jsonrpc.ForEachMember(data, func(key string, value json.RawMessage) error {
 		name, version, ok := strings.Cut(key, "@")
 		if !ok {
-			return fmt.Errorf("%s: %q is not name@X.Y.Z", file, key)
+			problems = append(problems, fmt.Errorf("%q is not name@X.Y.Z", key))
+			return nil
 		}
-		switch estate.Lifecycle(to) {
-		case estate.Deprecated:
-			err = r.Deprecate(name, version, "")
-		case estate.Retired:
-			err = r.Retire(name, version)
-		default:
-			err = fmt.Errorf("lifecycle %q (want deprecated or retired)", to)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %s: %v", file, key, err)
-		}
+		to, _ := jsonrpc.Unquote(value)
+		changes = append(changes, estate.LifecycleChange{Name: name, Version: version, To: estate.Lifecycle(to)})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: not a JSON object of name@X.Y.Z to lifecycle: %v; nothing was changed", file, err)
+	}
+	if err := errors.Join(append(problems, r.ChangeLifecycles(changes))...); err != nil {
+		return fmt.Errorf("%s: nothing was changed: %w", file, err)
 	}
 	return nil
 }

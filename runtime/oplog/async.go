@@ -1,0 +1,138 @@
+package oplog
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultBuffer is AsyncOptions.Buffer when zero.
+const DefaultBuffer = 1024
+
+// AsyncOptions configure NewAsync. The zero value is usable.
+type AsyncOptions struct {
+	// Limits clip every record as Capped does.
+	Limits Limits
+	// Buffer bounds the records waiting to be written; zero means
+	// DefaultBuffer. With the default limits the records waiting take at
+	// most 16 MiB.
+	Buffer int
+}
+
+// Async is a handler that never makes its caller wait for the log's
+// writer: a record is clipped (see Capped), queued, and handed to the
+// next handler by a goroutine of the Async's own. When the queue is full
+// the record is dropped and counted; the next record written is preceded
+// by a warning, "log records dropped", with how many. A writer that
+// blocks (a stderr nobody reads) or fails (a stderr closed) thus costs
+// the service log records, never a request.
+//
+// Close writes what is queued, for as long as its context allows.
+type Async struct {
+	next   slog.Handler // with this handler's attributes and groups
+	root   slog.Handler // the handler NewAsync was given: drops are reported there
+	limits Limits
+	q      *queue
+}
+
+type queue struct {
+	items   chan item
+	dropped atomic.Int64
+	done    chan struct{} // closed when the writer goroutine ends
+
+	mu     sync.RWMutex // held for reading while queueing, for writing by Close
+	closed bool
+}
+
+type item struct {
+	h   slog.Handler
+	ctx context.Context
+	r   slog.Record
+}
+
+// NewAsync starts the goroutine that writes to next.
+func NewAsync(next slog.Handler, opts AsyncOptions) *Async {
+	if opts.Buffer <= 0 {
+		opts.Buffer = DefaultBuffer
+	}
+	a := &Async{next: next, root: next, limits: opts.Limits.withDefaults(),
+		q: &queue{items: make(chan item, opts.Buffer), done: make(chan struct{})}}
+	go a.write()
+	return a
+}
+
+func (a *Async) Enabled(ctx context.Context, l slog.Level) bool { return a.next.Enabled(ctx, l) }
+
+// Handle queues r, clipped; it never waits.
+func (a *Async) Handle(ctx context.Context, r slog.Record) error {
+	q := a.q
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.closed {
+		q.dropped.Add(1)
+		return nil
+	}
+	select {
+	case q.items <- item{h: a.next, ctx: context.WithoutCancel(ctx), r: clipRecord(r, a.limits)}:
+	default:
+		q.dropped.Add(1)
+	}
+	return nil
+}
+
+func (a *Async) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *a
+	c.next = a.next.WithAttrs(clipAttrs(attrs, a.limits))
+	return &c
+}
+
+func (a *Async) WithGroup(name string) slog.Handler {
+	c := *a
+	c.next = a.next.WithGroup(Clip(name, a.limits.MaxString))
+	return &c
+}
+
+// Dropped is how many records were dropped since the last warning about
+// them.
+func (a *Async) Dropped() int64 { return a.q.dropped.Load() }
+
+func (a *Async) write() {
+	defer close(a.q.done)
+	for it := range a.q.items {
+		a.reportDropped()
+		_ = it.h.Handle(it.ctx, it.r) // a log that cannot be written is not the request's failure
+	}
+	a.reportDropped()
+}
+
+// reportDropped writes the warning for the records dropped since the last.
+func (a *Async) reportDropped() {
+	n := a.q.dropped.Swap(0)
+	if n == 0 {
+		return
+	}
+	r := slog.NewRecord(time.Now(), slog.LevelWarn, "log records dropped", 0)
+	r.AddAttrs(slog.Int64("dropped", n))
+	_ = a.root.Handle(context.Background(), r)
+}
+
+// Close stops queueing (later records are dropped and counted) and waits
+// until what is queued is written, or ctx is done: a writer that blocks
+// must not hold up a shutdown.
+func (a *Async) Close(ctx context.Context) error {
+	q := a.q
+	q.mu.Lock()
+	if !q.closed {
+		q.closed = true
+		close(q.items)
+	}
+	q.mu.Unlock()
+	select {
+	case <-q.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

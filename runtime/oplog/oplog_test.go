@@ -1,0 +1,165 @@
+package oplog_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/oplog"
+)
+
+// TestCappedClipsEveryRecord: whatever a record's strings hold (its
+// message, attributes, an error, the maps and slices of a call's
+// arguments, attributes added with With), the line written is bounded by
+// MaxRecord and says what it left out.
+func TestCappedClipsEveryRecord(t *testing.T) {
+	var out bytes.Buffer
+	limits := oplog.Limits{MaxString: 100, MaxRecord: 1000}
+	log := slog.New(oplog.Capped(slog.NewJSONHandler(&out, nil), limits))
+	huge := strings.Repeat("é", 1<<20)
+	args := map[string]any{"note": huge}
+	for i := range 10000 {
+		args["k"+strconv.Itoa(i)] = []any{huge, json.Number("1")}
+	}
+	log.With("with", huge).Info(huge, "method", huge, "error", errors.New(huge), "arguments", args,
+		"errors", []string{huge, huge}, slog.Group("g", "inner", huge))
+	line := out.String()
+	if len(line) > 2*limits.MaxRecord {
+		t.Errorf("a record of megabytes logged as %d bytes", len(line))
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(line), &rec); err != nil {
+		t.Fatalf("not one JSON line: %v\n%.300s", err, line)
+	}
+	if !strings.Contains(line, "… (2097152 bytes)") || !strings.Contains(line, "more members") {
+		t.Errorf("the line does not say what was clipped: %.500s", line)
+	}
+	if oplog.Capped(oplog.Capped(slog.DiscardHandler, limits), limits) != oplog.Capped(slog.DiscardHandler, limits) {
+		// Comparing two fresh wrappers is false; what matters is that a
+		// capped handler is not wrapped twice.
+		h := oplog.Capped(slog.DiscardHandler, limits)
+		if oplog.Capped(h, limits) != h {
+			t.Error("a capped handler was wrapped again")
+		}
+	}
+}
+
+// blocked is a handler whose writes wait until the test releases them, as
+// a stderr nobody reads does.
+type blocked struct {
+	release chan struct{}
+	mu      sync.Mutex
+	records []slog.Record
+}
+
+func (b *blocked) Enabled(context.Context, slog.Level) bool { return true }
+func (b *blocked) Handle(_ context.Context, r slog.Record) error {
+	<-b.release
+	b.mu.Lock()
+	b.records = append(b.records, r)
+	b.mu.Unlock()
+	return nil
+}
+func (b *blocked) WithAttrs([]slog.Attr) slog.Handler { return b }
+func (b *blocked) WithGroup(string) slog.Handler      { return b }
+
+// TestAsyncNeverWaits: with its writer blocked, logging does not wait; the
+// records that did not fit are dropped, counted, and reported in a warning
+// once the writer moves again; Close writes what is queued.
+func TestAsyncNeverWaits(t *testing.T) {
+	next := &blocked{release: make(chan struct{})}
+	a := oplog.NewAsync(next, oplog.AsyncOptions{Buffer: 8})
+	log := slog.New(a)
+	done := make(chan struct{})
+	go func() {
+		for i := range 1000 {
+			log.Info("r", "i", i)
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("logging waited for a blocked writer")
+	}
+	close(next.release)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var written, reported int64
+	for _, r := range next.records {
+		switch r.Message {
+		case "r":
+			written++
+		case "log records dropped":
+			r.Attrs(func(a slog.Attr) bool {
+				reported += a.Value.Int64()
+				return true
+			})
+		}
+	}
+	// The writer holds one record, the queue 8; what came meanwhile was
+	// dropped, and said to be.
+	if written+reported != 1000 || written > 8+1 {
+		t.Errorf("%d written and %d reported dropped of 1000 with 8 queued", written, reported)
+	}
+	log.Info("after Close")
+	if a.Dropped() != 1 {
+		t.Errorf("a record after Close: %d dropped", a.Dropped())
+	}
+	// Close does not wait for a writer that never moves.
+	stuck := oplog.NewAsync(&blocked{release: make(chan struct{})}, oplog.AsyncOptions{})
+	slog.New(stuck).Info("never written")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := stuck.Close(ctx); err == nil {
+		t.Error("Close returned nil with its writer stuck")
+	}
+}
+
+// TestPreviewReadsOnlyWhatItShows: a preview of a megabyte of arguments
+// keeps within the limits, says what it left out, and allocates a small
+// multiple of the limit, not of the text.
+func TestPreviewReadsOnlyWhatItShows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"note":"` + strings.Repeat("n", 1<<20) + `","list":[`)
+	for i := range 100000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"k":` + strconv.Itoa(i) + `}`)
+	}
+	b.WriteString(`],"deep":` + strings.Repeat(`[`, 100) + strings.Repeat(`]`, 100) + `}`)
+	raw := []byte(b.String())
+	limits := oplog.Limits{MaxString: 64, MaxRecord: 4096}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := oplog.Preview(raw, limits)
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64*uint64(limits.MaxRecord) {
+		t.Errorf("previewing %d bytes allocated %d", len(raw), alloc)
+	}
+	m, _ := v.(map[string]any)
+	note, _ := m["note"].(string)
+	list, _ := m["list"].([]any)
+	if !strings.HasSuffix(note, "… (1048576 bytes)") || len(list) == 0 || !strings.HasSuffix(list[len(list)-1].(string), "more elements") {
+		t.Errorf("preview: note %.80q, list of %d", note, len(list))
+	}
+	if got := oplog.Preview([]byte(`{"a":[1,"x",true,null]}`), oplog.Limits{}); !equalJSON(got, `{"a":[1,"x",true,null]}`) {
+		t.Errorf("a small value previews as %v", got)
+	}
+}
+
+func equalJSON(v any, want string) bool {
+	got, _ := json.Marshal(v)
+	return string(got) == want
+}
