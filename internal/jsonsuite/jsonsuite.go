@@ -106,6 +106,19 @@ func Deviation(file, group, test string, data json.RawMessage, valid bool) strin
 	return ""
 }
 
+// Judge is the outcome of one test whose data a validator found valid or
+// not: Passed when that is the suite's verdict, Deviated when it differs
+// for a documented reason (see Deviation), and Failed otherwise.
+func Judge(g Group, tc Test, valid bool) Outcome {
+	switch {
+	case valid == tc.Valid:
+		return Passed
+	case Deviation(g.File, g.Description, tc.Description, tc.Data, tc.Valid) != "":
+		return Deviated
+	}
+	return Failed
+}
+
 // integralNotInteger reports whether data is a number with an integral
 // value but a fraction or an exponent (1.0, 1e308).
 func integralNotInteger(data json.RawMessage) bool {

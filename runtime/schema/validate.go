@@ -407,6 +407,18 @@ func addAll(c, from *Collector) {
 	c.more += from.more
 }
 
+// evalAlternative applies the one alternative of a union that can match:
+// its errors are the union's, and what it evaluated counts when it
+// matched.
+func evalAlternative(alt *Schema, v any, path string, c *Collector, ev *evaluated) {
+	var bc Collector
+	bev := alt.eval(v, path, &bc)
+	if bc.Empty() {
+		ev.merge(bev)
+	}
+	addAll(c, &bc)
+}
+
 // evalUnion applies anyOf or oneOf (see Union for how alternatives are told
 // apart). Only alternatives that match contribute what they evaluated.
 func evalUnion(keyword string, alts []*Schema, u *Union, v any, k Kind, path string, c *Collector, ev *evaluated) {
@@ -417,12 +429,7 @@ func evalUnion(keyword string, alts []*Schema, u *Union, v any, k Kind, path str
 			c.Add(path, MsgType(u.TypeNames(), k))
 			return
 		}
-		var bc Collector
-		bev := alts[i].eval(v, path, &bc)
-		if bc.Empty() {
-			ev.merge(bev)
-		}
-		addAll(c, &bc)
+		evalAlternative(alts[i], v, path, c, ev)
 		return
 	case UnionByProperty:
 		m, ok := v.(map[string]any)
@@ -441,12 +448,7 @@ func evalUnion(keyword string, alts []*Schema, u *Union, v any, k Kind, path str
 			c.Add(PropertyPath(path, u.Property), MsgEnum(stringValues(u.Tags)))
 			return
 		}
-		var bc Collector
-		bev := alts[i].eval(v, path, &bc)
-		if bc.Empty() {
-			ev.merge(bev)
-		}
-		addAll(c, &bc)
+		evalAlternative(alts[i], v, path, c, ev)
 		return
 	}
 	firsts := make([]ValidationError, len(alts))
