@@ -48,7 +48,7 @@ try {
   const { tools } = await client.listTools();
   check("tools/list is filtered by authorization", names(tools) === "crm.notes.append,payments.lookup", names(tools));
   const lookup = tools.find((t) => t.name === "payments.lookup");
-  check("tools/list entry carries version and schema hash", lookup?._meta?.version === "2.0.0" && /^fnv1a64:[0-9a-f]{16}$/.test(lookup?._meta?.schemaHash ?? ""), lookup?._meta);
+  check("tools/list entry carries version and schema hash", lookup?._meta?.version === "3.0.0" && /^fnv1a64:[0-9a-f]{16}$/.test(lookup?._meta?.schemaHash ?? ""), lookup?._meta);
 
   const good = await client.callTool({ name: "payments.lookup", arguments: { reference: "PMT-771", as_of: "2026-03-31" } });
   check("good call", !good.isError && text(good.content) === "PMT-771: HELD, 250000 AED, beneficiary 'Acme Trading FZE'", good);

@@ -124,6 +124,11 @@ type Reader struct {
 	own   schema.Collector
 	quiet bool   // fill values without reporting (see Quiet)
 	num   jx.Num // the last number read, as written
+	// distinct is set when every object's member names are known to be
+	// distinct (BeginChecked): undeclared names then need no tracking,
+	// which for an object of many undeclared members is most of the
+	// memory its decoding takes.
+	distinct bool
 }
 
 var readers = sync.Pool{New: func() any { return &Reader{d: jx.GetDecoder()} }}
@@ -139,7 +144,7 @@ func NewReader(data []byte) *Reader {
 // Release returns r to the pool. r must not be used after.
 func (r *Reader) Release() {
 	r.d.ResetBytes(nil)
-	r.err, r.quiet, r.num = nil, false, nil
+	r.err, r.quiet, r.num, r.distinct = nil, false, nil, false
 	r.own.Reset()
 	r.c = nil
 	readers.Put(r)
@@ -173,8 +178,13 @@ func Begin(data []byte) *Reader {
 
 // BeginChecked is Begin for input already read strictly, as the server's
 // envelope reader reads every message before its arguments reach a
-// validator: the bytes are not scanned twice.
-func BeginChecked(data []byte) *Reader { return NewReader(data) }
+// validator: the bytes are not scanned twice, and member names, which
+// that reader found distinct in every object, are not tracked again.
+func BeginChecked(data []byte) *Reader {
+	r := NewReader(data)
+	r.distinct = true
+	return r
+}
 
 // Finish checks that nothing but whitespace follows the value, returns the
 // errors found (or the syntax error) and gives r back to the pool.
@@ -559,7 +569,7 @@ func (r *Reader) On(raw []byte) *Reader {
 		return r
 	}
 	sub := NewReader(raw)
-	sub.c, sub.quiet = r.c, r.quiet
+	sub.c, sub.quiet, sub.distinct = r.c, r.quiet, r.distinct
 	return sub
 }
 
@@ -567,7 +577,7 @@ func (r *Reader) On(raw []byte) *Reader {
 // value's errors come from the reference validator (see Check).
 func (r *Reader) Quiet(raw []byte) *Reader {
 	sub := NewReader(raw)
-	sub.c = r.c
+	sub.c, sub.distinct = r.c, r.distinct
 	sub.quiet = true
 	return sub
 }
@@ -648,6 +658,9 @@ func (m *Members) Field(seen *bool, name, rootPath string) *Loc {
 // it the second time, and returns it as a string.
 func (m *Members) undeclared() string {
 	name := string(m.it.Key())
+	if m.r.distinct {
+		return name
+	}
 	if m.set == nil && len(m.names) < 8 {
 		for _, n := range m.names {
 			if n == name {
@@ -674,7 +687,9 @@ func (m *Members) undeclared() string {
 // Undeclared skips the current member's value: a property nothing
 // constrains.
 func (m *Members) Undeclared() {
-	m.undeclared()
+	if !m.r.distinct {
+		m.undeclared()
+	}
 	m.r.Skip()
 }
 

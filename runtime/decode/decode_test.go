@@ -290,3 +290,17 @@ func TestTheErrorListIsCapped(t *testing.T) {
 		t.Fatalf("the list ends with %q", last)
 	}
 }
+
+// A Reader from BeginChecked trusts the reader before it for distinct
+// member names (the server's envelope reader refuses repeated ones); one
+// from Begin refuses them itself.
+func TestCheckedInputIsNotCheckedAgain(t *testing.T) {
+	in := []byte(`{"ref":"abc","x":1,"x":2}`)
+	if _, _, err := decode.Run[payment](in); err == nil {
+		t.Fatal("Begin took a repeated undeclared name")
+	}
+	_, errs, err := decode.RunChecked[payment](in)
+	if err != nil || !slices.Equal(errs.Strings(), []string{"$.x: additional property is not allowed"}) {
+		t.Fatalf("BeginChecked: %q %v, want the additional-property error, once", errs.Strings(), err)
+	}
+}
