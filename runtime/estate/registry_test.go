@@ -67,6 +67,21 @@ func TestPublishImmutable(t *testing.T) {
 		t.Errorf("empty lifecycle stored as %q, want active", again.Lifecycle)
 	}
 
+	// What the schema hands out are copies: editing them changes neither
+	// what is enforced nor what is listed. (Its state is unexported, so
+	// there is nothing else to edit.)
+	in := got.InputSchema
+	required := in.Required()
+	required[0] = "nothing"
+	types := in.Types()
+	types[0] = schema.KindString
+	if errs := again.InputSchema.Validate(map[string]any{}); len(errs) != 1 || errs[0].String() != "$.reference: required property is missing" {
+		t.Errorf("a call the contract refuses got %v after its accessors' results were edited", errs)
+	}
+	if again.InputSchema.Hash() != schema.MustParseJSON(base).Hash() {
+		t.Error("the listed contract changed")
+	}
+
 	// Still immutable once retired: a retired number is never reused.
 	if err := r.Retire("payments.lookup", "1.0.0"); err != nil {
 		t.Fatal(err)
