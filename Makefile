@@ -36,7 +36,7 @@ demo: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS = \
 	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
-	./runtime/schema:FuzzCanonical ./runtime/schema:FuzzClassify ./runtime/schema:FuzzCompilePattern \
+	./runtime/schema:FuzzCanonical ./runtime/schema:FuzzClassify ./runtime/schema:FuzzCompilePattern ./runtime/schema:FuzzFixedShape \
 	./runtime/schema:FuzzFormats ./runtime/jsonrpc:FuzzDecode \
 	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzDuplicateName \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes \

@@ -30,6 +30,9 @@ type Pattern struct {
 	re     *regexp.Regexp
 	ahead  []lookahead // leading look-aheads, each matched at position 0
 	msg    string      // MsgPattern(Source), built once
+	// fixed, when set, matches what re matches without the regexp
+	// machine (see fixedShape).
+	fixed *fixedShape
 }
 
 // lookahead is one leading (?=…) or (?!…), compiled anchored at the start.
@@ -47,6 +50,9 @@ func (p *Pattern) MatchString(s string) bool {
 		if a.re.MatchString(s) != a.want {
 			return false
 		}
+	}
+	if p.fixed != nil {
+		return p.fixed.match(s)
 	}
 	return p.re.MatchString(s)
 }
@@ -67,7 +73,7 @@ func CompilePattern(src string) (*Pattern, error) {
 		}
 		return nil, fmt.Errorf("pattern %q does not compile with Go's regexp (RE2): %v%s", src, err, hint)
 	}
-	return &Pattern{Source: src, re: re, msg: MsgPattern(src)}, nil
+	return &Pattern{Source: src, re: re, msg: MsgPattern(src), fixed: fixedShapeOf(src)}, nil
 }
 
 func compileLookaheads(src string, heads []string, rest string) (*Pattern, error) {
