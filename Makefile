@@ -38,7 +38,7 @@ FUZZ_TARGETS = \
 	./runtime/schema:FuzzValidate ./runtime/schema:FuzzParse ./runtime/schema:FuzzRepair \
 	./runtime/schema:FuzzCanonical ./runtime/schema:FuzzClassify ./runtime/schema:FuzzCompilePattern ./runtime/schema:FuzzFixedShape \
 	./runtime/schema:FuzzFormats ./runtime/jsonrpc:FuzzDecode \
-	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzDuplicateName \
+	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzValidate \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes \
 	./internal/difftest:FuzzDecoders
 fuzz:

@@ -31,11 +31,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
+	"strconv"
 	"sync"
 	"sync/atomic"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
@@ -95,28 +93,25 @@ func Decode(data []byte) (Message, *Error) {
 // rule about them is checked, so that a parse error anywhere in the text is
 // reported as one before any envelope rule.
 type envelope struct {
-	jsonrpc, id, method, params, result, err jsontext.Value
+	jsonrpc, id, method, params, result, err []byte
 }
 
+// read checks data strictly (textdec.Validate: the one place the rules of
+// the package documentation are enforced, in one pass) and then splits the
+// message's members, which needs no check of its own.
 func (e *envelope) read(data []byte) *Error {
-	d := textdec.GetAllowingDuplicates(data)
-	defer d.Put()
-	dec := &d.Decoder
-	switch dec.PeekKind() {
+	if err := textdec.Validate(data); err != nil {
+		return parseError(err)
+	}
+	switch textdec.Kind(data) {
 	case '{':
 	case '[':
-		if _, err := readWhole(dec); err != nil {
-			return parseError(err)
-		}
 		return NewError(CodeInvalidRequest, msgBatch)
 	default:
-		if _, err := readWhole(dec); err != nil {
-			return parseError(err)
-		}
 		return NewError(CodeInvalidRequest, msgNotObject)
 	}
-	err := forEachMember(dec, data, func(name string, v jsontext.Value) error {
-		switch name {
+	EachMember(data, func(name []byte, v json.RawMessage) {
+		switch string(name) {
 		case "jsonrpc":
 			e.jsonrpc = v
 		case "id":
@@ -130,17 +125,7 @@ func (e *envelope) read(data []byte) *Error {
 		case "error":
 			e.err = v
 		}
-		return nil
 	})
-	if err == nil {
-		err = expectEOF(dec)
-	}
-	if err == nil {
-		err = textdec.DuplicateName(data)
-	}
-	if err != nil {
-		return parseError(err)
-	}
 	return nil
 }
 
@@ -149,7 +134,7 @@ func (e *envelope) message() (Message, *Error) {
 	// The id is read first so that every error can be answered under it;
 	// the rules are then checked in the seed's order: jsonrpc, method, id,
 	// params. An invalid id leaves m.ID zero, so its error goes out as null.
-	idValid := e.id == nil || e.id.Kind() == 'n'
+	idValid := e.id == nil || textdec.Kind(e.id) == 'n'
 	if !idValid {
 		m.ID, idValid = parseID(e.id)
 	}
@@ -171,7 +156,7 @@ func (e *envelope) message() (Message, *Error) {
 		// it; there is nothing to answer to but an error.
 		return m, NewError(CodeInvalidRequest, msgBadID)
 	}
-	if e.params != nil && e.params.Kind() != '{' {
+	if e.params != nil && textdec.Kind(e.params) != '{' {
 		return m, NewError(CodeInvalidRequest, msgBadParams)
 	}
 	if e.result != nil || e.err != nil {
@@ -203,120 +188,77 @@ func (e *envelope) response(m Message, idValid bool) (Message, *Error) {
 	return m, nil
 }
 
-func decodeErrorObject(v jsontext.Value) (*Error, bool) {
-	if v.Kind() != '{' {
+func decodeErrorObject(v []byte) (*Error, bool) {
+	if textdec.Kind(v) != '{' {
 		return nil, false
 	}
 	var out Error
-	var haveCode, haveMessage bool
-	err := ForEachMember(json.RawMessage(v), func(name string, value json.RawMessage) error {
-		val := jsontext.Value(value)
-		switch name {
+	var haveCode, haveMessage, bad bool
+	EachMember(v, func(name []byte, value json.RawMessage) {
+		switch string(name) {
 		case "code":
-			if val.Kind() != '0' {
-				return errBadError
-			}
-			var n int
-			if err := json.Unmarshal(value, &n); err != nil {
-				return errBadError
+			n, err := strconv.Atoi(string(value))
+			if err != nil {
+				bad = true // not an integer, or beyond int
+				return
 			}
 			out.Code, haveCode = n, true
 		case "message":
-			s, ok := Unquote(val)
+			s, ok := Unquote(value)
 			if !ok {
-				return errBadError
+				bad = true
+				return
 			}
 			out.Message, haveMessage = s, true
 		case "data":
 			out.Data = value
 		}
-		return nil
 	})
-	return &out, err == nil && haveCode && haveMessage
+	return &out, !bad && haveCode && haveMessage
 }
-
-var errBadError = errors.New(msgBadError)
 
 // ForEachMember calls fn with each member of the JSON object obj, in order,
 // the value as JSON text aliasing obj. It stops at the first error fn
 // returns, and fails on text that is not one object under the rules of
 // Decode (duplicate names and invalid UTF-8 included).
 func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessage) error) error {
-	d := textdec.GetAllowingDuplicates(obj)
-	defer d.Put()
-	dec := &d.Decoder
-	if k := dec.PeekKind(); k != '{' {
-		if _, err := readWhole(dec); err != nil {
-			return err
-		}
+	if err := textdec.Validate(obj); err != nil {
+		return err
+	}
+	if textdec.Kind(obj) != '{' {
 		return errors.New("not a JSON object")
 	}
-	err := forEachMember(dec, obj, func(name string, v jsontext.Value) error {
-		return fn(name, json.RawMessage(v))
-	})
-	if err != nil {
-		return err
-	}
-	if err := expectEOF(dec); err != nil {
-		return err
-	}
-	return textdec.DuplicateName(obj)
-}
-
-// forEachMember walks the object at the decoder's position. Values are
-// sliced out of data (the decoder's whole input) rather than taken from the
-// decoder, whose buffers are reused by the next read.
-func forEachMember(dec *jsontext.Decoder, data []byte, fn func(name string, v jsontext.Value) error) error {
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	for dec.PeekKind() != '}' {
-		quoted, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		name, ok := internedString(quoted)
-		if !ok {
-			return errors.New("invalid object member name")
-		}
-		v, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		end := dec.InputOffset()
-		if err := fn(name, jsontext.Value(data[end-int64(len(v)):end])); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	return nil
-}
-
-func readWhole(dec *jsontext.Decoder) (jsontext.Value, error) {
-	v, err := dec.ReadValue()
-	if err != nil {
-		return nil, err
-	}
-	return v, expectEOF(dec)
-}
-
-func expectEOF(dec *jsontext.Decoder) error {
-	if _, err := dec.ReadToken(); err != io.EOF {
+	var err error
+	EachMember(obj, func(name []byte, value json.RawMessage) {
 		if err == nil {
-			return errors.New("unexpected data after the JSON value")
+			err = fn(Intern(name), value)
 		}
-		return err
-	}
-	return nil
+	})
+	return err
+}
+
+// EachMember calls fn with each member of the JSON object obj: the name,
+// unescaped (its bytes are valid during the call only), and the value as
+// JSON text, a slice of obj. obj must be text Decode accepted, or a value
+// within it: it is split, not checked again (that is ForEachMember). A
+// value is skipped over, never decoded, so the walk allocates nothing
+// whatever obj holds.
+func EachMember(obj []byte, fn func(name []byte, value json.RawMessage)) {
+	var buf [64]byte
+	textdec.EachMember(obj, func(quoted, value []byte) {
+		name := quoted[1 : len(quoted)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			name, _ = textdec.AppendUnquote(buf[:0], quoted)
+		}
+		fn(name, json.RawMessage(value))
+	})
 }
 
 // internedString is the string value v, interned (see Intern) when it has
 // no escape: method and member names, a few dozen of which recur on every
 // message.
-func internedString(v jsontext.Value) (string, bool) {
-	if v.Kind() != '"' || bytes.IndexByte(v, '\\') >= 0 {
+func internedString(v []byte) (string, bool) {
+	if textdec.Kind(v) != '"' || bytes.IndexByte(v, '\\') >= 0 {
 		return Unquote(v)
 	}
 	return Intern(v[1 : len(v)-1]), true
@@ -373,7 +315,7 @@ func init() {
 }
 
 // isVersion reports whether v is the string "2.0", however it is written.
-func isVersion(v jsontext.Value) bool {
+func isVersion(v []byte) bool {
 	if string(v) == `"`+Version+`"` {
 		return true
 	}
@@ -382,26 +324,27 @@ func isVersion(v jsontext.Value) bool {
 }
 
 // Unquote returns the string a JSON string literal v stands for; ok is
-// false when v does not begin as one. It is the one reading of a string
-// member for the server and its transports, and expects v from a message
-// Decode accepted: a literal without escapes is taken as it is, unchecked.
+// false when v is not one. It is the one reading of a string member for
+// the server and its transports, and expects v from a message Decode
+// accepted: a literal without escapes is taken as it is.
 func Unquote(v []byte) (string, bool) {
-	if jsontext.Value(v).Kind() != '"' {
+	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
-	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+	if bytes.IndexByte(v, '\\') < 0 {
 		// No escape: the text between the quotes is the string (a
 		// message was read strictly, so it holds no control character and
 		// no invalid UTF-8).
 		return string(v[1 : len(v)-1]), true
 	}
-	s, err := jsontext.AppendUnquote(nil, v)
-	return string(s), err == nil
+	var buf [64]byte
+	s, ok := textdec.AppendUnquote(buf[:0], v)
+	return string(s), ok
 }
 
 func parseError(err error) *Error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return NewError(CodeParseError, "parse error: unexpected end of input")
 	}
-	return NewError(CodeParseError, "parse error: "+strings.TrimPrefix(err.Error(), "jsontext: "))
+	return NewError(CodeParseError, "parse error: "+err.Error())
 }

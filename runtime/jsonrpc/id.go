@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/mcpgen/mcpgen/runtime/schema"
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
 // ID is a request id: a JSON string or a JSON integer. The zero ID is "no
@@ -33,8 +33,8 @@ func StringID(s string) ID {
 // parseID reads an id from its JSON text. ok is false for anything but a
 // string or an integer literal (so 1.5, 1.0, 1e3, null, true, [] and {}
 // are all refused).
-func parseID(v jsontext.Value) (ID, bool) {
-	switch v.Kind() {
+func parseID(v []byte) (ID, bool) {
+	switch textdec.Kind(v) {
 	case '"':
 		s, ok := Unquote(v)
 		if !ok {
@@ -42,8 +42,10 @@ func parseID(v jsontext.Value) (ID, bool) {
 		}
 		return StringID(s), true
 	case '0':
+		// A number a strict reading accepted is an integer literal when it
+		// has neither fraction nor exponent.
 		text := strings.TrimSpace(string(v))
-		if !schema.IsIntegerLiteral(text) {
+		if strings.ContainsAny(text, ".eE") {
 			return ID{}, false
 		}
 		return ID{text}, true
@@ -89,12 +91,14 @@ func (id ID) MarshalJSON() ([]byte, error) { return []byte(id.String()), nil }
 
 // UnmarshalJSON reads a string or integer id; null reads as the zero id.
 func (id *ID) UnmarshalJSON(b []byte) error {
-	v := jsontext.Value(b)
-	if v.Kind() == 'n' {
+	if textdec.Validate(b) != nil {
+		return NewError(CodeParseError, "parse error: an id must be one JSON value")
+	}
+	if textdec.Kind(b) == 'n' {
 		*id = ID{}
 		return nil
 	}
-	parsed, ok := parseID(v)
+	parsed, ok := parseID(b)
 	if !ok {
 		return NewError(CodeInvalidRequest, msgBadID)
 	}

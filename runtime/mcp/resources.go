@@ -288,7 +288,7 @@ func (s *Server) promptsGet(r *request) (any, *jsonrpc.Error) {
 			return nil, invalidParams("arguments must be an object of strings")
 		}
 		var notString *string
-		eachMember(raw, func(name []byte, value json.RawMessage) {
+		jsonrpc.EachMember(raw, func(name []byte, value json.RawMessage) {
 			str, isString := jsonrpc.Unquote(value)
 			switch {
 			case !isString:

@@ -46,10 +46,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-faster/jx"
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
@@ -344,7 +342,7 @@ type members struct {
 // split reads the object raw's registered members into m.
 func (m *members) split(raw json.RawMessage) {
 	m.list = m.inline[:0]
-	eachMember(raw, func(name []byte, value json.RawMessage) {
+	jsonrpc.EachMember(raw, func(name []byte, value json.RawMessage) {
 		if known, ok := jsonrpc.Lookup(name); ok {
 			m.list = append(m.list, paramMember{name: known, value: value})
 		}
@@ -359,26 +357,6 @@ func (m *members) member(name string) json.RawMessage {
 		}
 	}
 	return nil
-}
-
-// eachMember calls fn with each member of the JSON object raw: the name's
-// bytes (unescaped, valid during the call only) and the value's text, a
-// slice of raw. It reads text a message's strict decoding accepted (one
-// well-formed object, no duplicate names at any depth), so it only splits
-// raw: jsonrpc.ForEachMember, which checks everything again, made a
-// tools/call over a pipe 4% slower. A value is skipped over, never
-// decoded, so the walk allocates nothing whatever raw holds.
-func eachMember(raw json.RawMessage, fn func(name []byte, value json.RawMessage)) {
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(raw)
-	_ = d.ObjBytes(func(d *jx.Decoder, name []byte) error {
-		v, err := d.Raw()
-		if err == nil {
-			fn(name, json.RawMessage(v))
-		}
-		return err
-	})
 }
 
 func parseParams(raw json.RawMessage) *params {
@@ -404,7 +382,7 @@ func (p *params) parse(raw json.RawMessage) {
 	if kindOf(m) != '{' {
 		return
 	}
-	eachMember(m, func(name []byte, value json.RawMessage) {
+	jsonrpc.EachMember(m, func(name []byte, value json.RawMessage) {
 		if i := metaIndex(name); i >= 0 {
 			p.metaMembers[i] = value
 		}
@@ -427,12 +405,7 @@ func (m *members) str(name string) (string, bool) { return jsonrpc.Unquote(m.mem
 
 // kindOf is the JSON kind of raw ('{', '[', '"', '0', 't', 'f', 'n'), 0
 // when raw is empty.
-func kindOf(raw json.RawMessage) jsontext.Kind {
-	if len(raw) == 0 {
-		return 0
-	}
-	return jsontext.Value(raw).Kind()
-}
+func kindOf(raw json.RawMessage) byte { return textdec.Kind(raw) }
 
 // echo is what an answer repeats of a string the peer sent: clipped, so
 // that a name of a megabyte is not answered with another megabyte.

@@ -1,8 +1,13 @@
-// Package textdec lends the strict JSON readers of runtime/schema and
-// runtime/jsonrpc their jsontext decoders. A decoder reads its byte slice in
-// place and comes from a pool: allocating a fresh decoder, and the buffer it
-// copies its input into, was most of what reading a small value cost (a
-// request's _meta is read on every request that carries one).
+// Package textdec is the strict reading of JSON text the server's path
+// shares. Validate checks a whole text in one pass (the grammar, UTF-8,
+// surrogates, distinct member names, depth); EachMember and ValueEnd then
+// split text it accepted without checking it again; AppendUnquote and Kind
+// read one value of it.
+//
+// It also lends runtime/schema, whose reference validator decodes into a
+// value model, pooled jsontext decoders: a decoder reads its byte slice in
+// place, where allocating a fresh one, and the buffer it copies its input
+// into, was most of what reading a small value cost.
 package textdec
 
 import (

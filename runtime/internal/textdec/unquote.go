@@ -1,0 +1,106 @@
+package textdec
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// AppendUnquote appends to dst the string the JSON string literal quoted
+// (quotes included) stands for. ok is false when quoted is not one string
+// literal Validate would accept.
+func AppendUnquote(dst, quoted []byte) (_ []byte, ok bool) {
+	if len(quoted) < 2 || quoted[0] != '"' || quoted[len(quoted)-1] != '"' {
+		return dst, false
+	}
+	s := quoted[1 : len(quoted)-1]
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"' || c < 0x20:
+			return dst, false
+		case c != '\\':
+			start := i
+			for i < len(s) && s[i] != '\\' && s[i] != '"' && s[i] >= 0x20 {
+				i++
+			}
+			if !utf8.Valid(s[start:i]) {
+				return dst, false
+			}
+			dst = append(dst, s[start:i]...)
+			continue
+		}
+		if i+1 >= len(s) {
+			return dst, false
+		}
+		switch s[i+1] {
+		case '"', '\\', '/':
+			dst = append(dst, s[i+1])
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, ok := hex4(s, i)
+			if !ok {
+				return dst, false
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				lo, ok := hex4(s, i)
+				if !ok || s[i+1] != 'u' {
+					return dst, false
+				}
+				r = utf16.DecodeRune(r, lo)
+				if r == utf8.RuneError {
+					return dst, false
+				}
+				i += 6
+			}
+			dst = utf8.AppendRune(dst, r)
+			continue
+		default:
+			return dst, false
+		}
+		i += 2
+	}
+	return dst, true
+}
+
+// hex4 reads the \uXXXX escape at s[i].
+func hex4(s []byte, i int) (rune, bool) {
+	if i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[i+2 : i+6] {
+		h := unhex(c)
+		if h < 0 {
+			return 0, false
+		}
+		r = r<<4 | h
+	}
+	return r, true
+}
+
+// Kind is the kind of the JSON value v holds, after any leading
+// whitespace: '{', '[', '"', 't', 'f', 'n', or '0' for a number; 0 for
+// empty text or text that begins no value.
+func Kind(v []byte) byte {
+	i := skipSpace(v, 0)
+	if i == len(v) {
+		return 0
+	}
+	switch c := v[i]; c {
+	case '{', '[', '"', 't', 'f', 'n':
+		return c
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return '0'
+	}
+	return 0
+}

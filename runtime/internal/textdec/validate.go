@@ -1,0 +1,573 @@
+package textdec
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// MaxDepth is how deeply objects and arrays may nest: a text that opens
+// more is refused, so the work a text costs stays linear in its size
+// whatever its shape.
+const MaxDepth = 10_000
+
+// SyntaxError is why a text is not one JSON value under Validate's rules:
+// what was wrong, where (the byte offset of the offending input), and the
+// JSON pointer (RFC 6901) of the value being read when it was found.
+type SyntaxError struct {
+	Offset  int
+	Pointer string
+	// Err is the reason; io.ErrUnexpectedEOF for a text that ends early.
+	Err error
+	// name is the repeated member name of an ErrDuplicateName, which is
+	// reported by name within the object's pointer rather than at an
+	// offset.
+	name string
+}
+
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Err.Error())
+	dup := e.Err == ErrDuplicateName
+	if dup {
+		b.WriteString(" " + strconv.Quote(e.name))
+	}
+	if e.Pointer != "" {
+		b.WriteString(" within " + strconv.Quote(e.Pointer))
+	}
+	if !dup && e.Err != io.ErrUnexpectedEOF {
+		b.WriteString(" after offset " + strconv.Itoa(e.Offset))
+	}
+	return b.String()
+}
+
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// The reasons Validate gives.
+var (
+	// ErrDuplicateName is a member name that repeats one of the same
+	// object: parsers disagree about which of the two wins, so a text that
+	// has one is refused rather than read one way here and another there.
+	ErrDuplicateName = errors.New("duplicate object member name")
+	ErrInvalidUTF8   = errors.New("invalid UTF-8")
+	ErrMaxDepth      = errors.New("exceeded max depth")
+	ErrTrailingData  = errors.New("unexpected data after the JSON value")
+)
+
+// Validate reports whether data is exactly one JSON value (RFC 8259),
+// with surrounding whitespace, read strictly:
+//
+//   - every string and member name is valid UTF-8, and no escape stands
+//     for a lone surrogate ("\ud800"): a replaced character would change
+//     what a pattern or an enum is checked against;
+//   - the member names of each object are distinct (RFC 7493, I-JSON),
+//     compared after unescaping;
+//   - objects and arrays nest at most MaxDepth deep.
+//
+// It is one pass over data, allocating nothing for a text of ordinary
+// shape: the readers that come after it (the envelope's, the generated
+// decoders) take the text as well formed and check none of this again.
+//
+// Repeated names are found without a copy of each name: the scan keeps
+// where each name of the open objects begins, 4 bytes, and compares an
+// object's names when it closes, pairwise for a few and sorted for more
+// (O(n log n) in the names of one object). A strict decoder that keeps a
+// copy of every name, and a map entry past a few dozen, costs over a
+// hundred bytes per name, fifteen times an object of short names.
+func Validate(data []byte) error {
+	if len(data) > math.MaxInt32 {
+		return errTooLarge // names are kept as 32-bit offsets
+	}
+	s := scanners.Get().(*scanner)
+	s.data = data
+	err := s.scan()
+	// A scanner keeps its buffers for the next text unless a large one
+	// grew them; its stack never outgrows MaxDepth frames (120 KiB).
+	if cap(s.names) > 1<<12 || cap(s.a) > 1<<12 || cap(s.b) > 1<<12 {
+		s.names, s.a, s.b = nil, nil, nil
+	}
+	s.data, s.names, s.stack = nil, s.names[:0], s.stack[:0]
+	scanners.Put(s)
+	return err
+}
+
+var errTooLarge = errors.New("JSON text over 2 GiB")
+
+var scanners = sync.Pool{New: func() any { return new(scanner) }}
+
+// noName is frame.at of an object whose current member name is not read
+// yet: a pointer then ends at the object.
+const noName = math.MaxUint32
+
+// frame is an object or array the scan is inside.
+type frame struct {
+	start int32 // where the object's names begin in scanner.names
+	// at is, in an object, the offset of the current member's name (or
+	// noName); in an array, the index of the current element.
+	at     uint32
+	object bool
+}
+
+// scanner validates one text. A name is the offset in data of its
+// opening quote.
+type scanner struct {
+	data  []byte
+	names []uint32 // the names of the open objects, outermost first
+	stack []frame
+	// a and b hold the unescaped text of the two names compared.
+	a, b []byte
+}
+
+// What the scan expects next.
+const (
+	wantValue = iota
+	wantAfterValue
+	wantName
+)
+
+func (s *scanner) scan() error {
+	data := s.data
+	i := skipSpace(data, 0)
+	state := wantValue
+	for {
+		switch state {
+		case wantValue:
+			if i >= len(data) {
+				return s.eof()
+			}
+			switch c := data[i]; c {
+			case '{', '[':
+				if len(s.stack) >= MaxDepth {
+					return s.fail(i, ErrMaxDepth)
+				}
+				if len(s.stack) == cap(s.stack) {
+					s.stack = slices.Grow(s.stack, max(len(s.stack), 16))
+				}
+				f := frame{start: int32(len(s.names)), object: c == '{'}
+				if f.object {
+					f.at = noName
+				}
+				s.stack = append(s.stack, f)
+				i = skipSpace(data, i+1)
+				if i < len(data) && data[i] == c+2 { // '}' or ']'
+					s.stack = s.stack[:len(s.stack)-1]
+					i++
+					state = wantAfterValue
+				} else if f.object {
+					state = wantName
+				}
+				continue
+			case '"':
+				end, _, err := s.str(i)
+				if err != nil {
+					return err
+				}
+				i = end
+			case 't':
+				if !hasPrefix(data[i:], "true") {
+					return s.literal(i, "true")
+				}
+				i += 4
+			case 'f':
+				if !hasPrefix(data[i:], "false") {
+					return s.literal(i, "false")
+				}
+				i += 5
+			case 'n':
+				if !hasPrefix(data[i:], "null") {
+					return s.literal(i, "null")
+				}
+				i += 4
+			default:
+				if c != '-' && (c < '0' || c > '9') {
+					return s.fail(i, invalidChar(c, "at start of value"))
+				}
+				end, err := s.number(i)
+				if err != nil {
+					return err
+				}
+				i = end
+			}
+			state = wantAfterValue
+		case wantAfterValue:
+			i = skipSpace(data, i)
+			if len(s.stack) == 0 {
+				if i != len(data) {
+					return s.fail(i, ErrTrailingData)
+				}
+				return nil
+			}
+			if i >= len(data) {
+				return s.eof()
+			}
+			top := &s.stack[len(s.stack)-1]
+			c := data[i]
+			switch {
+			case c == ',':
+				i = skipSpace(data, i+1)
+				if top.object {
+					top.at = noName
+					state = wantName
+				} else {
+					top.at++
+					state = wantValue
+				}
+			case top.object && c == '}':
+				if err := s.closeObject(); err != nil {
+					return err
+				}
+				i++
+			case !top.object && c == ']':
+				s.stack = s.stack[:len(s.stack)-1]
+				i++
+			case top.object:
+				return s.fail(i, invalidChar(c, "after object value (expecting ',' or '}')"))
+			default:
+				return s.fail(i, invalidChar(c, "after array element (expecting ',' or ']')"))
+			}
+		case wantName:
+			if i >= len(data) {
+				return s.eof()
+			}
+			if data[i] != '"' {
+				return s.fail(i, invalidChar(data[i], "at start of object member name (expecting '\"')"))
+			}
+			end, _, err := s.str(i)
+			if err != nil {
+				return err
+			}
+			if len(s.names) == cap(s.names) {
+				// Doubling: what the slice allocates in all stays within
+				// twice its final size.
+				s.names = slices.Grow(s.names, max(len(s.names), 8))
+			}
+			s.names = append(s.names, uint32(i))
+			s.stack[len(s.stack)-1].at = uint32(i)
+			i = skipSpace(data, end)
+			if i >= len(data) {
+				return s.eof()
+			}
+			if data[i] != ':' {
+				return s.fail(i, invalidChar(data[i], "after object member name (expecting ':')"))
+			}
+			i = skipSpace(data, i+1)
+			state = wantValue
+		}
+	}
+}
+
+// closeObject checks the names of the innermost object, which the text
+// closes, and leaves it.
+func (s *scanner) closeObject() error {
+	top := len(s.stack) - 1
+	if at, found := s.repeat(s.names[s.stack[top].start:]); found {
+		return s.report(top, at)
+	}
+	s.names = s.names[:s.stack[top].start]
+	s.stack = s.stack[:top]
+	return nil
+}
+
+// strSpecial marks the bytes a string scan stops at: the quote, the
+// backslash and the control characters.
+var strSpecial = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special8 reports whether any of the 8 bytes of w is strSpecial. Each
+// test is exact: a byte below n borrows from its high bit in w-n*lows only
+// if it is below n (and &^w keeps bytes that were below 0x80).
+func special8(w uint64) bool {
+	control := (w - lows*0x20) &^ w
+	q := w ^ lows*'"'
+	quote := (q - lows) &^ q
+	b := w ^ lows*'\\'
+	backslash := (b - lows) &^ b
+	return (control|quote|backslash)&highs != 0
+}
+
+// str checks the string whose opening quote is at data[open] and returns
+// the offset after its closing quote, and whether it has an escape. The scan looks for the bytes that
+// end a run of plain text, 8 at a time, and notes whether any byte was
+// non-ASCII; only then is the string's text checked as UTF-8, by
+// utf8.Valid, which is fast on it (escapes are ASCII, so they can be
+// checked along).
+func (s *scanner) str(open int) (end int, escaped bool, err error) {
+	data := s.data
+	i := open + 1
+	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
+	for {
+		for i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			if special8(w) {
+				break
+			}
+			hi |= w
+			i += 8
+		}
+		for i < len(data) && !strSpecial[data[i]] {
+			hi |= uint64(data[i])
+			i++
+		}
+		if i >= len(data) {
+			return 0, false, s.eof()
+		}
+		switch c := data[i]; {
+		case c == '"':
+			if hi&highs != 0 && !utf8.Valid(data[open+1:i]) {
+				return 0, false, s.invalidUTF8(open+1, i)
+			}
+			return i + 1, escaped, nil
+		case c == '\\':
+			n, err := s.escape(i)
+			if err != nil {
+				return 0, false, err
+			}
+			i += n
+			escaped = true
+		default:
+			if err := s.invalidUTF8(open+1, i); err != nil {
+				return 0, false, err // invalid text before the control character
+			}
+			return 0, false, s.fail(i, invalidChar(c, "in string (expecting non-control character)"))
+		}
+	}
+}
+
+// invalidUTF8 is the error for the first byte of data[from:to] that is
+// not valid UTF-8, nil when there is none.
+func (s *scanner) invalidUTF8(from, to int) error {
+	for i := from; i < to; {
+		r, size := utf8.DecodeRune(s.data[i:to])
+		if r == utf8.RuneError && size == 1 {
+			return s.fail(i, ErrInvalidUTF8)
+		}
+		i += size
+	}
+	return nil
+}
+
+// escape checks the escape sequence at data[i] (a backslash) and returns
+// its length: 2, 6, or 12 for a surrogate pair.
+func (s *scanner) escape(i int) (int, error) {
+	data := s.data
+	if i+1 >= len(data) {
+		return 0, s.eof()
+	}
+	switch data[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, nil
+	case 'u':
+	default:
+		return 0, s.fail(i, errors.New("invalid escape sequence "+strconv.Quote(string(data[i:i+2]))+" in string"))
+	}
+	r, err := s.hex4(i)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case r < 0xd800 || r > 0xdfff:
+		return 6, nil
+	case r >= 0xdc00:
+		return 0, s.fail(i, errors.New("invalid surrogate `"+string(data[i:i+6])+"` in string (a low surrogate with no high one)"))
+	}
+	if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+		lo, err := s.hex4(i + 6)
+		if err != nil {
+			return 0, err
+		}
+		if lo >= 0xdc00 && lo <= 0xdfff {
+			return 12, nil
+		}
+	} else if i+8 > len(data) {
+		return 0, s.eof()
+	}
+	return 0, s.fail(i, errors.New("invalid surrogate `"+string(data[i:i+6])+"` in string (a high surrogate with no low one)"))
+}
+
+// hex4 reads the four hex digits of the \u escape at data[i].
+func (s *scanner) hex4(i int) (rune, error) {
+	data := s.data
+	if i+6 > len(data) {
+		for j := i + 2; j < len(data); j++ {
+			if unhex(data[j]) < 0 {
+				return 0, s.fail(j, invalidChar(data[j], "in \\u escape (expecting a hex digit)"))
+			}
+		}
+		return 0, s.eof()
+	}
+	var r rune
+	for j := i + 2; j < i+6; j++ {
+		h := unhex(data[j])
+		if h < 0 {
+			return 0, s.fail(j, invalidChar(data[j], "in \\u escape (expecting a hex digit)"))
+		}
+		r = r<<4 | h
+	}
+	return r, nil
+}
+
+func unhex(c byte) rune {
+	switch {
+	case '0' <= c && c <= '9':
+		return rune(c - '0')
+	case 'a' <= c && c <= 'f':
+		return rune(c - 'a' + 10)
+	case 'A' <= c && c <= 'F':
+		return rune(c - 'A' + 10)
+	}
+	return -1
+}
+
+// number checks the number beginning at data[i] (RFC 8259 §6: an optional
+// minus, an integer part without leading zeros, an optional fraction and
+// exponent) and returns the offset after it.
+func (s *scanner) number(i int) (int, error) {
+	data := s.data
+	if data[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(data):
+		return 0, s.eof()
+	case data[i] == '0':
+		i++
+	case '1' <= data[i] && data[i] <= '9':
+		i = digits(data, i+1)
+	default:
+		return 0, s.fail(i, invalidChar(data[i], "in number (expecting a digit)"))
+	}
+	if i < len(data) && data[i] == '.' {
+		j := digits(data, i+1)
+		if j == i+1 {
+			return 0, s.numberEnd(j)
+		}
+		i = j
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digits(data, i)
+		if j == i {
+			return 0, s.numberEnd(j)
+		}
+		i = j
+	}
+	return i, nil
+}
+
+// numberEnd is the error for a number that stops where a digit must come.
+func (s *scanner) numberEnd(i int) error {
+	if i >= len(s.data) {
+		return s.eof()
+	}
+	return s.fail(i, invalidChar(s.data[i], "in number (expecting a digit)"))
+}
+
+func digits(data []byte, i int) int {
+	for i < len(data) && '0' <= data[i] && data[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// literal is the error for text at data[i] that begins as want but is not.
+func (s *scanner) literal(i int, want string) error {
+	for j := 0; j < len(want); j++ {
+		if i+j >= len(s.data) {
+			return s.eof()
+		}
+		if s.data[i+j] != want[j] {
+			return s.fail(i+j, invalidChar(s.data[i+j], "in literal "+want+" (expecting "+strconv.QuoteRune(rune(want[j]))+")"))
+		}
+	}
+	return nil // unreachable: the caller saw the literal was not whole
+}
+
+func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func invalidChar(c byte, where string) error {
+	q := strconv.QuoteRune(rune(c))
+	if c >= utf8.RuneSelf {
+		q = `'\x` + strconv.FormatUint(uint64(c), 16) + `'`
+	}
+	return errors.New("invalid character " + q + " " + where)
+}
+
+// fail is err at data[i], within the value being read.
+func (s *scanner) fail(i int, err error) error {
+	return &SyntaxError{Offset: i, Pointer: s.pointer(len(s.stack)), Err: err}
+}
+
+func (s *scanner) eof() error {
+	return &SyntaxError{Offset: len(s.data), Pointer: s.pointer(len(s.stack)), Err: io.ErrUnexpectedEOF}
+}
+
+// maxPointerTokens bounds an error's pointer: a text nested ten thousand
+// deep is reported by its first and last tokens, around an ellipsis.
+const maxPointerTokens = 40
+
+// pointer is the JSON pointer of the value the first depth frames lead to.
+func (s *scanner) pointer(depth int) string {
+	var b []byte
+	for k, f := range s.stack[:depth] {
+		if depth > maxPointerTokens && k >= maxPointerTokens/2 && k < depth-maxPointerTokens/2 {
+			if k == maxPointerTokens/2 {
+				b = append(b, "/…"...)
+			}
+			continue
+		}
+		switch {
+		case !f.object:
+			b = strconv.AppendUint(append(b, '/'), uint64(f.at), 10)
+		case f.at != noName:
+			b = appendPointerToken(append(b, '/'), s.text(f.at, &s.a))
+		}
+	}
+	return string(b)
+}
+
+// appendPointerToken escapes a member name as RFC 6901 says: "~" as "~0",
+// "/" as "~1".
+func appendPointerToken(b, name []byte) []byte {
+	for _, c := range name {
+		switch c {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}

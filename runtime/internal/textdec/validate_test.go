@@ -1,0 +1,302 @@
+package textdec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// strictError is what a strict jsontext decoder, an independent reading of
+// RFC 8259 with duplicate names refused, says about data: nil or its error.
+func strictError(data []byte) error {
+	d := Get(data)
+	defer d.Put()
+	if _, err := d.ReadValue(); err != nil {
+		return err
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		if err == nil {
+			return errors.New("trailing data")
+		}
+		return err
+	}
+	return nil
+}
+
+// checkAgainstStrict holds Validate to the strict decoder on data: both
+// accept it or both refuse it, and a repeated name is reported as the
+// strict decoder reports it, with the same text.
+func checkAgainstStrict(t *testing.T, data []byte) {
+	t.Helper()
+	want := strictError(data)
+	got := Validate(data)
+	if (got == nil) != (want == nil) {
+		t.Fatalf("%.200q:\n Validate: %v\n   strict: %v", data, got, want)
+	}
+	if got == nil {
+		return
+	}
+	var se *SyntaxError
+	if !errors.As(got, &se) {
+		t.Fatalf("%.200q: %T is not a *SyntaxError", data, got)
+	}
+	if se.Offset < 0 || se.Offset > len(data) {
+		t.Errorf("%.200q: offset %d outside the text", data, se.Offset)
+	}
+	if errors.Is(got, ErrDuplicateName) {
+		if !errors.Is(want, jsontext.ErrDuplicateName) {
+			t.Fatalf("%.200q: Validate found a repeated name (%v), the strict decoder %v", data, got, want)
+		}
+		if w := strings.TrimPrefix(want.Error(), "jsontext: "); got.Error() != w {
+			t.Errorf("%.200q:\n got %q\nwant %q", data, got, w)
+		}
+	}
+}
+
+// TestValidateAgreesWithAStrictDecoder: on texts built to sit on each
+// rule's edge, Validate accepts exactly what a strict decoder accepts, and
+// names a repeated member as it does.
+func TestValidateAgreesWithAStrictDecoder(t *testing.T) {
+	many := func(n int, last string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			b.WriteString(`"k` + strconv.Itoa(i) + `":` + strconv.Itoa(i) + ",")
+		}
+		b.WriteString(last + "}")
+		return b.String()
+	}
+	texts := []string{
+		// Repeated names, at every depth and around escapes.
+		`{}`, `[]`, `"a"`, `1`, `{"a":1,"b":2}`,
+		`{"a":1,"a":2}`,
+		`{"a":1,"b":{"c":1,"c":2}}`,
+		`{"a":1,"a":{"b":1,"b":2}}`,
+		`{"a":{"b":1,"b":2},"a":1}`,
+		`[{"x":1},{"y":[1,{"z":1,"q":2,"z":3}]}]`,
+		`{"a\u0062":1,"ab":2}`,
+		`{"a\"b":1,"a\"b":2}`,
+		`{"\\":1,"\\":2}`,
+		`{"a/b~c":{"d":1,"d":2}}`,
+		`{"s":"{\"a\":1,\"a\":2}","t":[","]}`,
+		`{"x":[1,2,3,{"k":1,"k":1}]}`,
+		many(100, `"k0":0`),
+		many(100, `"end":{"k5":1,"k5":2}`),
+		many(100, `"k99x":0`),
+		`{"o":` + many(50, `"k49":1`) + `,"o":1}`,
+		`{"a":1,"b":` + many(20, `"n":1`) + `,"a":2}`,
+		` { "a" : 1 , "b" : [ { "c" : 1 } , { "c" : 2 } ] } `,
+		// Numbers.
+		`0`, `-0`, `01`, `-`, `1.`, `.5`, `1.5e`, `1e+`, `1E-7`, `-1.25e+10`, `+1`, `1ee2`, `0x10`, `[1,]`, `[-]`,
+		// Literals and whitespace.
+		`true`, `tru`, `truex`, `nul`, `null null`, " \t\r\n1\n", "\v1", "\u00a01", `[true,false,null]`, `NaN`, `[`, `{`, `{"a"`, `{"a":`, `{"a":1`, `{"a" 1}`, `{1:2}`, `{,}`, `{"a":1,}`, `[,1]`,
+		// Strings: escapes, surrogates, control characters, UTF-8.
+		`"\u0000"`, `"\ud83d\ude00"`, `"\ud800"`, `"\udc00"`, `"\ud800\u0041"`, `"\ud800\\"`, `"\ud800x"`, `"\uD83D\uDE00"`, `"\u12"`, `"\u12g4"`, `"\x"`, `"\'"`, `"\/"`,
+		"\"a\tb\"", "\"a\x7fb\"", "\"é\"", "\"\xff\"", "\"\xc3\"", "\"\xc3", "\"\xed\xa0\x80\"", "\"\xef\xbf\xbf\"", "\"\xf4\x90\x80\x80\"",
+		`"` + strings.Repeat("abcdefgh", 9) + `"`, `"` + strings.Repeat("abcdefg\"", 3), `"` + strings.Repeat("é", 30) + "\x01\"",
+		// Depth.
+		strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth),
+		strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1),
+		strings.Repeat(`{"a":`, MaxDepth) + "1" + strings.Repeat("}", MaxDepth),
+		strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1),
+	}
+	for _, text := range texts {
+		checkAgainstStrict(t, []byte(text))
+	}
+	// Each byte of a string, on its own, in every position of a word.
+	for c := range 256 {
+		for pad := range 9 {
+			checkAgainstStrict(t, []byte(`"`+strings.Repeat("a", pad)+string(rune(c))[:1]+strings.Repeat("b", 9)+`"`))
+			checkAgainstStrict(t, []byte(`"`+strings.Repeat("a", pad)+string([]byte{byte(c)})+strings.Repeat("b", 9)+`"`))
+		}
+	}
+}
+
+// TestValidateSaysWhere: an error names what was wrong, where, and the
+// pointer of the value being read.
+func TestValidateSaysWhere(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`{"a":[1,2,{"b":"x` + "\xff" + `"}]}`, `invalid UTF-8 within "/a/2/b" after offset 17`},
+		{"{\"a\":{\"\xc3\":1}}", `invalid UTF-8 within "/a" after offset 7`},
+		{`{"a":1,}`, `invalid character '}' at start of object member name (expecting '"') after offset 7`},
+		{`{"a":1 "b":2}`, `invalid character '"' after object value (expecting ',' or '}') within "/a" after offset 7`},
+		{`[1 2]`, `invalid character '2' after array element (expecting ',' or ']') within "/0" after offset 3`},
+		{`{"x":"\ud800"}`, "invalid surrogate `\\ud800` in string (a high surrogate with no low one) within \"/x\" after offset 6"},
+		{`{"a/b~":[01]}`, `invalid character '1' after array element (expecting ',' or ']') within "/a~1b~0/0" after offset 10`},
+		{`{"a":{"b":1,"b":2}}`, `duplicate object member name "b" within "/a"`},
+		{`{"a":[1`, `unexpected EOF within "/a/0"`},
+		{`{} x`, `unexpected data after the JSON value after offset 3`},
+	} {
+		got := Validate([]byte(tc.text))
+		if got == nil || got.Error() != tc.want {
+			t.Errorf("%q:\n got %v\nwant %s", tc.text, got, tc.want)
+		}
+	}
+	// A deep text's pointer keeps its first and last tokens.
+	deep := strings.Repeat("[", MaxDepth+1)
+	err := Validate([]byte(deep))
+	want := `exceeded max depth within "` + strings.Repeat("/0", 20) + "/…" + strings.Repeat("/0", 20) + `" after offset 10000`
+	if err == nil || err.Error() != want {
+		t.Errorf("too deep:\n got %v\nwant %s", err, want)
+	}
+}
+
+// TestValidateKeepsLittle: a hundred thousand short names are checked for
+// repeats in under twice the text's size, where a strict decoder kept over
+// a hundred bytes per name.
+func TestValidateKeepsLittle(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"o":{`)
+	for i := range 100_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + strconv.FormatInt(int64(i), 36) + `":0`)
+	}
+	b.WriteString(`}}`)
+	data := []byte(b.String())
+	if allocs := testing.AllocsPerRun(3, func() {
+		if err := Validate(data); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs > 30 {
+		t.Errorf("%v allocations to validate %d bytes", allocs, len(data))
+	}
+	small := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":[1,2,{"b":"c"}]}}}`)
+	if allocs := testing.AllocsPerRun(100, func() { _ = Validate(small) }); allocs != 0 {
+		t.Errorf("validating a small message allocated %v times", allocs)
+	}
+}
+
+// checkMembers holds EachMember to a jsontext decoder on an object text
+// Validate accepted: the same names, in order, and the same values.
+func checkMembers(t *testing.T, obj []byte) {
+	t.Helper()
+	type member struct{ name, value string }
+	var got, want []member
+	EachMember(obj, func(name, value []byte) {
+		n, ok := AppendUnquote(nil, name)
+		if !ok {
+			t.Errorf("%q: name %q is not a string literal", obj, name)
+		}
+		got = append(got, member{string(n), string(value)})
+	})
+	d := Get(obj)
+	defer d.Put()
+	if _, err := d.ReadToken(); err != nil {
+		t.Fatal(err)
+	}
+	for d.PeekKind() != '}' {
+		name, err := d.ReadToken()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := name.String()
+		value, err := d.ReadValue()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, member{n, string(value)})
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%q:\n EachMember %q\n   jsontext %q", obj, got, want)
+	}
+}
+
+// TestEachMember splits objects as a decoder reads them.
+func TestEachMember(t *testing.T) {
+	for _, text := range []string{`{}`, ` { } `, `{"a":1}`, `{"a" : -1.5e3 , "b":[1,{"c":"}"}],"c\"d":"x\\","e":{"f":[]},"g":true,"h":null}`, `{"\u0061":"\"","b":"é"}`} {
+		checkMembers(t, []byte(text))
+	}
+}
+
+// TestAppendUnquote reads string literals as Validate accepts them, and
+// refuses those it refuses.
+func TestAppendUnquote(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`"abc"`, "abc", true},
+		{`"a\"b\\c\/d\b\f\n\r\t"`, "a\"b\\c/d\b\f\n\r\t", true},
+		{`"\u00e9\ud83d\ude00"`, "é😀", true},
+		{`"\ud800"`, "", false},
+		{`"\udc00\ud800"`, "", false},
+		{`"a"b"`, "", false},
+		{"\"\x01\"", "", false},
+		{"\"\xff\"", "", false},
+		{`"\x"`, "", false},
+		{`abc`, "", false},
+	} {
+		got, ok := AppendUnquote(nil, []byte(tc.in))
+		if ok != tc.ok || (ok && string(got) != tc.want) {
+			t.Errorf("%s: got %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+		if (Validate([]byte(tc.in)) == nil) != tc.ok {
+			t.Errorf("%s: Validate and AppendUnquote disagree", tc.in)
+		}
+	}
+}
+
+// FuzzValidate holds Validate to the strict decoder on any input, and
+// AppendUnquote to it on any string Validate accepts.
+func FuzzValidate(f *testing.F) {
+	for _, s := range []string{`{"a":1,"a":2}`, `{"a":{"b":1,"b":2},"a":1}`, `[{"\u0061":1,"a":1}]`, `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k3":9}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"q":"\ud83d\ude00 é","n":-1.5e3}}}`, "\"\xe2\x82\"", `[1,[2,[3]],{"":null}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkAgainstStrict(t, data)
+		if Validate(data) == nil && Kind(data) == '{' {
+			checkMembers(t, data)
+		}
+		if len(data) > 0 && data[0] == '"' && Validate(data) == nil {
+			got, ok := AppendUnquote(nil, bytes.TrimRight(data, " \t\r\n"))
+			var want string
+			d := Get(data)
+			tok, err := d.ReadToken()
+			if err == nil {
+				want = tok.String()
+			}
+			d.Put()
+			if !ok || string(got) != want || !utf8.Valid(got) {
+				t.Errorf("AppendUnquote(%q) = %q, %v; want %q", data, got, ok, want)
+			}
+		}
+	})
+}
+
+// BenchmarkValidate reads a typical tools/call and one of 2 KB (long
+// strings with non-ASCII text, an array of objects), side by side with a
+// strict jsontext decoder reading the same text: the anchor Validate
+// replaced on the server's path.
+func BenchmarkValidate(b *testing.B) {
+	large := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"payments.search","arguments":{"q":"` +
+		strings.Repeat("abcdé fgh ", 100) + `","items":[` +
+		strings.TrimSuffix(strings.Repeat(`{"a":1,"b":[true,false,null],"c":"x"},`, 30), ",") + `]}}}`
+	typical := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771","include_legs":true}}}`
+	for _, tc := range []struct{ name, msg string }{{"typical", typical}, {"2KB", large}} {
+		msg := []byte(tc.msg)
+		for _, r := range []struct {
+			name string
+			read func([]byte) error
+		}{{"Validate", Validate}, {"jsontext", strictError}} {
+			b.Run("message="+tc.name+"/reader="+r.name, func(b *testing.B) {
+				b.SetBytes(int64(len(msg)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := r.read(msg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
