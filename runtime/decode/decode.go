@@ -8,14 +8,16 @@
 // # Strictness
 //
 // Input reaches a generated decoder in one of two ways. Through the server,
-// whose envelope reader (runtime/jsonrpc) has already refused invalid
-// UTF-8, escaped lone surrogates and duplicate member names at every depth.
-// Or through a package's exported Decode function, which calls Check first
-// for what jx would read leniently (invalid UTF-8 and escaped lone
-// surrogates); duplicate member names are found by the Reader itself, in
-// the pass that decodes, for the objects it reads and the values it skips.
-// Either way a value has one reading: a gateway that keeps the first of two
-// "amount" members and a handler that keeps the last cannot disagree.
+// whose strict scanner (runtime/internal/textdec) has already checked the
+// whole message in one pass: grammar, UTF-8, escaped lone surrogates,
+// repeated member names at every depth. Or through a package's exported
+// Decode function, which calls Check first for what jx would read
+// leniently (invalid UTF-8 and escaped lone surrogates). A repeated
+// declared property is then found in the pass that decodes (its seen
+// flag); input that holds names no schema declares is handed to the same
+// strict scanner once, at Finish, for repeats among them. Either way a
+// value has one reading: a gateway that keeps the first of two "amount"
+// members and a handler that keeps the last cannot disagree.
 //
 // # Errors
 //
@@ -26,16 +28,19 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/go-faster/jx"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -71,7 +76,10 @@ func (l *Loc) String() string {
 		return "$"
 	}
 	if l.parent == nil && l.rootPath != "" {
-		return l.rootPath
+		// A copy, on the error path only: returning the field itself would
+		// tell the compiler that what a Loc points to outlives it (see
+		// iterFailed).
+		return strings.Clone(l.rootPath)
 	}
 	base := l.parent.String()
 	if l.isElem {
@@ -88,12 +96,10 @@ var (
 	ErrTrailingData = schema.ErrTrailingData
 	// ErrInvalidUTF8: a string that is not valid UTF-8.
 	ErrInvalidUTF8 = errors.New("invalid UTF-8 in a string")
+	// ErrDuplicateName: a member name that repeats one of the same object
+	// (errors.Is; the error says which, and where).
+	ErrDuplicateName = textdec.ErrDuplicateName
 )
-
-// DuplicateError is a property that appears twice in one object.
-type DuplicateError struct{ Path string }
-
-func (e *DuplicateError) Error() string { return "duplicate property " + e.Path }
 
 // Check refuses what jx would read more leniently than schema.DecodeJSON,
 // before a one-pass decode of data: invalid UTF-8 anywhere (jx passes such
@@ -101,16 +107,14 @@ func (e *DuplicateError) Error() string { return "duplicate property " + e.Path 
 // surrogate (jx reads "\ud800" as U+FFFD, which is valid UTF-8, so no later
 // check could tell it from a real U+FFFD). Input that escapes a surrogate at
 // all (a client that escapes every non-ASCII character writes an emoji as a
-// pair) is read once by schema.DecodeJSON to settle it. Duplicate member
-// names are the Reader's to find.
+// pair) is checked whole by the strict scanner to settle it. Duplicate
+// member names are the Reader's to find.
 func Check(data []byte) error {
 	if !utf8.Valid(data) {
 		return ErrInvalidUTF8
 	}
 	if schema.MayEscapeSurrogate(data) {
-		if _, err := schema.DecodeJSON(data); err != nil {
-			return err
-		}
+		return textdec.Validate(data)
 	}
 	return nil
 }
@@ -122,13 +126,19 @@ type Reader struct {
 	err   error
 	c     *schema.Collector
 	own   schema.Collector
+	data  []byte // the input, for failSyntax
 	quiet bool   // fill values without reporting (see Quiet)
 	num   jx.Num // the last number read, as written
-	// distinct is set when every object's member names are known to be
-	// distinct (BeginChecked): undeclared names then need no tracking,
-	// which for an object of many undeclared members is most of the
-	// memory its decoding takes.
-	distinct bool
+	// objs and arrs are the iterators of the objects and arrays being
+	// read, innermost last, and slots the locations of their current
+	// members and elements, one per level (see Members).
+	objs  []jx.ObjIter
+	arrs  []jx.ArrIter
+	slots []*[slotChunk]Loc
+	// undeclared is set when a member name no schema declares was read, or
+	// an object skipped: Finish then looks for repeated names in the whole
+	// input, unless distinct says there are none (BeginChecked).
+	undeclared, distinct bool
 }
 
 var readers = sync.Pool{New: func() any { return &Reader{d: jx.GetDecoder()} }}
@@ -137,6 +147,7 @@ var readers = sync.Pool{New: func() any { return &Reader{d: jx.GetDecoder()} }}
 func NewReader(data []byte) *Reader {
 	r := readers.Get().(*Reader)
 	r.d.ResetBytes(data)
+	r.data = data
 	r.c = &r.own
 	return r
 }
@@ -144,7 +155,17 @@ func NewReader(data []byte) *Reader {
 // Release returns r to the pool. r must not be used after.
 func (r *Reader) Release() {
 	r.d.ResetBytes(nil)
-	r.err, r.quiet, r.num, r.distinct = nil, false, nil, false
+	r.data = nil
+	r.err, r.quiet, r.num, r.distinct, r.undeclared = nil, false, nil, false, false
+	clear(r.objs)
+	clear(r.arrs)
+	r.objs, r.arrs = r.objs[:0], r.arrs[:0]
+	if len(r.slots) > 4 {
+		r.slots = nil // a deep input's levels are not kept for the next
+	}
+	for _, c := range r.slots {
+		clear(c[:])
+	}
 	r.own.Reset()
 	r.c = nil
 	readers.Put(r)
@@ -187,9 +208,15 @@ func BeginChecked(data []byte) *Reader {
 }
 
 // Finish checks that nothing but whitespace follows the value, returns the
-// errors found (or the syntax error) and gives r back to the pool.
+// errors found (or the syntax error) and gives r back to the pool. Input
+// that held member names no schema declares is checked for repeated names
+// here, in one pass of the strict scanner over the whole input: the
+// Reader refused repeats of declared names as it read them.
 func (r *Reader) Finish() (schema.Errors, error) {
 	r.End()
+	if r.err == nil && r.undeclared && !r.distinct {
+		r.fail(textdec.Validate(r.data))
+	}
 	err := r.err
 	var errs schema.Errors
 	if err == nil {
@@ -241,6 +268,45 @@ func (r *Reader) fail(err error) {
 		r.err = err
 	}
 }
+
+// slotChunk is how many levels of locations a Reader allocates at once.
+const slotChunk = 16
+
+// slot is the location of the current member or element of the object or
+// array open at level d. Its address never changes, as the locations of
+// deeper values link to it.
+func (r *Reader) slot(d int) *Loc {
+	for d >= len(r.slots)*slotChunk {
+		r.slots = append(r.slots, new([slotChunk]Loc))
+	}
+	return &r.slots[d/slotChunk][d%slotChunk]
+}
+
+// iterFailed reports whether an object's or array's iterator stopped on
+// malformed input rather than at the end. It only compares the error with
+// nil: an iterator lives in a Members or Elements beside the location of
+// the value being read, and letting its error escape would tell the
+// compiler that every such location outlives its function, moving each
+// object a decoder reads nested values of to the heap.
+func iterFailed(it *jx.ObjIter) bool { return it.Err() != nil }
+
+// elemsFailed is iterFailed for an array's iterator.
+func elemsFailed(it *jx.ArrIter) bool { return it.Err() != nil }
+
+// failSyntax records why the input is not well formed, found again by the
+// strict scanner on a copy of it (the error path only; see iterFailed).
+func (r *Reader) failSyntax() {
+	if r.err != nil {
+		return
+	}
+	err := textdec.Validate(bytes.Clone(r.data))
+	if err == nil {
+		err = errMalformed
+	}
+	r.err = err
+}
+
+var errMalformed = errors.New("malformed JSON")
 
 // End checks that nothing but whitespace follows the value.
 func (r *Reader) End() {
@@ -505,26 +571,17 @@ func (r *Reader) Raw() []byte {
 	return raw
 }
 
-// Skip skips the next value with the strictness of schema.DecodeJSON: a
-// duplicate member name anywhere inside is an error.
+// Skip skips the next value. A repeated member name inside it is found by
+// Finish (see Members.undeclared).
 func (r *Reader) Skip() {
 	if r.err != nil {
 		return
 	}
 	switch r.d.Next() {
-	case jx.Object:
-		o := r.Object(nil, Object)
-		for o.Next() {
-			o.Undeclared()
-		}
-	case jx.Array:
-		a := r.Array(nil, Array)
-		for a.Next() {
-			r.Skip()
-		}
-	default:
-		r.fail(r.d.Skip())
+	case jx.Object, jx.Array:
+		r.undeclared = true
 	}
+	r.fail(r.d.Skip())
 }
 
 // Any reads the next value into runtime/schema's value model, for a value
@@ -589,21 +646,28 @@ func (r *Reader) Off(sub *Reader) {
 	}
 	sub.End()
 	r.fail(sub.err)
+	r.undeclared = r.undeclared || sub.undeclared
 	sub.c = nil
 	sub.Release()
 }
 
 // Members iterates over the members of an object.
+//
+// A Members lives on the stack of a generated decoding function. What
+// outlives the function is kept by the Reader, by index: the object's
+// iterator, which holds on to the decoder, and the location of its
+// current member, which the locations of what the member holds link to.
+// Were either inside the Members, the compiler, whose escape analysis does
+// not tell one field of a struct from another, would move every Members
+// of an object holding objects or arrays to the heap: an allocation each.
 type Members struct {
-	r     *Reader
-	at    *Loc
-	it    jx.ObjIter
-	cur   Loc // the current member's location
-	obj   bool
-	live  bool
-	n     int
-	names []string        // undeclared names so far, while few
-	set   map[string]bool // then as a set: finding a duplicate stays linear
+	r    *Reader
+	at   *Loc
+	k    int // the object's iterator is r.objs[k]
+	d    int // its members' location is r.slot(d)
+	n    int
+	obj  bool
+	live bool
 }
 
 // Object starts reading an object of declared types t at at; a value of
@@ -618,19 +682,26 @@ func (r *Reader) Object(at *Loc, t *Types) Members {
 		r.fail(err)
 		return m
 	}
-	m.it, m.obj, m.live = it, true, true
+	m.k, m.d = len(r.objs), len(r.objs)+len(r.arrs)
+	r.objs = append(r.objs, it)
+	m.obj, m.live = true, true
 	return m
 }
 
 // Next moves to the next member; false at the end of the object (or after
 // an error).
 func (m *Members) Next() bool {
-	if !m.live || m.r.err != nil {
+	r := m.r
+	if !m.live || r.err != nil {
 		return false
 	}
-	if !m.it.Next() {
+	if !r.objs[m.k].Next() {
 		m.live = false
-		m.r.fail(m.it.Err())
+		failed := iterFailed(&r.objs[m.k])
+		r.objs = r.objs[:m.k]
+		if failed {
+			r.failSyntax()
+		}
 		return false
 	}
 	m.n++
@@ -638,7 +709,7 @@ func (m *Members) Next() bool {
 }
 
 // Name is the current member's name, valid until its value is read.
-func (m *Members) Name() []byte { return m.it.Key() }
+func (m *Members) Name() []byte { return m.r.objs[m.k].Key() }
 
 // Count is the number of members read.
 func (m *Members) Count() int { return m.n }
@@ -647,49 +718,27 @@ func (m *Members) Count() int { return m.n }
 // and returns its location (rootPath as in Field), valid until Next.
 func (m *Members) Field(seen *bool, name, rootPath string) *Loc {
 	if *seen {
-		m.r.fail(&DuplicateError{Path: schema.PropertyPath(m.at.String(), name)})
+		m.r.failSyntax() // a repeated name
 	}
 	*seen = true
-	m.cur = Field(m.at, name, rootPath)
-	return &m.cur
+	l := m.r.slot(m.d)
+	*l = Field(m.at, name, rootPath)
+	return l
 }
 
-// undeclared records the current name among the undeclared ones, refusing
-// it the second time, and returns it as a string.
+// undeclared notes that the current member's name is none the schema
+// declares, and returns it. Repeats among such names are found by Finish,
+// once for the whole input, and only when there were any: for a value
+// whose properties are all declared, the seen flags found every repeat.
 func (m *Members) undeclared() string {
-	name := string(m.it.Key())
-	if m.r.distinct {
-		return name
-	}
-	if m.set == nil && len(m.names) < 8 {
-		for _, n := range m.names {
-			if n == name {
-				m.r.fail(&DuplicateError{Path: schema.PropertyPath(m.at.String(), name)})
-				return name
-			}
-		}
-		m.names = append(m.names, name)
-		return name
-	}
-	if m.set == nil {
-		m.set = make(map[string]bool, 16)
-		for _, n := range m.names {
-			m.set[n] = true
-		}
-	}
-	if m.set[name] {
-		m.r.fail(&DuplicateError{Path: schema.PropertyPath(m.at.String(), name)})
-	}
-	m.set[name] = true
-	return name
+	m.r.undeclared = true
+	return string(m.Name())
 }
 
 // Undeclared skips the current member's value: a property nothing
 // constrains.
 func (m *Members) Undeclared() {
-	if !m.r.distinct {
-		m.undeclared()
-	}
+	m.r.undeclared = true
 	m.r.Skip()
 }
 
@@ -708,8 +757,9 @@ func (m *Members) Additional() {
 // its name.
 func (m *Members) Other() (*Loc, string) {
 	name := m.undeclared()
-	m.cur = Field(m.at, name, "")
-	return &m.cur, name
+	l := m.r.slot(m.d)
+	*l = Field(m.at, name, "")
+	return l, name
 }
 
 // Required reports the required property name missing unless seen (and
@@ -721,11 +771,13 @@ func (m *Members) Required(seen bool, name string) {
 }
 
 // Elements iterates over the elements of an array.
+//
+// Like a Members, it keeps its iterator in the Reader, by index.
 type Elements struct {
 	r    *Reader
 	at   *Loc
-	it   jx.ArrIter
-	cur  Loc
+	k    int    // the array's iterator is r.arrs[k]
+	d    int    // its elements' location is r.slot(d)
 	raw  []byte // the array's text, for uniqueItems (see UniqueArray)
 	errs int    // errors before the array, for uniqueItems
 	arr  bool
@@ -744,7 +796,9 @@ func (r *Reader) Array(at *Loc, t *Types) Elements {
 		r.fail(err)
 		return e
 	}
-	e.it, e.arr, e.live = it, true, true
+	e.k, e.d = len(r.arrs), len(r.objs)+len(r.arrs)
+	r.arrs = append(r.arrs, it)
+	e.arr, e.live = true, true
 	return e
 }
 
@@ -767,12 +821,17 @@ func (r *Reader) UniqueArray(at *Loc, t *Types) Elements {
 
 // Next moves to the next element.
 func (e *Elements) Next() bool {
-	if !e.live || e.r.err != nil {
+	r := e.r
+	if !e.live || r.err != nil {
 		return false
 	}
-	if !e.it.Next() {
+	if !r.arrs[e.k].Next() {
 		e.live = false
-		e.r.fail(e.it.Err())
+		failed := elemsFailed(&r.arrs[e.k])
+		r.arrs = r.arrs[:e.k]
+		if failed {
+			r.failSyntax()
+		}
 		return false
 	}
 	e.i++
@@ -781,8 +840,9 @@ func (e *Elements) Next() bool {
 
 // Loc is the current element's location, valid until Next.
 func (e *Elements) Loc() *Loc {
-	e.cur = Elem(e.at, e.i)
-	return &e.cur
+	l := e.r.slot(e.d)
+	*l = Elem(e.at, e.i)
+	return l
 }
 
 // Index is the current element's index.

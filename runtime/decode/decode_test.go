@@ -218,10 +218,18 @@ func TestMalformedInputIsAnErrorNotAViolation(t *testing.T) {
 			t.Errorf("%q: accepted, with errors %q", in, errs)
 		}
 	}
-	_, _, err := decodePayment(`{"ref":"abc","ref":"abd"}`)
-	var dup *decode.DuplicateError
-	if !errors.As(err, &dup) || dup.Path != "$.ref" {
-		t.Errorf("duplicate: %v, want a DuplicateError at $.ref", err)
+	// A repeated name is reported as one, naming it and its object, whether
+	// the schema declares it or not, at any depth.
+	for in, want := range map[string]string{
+		`{"ref":"abc","ref":"abd"}`:                                        `duplicate object member name "ref"`,
+		`{"ref":"abc","method":{"kind":"card","last4":"1","last4":"2"}}`:   `duplicate object member name "last4" within "/method"`,
+		`{"ref":"abc","colour":{"a":1,"a":2}}`:                             `duplicate object member name "a" within "/colour"`,
+		`{"ref":"abc","colour":[{"a":[{"b":1,"c":2,"b":3}]}],"x":1,"x":2}`: `duplicate object member name "b" within "/colour/0/a/0"`,
+	} {
+		_, _, err := decodePayment(in)
+		if !errors.Is(err, decode.ErrDuplicateName) || err.Error() != want {
+			t.Errorf("%s: %v, want %s", in, err, want)
+		}
 	}
 }
 
