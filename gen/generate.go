@@ -15,8 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/gen/check"
@@ -79,20 +79,15 @@ func (r *Result) SummaryOf(what string) string {
 	return line
 }
 
-// count is n and the noun, plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+// count is check.Count: one helper for every count mcpgen prints.
+var count = check.Count
 
 // RefusedError is a release the breaking-change gate refused; nothing was
 // written.
 type RefusedError struct{ Report *check.Report }
 
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("release refused: %d reasons", len(e.Report.Findings))
+	return "release refused: " + check.Count(e.Report.Blocking(), "error")
 }
 
 // Load reads the manifests (or the Go source) and the record to compare
@@ -103,6 +98,41 @@ func Load(opts Options) (*manifest.Estate, *check.Report, error) {
 		return nil, nil, err
 	}
 	return l.est, check.Run(l.recorded, l.est), nil
+}
+
+// Check is mcpgen check: the gate run against a baseline read from
+// history (see record.ResolveBaseline; against names the git revision, ""
+// lets it choose), with the estate record the change leaves in Out held
+// against that baseline, and the waivers file (when named) applied as of
+// today. opts.Against is ignored: the baseline takes its place.
+func Check(opts Options, against, waivers string, today time.Time) (*check.Report, error) {
+	var ws []*check.Waiver
+	if waivers != "" {
+		var err error
+		if ws, err = check.LoadWaivers(waivers); err != nil {
+			return nil, err
+		}
+	}
+	base, err := record.ResolveBaseline(opts.Out, against)
+	if err != nil {
+		return nil, err
+	}
+	opts.Against = base.Record
+	_, rep, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	rep.Baseline = base
+	work, found, err := record.WorkTree(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		work = nil
+	}
+	rep.Add(check.RecordFindings(base, work, filepath.Join(opts.Out, record.FileName))...)
+	rep.ApplyWaivers(ws, today)
+	return rep, nil
 }
 
 // LoadEstate reads the estate of the manifests, or of the Go source with
@@ -191,6 +221,7 @@ func Generate(opts Options) (*Result, error) {
 		return nil, err
 	}
 	est, report := l.est, check.Run(l.recorded, l.est)
+	report.Command = "generate"
 	if !report.OK() {
 		return nil, &RefusedError{Report: report}
 	}
