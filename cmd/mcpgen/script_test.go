@@ -41,7 +41,8 @@ func TestMain(m *testing.M) {
 //	                         statuses mean something: 0 accepted, 1 refused,
 //	                         2 bad input or usage)
 //	sarif FILE               validate FILE (or "stdout") against the SARIF
-//	                         2.1.0 schema kept in testdata/sarif
+//	                         2.1.0 schema kept in testdata/sarif; "! sarif"
+//	                         insists that it is not valid
 //	ls DIR                   list DIR's entries, hidden ones too, one a
 //	                         line, sorted; "/" marks a directory and "@" a
 //	                         symbolic link, so a script can see stray files
@@ -200,8 +201,8 @@ var sarifSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 // cmdSarif validates a SARIF log against the SARIF 2.1.0 schema, offline:
 // what code scanning would refuse, the script refuses.
 func cmdSarif(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: sarif FILE|stdout")
+	if len(args) != 1 {
+		ts.Fatalf("usage: [!] sarif FILE|stdout")
 	}
 	data := ts.ReadFile(args[0])
 	sch, err := sarifSchema()
@@ -210,7 +211,11 @@ func cmdSarif(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("sarif: %s is not JSON: %v", args[0], err)
 	}
-	if err := sch.Validate(doc); err != nil {
+	err = sch.Validate(doc)
+	switch {
+	case err != nil && !neg:
 		ts.Fatalf("sarif: %s is not valid SARIF 2.1.0: %v", args[0], err)
+	case err == nil && neg:
+		ts.Fatalf("sarif: %s is valid SARIF 2.1.0, and should not be", args[0])
 	}
 }
