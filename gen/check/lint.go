@@ -179,7 +179,7 @@ func (l *linter) walk(node map[string]any, path []string) {
 	if types != nil {
 		for i, e := range enum {
 			if k := schema.KindOf(e); !admits(types, k) {
-				l.add(LintEnumType, at(path, "enum", fmt.Sprint(i)), "enum value %s is a %s, and this schema's type is %s: it can never be sent",
+				l.add(LintEnumType, at(path, "enum", fmt.Sprint(i)), "enum value %s is of type %s, and this schema's type is %s: it can never be sent",
 					show(e), k, strings.Join(types, " or "))
 			}
 		}
