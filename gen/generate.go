@@ -49,6 +49,11 @@ type Options struct {
 	// Against, when set, is the estate record to compare with instead of
 	// the one in Out (mcpgen check -against reads it from a git revision).
 	Against *record.Record
+	// Waivers is a waivers file (see check.Waiver) whose waivers accept
+	// the findings they name; "" for none. Today dates their expiry (the
+	// zero time: now).
+	Waivers string
+	Today   time.Time
 	// ShardSize is the most tool versions one Go package of the output
 	// holds; a larger estate is emitted as a root package and shards (see
 	// emit.Layout). Zero or less means emit.DefaultShardSize.
@@ -103,15 +108,12 @@ func Load(opts Options) (*manifest.Estate, *check.Report, error) {
 // Check is mcpgen check: the gate run against a baseline read from
 // history (see record.ResolveBaseline; against names the git revision, ""
 // lets it choose), with the estate record the change leaves in Out held
-// against that baseline, and the waivers file (when named) applied as of
-// today. opts.Against is ignored: the baseline takes its place.
-func Check(opts Options, against, waivers string, today time.Time) (*check.Report, error) {
-	var ws []*check.Waiver
-	if waivers != "" {
-		var err error
-		if ws, err = check.LoadWaivers(waivers); err != nil {
-			return nil, err
-		}
+// against that baseline, and opts.Waivers (when named) applied.
+// opts.Against is ignored: the baseline takes its place.
+func Check(opts Options, against string) (*check.Report, error) {
+	ws, err := loadWaivers(opts)
+	if err != nil {
+		return nil, err
 	}
 	base, err := record.ResolveBaseline(opts.Out, against)
 	if err != nil {
@@ -131,8 +133,22 @@ func Check(opts Options, against, waivers string, today time.Time) (*check.Repor
 		work = nil
 	}
 	rep.Add(check.RecordFindings(base, work, filepath.Join(opts.Out, record.FileName))...)
-	rep.ApplyWaivers(ws, today)
+	rep.ApplyWaivers(ws, today(opts))
 	return rep, nil
+}
+
+func loadWaivers(opts Options) ([]*check.Waiver, error) {
+	if opts.Waivers == "" {
+		return nil, nil
+	}
+	return check.LoadWaivers(opts.Waivers)
+}
+
+func today(opts Options) time.Time {
+	if opts.Today.IsZero() {
+		return time.Now()
+	}
+	return opts.Today
 }
 
 // LoadEstate reads the estate of the manifests, or of the Go source with
@@ -216,12 +232,17 @@ func sourceEstate(src *gostruct.Source, recorded []estate.ToolSpec, recordFile s
 // whose content is unchanged are not rewritten (the build cache stays
 // warm); the others are written atomically, all or none.
 func Generate(opts Options) (*Result, error) {
+	ws, err := loadWaivers(opts)
+	if err != nil {
+		return nil, err
+	}
 	l, err := load(opts, true)
 	if err != nil {
 		return nil, err
 	}
 	est, report := l.est, check.Run(l.recorded, l.est)
 	report.Command = "generate"
+	report.ApplyWaivers(ws, today(opts))
 	if !report.OK() {
 		return nil, &RefusedError{Report: report}
 	}

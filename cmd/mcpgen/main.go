@@ -2,7 +2,7 @@
 // manifests, or from Go structs that declare tool versions, and is the
 // team's breaking-change gate in CI.
 //
-//	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N]
+//	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N] [-waivers FILE]
 //	mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-waivers FILE] [-format F]
 //	mcpgen diff     [-format F] [-fail-on LEVEL] OLD.yaml NEW.yaml
 //	mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
@@ -23,7 +23,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/check"
@@ -46,7 +45,7 @@ const usage = `mcpgen turns versioned MCP tool manifests, or Go structs that dec
 tool versions, into a typed Go package.
 
 Usage:
-  mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N]
+  mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N] [-waivers FILE]
   mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-waivers FILE] [-format F]
   mcpgen diff     [-format F] [-fail-on LEVEL] OLD.yaml NEW.yaml
   mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
@@ -146,6 +145,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	src := addSourceFlags(fs)
 	out := fs.String("out", "", "directory of the generated package")
 	pkg := fs.String("package", "", "Go package name (default: the last element of -out)")
+	waivers := fs.String("waivers", "", "YAML file of reviewed waivers, each accepting one finding of the gate (as mcpgen check -waivers)")
 	shardSize := fs.Int("shard-size", emit.DefaultShardSize, "most tool versions one Go package holds; a larger estate gets shards under -out/internal")
 	if code, ok := parse(fs, args, map[string]*string{"out": out}); !ok {
 		return code
@@ -157,7 +157,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen generate: -shard-size %d: a package holds at least one tool version\n", *shardSize)
 		return exitUsage
 	}
-	res, err := gen.Generate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Package: *pkg, ShardSize: *shardSize})
+	res, err := gen.Generate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Package: *pkg, ShardSize: *shardSize, Waivers: *waivers})
 	if code := report(err, "text", stdout, stderr); code != exitOK {
 		return code
 	}
@@ -182,8 +182,8 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen check: unknown format %q\n", *format)
 		return exitUsage
 	}
-	opts := gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out}
-	rep, err := gen.Check(opts, *against, *waivers, time.Now())
+	opts := gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Waivers: *waivers}
+	rep, err := gen.Check(opts, *against)
 	if err != nil {
 		var list manifest.List
 		if errors.As(err, &list) {

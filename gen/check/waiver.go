@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,6 +92,9 @@ func LoadWaivers(file string) ([]*Waiver, error) {
 		case !strings.Contains(w.Tool, "@"):
 			fail("waiver: tool must be name@X.Y.Z, the version the finding concerns (got %q)", w.Tool)
 			continue
+		case slices.Contains(runtimeRules, w.Rule):
+			fail("waiver of %s %s: the runtime itself refuses to publish such a version, so no waiver can accept it", w.Rule, w.Tool)
+			continue
 		case w.Reason == "":
 			fail("waiver of %s %s: reason is required: a waiver says why the finding is accepted", w.Rule, w.Tool)
 			continue
@@ -110,6 +114,14 @@ func LoadWaivers(file string) ([]*Waiver, error) {
 	}
 	return out, nil
 }
+
+// runtimeRules are the publish guard's rules, which the generated server
+// enforces again when it starts (estate.CheckPublish): a waiver of one
+// would only move the refusal from CI to production. A version's number
+// is cheap; a release needing an exception is the guard's to refuse. The
+// classifier's reasons under such a refusal are named by it, not waivable
+// on their own.
+var runtimeRules = []string{RuleBumpTooSmall, RuleNotNewer, RuleInvalidSpec, "immutable"}
 
 // knownKeys refuses a key the waiver layout does not have: a misspelt
 // "expiry" must not make a waiver eternal.
