@@ -15,8 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/gen/check"
@@ -49,6 +49,11 @@ type Options struct {
 	// Against, when set, is the estate record to compare with instead of
 	// the one in Out (mcpgen check -against reads it from a git revision).
 	Against *record.Record
+	// Waivers is a waivers file (see check.Waiver) whose waivers accept
+	// the findings they name; "" for none. Today dates their expiry (the
+	// zero time: now).
+	Waivers string
+	Today   time.Time
 	// ShardSize is the most tool versions one Go package of the output
 	// holds; a larger estate is emitted as a root package and shards (see
 	// emit.Layout). Zero or less means emit.DefaultShardSize.
@@ -79,20 +84,15 @@ func (r *Result) SummaryOf(what string) string {
 	return line
 }
 
-// count is n and the noun, plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
+// count is check.Count: one helper for every count mcpgen prints.
+var count = check.Count
 
 // RefusedError is a release the breaking-change gate refused; nothing was
 // written.
 type RefusedError struct{ Report *check.Report }
 
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("release refused: %d reasons", len(e.Report.Findings))
+	return "release refused: " + check.Count(e.Report.Blocking(), "error")
 }
 
 // Load reads the manifests (or the Go source) and the record to compare
@@ -103,6 +103,52 @@ func Load(opts Options) (*manifest.Estate, *check.Report, error) {
 		return nil, nil, err
 	}
 	return l.est, check.Run(l.recorded, l.est), nil
+}
+
+// Check is mcpgen check: the gate run against a baseline read from
+// history (see record.ResolveBaseline; against names the git revision, ""
+// lets it choose), with the estate record the change leaves in Out held
+// against that baseline, and opts.Waivers (when named) applied.
+// opts.Against is ignored: the baseline takes its place.
+func Check(opts Options, against string) (*check.Report, error) {
+	ws, err := loadWaivers(opts)
+	if err != nil {
+		return nil, err
+	}
+	base, err := record.ResolveBaseline(opts.Out, against)
+	if err != nil {
+		return nil, err
+	}
+	opts.Against = base.Record
+	_, rep, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	rep.Baseline = base
+	work, found, err := record.WorkTree(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		work = nil
+	}
+	rep.Add(check.RecordFindings(base, work, filepath.Join(opts.Out, record.FileName))...)
+	rep.ApplyWaivers(ws, today(opts))
+	return rep, nil
+}
+
+func loadWaivers(opts Options) ([]*check.Waiver, error) {
+	if opts.Waivers == "" {
+		return nil, nil
+	}
+	return check.LoadWaivers(opts.Waivers)
+}
+
+func today(opts Options) time.Time {
+	if opts.Today.IsZero() {
+		return time.Now()
+	}
+	return opts.Today
 }
 
 // LoadEstate reads the estate of the manifests, or of the Go source with
@@ -186,11 +232,17 @@ func sourceEstate(src *gostruct.Source, recorded []estate.ToolSpec, recordFile s
 // whose content is unchanged are not rewritten (the build cache stays
 // warm); the others are written atomically, all or none.
 func Generate(opts Options) (*Result, error) {
+	ws, err := loadWaivers(opts)
+	if err != nil {
+		return nil, err
+	}
 	l, err := load(opts, true)
 	if err != nil {
 		return nil, err
 	}
 	est, report := l.est, check.Run(l.recorded, l.est)
+	report.Command = "generate"
+	report.ApplyWaivers(ws, today(opts))
 	if !report.OK() {
 		return nil, &RefusedError{Report: report}
 	}

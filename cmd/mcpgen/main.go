@@ -2,10 +2,10 @@
 // manifests, or from Go structs that declare tool versions, and is the
 // team's breaking-change gate in CI.
 //
-//	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N]
-//	mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-format text|json|github]
-//	mcpgen diff     [-format F] OLD.yaml NEW.yaml
-//	mcpgen diff     [-format F] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
+//	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N] [-waivers FILE]
+//	mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-waivers FILE] [-format F]
+//	mcpgen diff     [-format F] [-fail-on LEVEL] OLD.yaml NEW.yaml
+//	mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
 //	mcpgen extract  -source PKG -manifests DIR [-out DIR]
 //	mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
 //
@@ -22,12 +22,12 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/check"
 	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/manifest"
-	"github.com/mcpgen/mcpgen/gen/record"
 )
 
 // Exit statuses.
@@ -45,12 +45,16 @@ const usage = `mcpgen turns versioned MCP tool manifests, or Go structs that dec
 tool versions, into a typed Go package.
 
 Usage:
-  mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N]
-  mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-format text|json|github]
-  mcpgen diff     [-format text|json|github] OLD.yaml NEW.yaml
-  mcpgen diff     [-format text|json|github] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
+  mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N] [-waivers FILE]
+  mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-waivers FILE] [-format F]
+  mcpgen diff     [-format F] [-fail-on LEVEL] OLD.yaml NEW.yaml
+  mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
   mcpgen extract  -source PKG -manifests DIR [-out DIR]
   mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
+
+F is one of text, json, github, markdown, sarif. check compares with the
+estate record in git history (-against REF, or the merge base of HEAD and
+the default branch), never with the record the change itself may rewrite.
 
 -source names a Go package (a directory or an import path) whose struct
 types carry //mcpgen:tool directives; it takes the place of -manifests.
@@ -141,6 +145,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	src := addSourceFlags(fs)
 	out := fs.String("out", "", "directory of the generated package")
 	pkg := fs.String("package", "", "Go package name (default: the last element of -out)")
+	waivers := fs.String("waivers", "", "YAML file of reviewed waivers, each accepting one finding of the gate (as mcpgen check -waivers)")
 	shardSize := fs.Int("shard-size", emit.DefaultShardSize, "most tool versions one Go package holds; a larger estate gets shards under -out/internal")
 	if code, ok := parse(fs, args, map[string]*string{"out": out}); !ok {
 		return code
@@ -152,7 +157,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen generate: -shard-size %d: a package holds at least one tool version\n", *shardSize)
 		return exitUsage
 	}
-	res, err := gen.Generate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Package: *pkg, ShardSize: *shardSize})
+	res, err := gen.Generate(gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Package: *pkg, ShardSize: *shardSize, Waivers: *waivers})
 	if code := report(err, "text", stdout, stderr); code != exitOK {
 		return code
 	}
@@ -164,8 +169,9 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check", stderr)
 	src := addSourceFlags(fs)
 	out := fs.String("out", "", "directory of the previously generated package (its estate record)")
-	against := fs.String("against", "", "compare with the estate record at this git revision instead of the working tree")
-	format := fs.String("format", "text", "output format: text, json or github")
+	against := fs.String("against", "", "compare with the estate record at this git revision (default: the merge base of HEAD and the default branch, else HEAD)")
+	format := fs.String("format", "text", "output format: "+formatList)
+	waivers := fs.String("waivers", "", "YAML file of reviewed waivers, each accepting one finding (rule, tool, path, reason, expires)")
 	if code, ok := parse(fs, args, map[string]*string{"out": out}); !ok {
 		return code
 	}
@@ -176,18 +182,15 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen check: unknown format %q\n", *format)
 		return exitUsage
 	}
-	opts := gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out}
-	if *against != "" {
-		rec, err := record.LoadGit(*out, *against)
-		if err != nil {
-			fmt.Fprintf(stderr, "mcpgen check: %v\n", err)
-			return exitUsage
-		}
-		opts.Against = rec
-	}
-	_, rep, err := gen.Load(opts)
+	opts := gen.Options{Manifests: *src.manifests, Source: *src.source, Out: *out, Waivers: *waivers}
+	rep, err := gen.Check(opts, *against)
 	if err != nil {
-		return report(err, *format, stdout, stderr)
+		var list manifest.List
+		if errors.As(err, &list) {
+			return report(err, *format, stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "mcpgen check: %v\n", err)
+		return exitUsage
 	}
 	if err := rep.Write(stdout, *format); err != nil {
 		fmt.Fprintf(stderr, "mcpgen check: %v\n", err)
@@ -201,7 +204,8 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 
 func diffCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
-	format := fs.String("format", "text", "output format: text, json or github")
+	format := fs.String("format", "text", "output format: "+formatList)
+	failOn := fs.String("fail-on", "none", "exit 1 when a change reaches this level: error (major), warning (minor), info (any), or none")
 	src := addSourceFlags(fs)
 	out := fs.String("out", "", "with -source: the generated package, whose estate record holds the versions no struct declares any more, and the form of schema each published version keeps")
 	tool := fs.String("tool", "", "compare two versions of this tool in -manifests or -source")
@@ -209,7 +213,12 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		return parseStatus(err)
 	}
 	if !validFormat(*format) || fs.NArg() != 2 {
-		fmt.Fprintln(stderr, "usage: mcpgen diff [-format text|json|github] OLD.yaml NEW.yaml\n       mcpgen diff [-format F] -manifests DIR | -source PKG [-out DIR] -tool NAME V1 V2")
+		fmt.Fprintln(stderr, "usage: mcpgen diff [-format F] [-fail-on LEVEL] OLD.yaml NEW.yaml\n       mcpgen diff [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR] -tool NAME V1 V2")
+		return exitUsage
+	}
+	failLevel, err := check.ParseLevel(*failOn)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen diff: -fail-on: %v\n", err)
 		return exitUsage
 	}
 	var old, new *manifest.Version
@@ -240,9 +249,13 @@ func diffCmd(args []string, stdout, stderr io.Writer) int {
 		// A manifest lists every version: compare the newest of each.
 		old, new = a.Versions[len(a.Versions)-1], b.Versions[len(b.Versions)-1]
 	}
-	if err := check.Compare(old, new).Write(stdout, *format); err != nil {
+	cmp := check.Compare(old, new)
+	if err := cmp.Write(stdout, *format); err != nil {
 		fmt.Fprintf(stderr, "mcpgen diff: %v\n", err)
 		return exitUsage
+	}
+	if cmp.Fails(failLevel) {
+		return exitRefused
 	}
 	return exitOK
 }
@@ -312,6 +325,9 @@ func extractCmd(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, res.SummaryOf(*manifests))
 	return exitOK
 }
+
+// formatList names the formats of check and diff for their usage lines.
+var formatList = strings.Join(check.Formats, ", ")
 
 func validFormat(f string) bool {
 	for _, known := range check.Formats {

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // update rewrites the expected output files inside the scripts from what
@@ -38,6 +40,9 @@ func TestMain(m *testing.M) {
 //	status N PROG [ARGS...]  run PROG and insist on exit status N (the CLI's
 //	                         statuses mean something: 0 accepted, 1 refused,
 //	                         2 bad input or usage)
+//	sarif FILE               validate FILE (or "stdout") against the SARIF
+//	                         2.1.0 schema kept in testdata/sarif; "! sarif"
+//	                         insists that it is not valid
 //	ls DIR                   list DIR's entries, hidden ones too, one a
 //	                         line, sorted; "/" marks a directory and "@" a
 //	                         symbolic link, so a script can see stray files
@@ -61,6 +66,16 @@ func TestScript(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("MCPGEN_ROOT", root)
+			// git looks for a repository no higher than the script's
+			// own directory, so a script that runs no git init is
+			// outside git wherever the tests run, and the baseline of
+			// mcpgen check is the same every time.
+			env.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(env.WorkDir))
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			// Fixed dates make a script's commit hashes, which
+			// mcpgen check prints, the same on every run.
+			env.Setenv("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+			env.Setenv("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
 			if os.Getenv("GORACE") == "" {
 				// Under -race each mcpgen run would sleep a second
 				// at exit, waiting for races to report: it has no
@@ -75,6 +90,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,
 			"ls":     cmdLs,
+			"sarif":  cmdSarif,
 		},
 	})
 }
@@ -156,5 +172,50 @@ func cmdLs(ts *testscript.TestScript, neg bool, args []string) {
 			name += "/"
 		}
 		fmt.Fprintln(stdout, name)
+	}
+}
+
+// sarifSchema is the SARIF 2.1.0 JSON schema, compiled once.
+var sarifSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	file, err := filepath.Abs(filepath.Join("..", "..", "testdata", "sarif", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(file, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(file)
+})
+
+// cmdSarif validates a SARIF log against the SARIF 2.1.0 schema, offline:
+// what code scanning would refuse, the script refuses.
+func cmdSarif(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: [!] sarif FILE|stdout")
+	}
+	data := ts.ReadFile(args[0])
+	sch, err := sarifSchema()
+	ts.Check(err)
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(data))
+	if err != nil {
+		ts.Fatalf("sarif: %s is not JSON: %v", args[0], err)
+	}
+	err = sch.Validate(doc)
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("sarif: %s is not valid SARIF 2.1.0: %v", args[0], err)
+	case err == nil && neg:
+		ts.Fatalf("sarif: %s is valid SARIF 2.1.0, and should not be", args[0])
 	}
 }

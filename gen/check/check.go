@@ -21,30 +21,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// The rule ids of the gate's own rules; refusals from the publish guard
-// carry the guard's ids ("not-newer", "bump-too-small", "invalid-spec"), and
-// the reasons under a refused bump carry the classifier's ("required-added").
-const (
-	RulePublishedChanged = "published-changed"
-	RuleVersionRemoved   = "version-removed"
-	RuleLifecycleBack    = "lifecycle-reversed"
-)
-
-// Finding is one reason a release is refused.
-type Finding struct {
-	Rule string `json:"rule"`
-	// Tool is the version concerned, "name@X.Y.Z".
-	Tool string `json:"tool"`
-	// Path is the schema path in value terms ("$.as_of",
-	// "output:$.status"), or the manifest field, or "".
-	Path    string       `json:"path,omitempty"`
-	Message string       `json:"message"`
-	Pos     manifest.Pos `json:"-"`
-	File    string       `json:"file,omitempty"`
-	Line    int          `json:"line,omitempty"`
-	Col     int          `json:"col,omitempty"`
-}
-
 // Release is a new version the gate accepted, with its classification
 // against the version it was compared with.
 type Release struct {
@@ -56,18 +32,74 @@ type Release struct {
 
 // Report is the gate's verdict.
 type Report struct {
-	Findings []Finding `json:"findings"`
-	Releases []Release `json:"releases"`
+	// Command names the command that judged ("check", "generate"), for
+	// the verdict line.
+	Command string `json:"-"`
+	// Baseline is what the manifests were compared with; nil when the
+	// caller compared with a record it chose (generate: the output's).
+	Baseline *record.Baseline `json:"baseline,omitempty"`
+	Findings []Finding        `json:"findings"`
+	Releases []Release        `json:"releases"`
 	// Unchanged counts versions already in the record and unchanged.
 	Unchanged int `json:"unchanged"`
 }
 
-// OK reports whether the release is accepted.
-func (r *Report) OK() bool { return len(r.Findings) == 0 }
+// OK reports whether the release is accepted: no error stands that a
+// waiver does not accept.
+func (r *Report) OK() bool {
+	for _, f := range r.Findings {
+		if f.Blocks() {
+			return false
+		}
+	}
+	return true
+}
+
+// count is the number of findings at level l (accepted ones apart) and
+// the number accepted.
+func (r *Report) count(l Level) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Level == l && f.Waiver == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Blocking is the number of errors no waiver accepts.
+func (r *Report) Blocking() int { return r.count(Error) }
+
+func (r *Report) accepted() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Waiver != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Add appends findings and keeps the report in file order.
+func (r *Report) Add(fs ...Finding) {
+	for _, f := range fs {
+		f.File, f.Line, f.Col = f.Pos.File, f.Pos.Line, f.Pos.Col
+		r.Findings = append(r.Findings, f)
+	}
+	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
+		if x := strings.Compare(a.File, b.File); x != 0 {
+			return x
+		}
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Col - b.Col
+	})
+}
 
 // Run compares the manifests with the recorded versions.
 func Run(recorded []estate.ToolSpec, current *manifest.Estate) *Report {
-	c := &checker{report: &Report{Findings: []Finding{}, Releases: []Release{}}}
+	c := &checker{report: &Report{Command: "check", Findings: []Finding{}, Releases: []Release{}}}
 	byKey := map[string]*manifest.Version{}
 	byName := map[string]*manifest.Tool{}
 	for _, t := range current.Tools {
@@ -94,23 +126,22 @@ func Run(recorded []estate.ToolSpec, current *manifest.Estate) *Report {
 	for _, t := range current.Tools {
 		c.newVersions(t, recordedByName[t.Name])
 	}
-	slices.SortStableFunc(c.report.Findings, func(a, b Finding) int {
-		if x := strings.Compare(a.File, b.File); x != 0 {
-			return x
-		}
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Col - b.Col
-	})
+	c.report.Add(c.findings...)
 	return c.report
 }
 
-type checker struct{ report *Report }
+type checker struct {
+	report   *Report
+	findings []Finding
+}
 
+// add records a finding; one without a level is an error, as every rule
+// of the gate proper is.
 func (c *checker) add(f Finding) {
-	f.File, f.Line, f.Col = f.Pos.File, f.Pos.Line, f.Pos.Col
-	c.report.Findings = append(c.report.Findings, f)
+	if f.Level == "" {
+		f.Level = Error
+	}
+	c.findings = append(c.findings, f)
 }
 
 // published checks a version that is already in the record: its contract
@@ -176,6 +207,11 @@ func (c *checker) newVersions(t *manifest.Tool, recorded []estate.ToolSpec) {
 		if inRecord[v.Key()] {
 			continue
 		}
+		// A published version is linted no more: its contract cannot
+		// change, and a finding nobody can act on teaches nothing.
+		for _, f := range Lint(v) {
+			c.add(f)
+		}
 		spec := v.Spec()
 		sorted := slices.Clone(history)
 		slices.SortFunc(sorted, func(a, b estate.ToolSpec) int { return a.Version.Compare(b.Version) })
@@ -192,7 +228,19 @@ func (c *checker) newVersions(t *manifest.Tool, recorded []estate.ToolSpec) {
 			}
 			c.report.Releases = append(c.report.Releases, rel)
 		case errors.As(err, &pe):
-			c.add(Finding{Rule: pe.Rule, Tool: v.Key(), Path: "version", Pos: v.Pos("version"), Message: pe.Message})
+			againstKey := ""
+			if pe.Against != "" {
+				againstKey = v.Name + "@" + pe.Against
+			}
+			msg := pe.Message
+			prev, perr := estate.ParseVersion(pe.Against)
+			if pe.Rule == RuleBumpTooSmall && perr == nil {
+				// The subject names the version already: the message
+				// says what the change calls for, once.
+				msg = fmt.Sprintf("a %s change against %s calls for %s", pe.Diff.Class, pe.Against, SuggestNext(prev, pe.Diff.Class))
+			}
+			c.add(Finding{Rule: pe.Rule, Tool: v.Key(), Against: againstKey, Path: "version", Pos: v.Pos("version"), Message: msg})
+			allowed := BumpClass(prev, v.Version)
 			for _, ch := range pe.Diff.Changes {
 				if ch.Class < schema.Minor {
 					continue
@@ -201,12 +249,18 @@ func (c *checker) newVersions(t *manifest.Tool, recorded []estate.ToolSpec) {
 				if p, ok := strings.CutPrefix(ch.Path, "output:"); ok {
 					field, path = "outputSchema", p
 				}
-				c.add(Finding{Rule: ch.Rule, Tool: v.Key(), Path: ch.Path,
+				// A change the new number pays for is context; one it
+				// does not is a reason the release is refused.
+				level := Info
+				if ch.Class > allowed {
+					level = Error
+				}
+				c.add(Finding{Rule: ch.Rule, Level: level, Tool: v.Key(), Against: againstKey, Path: ch.Path,
 					Pos:     v.Pos(field, SchemaPath(path)...),
 					Message: fmt.Sprintf("%s change: %s", ch.Class, ch.Text)})
 			}
 		default:
-			c.add(Finding{Rule: "invalid-spec", Tool: v.Key(), Pos: v.Pos(""), Message: err.Error()})
+			c.add(Finding{Rule: RuleInvalidSpec, Tool: v.Key(), Pos: v.Pos(""), Message: err.Error()})
 		}
 		// The version stays in the history either way, so that each
 		// later version is judged once, against what the team wrote.
@@ -241,4 +295,17 @@ func SchemaPath(valuePath string) []string {
 		}
 	}
 	return out
+}
+
+// BumpClass is the most severe change a release from prev to next may
+// carry: a new major may break callers, a new minor loosen the contract, a
+// new patch touch annotations only.
+func BumpClass(prev, next estate.Version) schema.Class {
+	switch {
+	case next.Major() != prev.Major():
+		return schema.Major
+	case next.Minor() != prev.Minor():
+		return schema.Minor
+	}
+	return schema.Patch
 }

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -38,12 +37,12 @@ func Compare(old, new *manifest.Version) *Comparison {
 			field, path = "outputSchema", p
 		}
 		pos := new.Pos(field, SchemaPath(path)...)
-		c.Changes = append(c.Changes, Finding{Rule: ch.Rule, Tool: new.Key(), Path: ch.Path,
+		c.Changes = append(c.Changes, Finding{Rule: ch.Rule, Level: ClassLevel(ch.Class), Tool: new.Key(), Against: old.Key(), Path: ch.Path,
 			Message: ch.Class.String() + ": " + ch.Text, Pos: pos, File: pos.File, Line: pos.Line, Col: pos.Col})
 	}
 	for _, field := range metadataChanges(old.Spec(), new.Spec()) {
 		pos := new.Pos(field)
-		c.Changes = append(c.Changes, Finding{Rule: field + "-changed", Tool: new.Key(), Path: field,
+		c.Changes = append(c.Changes, Finding{Rule: field + "-changed", Level: Info, Tool: new.Key(), Against: old.Key(), Path: field,
 			Message: "patch: " + field + " changed",
 			Pos:     pos, File: pos.File, Line: pos.Line, Col: pos.Col})
 		// Titles and descriptions are PATCH (DESIGN.md); the other
@@ -80,46 +79,24 @@ func SuggestNext(prev estate.Version, c schema.Class) string {
 	return fmt.Sprintf("%d.%d.%d", prev.Major(), prev.Minor(), prev.Patch()+1)
 }
 
-// Write prints the comparison in the named format (see Report.Write). In
-// the github format a major change is a warning and the others notices:
-// a diff informs, the gate decides.
+// Write prints the comparison in the named format (see Report.Write).
+// Each change has the level its class gives it (ClassLevel): a diff
+// informs, and -fail-on decides what fails.
 func (c *Comparison) Write(w io.Writer, format string) error {
-	switch format {
-	case "text", "":
-		for _, f := range c.Changes {
-			if _, err := fmt.Fprintf(w, "%s: %s: %s\n", f.location(), f.subject(), f.Message); err != nil {
-				return err
-			}
-		}
-		if c.Class == schema.None {
-			_, err := fmt.Fprintf(w, "mcpgen diff: %s → %s: no change\n", c.Old, c.New)
-			return err
-		}
-		_, err := fmt.Fprintf(w, "mcpgen diff: %s → %s is %s; release it as %s\n", c.Old, c.New, c.Class, c.Suggested)
-		return err
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(c)
-	case "github":
-		for _, f := range c.Changes {
-			level := "notice"
-			if strings.HasPrefix(f.Message, "major") {
-				level = "warning"
-			}
-			if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level,
-				githubEscape(f.File, true), f.Line, f.Col, githubEscape("mcpgen "+f.Rule, true),
-				githubEscape(f.Tool+" "+f.Path+": "+f.Message, false)); err != nil {
-				return err
-			}
-		}
-		if c.Class == schema.None {
-			_, err := fmt.Fprintf(w, "::notice title=mcpgen diff::%s → %s: no change\n", c.Old, c.New)
-			return err
-		}
-		_, err := fmt.Fprintf(w, "::notice title=mcpgen diff::%s → %s is %s; release it as %s\n", c.Old, c.New, c.Class, c.Suggested)
-		return err
+	verdict := fmt.Sprintf("%s → %s is %s; release it as %s", c.Old, c.New, c.Class, c.Suggested)
+	if c.Class == schema.None {
+		verdict = fmt.Sprintf("%s → %s: no change", c.Old, c.New)
 	}
-	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return sheet{command: "diff", findings: c.Changes, verdict: verdict, value: c}.write(w, format)
+}
+
+// Fails reports whether a change reaches the level min (mcpgen diff
+// -fail-on); the zero level is reached by nothing.
+func (c *Comparison) Fails(min Level) bool {
+	for _, f := range c.Changes {
+		if f.Level.AtLeast(min) {
+			return true
+		}
+	}
+	return false
 }

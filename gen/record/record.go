@@ -263,12 +263,31 @@ func schemaEqual(a, b *schema.Schema) bool {
 // compares with, so a CI job checks a pull request against its base. A
 // revision at which the package had no record yet is the empty record.
 func LoadGit(dir, ref string) (*Record, error) {
+	repo, err := openRepo(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !repo.has(ref) {
+		return nil, fmt.Errorf("git revision %q not found", ref)
+	}
+	r, _, err := repo.record(ref)
+	return r, err
+}
+
+// repo is the git work tree a package directory lies in.
+type repo struct {
+	root string // the work tree's top directory
+	rel  string // the package directory, relative to root, slash-separated
+}
+
+// openRepo finds the git work tree of dir. The directory need not exist
+// (a first generate has not written it): git is asked from the nearest
+// existing parent.
+func openRepo(dir string) (*repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	// The directory may not exist in the working tree; ask git from the
-	// nearest existing parent.
 	base := abs
 	for {
 		if st, err := os.Stat(base); err == nil && st.IsDir() {
@@ -295,20 +314,60 @@ func LoadGit(dir, ref string) (*Record, error) {
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return nil, fmt.Errorf("%s is not inside the git work tree %s", dir, root)
 	}
-	if _, err := gitOutput(root, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
-		return nil, fmt.Errorf("git revision %q not found", ref)
-	}
-	spec := ref + ":" + filepath.ToSlash(filepath.Join(rel, FileName))
-	data, err := gitOutput(root, "show", spec)
+	return &repo{root: root, rel: filepath.ToSlash(rel)}, nil
+}
+
+// has reports whether rev names a commit this clone holds.
+func (g *repo) has(rev string) bool {
+	_, err := gitOutput(g.root, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	return err == nil
+}
+
+// commit is the full hash of rev.
+func (g *repo) commit(rev string) (string, error) {
+	out, err := gitOutput(g.root, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	return strings.TrimSpace(string(out)), err
+}
+
+// shallow reports whether the clone lacks part of its history.
+func (g *repo) shallow() bool {
+	out, err := gitOutput(g.root, "rev-parse", "--is-shallow-repository")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
+// record reads the package's record at rev; found is false when the
+// package had no record at that revision.
+func (g *repo) record(rev string) (r *Record, found bool, err error) {
+	spec := rev + ":" + pathJoin(g.rel, FileName)
+	data, err := gitOutput(g.root, "show", spec)
 	if err != nil {
 		// The revision exists; the file does not (yet) at it.
-		return &Record{Format: Format, Generator: "mcpgen"}, nil
+		return &Record{Format: Format, Generator: "mcpgen"}, false, nil
 	}
-	r, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", spec, err)
+	if r, err = Parse(data); err != nil {
+		return nil, true, fmt.Errorf("%s: %w", spec, err)
 	}
-	return r, nil
+	return r, true, nil
+}
+
+// defaultBranch is the branch a change is merged into: the base branch of
+// a GitHub pull request when the job says so, then what origin/HEAD names,
+// then the usual names. "" when none is found.
+func (g *repo) defaultBranch() string {
+	if b := os.Getenv("GITHUB_BASE_REF"); b != "" && g.has("origin/"+b) {
+		return "origin/" + b
+	}
+	if out, err := gitOutput(g.root, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"); err == nil {
+		if b := strings.TrimSpace(string(out)); b != "" && g.has(b) {
+			return b
+		}
+	}
+	for _, b := range []string{"main", "master", "origin/main", "origin/master"} {
+		if g.has(b) {
+			return b
+		}
+	}
+	return ""
 }
 
 func gitOutput(dir string, args ...string) ([]byte, error) {
