@@ -70,6 +70,11 @@ func Check(l *List, est *manifest.Estate) *CheckReport {
 			Classification: map[string]estate.Classification{"": spec.DataClassification},
 			Scopes:         map[string][]string{"": spec.RequiredScopes},
 		}
+		if hintsAgree(spec.SideEffect, t.Annotations) {
+			// Annotations say less than a side effect (no hint tells an
+			// irreversible write from another): what they do say agrees.
+			d.SideEffect[t.Name] = spec.SideEffect
+		}
 		data, where, err := render(t, mt.Name, old.Version.String(), d)
 		if err != nil {
 			rep.Skipped = append(rep.Skipped, Skip{Tool: t.Name, Where: where, Reason: err.Error()})
@@ -80,7 +85,9 @@ func Check(l *List, est *manifest.Estate) *CheckReport {
 			rep.Skipped = append(rep.Skipped, Skip{Tool: t.Name, Where: t.Where, Reason: err.Error()})
 			continue
 		}
-		c := check.Compare(old, live.Tools[0].Versions[0])
+		lv := live.Tools[0].Versions[0]
+		lv.Tenants = old.Tenants // not published either
+		c := check.Compare(old, lv)
 		if c.Class == schema.None && len(c.Changes) == 0 {
 			rep.Agree = append(rep.Agree, old.Key())
 			continue
@@ -93,6 +100,21 @@ func Check(l *List, est *manifest.Estate) *CheckReport {
 		}
 	}
 	return rep
+}
+
+// hintsAgree reports whether every hint the annotations state is the one
+// side effect se publishes.
+func hintsAgree(se estate.SideEffect, a Annotations) bool {
+	h := se.Hints()
+	for _, c := range []struct {
+		stated *bool
+		want   bool
+	}{{a.ReadOnlyHint, h.ReadOnly}, {a.DestructiveHint, h.Destructive}, {a.IdempotentHint, h.Idempotent}} {
+		if c.stated != nil && *c.stated != c.want {
+			return false
+		}
+	}
+	return a.ReadOnlyHint != nil
 }
 
 // wireNameOf is the name a tool is published under.
