@@ -224,6 +224,16 @@ func render(t Tool, name, ver string, d Decisions) ([]byte, string, error) {
 	}
 	scopes, _ := pick(d.Scopes, t.Name)
 
+	inConverted, outConverted := false, false
+	var err error
+	if t.InputSchema, inConverted, err = FromOlderDraft(t.InputSchema); err != nil {
+		return nil, t.Where + ".inputSchema", err
+	}
+	if len(t.OutputSchema) > 0 {
+		if t.OutputSchema, outConverted, err = FromOlderDraft(t.OutputSchema); err != nil {
+			return nil, t.Where + ".outputSchema", err
+		}
+	}
 	formats, err := FormatAnnotations(t.InputSchema, t.OutputSchema)
 	if err != nil {
 		return nil, t.Where, err
@@ -252,13 +262,21 @@ func render(t Tool, name, ver string, d Decisions) ([]byte, string, error) {
 	if len(formats) > 0 {
 		version.Content = append(version.Content, str("formatAnnotations"), strList(formats))
 	}
-	version.Content = append(version.Content, str("inputSchema"), inNode)
+	inKey := str("inputSchema")
+	if inConverted {
+		inKey.LineComment = converted
+	}
+	version.Content = append(version.Content, inKey, inNode)
 	if len(t.OutputSchema) > 0 {
 		out, err := jsonNode(t.OutputSchema)
 		if err != nil {
 			return nil, t.Where + ".outputSchema", err
 		}
-		version.Content = append(version.Content, str("outputSchema"), out)
+		outKey := str("outputSchema")
+		if outConverted {
+			outKey.LineComment = converted
+		}
+		version.Content = append(version.Content, outKey, out)
 	}
 	root := mapping("name", str(name))
 	if name != t.Name {
@@ -278,6 +296,10 @@ func render(t Tool, name, ver string, d Decisions) ([]byte, string, error) {
 	}
 	return data, "", nil
 }
+
+// converted is the comment on a schema the server published in an older
+// draft of JSON Schema.
+const converted = "published as JSON Schema draft-07 or older; converted to 2020-12, same meaning"
 
 // schemaProblem is where in the source a schema's first problem is, and
 // what it is: the schema path joined to base as a JSON path.
