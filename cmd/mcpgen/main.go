@@ -8,6 +8,7 @@
 //	mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
 //	mcpgen extract  -source PKG -manifests DIR [-out DIR]
 //	mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
+//	mcpgen import   [-check] -manifests DIR [decisions] -file FILE | -url URL [-token-env VAR] | -- COMMAND [ARGS]
 //
 // Exit status: 0 accepted, 1 refused, 2 bad input or usage. It is a thin
 // shell over the library in package gen; every rule lives there and in the
@@ -51,6 +52,7 @@ Usage:
   mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
   mcpgen extract  -source PKG -manifests DIR [-out DIR]
   mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
+  mcpgen import   [-check] -manifests DIR [decisions] -file FILE | -url URL [-token-env VAR] | -- COMMAND [ARGS]
 
 F is one of text, json, github, markdown, sarif. check compares with the
 estate record in git history (-against REF, or the merge base of HEAD and
@@ -58,6 +60,7 @@ the default branch), never with the record the change itself may rewrite.
 
 -source names a Go package (a directory or an import path) whose struct
 types carry //mcpgen:tool directives; it takes the place of -manifests.
+import brings an existing MCP server's tools over as manifests.
 
 Run "mcpgen COMMAND -h" for a command's flags.
 `
@@ -78,6 +81,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return estateCmd(args[1:], stdout, stderr)
 	case "extract":
 		return extractCmd(args[1:], stdout, stderr)
+	case "import":
+		return importCmd(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -47,6 +49,10 @@ func TestMain(m *testing.M) {
 //	                         line, sorted; "/" marks a directory and "@" a
 //	                         symbolic link, so a script can see stray files
 //	                         and which files were replaced
+//	freeport VAR             set VAR to a TCP port on 127.0.0.1 that was
+//	                         free a moment ago, for a server the script starts
+//	waitport ADDR            wait (up to 60s) until ADDR accepts connections:
+//	                         a server started in the background is serving
 //
 // and the environment variable MCPGEN_ROOT, the absolute path of this
 // module, for a script that builds a module against it. Go's own settings
@@ -88,9 +94,11 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": cmdStatus,
-			"ls":     cmdLs,
-			"sarif":  cmdSarif,
+			"status":   cmdStatus,
+			"ls":       cmdLs,
+			"sarif":    cmdSarif,
+			"freeport": cmdFreePort,
+			"waitport": cmdWaitPort,
 		},
 	})
 }
@@ -217,5 +225,37 @@ func cmdSarif(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("sarif: %s is not valid SARIF 2.1.0: %v", args[0], err)
 	case err == nil && neg:
 		ts.Fatalf("sarif: %s is valid SARIF 2.1.0, and should not be", args[0])
+	}
+}
+
+// cmdFreePort sets a variable to a port that was free on the loopback
+// address: the kernel picks it, and the listener is closed at once.
+func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	ts.Check(ln.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// cmdWaitPort waits until a server listens on the address.
+func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitport ADDR")
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", args[0], time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("nothing listens on %s: %v", args[0], err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -80,7 +80,7 @@ func callResults(v *ir.Version) *jen.Statement {
 // generated decoder of the output type.
 func (g *gen) callBody(v *ir.Version, conn jen.Code) []jen.Code {
 	call := jen.Add(conn).Dot("CallTool").Call(
-		jen.Id("ctx"), jen.Lit(v.Spec.Name), jen.Id("args"),
+		jen.Id("ctx"), jen.Lit(v.Spec.Published()), jen.Id("args"),
 		jen.Qual(pkgClient, "WithVersion").Call(jen.Lit(v.Spec.Version.String())),
 		jen.Qual(pkgClient, "WithSchemaHash").Call(jen.Lit(v.Spec.InputSchema.Hash())),
 	)

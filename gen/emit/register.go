@@ -221,6 +221,9 @@ func (g *gen) specLiteral(v *ir.Version) jen.Code {
 	if len(s.Tenants) > 0 {
 		d[jen.Id("Tenants")] = stringSlice(s.Tenants)
 	}
+	if s.WireName != "" {
+		d[jen.Id("WireName")] = jen.Lit(s.WireName)
+	}
 	if s.SupersededBy != "" {
 		d[jen.Id("SupersededBy")] = jen.Lit(s.SupersededBy)
 	}

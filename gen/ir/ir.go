@@ -212,7 +212,7 @@ func BuildWithArgs(pkgName string, specs []estate.ToolSpec, server Server, args 
 // the generated decoders of the JSON Schema Test Suite (whose schemas are
 // not objects): Field names the schema in errors, name is its Go name.
 func BuildSchema(s *schema.Schema, name string) (*Version, error) {
-	b := &builder{}
+	b := &builder{values: true}
 	v := &Version{GoName: name, Spec: estate.ToolSpec{Name: name, InputSchema: s}}
 	b.start(v, name, "schema", name)
 	v.Args = b.root(s, name)

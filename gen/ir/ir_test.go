@@ -285,3 +285,18 @@ func TestBuildRefusesRootsWithoutAStructForm(t *testing.T) {
 		t.Fatalf("want one inputSchema error, got %v", err)
 	}
 }
+
+// TestBuildTypesAnEmptyRootAsAStruct: a tool without arguments publishes an
+// object with no properties; its arguments are a struct with no fields,
+// not a map, so it generates like any other tool.
+func TestBuildTypesAnEmptyRootAsAStruct(t *testing.T) {
+	for _, in := range []string{`{"type":"object"}`, `{"type":"object","properties":{}}`} {
+		p, err := Build("x", []estate.ToolSpec{spec("t", "1.0.0", in)}, Server{})
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if args := p.Tools[0].Versions[0].Args; args.Kind != Struct || len(args.Fields) != 0 {
+			t.Errorf("%s: arguments are %v with %d fields", in, args.Kind, len(args.Fields))
+		}
+	}
+}

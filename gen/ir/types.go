@@ -196,7 +196,14 @@ type builder struct {
 	key, field string
 	prefix     string
 	defs       map[*schema.Schema]*Type
-	usedNames  map[string]string // Go type name → what it names, package-wide
+	// top is the type of the schema being typed (its root): arguments
+	// and results are structs even when they declare no property.
+	top       *Type
+	usedNames map[string]string // Go type name → what it names, package-wide
+	// values is set for schemas on their own (BuildSchema), whose root
+	// may be of any type: an object of undeclared properties is a map
+	// there, as anywhere below a root.
+	values bool
 }
 
 func (b *builder) fail(key, field string, path schema.Path, msg string) {
@@ -215,7 +222,11 @@ func (b *builder) start(v *Version, key, field, prefix string) {
 func (b *builder) root(s *schema.Schema, name string) *Type {
 	t := &Type{pending: true}
 	b.defs[s] = t
+	if !b.values {
+		b.top = t
+	}
 	b.fill(t, []*schema.Schema{s}, name)
+	b.top = nil
 	return t
 }
 
@@ -676,8 +687,12 @@ func (b *builder) object(t *Type, conj []*schema.Schema, name string) {
 		}
 		return b.typeOf(nil, name)
 	}
-	if len(names) == 0 && (!closed || len(patternRoots) > 0) {
-		// An object of undeclared properties: a map.
+	if len(names) == 0 && (!closed || len(patternRoots) > 0) && (t != b.top || enumerated(conj)) {
+		// An object of undeclared properties: a map. At the root it
+		// stays a struct, with no fields (MCP's arguments and results
+		// are objects, and a tool without arguments publishes
+		// {type: object}): the properties it does not declare are
+		// allowed, as the schema says, and not kept.
 		t.Kind = Map
 		t.Elem = undeclared(name + "Value")
 		b.objectChecks(t, conj)
@@ -711,6 +726,16 @@ func (b *builder) object(t *Type, conj []*schema.Schema, name string) {
 		t.Extra = undeclared(t.Name + "Value")
 	}
 	b.objectChecks(t, conj)
+}
+
+// enumerated reports whether a schema of conj lists the values it admits
+// (enum or const): such an object is no struct of properties.
+func enumerated(conj []*schema.Schema) bool {
+	return slices.ContainsFunc(conj, func(s *schema.Schema) bool {
+		_, isEnum := s.Enum()
+		_, isConst := s.Const()
+		return isEnum || isConst
+	})
 }
 
 // isAdditional reports whether r is the additionalProperties of a schema

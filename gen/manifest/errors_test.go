@@ -119,6 +119,11 @@ func TestLoadDirErrors(t *testing.T) {
 			`tool.yaml:13:11: inputSchema/properties/as_of/nullable: keyword "nullable" is outside the contract language: nullable is OpenAPI 3.0's; write type: [T, "null"] or anyOf: [{...}, {"type": "null"}]`,
 			`tool.yaml:14:7: inputSchema/$dynamicRef: keyword "$dynamicRef" is outside the contract language: dynamic references are outside the contract language; use $ref`,
 		}},
+		{"wire-name", []string{
+			`b.yaml:2:11: wireName "files_read" is also the name tool "files_read" is published by ({dir}/a.yaml:1:7)`,
+			`c.yaml:2:11: wireName is the tool's name (leave it out)`,
+			`d.yaml:2:11: wireName "bell\a" has a control character`,
+		}},
 		{"yaml-only", []string{
 			"tool.yaml:3:5: anchor &v1: anchors and aliases are not supported (each version states its contract in full)",
 			"tool.yaml:12:9: key 200 is a number, not a string (keys are strings in JSON; quote it)",

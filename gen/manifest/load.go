@@ -105,6 +105,22 @@ func (e *Estate) link() List {
 		tools = append(tools, t)
 	}
 	e.Tools = tools
+	// A wire name is a name clients call: it may be no other tool's name
+	// or wire name, or a call could reach two tools.
+	published := map[string]*Tool{}
+	for _, t := range e.Tools {
+		published[t.Name] = t
+	}
+	for _, t := range e.Tools {
+		if t.WireName == "" {
+			continue
+		}
+		if other, dup := published[t.WireName]; dup {
+			errs = append(errs, &Error{Pos: t.WirePos, Msg: fmt.Sprintf("wireName %q is also the name tool %q is published by (%s)", t.WireName, other.Name, other.Pos)})
+			continue
+		}
+		published[t.WireName] = t
+	}
 	slices.SortFunc(e.Tools, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
 	for _, t := range e.Tools {
 		slices.SortFunc(t.Versions, func(a, b *Version) int { return a.Version.Compare(b.Version) })

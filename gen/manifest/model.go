@@ -26,6 +26,13 @@ type Tool struct {
 	File string
 	// Pos is where the name is written.
 	Pos Pos
+	// WireName is the name the tool is published and called by, when it
+	// is not Name: the name an existing server gave it that the name rules
+	// refuse (see estate.ToolSpec.WireName). It belongs to the tool, not
+	// to a version: a client finds every version by the same name.
+	WireName string
+	// WirePos is where WireName is written.
+	WirePos Pos
 	// Versions are sorted ascending.
 	Versions []*Version
 }
@@ -34,9 +41,11 @@ type Tool struct {
 // field has been checked; Spec turns it into what the runtime publishes.
 type Version struct {
 	// Name is the tool's name.
-	Name    string
-	Version estate.Version
-	Title   string
+	Name string
+	// WireName is the tool's WireName.
+	WireName string
+	Version  estate.Version
+	Title    string
 	// Description is prompt surface: the model reads it to choose tools.
 	Description        string
 	SideEffect         estate.SideEffect
@@ -77,6 +86,7 @@ func (v *Version) Key() string { return v.Name + "@" + v.Version.String() }
 func (v *Version) Spec() estate.ToolSpec {
 	return estate.ToolSpec{
 		Name:               v.Name,
+		WireName:           v.WireName,
 		Version:            v.Version,
 		Title:              v.Title,
 		Description:        v.Description,

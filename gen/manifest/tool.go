@@ -18,7 +18,7 @@ import (
 var (
 	toolShape = shape{
 		what:     "a tool manifest",
-		fields:   []string{"$schema", "name", "versions"},
+		fields:   []string{"$schema", "name", "wireName", "versions"},
 		required: []string{"name", "versions"},
 	}
 	versionShape = shape{
@@ -50,6 +50,20 @@ func (d *decoder) tool(root *yaml.Node) *Tool {
 			if msg := estateProblem(func(s *estate.ToolSpec) { s.Name = t.Name }); msg != "" {
 				d.errorf(p.value, "%s", msg)
 				nameOK = false
+			}
+		}
+	}
+	if p, ok := o.get("wireName"); ok {
+		if w, ok := d.str(p); ok {
+			switch msg := estateProblem(func(s *estate.ToolSpec) { s.WireName = w }); {
+			case msg != "":
+				d.errorf(p.value, "%s", msg)
+			case w == "":
+				d.errorf(p.value, "wireName is empty (leave it out to publish the tool as its name)")
+			case w == t.Name:
+				d.errorf(p.value, "wireName is the tool's name (leave it out)")
+			default:
+				t.WireName, t.WirePos = w, d.pos(p.value)
 			}
 		}
 	}
@@ -89,7 +103,7 @@ func (d *decoder) version(item *yaml.Node, t *Tool, nameOK bool) *Version {
 	if o == nil {
 		return nil
 	}
-	v := &Version{Name: t.Name, File: d.file, Lifecycle: estate.Active, entry: item, fields: o.fields, tool: t}
+	v := &Version{Name: t.Name, WireName: t.WireName, File: d.file, Lifecycle: estate.Active, entry: item, fields: o.fields, tool: t}
 
 	if p, ok := o.get("version"); ok {
 		switch p.value.ShortTag() {

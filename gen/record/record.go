@@ -41,7 +41,10 @@ type Record struct {
 // Entry is one tool version. Every field but Lifecycle and SupersededBy is
 // the immutable contract.
 type Entry struct {
-	Name               string         `json:"name"`
+	Name string `json:"name"`
+	// WireName is the name the tool is published under when it is not
+	// Name (see estate.ToolSpec.WireName).
+	WireName           string         `json:"wireName,omitempty"`
 	Version            string         `json:"version"`
 	Title              string         `json:"title"`
 	Description        string         `json:"description"`
@@ -69,7 +72,7 @@ func FromSpecs(specs []estate.ToolSpec) *Record {
 	r := &Record{Format: Format, Generator: "mcpgen"}
 	for _, s := range specs {
 		e := Entry{
-			Name: s.Name, Version: s.Version.String(), Title: s.Title, Description: s.Description,
+			Name: s.Name, WireName: s.WireName, Version: s.Version.String(), Title: s.Title, Description: s.Description,
 			SideEffect: string(s.SideEffect), RequiredScopes: nonNil(s.RequiredScopes),
 			DataClassification: string(s.DataClassification), Owner: s.Owner, Tenants: nonNil(s.Tenants),
 			Lifecycle: string(s.Lifecycle.OrActive()), SupersededBy: s.SupersededBy,
@@ -191,7 +194,7 @@ func (e Entry) Spec() (estate.ToolSpec, error) {
 		return fail(err)
 	}
 	s := estate.ToolSpec{
-		Name: e.Name, Version: v, Title: e.Title, Description: e.Description,
+		Name: e.Name, WireName: e.WireName, Version: v, Title: e.Title, Description: e.Description,
 		SideEffect: estate.SideEffect(e.SideEffect), RequiredScopes: e.RequiredScopes,
 		DataClassification: estate.Classification(e.DataClassification), Owner: e.Owner,
 		Tenants: e.Tenants, Lifecycle: estate.Lifecycle(e.Lifecycle), SupersededBy: e.SupersededBy,
@@ -212,6 +215,9 @@ func (e Entry) Spec() (estate.ToolSpec, error) {
 // documents, so a schema written differently but equal is no change.
 func ContractChanges(a, b estate.ToolSpec) []string {
 	var out []string
+	if a.WireName != b.WireName {
+		out = append(out, "wireName")
+	}
 	if a.Title != b.Title {
 		out = append(out, "title")
 	}

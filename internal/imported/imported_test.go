@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/gen/importer"
 	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/internal/imported/importgen"
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -99,7 +100,7 @@ func roundTrip(t *testing.T, server, g string) {
 	}
 
 	for _, tool := range list.Tools {
-		annotations, err := importgen.FormatAnnotations(tool.InputSchema)
+		annotations, err := importer.FormatAnnotations(tool.InputSchema)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
@@ -17,9 +19,15 @@ import (
 type ToolSpec struct {
 	// Name is the tool's MCP name: 1 to 128 characters from A-Z, a-z, 0-9,
 	// '_', '-' and '.', as MCP recommends (so "@" in a Key is unambiguous).
-	Name    string
-	Version Version
-	Title   string
+	Name string
+	// WireName, when set, is the name the tool is published and called
+	// by instead of Name: the name an existing server gave the tool, kept
+	// so that its clients keep working, where the name rules above refuse
+	// it (a tool brought over by mcpgen import). Name stays the tool's
+	// name everywhere else (keys, pins, the estate record, Go names).
+	WireName string
+	Version  Version
+	Title    string
 	// Description is prompt surface: the model reads it to choose tools.
 	Description string
 	// InputSchema is required and describes an object (MCP's rule).
@@ -46,21 +54,59 @@ type ToolSpec struct {
 // Key identifies the version: "payments.lookup@1.0.0".
 func (s ToolSpec) Key() string { return s.Name + "@" + s.Version.String() }
 
-// maxNameLength is MCP's recommended upper bound on a tool name.
-const maxNameLength = 128
+// MaxNameLength is MCP's recommended upper bound on a tool name.
+const MaxNameLength = 128
+
+// CheckName reports why name is not a tool name, or nil: the rule a
+// ToolSpec's Name is held to, for a caller that has a name and no spec (an
+// importer choosing a manifest name for a published one).
+func CheckName(name string) error {
+	if msg := checkName(name); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
+}
 
 // checkName reports why name is not a tool name, or "".
 func checkName(name string) string {
 	if name == "" {
 		return "name is empty"
 	}
-	if len(name) > maxNameLength {
-		return fmt.Sprintf("name is longer than %d characters", maxNameLength)
+	if len(name) > MaxNameLength {
+		return fmt.Sprintf("name is longer than %d characters", MaxNameLength)
 	}
 	for _, r := range name {
 		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
 		if !ok {
 			return fmt.Sprintf("name %q has character %q (allowed: A-Z a-z 0-9 _ - .)", name, r)
+		}
+	}
+	return ""
+}
+
+// Published is the name the tool is listed and called by: WireName when
+// set, otherwise Name.
+func (s ToolSpec) Published() string {
+	if s.WireName != "" {
+		return s.WireName
+	}
+	return s.Name
+}
+
+// checkWireName reports why name cannot be a wire name, or "". A wire name
+// is whatever an existing server published, so the rule is loose: 1 to
+// MaxNameLength*4 bytes of valid UTF-8 without control characters (it is
+// echoed in messages and logs).
+func checkWireName(name string) string {
+	if !utf8.ValidString(name) {
+		return "wireName is not valid UTF-8"
+	}
+	if len(name) > MaxNameLength*4 {
+		return fmt.Sprintf("wireName is longer than %d bytes", MaxNameLength*4)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return fmt.Sprintf("wireName %q has a control character", name)
 		}
 	}
 	return ""
@@ -94,6 +140,11 @@ func (s ToolSpec) Validate() error {
 
 	if msg := checkName(s.Name); msg != "" {
 		fail("%s", msg)
+	}
+	if s.WireName != "" {
+		if msg := checkWireName(s.WireName); msg != "" {
+			fail("%s", msg)
+		}
 	}
 	if s.Version.IsZero() {
 		fail("version is missing")

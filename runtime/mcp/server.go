@@ -114,6 +114,10 @@ type Server struct {
 
 	toolsMu sync.RWMutex
 	tools   map[versionKey]*binding
+	// wire maps each wire name a bound version publishes to its tool's
+	// name (estate.ToolSpec.WireName): a call names the tool by the name
+	// it was listed under.
+	wire map[string]string
 
 	// infos holds what is derived once per published version (a map under
 	// a lock rather than a sync.Map, whose any keys would allocate a boxed
@@ -149,6 +153,7 @@ func NewServer(opts Options) (*Server, error) {
 		prompts:         slices.Clone(opts.Prompts),
 		templates:       templates,
 		tools:           map[versionKey]*binding{},
+		wire:            map[string]string{},
 		infos:           map[versionKey]*specInfo{},
 		sessions:        map[*Session]struct{}{},
 	}

@@ -209,6 +209,10 @@ func (s *Server) Bind(spec estate.ToolSpec, tool Tool) error {
 	}
 	key := keyOf(spec)
 	s.toolsMu.Lock()
+	if err := s.bindWireLocked(spec); err != nil {
+		s.toolsMu.Unlock()
+		return err
+	}
 	_, bound := s.tools[key]
 	if !bound {
 		s.tools[key] = b
@@ -244,8 +248,45 @@ func (s *Server) BindPublished(name string, version estate.Version, tool Tool) e
 	if _, bound := s.tools[keyOf(spec)]; bound {
 		return errors.New("mcp: bind " + spec.Key() + ": already bound")
 	}
+	if err := s.bindWireLocked(spec); err != nil {
+		return err
+	}
 	s.tools[keyOf(spec)] = b
 	return nil
+}
+
+// bindWireLocked records spec's wire name, refusing one that another tool
+// publishes under or is named: a call by that name could reach either.
+// s.toolsMu must be held for writing.
+func (s *Server) bindWireLocked(spec estate.ToolSpec) error {
+	if spec.WireName == "" {
+		for wire, name := range s.wire {
+			if wire == spec.Name && name != spec.Name {
+				return fmt.Errorf("mcp: bind %s: tool %s is published under the name %q", spec.Key(), name, wire)
+			}
+		}
+		return nil
+	}
+	if name, ok := s.wire[spec.WireName]; ok && name != spec.Name {
+		return fmt.Errorf("mcp: bind %s: the wire name %q is tool %s's", spec.Key(), spec.WireName, name)
+	}
+	if spec.WireName != spec.Name && len(s.registry.Versions(spec.WireName)) > 0 {
+		return fmt.Errorf("mcp: bind %s: the wire name %q is another tool's name", spec.Key(), spec.WireName)
+	}
+	s.wire[spec.WireName] = spec.Name
+	return nil
+}
+
+// toolNamed is the name of the tool a call names: the tool published
+// under that wire name, or the name itself.
+func (s *Server) toolNamed(wire string) string {
+	s.toolsMu.RLock()
+	name, ok := s.wire[wire]
+	s.toolsMu.RUnlock()
+	if ok {
+		return name
+	}
+	return wire
 }
 
 func newBinding(spec estate.ToolSpec, tool Tool) (*binding, error) {
@@ -343,7 +384,7 @@ func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 	hash := spec.InputSchema.Hash()
 	hints := spec.SideEffect.Hints()
 	e := toolEntry{
-		Name:        spec.Name,
+		Name:        spec.Published(),
 		Title:       spec.Title,
 		Description: spec.Description,
 		InputSchema: spec.InputSchema.Public(),
@@ -453,13 +494,15 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	}
 
 	// Discoverability.
-	spec, found, err := s.registry.ResolveFor(r.session.principal, name, pin)
+	spec, found, err := s.registry.ResolveFor(r.session.principal, s.toolNamed(name), pin)
 	if err != nil {
 		// Logged for the operator; answered like any unreachable tool so
 		// that an error cannot tell an existing name from a missing one.
 		s.log.LogAttrs(r.ctx, slog.LevelError, "tool resolution failed", slog.String("tool", name), slog.String("error", err.Error()))
 		found = false
 	}
+	// A tool with a wire name is called by it alone, as it is listed.
+	found = found && spec.Published() == name
 	if !found {
 		return nil, unknownTool(name)
 	}

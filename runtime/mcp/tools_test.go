@@ -383,3 +383,39 @@ func TestMalformedMetaIsInvalidParams(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestWireName: a tool with a wire name (one brought over from a server
+// whose name the name rules refuse) is listed under it and called by it
+// alone, so the clients of the original server keep working; another tool
+// cannot take the name.
+func TestWireName(t *testing.T) {
+	srv, err := mcp.NewServer(mcp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	spec := lookupSpec("1.0.0", lookupSchema)
+	spec.Name, spec.WireName, spec.RequiredScopes = "files_read", "files/read", nil
+	h := mcp.Tool{Handler: func(mcpCtx, *mcp.Call) (*mcp.Result, error) { return mcp.TextResult("read"), nil }}
+	if err := srv.Bind(spec, h); err != nil {
+		t.Fatal(err)
+	}
+	clash := lookupSpec("1.0.0", lookupSchema)
+	clash.Name, clash.WireName, clash.RequiredScopes = "other", "files/read", nil
+	if err := srv.Bind(clash, h); err == nil {
+		t.Error("a second tool took the wire name files/read")
+	}
+	w := serve(t, srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	list := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if got := jget(t, list, "result", "tools", 0, "name"); got != "files/read" {
+		t.Errorf("listed as %v: %s", got, list)
+	}
+	args := `"arguments":{"reference":"PMT-100"}`
+	if got := w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"files/read",` + args + `}}`); jget(t, got, "result", "content", 0, "text") != "read" {
+		t.Errorf("call by wire name: %s", got)
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"files_read",` + args + `}}`); code(t, got) != "-32601" {
+		t.Errorf("call by the manifest name: %s", got)
+	}
+}

@@ -15,12 +15,11 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/gen/importer"
 	"github.com/mcpgen/mcpgen/gen/ir"
-	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // Generators are the directories of testdata/generators brought in, each
@@ -122,11 +121,11 @@ func writePackage(testdata, g, out string) (pkgHandlers, error) {
 // tool on public data, its schema as written (JSON is YAML), with the
 // formats the contract language does not assert served as annotations.
 func Manifest(name, description string, inputSchema json.RawMessage) ([]byte, error) {
-	annotations, err := FormatAnnotations(inputSchema)
+	annotations, err := importer.FormatAnnotations(inputSchema)
 	if err != nil {
 		return nil, err
 	}
-	inputSchema, err = objectAtTop(inputSchema, annotations)
+	inputSchema, err = importer.ObjectAtTop(inputSchema, annotations)
 	if err != nil {
 		return nil, err
 	}
@@ -142,57 +141,6 @@ func Manifest(name, description string, inputSchema json.RawMessage) ([]byte, er
 		version["formatAnnotations"] = annotations
 	}
 	return json.MarshalIndent(map[string]any{"name": name, "versions": []any{version}}, "", "  ")
-}
-
-// objectAtTop adds type "object" to the top of a schema that has no type
-// there but admits only objects, as invopop/jsonschema writes one (a
-// $ref to a $defs entry): MCP requires type "object" at the top of an
-// inputSchema, and the contract is the same with it.
-func objectAtTop(inputSchema json.RawMessage, annotations []string) (json.RawMessage, error) {
-	s, err := schema.ParseJSONWith(inputSchema, schema.Options{AnnotationFormats: annotations})
-	if err != nil {
-		return nil, err
-	}
-	kinds := schema.Admitted(schema.Conjunction(s)).Kinds()
-	if len(s.Types()) > 0 || !slices.Equal(kinds, []schema.Kind{schema.KindObject}) {
-		return inputSchema, nil
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(inputSchema, &top); err != nil {
-		return nil, err
-	}
-	top["type"] = json.RawMessage(`"object"`)
-	return json.Marshal(top)
-}
-
-// FormatAnnotations are the formats a schema names that the contract
-// language does not assert, sorted.
-func FormatAnnotations(inputSchema json.RawMessage) ([]string, error) {
-	v, err := schema.DecodeJSON(inputSchema)
-	if err != nil {
-		return nil, err
-	}
-	asserted := schema.AssertedFormats()
-	var out []string
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if f, ok := v["format"].(string); ok && !slices.Contains(asserted, f) && !slices.Contains(out, f) {
-				out = append(out, f)
-			}
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	walk(v)
-	slices.Sort(out)
-	return out, nil
 }
 
 // echoSource is echo.gen.go: for each package a handler type whose every
