@@ -2,8 +2,8 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/manifest"
@@ -156,7 +156,7 @@ func admits(types []string, k schema.Kind) bool {
 func (l *linter) walk(node map[string]any, path []string) {
 	types := declaredTypes(node)
 	if types != nil {
-		for _, kw := range sortedKeys(node) {
+		for _, kw := range slices.Sorted(maps.Keys(node)) {
 			want, ok := keywordTypes[kw]
 			if !ok || slices.ContainsFunc(want, func(t string) bool { return slices.Contains(types, t) }) {
 				continue
@@ -204,7 +204,7 @@ func (l *linter) walk(node map[string]any, path []string) {
 	}
 	for _, kw := range schemaMaps {
 		if m, ok := node[kw].(map[string]any); ok {
-			for _, name := range sortedKeys(m) {
+			for _, name := range slices.Sorted(maps.Keys(m)) {
 				if sub, ok := m[name].(map[string]any); ok {
 					l.walk(sub, at(path, kw, name))
 				}
@@ -240,15 +240,6 @@ func (l *linter) values(node map[string]any, path []string) {
 			l.add(LintExampleInvalid, at(path, "examples", fmt.Sprint(i)), "example %s is refused by its own schema: %s", show(e), errs[0].String())
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // show renders a JSON value as a manifest writes it.
