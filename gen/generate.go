@@ -341,7 +341,7 @@ func argsTypes(src *gostruct.Source, out string) (map[string]ir.External, error)
 	}
 	args := map[string]ir.External{}
 	for key, name := range src.Types {
-		args[key] = ir.External{Path: src.PkgPath, Package: src.PkgName, Name: name}
+		args[key] = ir.External{Path: src.PkgPath, Package: src.PkgName, Name: name, Value: src.Values[key]}
 	}
 	return args, nil
 }

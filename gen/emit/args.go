@@ -16,13 +16,13 @@ import (
 // client use it, and no exported twin is emitted. Validation stays the
 // generated straight-line decoder, which decodes into an unexported wire
 // form (optional.Value for optional properties, as for every version) and
-// reports the reference validator's errors; only arguments without a
-// violation are then decoded into the team's struct, by encoding/json from
-// the same bytes. encoding/json is what reads the struct's json tags, the
-// very tags its schema was derived from, so the struct is filled the way
-// its author expects, and the validation semantics exist once: the
-// emitters do not learn a second way of decoding (into pointers, sized
-// integers, maps) that would need its own copy of every check.
+// reports the reference validator's errors. Arguments without a violation
+// are then copied from the wire form into the team's struct (see
+// fill.go): the JSON is read once, and the emitters do not learn a second
+// way of decoding (into pointers, sized integers, maps) that would need
+// its own copy of every check. A struct the copy cannot fill (a field of
+// any type, a float32) is decoded by encoding/json from the same bytes,
+// the way its tags say.
 
 // argsType is the type a version's handler and client take: the team's
 // struct, or the generated argument type.
@@ -83,6 +83,7 @@ func (g *gen) externalArgs() bool {
 // shard's).
 func (g *gen) argsDecoders() *jen.File {
 	f := g.newFile()
+	var fl filler
 	for _, v := range g.versions() {
 		if v.ArgsType == nil {
 			continue
@@ -93,6 +94,25 @@ func (g *gen) argsDecoders() *jen.File {
 		if home != "" {
 			wire += " of " + path.Base(home) // a shard's unexported function
 		}
+		params := jen.Params(jen.Id("data").Index().Byte())
+		results := jen.Params(jen.Id("v").Add(argsType(v)), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
+		if home == "" && v.ArgsType.Value != nil && fl.plan(v.Args, v.ArgsType.Value) {
+			docf(f, "%s reads the arguments of %s %s into %s.%s,\n"+
+				"the struct they are declared with. The generated decoder (%s)\n"+
+				"reads and validates the raw JSON, in one pass, and returns every violation,\n"+
+				"sorted, with the reference validator's messages; arguments without a\n"+
+				"violation are copied from what it read into the struct. err reports\n"+
+				"input that is not one well-formed JSON value.",
+				name, v.Spec.Name, v.Spec.Version, v.ArgsType.Package, v.ArgsType.Name, wire)
+			f.Func().Id(name).Add(params).Add(results).Block(
+				jen.List(jen.Id("w"), jen.Id("errs"), jen.Err()).Op(":=").Id(wire).Call(jen.Id("data")),
+				jen.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("errs")).Op(">").Lit(0)).Block(jen.Return(jen.Id("v"), jen.Id("errs"), jen.Err())),
+				jen.Return(jen.Id("w").Dot(fillMethod).Call(), jen.Nil(), jen.Nil()),
+			)
+			f.Line()
+			fl.emit(f)
+			continue
+		}
 		docf(f, "%s reads the arguments of %s %s into %s.%s,\n"+
 			"the struct they are declared with. The generated decoder (%s)\n"+
 			"validates the raw JSON first, in one pass, and returns every violation,\n"+
@@ -100,8 +120,6 @@ func (g *gen) argsDecoders() *jen.File {
 			"violation are decoded into the struct, by encoding/json with the struct's\n"+
 			"own tags. err reports input that is not one well-formed JSON value.",
 			name, v.Spec.Name, v.Spec.Version, v.ArgsType.Package, v.ArgsType.Name, wire)
-		params := jen.Params(jen.Id("data").Index().Byte())
-		results := jen.Params(jen.Id("v").Add(argsType(v)), jen.Id("errs").Qual(pkgSchema, "Errors"), jen.Err().Error())
 		if home != "" {
 			forward(f, home, name, params, results, "data")
 			continue

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/gen/manifest"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -34,6 +35,9 @@ type Source struct {
 	// Types maps each version's key ("payments.lookup@1.0.0") to the name
 	// of its argument struct in the package.
 	Types map[string]string
+	// Values describes, by the same key, each argument struct that
+	// generated code can fill from the wire form itself (see ir.GoValue).
+	Values map[string]*ir.GoValue
 	// Server is the server file beside the structs (server.yaml), or nil.
 	Server *manifest.Server
 }
@@ -78,7 +82,7 @@ func Load(source string, published []estate.ToolSpec) (*Source, error) {
 		return nil, fmt.Errorf("-source %s names %d packages; name one", source, len(pkgs))
 	}
 	pkg := pkgs[0]
-	l := &loader{pkg: pkg, errs: &errorList{fset: pkg.Fset, cwd: cwd}, src: &Source{Dir: source, Types: map[string]string{}}}
+	l := &loader{pkg: pkg, errs: &errorList{fset: pkg.Fset, cwd: cwd}, src: &Source{Dir: source, Types: map[string]string{}, Values: map[string]*ir.GoValue{}}}
 	l.packageErrors(pkgs, source)
 	if len(l.errs.list) > 0 {
 		return nil, l.errs.sorted()
@@ -126,10 +130,16 @@ func Load(source string, published []estate.ToolSpec) (*Source, error) {
 	if len(l.errs.list) > 0 {
 		return nil, l.errs.sorted()
 	}
+	var values goValues
 	for _, d := range decls {
 		v := manifest.NewVersion(d.spec, l.locator(d))
 		l.src.Versions = append(l.src.Versions, v)
 		l.src.Types[v.Key()] = d.typeName
+		if obj, _ := pkg.Types.Scope().Lookup(d.typeName).(*types.TypeName); obj != nil {
+			if gv := values.of(obj.Type()); gv != nil {
+				l.src.Values[v.Key()] = gv
+			}
+		}
 	}
 	server, err := serverBeside(l.src.PkgDir, source)
 	if err != nil {

@@ -240,11 +240,12 @@ func (w *typeWalker) fieldsOf(s *types.Struct, n *node) {
 		if syn := w.fields[v.Pos()]; syn != nil && syn.Tag != nil {
 			f.tagPos, f.tagLit = syn.Tag.Pos(), syn.Tag.Value
 		}
-		jsonTag := strings.Split(f.tag.Get("json"), ",")
-		schemaTag := f.tag.Get("jsonschema")
-		if jsonTag[0] == "-" || strings.Split(schemaTag, ",")[0] == "-" {
+		name, skip, promote := jsonField(s, i)
+		if skip {
 			continue
 		}
+		jsonTag := strings.Split(f.tag.Get("json"), ",")
+		schemaTag := f.tag.Get("jsonschema")
 		for _, opt := range jsonTag[1:] {
 			switch opt {
 			case "string":
@@ -253,24 +254,16 @@ func (w *typeWalker) fieldsOf(s *types.Struct, n *node) {
 				w.failTag(f, f.tagAt(",inline"), "the json option ,inline is not encoding/json's: embed the struct instead")
 			}
 		}
-		if v.Embedded() && jsonTag[0] == "" {
-			if st, ok := derefStruct(v.Type()); ok {
-				if slices.Contains(w.promoting, st) {
-					w.fail(f, token.NoPos, "%s embeds the struct it is in, whose fields invopop/jsonschema would promote without end; give the field a json name", typeString(v.Type()))
-					continue
-				}
-				w.promoting = append(w.promoting, st)
-				w.fieldsOf(st, n)
-				w.promoting = w.promoting[:len(w.promoting)-1]
+		if promote {
+			st, _ := derefStruct(v.Type())
+			if slices.Contains(w.promoting, st) {
+				w.fail(f, token.NoPos, "%s embeds the struct it is in, whose fields invopop/jsonschema would promote without end; give the field a json name", typeString(v.Type()))
 				continue
 			}
-		}
-		if !v.Exported() && !v.Embedded() {
+			w.promoting = append(w.promoting, st)
+			w.fieldsOf(st, n)
+			w.promoting = w.promoting[:len(w.promoting)-1]
 			continue
-		}
-		name := v.Name()
-		if jsonTag[0] != "" {
-			name = jsonTag[0]
 		}
 		f.items = parseTag(schemaTag)
 		w.checkTag(f)

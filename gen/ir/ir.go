@@ -109,6 +109,9 @@ type External struct {
 	// Path and Package are the import path and the name of the package
 	// that declares it; Name is the type's name there.
 	Path, Package, Name string
+	// Value describes the type for generated code that fills it; nil when
+	// encoding/json fills it (see GoValue).
+	Value *GoValue
 }
 
 // ArgsName is the name the version's exported functions are derived from

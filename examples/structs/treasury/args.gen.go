@@ -3,35 +3,74 @@
 package treasury
 
 import (
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/examples/structs/tools"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // DecodeFxBookV1_0_0Args reads the arguments of fx.book 1.0.0 into tools.BookArgs,
 // the struct they are declared with. The generated decoder (decodeFxBookV1_0_0Wire)
-// validates the raw JSON first, in one pass, and returns every violation,
-// sorted, with the reference validator's messages; only arguments without a
-// violation are decoded into the struct, by encoding/json with the struct's
-// own tags. err reports input that is not one well-formed JSON value.
+// reads and validates the raw JSON, in one pass, and returns every violation,
+// sorted, with the reference validator's messages; arguments without a
+// violation are copied from what it read into the struct. err reports
+// input that is not one well-formed JSON value.
 func DecodeFxBookV1_0_0Args(data []byte) (v tools.BookArgs, errs schema.Errors, err error) {
-	if _, errs, err = decodeFxBookV1_0_0Wire(data); err != nil || len(errs) > 0 {
+	w, errs, err := decodeFxBookV1_0_0Wire(data)
+	if err != nil || len(errs) > 0 {
 		return v, errs, err
 	}
-	err = json.Unmarshal(data, &v)
-	return v, nil, err
+	return w.declared(), nil, nil
+}
+
+// declared returns w as tools.BookArgs, the type the team declared for it.
+func (w *fxBookV1_0_0Wire) declared() (v tools.BookArgs) {
+	if w.Dealer.Set {
+		p0 := w.Dealer.V.declared()
+		v.Dealer = &p0
+	}
+	v.QuoteID = w.QuoteID
+	if w.Reference.Set {
+		v.Reference = w.Reference.V
+	}
+	v.Settlement = make([]tools.SettlementLeg, len(w.Settlement))
+	for i0 := range w.Settlement {
+		v.Settlement[i0] = w.Settlement[i0].declared()
+	}
+	return
+}
+
+// declared returns w as tools.Dealer, the type the team declared for it.
+func (w *fxBookV1_0_0WireDealer) declared() (v tools.Dealer) {
+	v.Desk = string(w.Desk)
+	v.ID = w.ID
+	return
+}
+
+// declared returns w as tools.SettlementLeg, the type the team declared for it.
+func (w *fxBookV1_0_0WireSettlementItem) declared() (v tools.SettlementLeg) {
+	v.Account = w.Account
+	v.Percent = uint8(w.Percent)
+	return
 }
 
 // DecodeFxQuoteV1_1_0Args reads the arguments of fx.quote 1.1.0 into tools.QuoteArgs,
 // the struct they are declared with. The generated decoder (decodeFxQuoteV1_1_0Wire)
-// validates the raw JSON first, in one pass, and returns every violation,
-// sorted, with the reference validator's messages; only arguments without a
-// violation are decoded into the struct, by encoding/json with the struct's
-// own tags. err reports input that is not one well-formed JSON value.
+// reads and validates the raw JSON, in one pass, and returns every violation,
+// sorted, with the reference validator's messages; arguments without a
+// violation are copied from what it read into the struct. err reports
+// input that is not one well-formed JSON value.
 func DecodeFxQuoteV1_1_0Args(data []byte) (v tools.QuoteArgs, errs schema.Errors, err error) {
-	if _, errs, err = decodeFxQuoteV1_1_0Wire(data); err != nil || len(errs) > 0 {
+	w, errs, err := decodeFxQuoteV1_1_0Wire(data)
+	if err != nil || len(errs) > 0 {
 		return v, errs, err
 	}
-	err = json.Unmarshal(data, &v)
-	return v, nil, err
+	return w.declared(), nil, nil
+}
+
+// declared returns w as tools.QuoteArgs, the type the team declared for it.
+func (w *fxQuoteV1_1_0Wire) declared() (v tools.QuoteArgs) {
+	v.AmountMinor = w.AmountMinor
+	v.Buy = string(w.Buy)
+	v.Sell = string(w.Sell)
+	v.Tenor = string(w.Tenor)
+	return
 }
