@@ -40,7 +40,7 @@ FUZZ_TARGETS = \
 	./runtime/schema:FuzzFormats ./runtime/jsonrpc:FuzzDecode \
 	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzValidate \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes \
-	./internal/difftest:FuzzDecoders
+	./internal/difftest:FuzzDecoders ./internal/structfill:FuzzCopy
 fuzz:
 	@failed=""; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

@@ -94,3 +94,33 @@ func FuzzCopy(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFill reads the arguments of fill.shapes into the team's struct
+// the way generated code does (path=copy: validate into the wire form,
+// copy it), side by side with path=copy+unmarshal, which adds the second
+// reading the generated code made before, encoding/json decoding the same
+// bytes: the difference is what the copy saves (the copy itself, which
+// the old path did not make, is in both).
+func BenchmarkFill(b *testing.B) {
+	data := []byte(valid[2])
+	b.Run("path=copy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs, err := fill.DecodeFillShapesV1_0_0Args(data); err != nil || len(errs) > 0 {
+				b.Fatal(errs, err)
+			}
+		}
+	})
+	b.Run("path=copy+unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v tools.ShapesArgs
+			if _, errs, err := fill.DecodeFillShapesV1_0_0Args(data); err != nil || len(errs) > 0 {
+				b.Fatal(errs, err)
+			}
+			if err := json.Unmarshal(data, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
