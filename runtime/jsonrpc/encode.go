@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
 // Marshal encodes v with encoding/json's rules (map keys sorted, so equal
@@ -57,7 +57,7 @@ func EncodeNotification(method string, params any) ([]byte, error) {
 
 func appendCall(b []byte, method string, params any) ([]byte, error) {
 	b = append(b, `,"method":`...)
-	b, _ = jsontext.AppendQuote(b, method)
+	b = textdec.AppendQuote(b, method)
 	if !absent(params) {
 		p, err := Marshal(params)
 		if err != nil {
@@ -120,7 +120,7 @@ func EncodeError(id ID, e *Error) []byte {
 	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, int64(e.Code), 10)
 	b = append(b, `,"message":`...)
-	b, _ = jsontext.AppendQuote(b, e.Message)
+	b = textdec.AppendQuote(b, e.Message)
 	if data, err := e.DataJSON(); err == nil && data != nil {
 		b = append(b, `,"data":`...)
 		b = append(b, data...)

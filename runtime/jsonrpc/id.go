@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
@@ -26,7 +24,7 @@ func IntID(n int64) ID { return ID{strconv.FormatInt(n, 10)} }
 func StringID(s string) ID {
 	// For a string that is not valid UTF-8, AppendQuote still writes it,
 	// with U+FFFD for each bad byte: the only form it can have on the wire.
-	b, _ := jsontext.AppendQuote(nil, s)
+	b := textdec.AppendQuote(nil, s)
 	return ID{string(b)}
 }
 

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
 // The content block types MCP defines and this package writes and reads.
@@ -108,7 +108,7 @@ func (c Content) AppendJSON(b []byte) ([]byte, error) {
 // appendString appends s as a JSON string. Invalid UTF-8 is written as
 // U+FFFD, as encoding/json writes it.
 func appendString(b []byte, s string) []byte {
-	b, _ = jsontext.AppendQuote(b, s)
+	b = textdec.AppendQuote(b, s)
 	return b
 }
 

@@ -3,13 +3,10 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
@@ -221,88 +218,54 @@ func NumberValue(v any) (float64, bool) {
 }
 
 // ErrTrailingData is returned by DecodeJSON when more than one JSON value is
-// present.
-var ErrTrailingData = errors.New("unexpected data after the JSON value")
+// present (errors.Is).
+var ErrTrailingData = textdec.ErrTrailingData
 
 // DecodeJSON decodes one JSON value into the representation described at the
 // top of this file. It is strict where parsers disagree, because a value two
 // parsers read differently is a way past a check: invalid UTF-8 (including
 // an escaped lone surrogate) and duplicate object member names at any depth
-// are errors, as is anything after the value. The JSON-RPC layer applies the
-// same rules to whole messages, so arguments that reach a validator have
-// one reading.
+// are errors, as is anything after the value. The text is checked by the
+// same scanner that checks whole messages (runtime/internal/textdec), so
+// arguments that reach a validator have one reading, and then built.
 func DecodeJSON(data []byte) (any, error) {
-	d := textdec.Get(data)
-	defer d.Put()
-	v, err := readValue(&d.Decoder)
-	if err != nil {
+	if err := textdec.Validate(data); err != nil {
 		return nil, err
 	}
-	if rest := data[d.InputOffset():]; len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
-		return nil, ErrTrailingData
-	}
-	return v, nil
+	return buildValue(textdec.TrimSpace(data)), nil
 }
 
-func readValue(dec *jsontext.Decoder) (any, error) {
-	switch dec.PeekKind() {
+// buildValue builds the value of text Validate accepted.
+func buildValue(v []byte) any {
+	switch textdec.Kind(v) {
 	case '{':
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, err
-		}
 		m := map[string]any{}
-		for dec.PeekKind() != '}' {
-			tok, err := dec.ReadToken()
-			if err != nil {
-				return nil, err
-			}
-			name := tok.String() // before the next read voids tok
-			v, err := readValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			m[name] = v
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, err
-		}
-		return m, nil
+		var buf [64]byte
+		textdec.EachMember(v, func(name, value []byte) {
+			n, _ := textdec.AppendUnquote(buf[:0], name)
+			m[string(n)] = buildValue(value)
+		})
+		return m
 	case '[':
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, err
-		}
 		a := []any{}
-		for dec.PeekKind() != ']' {
-			v, err := readValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, err
-		}
-		return a, nil
-	case '0':
-		raw, err := dec.ReadValue()
-		if err != nil {
-			return nil, err
-		}
-		return json.Number(string(raw)), nil
-	}
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return nil, err
-	}
-	switch tok.Kind() {
-	case 'n':
-		return nil, nil
-	case 't', 'f':
-		return tok.Bool(), nil
+		textdec.EachElement(v, func(value []byte) {
+			a = append(a, buildValue(value))
+		})
+		return a
 	case '"':
-		return tok.String(), nil
+		if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+			return string(v[1 : len(v)-1])
+		}
+		s, _ := textdec.AppendUnquote(nil, v)
+		return string(s)
+	case '0':
+		return json.Number(string(v))
+	case 't':
+		return true
+	case 'f':
+		return false
 	}
-	return nil, fmt.Errorf("unexpected JSON token %s", tok.Kind())
+	return nil
 }
 
 // Equal reports whether a and b are the same JSON value: numbers compare by

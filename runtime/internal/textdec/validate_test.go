@@ -13,11 +13,14 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// strictError is what a strict jsontext decoder, an independent reading of
-// RFC 8259 with duplicate names refused, says about data: nil or its error.
+// Get is a strict jsontext decoder of data: an independent reading of RFC
+// 8259, with duplicate names refused, that the tests hold this package to.
+func Get(data []byte) *jsontext.Decoder { return jsontext.NewDecoder(bytes.NewReader(data)) }
+
+// strictError is what a strict jsontext decoder says about data: nil or
+// its error.
 func strictError(data []byte) error {
 	d := Get(data)
-	defer d.Put()
 	if _, err := d.ReadValue(); err != nil {
 		return err
 	}
@@ -189,7 +192,6 @@ func checkMembers(t *testing.T, obj []byte) {
 		got = append(got, member{string(n), string(value)})
 	})
 	d := Get(obj)
-	defer d.Put()
 	if _, err := d.ReadToken(); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +267,6 @@ func FuzzValidate(f *testing.F) {
 			if err == nil {
 				want = tok.String()
 			}
-			d.Put()
 			if !ok || string(got) != want || !utf8.Valid(got) {
 				t.Errorf("AppendUnquote(%q) = %q, %v; want %q", data, got, ok, want)
 			}
@@ -299,4 +300,22 @@ func BenchmarkValidate(b *testing.B) {
 			})
 		}
 	}
+}
+
+// FuzzQuote holds AppendQuote to jsontext's on any string, and checks
+// that Validate accepts what it writes.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"", "plain", "q\"b\\s/", "\b\f\n\r\t\x00\x1f\x7f", "é😀", "\xff\xc3(", "\u2028\u2029<>&"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := AppendQuote(nil, s)
+		want, _ := jsontext.AppendQuote(nil, s)
+		if !bytes.Equal(got, want) {
+			t.Errorf("AppendQuote(%q) = %s, jsontext writes %s", s, got, want)
+		}
+		if err := Validate(got); err != nil {
+			t.Errorf("AppendQuote(%q) = %s, which Validate refuses: %v", s, got, err)
+		}
+	})
 }

@@ -62,3 +62,32 @@ func ValueEnd(data []byte, i int) int {
 	}
 	return i
 }
+
+// EachElement calls fn with the text of each element of the JSON array
+// arr, in order, slices of arr. arr must be text Validate accepted, as
+// for EachMember.
+func EachElement(arr []byte, fn func(value []byte)) {
+	i := skipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return
+	}
+	i = skipSpace(arr, i+1)
+	for i < len(arr) && arr[i] != ']' {
+		end := ValueEnd(arr, i)
+		fn(arr[i:end])
+		i = skipSpace(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+		}
+	}
+}
+
+// TrimSpace returns v without the JSON whitespace around it.
+func TrimSpace(v []byte) []byte {
+	i := skipSpace(v, 0)
+	j := len(v)
+	for j > i && (v[j-1] == ' ' || v[j-1] == '\t' || v[j-1] == '\n' || v[j-1] == '\r') {
+		j--
+	}
+	return v[i:j]
+}
