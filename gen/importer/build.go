@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing/fstest"
 
+	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/gen/manifest"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -90,12 +91,17 @@ type Server struct{ Name, Version string }
 
 // Build turns a list into manifests. A tool that cannot be imported (an
 // entry that is no tool, a contract the manifest rules refuse, a decision
-// that was not made) is skipped with the reason; every other one is still
-// built.
+// that was not made, a Go name another tool already has) is skipped with
+// the reason; every other one is still built.
 func Build(l *List, srv *Server, d Decisions) *Result {
 	res := &Result{}
 	names := manifestNames(l.Tools)
 	seen := map[string]bool{}
+	// goNames maps the Go name of each tool imported so far to its
+	// published name: mcpgen generate declares one set of identifiers per
+	// Go name, so two tools sharing one would be refused there, after the
+	// import said it succeeded.
+	goNames := map[string]string{}
 	for i, t := range l.Tools {
 		skip := func(where, format string, args ...any) {
 			res.Skipped = append(res.Skipped, Skip{Tool: t.Name, Where: where, Reason: fmt.Sprintf(format, args...)})
@@ -114,6 +120,13 @@ func Build(l *List, srv *Server, d Decisions) *Result {
 			skip(where, "%s", err)
 			continue
 		}
+		goName := ir.GoName(names[i])
+		if other, dup := goNames[goName]; dup {
+			skip(t.Where, "%q and %q both become %s in Go, and one generated package cannot declare both; %q, listed first, is imported: write the manifest of %q by hand under another name, with wireName: %q to keep the name it is published by",
+				other, t.Name, goName, other, t.Name, t.Name)
+			continue
+		}
+		goNames[goName] = t.Name
 		if names[i] != t.Name {
 			res.Renamed = append(res.Renamed, Rename{Wire: t.Name, Name: names[i]})
 		}

