@@ -4,6 +4,7 @@
 //
 //	mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N] [-waivers FILE]
 //	mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-waivers FILE] [-format F]
+//	mcpgen changelog -out DIR -from REF [-to REF] [-format text|markdown|json]
 //	mcpgen diff     [-format F] [-fail-on LEVEL] OLD.yaml NEW.yaml
 //	mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
 //	mcpgen extract  -source PKG -manifests DIR [-out DIR]
@@ -48,6 +49,7 @@ tool versions, into a typed Go package.
 Usage:
   mcpgen generate -manifests DIR | -source PKG  -out DIR [-package NAME] [-shard-size N] [-waivers FILE]
   mcpgen check    -manifests DIR | -source PKG  -out DIR [-against REF] [-waivers FILE] [-format F]
+  mcpgen changelog -out DIR -from REF [-to REF] [-format text|markdown|json]
   mcpgen diff     [-format F] [-fail-on LEVEL] OLD.yaml NEW.yaml
   mcpgen diff     [-format F] [-fail-on LEVEL] -manifests DIR | -source PKG [-out DIR]  -tool NAME V1 V2
   mcpgen extract  -source PKG -manifests DIR [-out DIR]
@@ -57,6 +59,8 @@ Usage:
 F is one of text, json, github, markdown, sarif. check compares with the
 estate record in git history (-against REF, or the merge base of HEAD and
 the default branch), never with the record the change itself may rewrite.
+changelog lists, per tool, the versions added (with their change class and
+reasons), promoted, deprecated and retired between two revisions' records.
 
 -source names a Go package (a directory or an import path) whose struct
 types carry //mcpgen:tool directives; it takes the place of -manifests.
@@ -77,6 +81,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return checkCmd(args[1:], stdout, stderr)
 	case "diff":
 		return diffCmd(args[1:], stdout, stderr)
+	case "changelog":
+		return changelogCmd(args[1:], stdout, stderr)
 	case "estate":
 		return estateCmd(args[1:], stdout, stderr)
 	case "extract":
@@ -203,6 +209,30 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if !rep.OK() {
 		return exitRefused
+	}
+	return exitOK
+}
+
+func changelogCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("changelog", stderr)
+	out := fs.String("out", "", "directory of the generated package (its estate record)")
+	from := fs.String("from", "", "git revision of the earlier estate record (a tag, a branch, a commit)")
+	to := fs.String("to", "", "git revision of the later estate record (default: the record in the work tree)")
+	format := fs.String("format", "text", "output format: "+strings.Join(check.ChangelogFormats, ", "))
+	if code, ok := parse(fs, args, map[string]*string{"out": out, "from": from}); !ok {
+		return code
+	}
+	if !slices.Contains(check.ChangelogFormats, *format) {
+		fmt.Fprintf(stderr, "mcpgen changelog: unknown format %q (want one of %s)\n", *format, strings.Join(check.ChangelogFormats, ", "))
+		return exitUsage
+	}
+	cl, err := gen.Changelog(*out, *from, *to)
+	if err == nil {
+		err = cl.Write(stdout, *format)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen changelog: %v\n", err)
+		return exitUsage
 	}
 	return exitOK
 }

@@ -213,20 +213,11 @@ func (c *checker) newVersions(t *manifest.Tool, recorded []estate.ToolSpec) {
 			c.add(f)
 		}
 		spec := v.Spec()
-		sorted := slices.Clone(history)
-		slices.SortFunc(sorted, func(a, b estate.ToolSpec) int { return a.Version.Compare(b.Version) })
-		against, hasAgainst := estate.LatestActive(sorted)
 		err := estate.CheckPublish(spec, history)
 		var pe *estate.PublishError
 		switch {
 		case err == nil:
-			rel := Release{Tool: v.Key()}
-			if hasAgainst {
-				rel.Against = against.Key()
-				d := estate.ContractDiff(against, spec)
-				rel.Class, rel.Changes = d.Class, d.Changes
-			}
-			c.report.Releases = append(c.report.Releases, rel)
+			c.report.Releases = append(c.report.Releases, classify(spec, history))
 		case errors.As(err, &pe):
 			againstKey := ""
 			if pe.Against != "" {
@@ -266,6 +257,33 @@ func (c *checker) newVersions(t *manifest.Tool, recorded []estate.ToolSpec) {
 		// later version is judged once, against what the team wrote.
 		history = append(history, spec)
 	}
+}
+
+// classify is the release of spec after history (the versions of its tool
+// published before it, in any order): its class and reasons against the
+// live version the publish guard compares it with (estate.LatestActive),
+// or none for a tool's first version. When no version is live (the
+// release deprecates the last one) the guard enforces no bump, but a
+// reader still needs to know what changed: it is compared with the newest
+// published version then. The gate's releases and the changelog's new
+// versions are both this, so they never disagree.
+func classify(spec estate.ToolSpec, history []estate.ToolSpec) Release {
+	sorted := slices.Clone(history)
+	slices.SortFunc(sorted, func(a, b estate.ToolSpec) int { return a.Version.Compare(b.Version) })
+	for i := range sorted {
+		sorted[i].Lifecycle = sorted[i].Lifecycle.OrActive()
+	}
+	rel := Release{Tool: spec.Key()}
+	against, ok := estate.LatestActive(sorted)
+	if !ok && len(sorted) > 0 {
+		against, ok = sorted[len(sorted)-1], true
+	}
+	if ok {
+		rel.Against = against.Key()
+		d := estate.ContractDiff(against, spec)
+		rel.Class, rel.Changes = d.Class, d.Changes
+	}
+	return rel
 }
 
 // SchemaPath turns a value path of the classifier ("$.a.b[*].c", "$.m.*")

@@ -58,7 +58,9 @@
 //     "owner must be a string, not null", as the JSON Schema says too.
 //   - description is required (the model reads it to choose the tool);
 //     title is optional; lifecycle defaults to active.
-//   - supersededBy must name a version declared in the same directory.
+//   - supersededBy must name a newer version of the same tool declared in
+//     the same directory (estate.CheckSuccessor, the rule the server
+//     applies when it registers versions or a lifecycle change names one).
 //   - A tool file and its name are independent (payments.lookup may live in
 //     any file), but a name is declared in one file only.
 //   - "$schema" is accepted at the top of both formats, so that a JSON

@@ -40,6 +40,8 @@ func TestLoadDirErrors(t *testing.T) {
 			`tool.yaml:17:19: supersededBy "payments.lookup@9.0.0" names a version that no manifest in this directory declares`,
 			`tool.yaml:24:19: supersededBy "payments.lookup@3.0.0" names the version itself`,
 			`tool.yaml:31:19: supersededBy "payments.lookup@4.0" is not name@X.Y.Z: not a version "4.0": want X.Y.Z (invalid semantic version)`,
+			`tool.yaml:39:19: supersededBy "payments.lookup@1.0.0" names an older version (a successor is newer than 5.0.0)`,
+			`tool.yaml:47:19: supersededBy "payments.search@7.0.0" names another tool (a successor is a newer version of payments.lookup)`,
 		}},
 		{"duplicate-tool", []string{
 			`b.json:2:11: tool "payments.lookup" is also declared at {dir}/a.yaml:1:7`,

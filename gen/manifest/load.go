@@ -130,28 +130,28 @@ func (e *Estate) link() List {
 			if v.SupersededBy == "" {
 				continue
 			}
-			name, ver, _ := strings.Cut(v.SupersededBy, "@")
-			if !declares(byName[name], ver) {
+			err := estate.CheckSuccessor(v.Spec(), versionNumbers(t))
+			switch {
+			case errors.Is(err, estate.ErrNoSuccessor):
 				errs = append(errs, &Error{
 					Pos: v.valuePos("supersededBy"),
 					Msg: fmt.Sprintf("supersededBy %q names a version that no manifest in this directory declares", v.SupersededBy),
 				})
+			case err != nil:
+				errs = append(errs, &Error{Pos: v.valuePos("supersededBy"), Msg: err.Error()})
 			}
 		}
 	}
 	return errs
 }
 
-// declares reports whether t has version ver.
-func declares(t *Tool, ver string) bool {
-	if t == nil {
-		return false
+// versionNumbers returns the versions t declares.
+func versionNumbers(t *Tool) []estate.Version {
+	out := make([]estate.Version, len(t.Versions))
+	for i, v := range t.Versions {
+		out[i] = v.Version
 	}
-	want, err := estate.ParseVersion(ver)
-	if err != nil {
-		return false
-	}
-	return slices.ContainsFunc(t.Versions, func(v *Version) bool { return v.Version.Compare(want) == 0 })
+	return out
 }
 
 // pathError is what went wrong with a file, without the name the file

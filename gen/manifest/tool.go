@@ -173,8 +173,10 @@ func (d *decoder) version(item *yaml.Node, t *Tool, nameOK bool) *Version {
 			name, ver := t.Name, v.Version
 			if !nameOK || ver.IsZero() {
 				// Check the form alone: without a valid key of its own the
-				// version cannot be compared with its successor.
-				name, ver = "probe", probeVersion
+				// version cannot be compared with its successor, so it is
+				// taken as the oldest version of the successor's tool.
+				name, _, _ = strings.Cut(s, "@")
+				ver = oldestVersion
 			}
 			if msg := estateProblem(func(spec *estate.ToolSpec) {
 				spec.Name, spec.Version, spec.SupersededBy = name, ver, s
@@ -290,7 +292,9 @@ func (d *decoder) problem(n *yaml.Node, set func(*estate.ToolSpec)) {
 
 var (
 	probeVersion = estate.MustParseVersion("1.0.0")
-	probeSchema  = schema.MustParseJSON(`{"type":"object"}`)
+	// oldestVersion is older than any version a successor can name.
+	oldestVersion = estate.MustParseVersion("0.0.0")
+	probeSchema   = schema.MustParseJSON(`{"type":"object"}`)
 )
 
 // estateProblem returns what estate.ToolSpec.Validate says about the

@@ -86,7 +86,7 @@ func ResolveBaseline(dir, against string) (*Baseline, error) {
 	g, gitErr := openRepo(dir)
 	if gitErr != nil {
 		if against != "" {
-			return nil, fmt.Errorf("-against %s: %s is not in a git work tree", against, dir)
+			return nil, fmt.Errorf("revision %s: %s is not in a git work tree", against, dir)
 		}
 		file := filepath.Join(dir, FileName)
 		_, err := os.Stat(file)

@@ -45,6 +45,9 @@ type ToolMeta struct {
 	Version    string `json:"version,omitempty"`
 	SideEffect string `json:"sideEffect,omitempty"`
 	SchemaHash string `json:"schemaHash,omitempty"`
+	// SupersededBy is the successor ("name@X.Y.Z") a listed version
+	// already names, so a caller can move its pin before the deprecation.
+	SupersededBy string `json:"supersededBy,omitempty"`
 }
 
 // Content is one block of a tool result or prompt message. Text is set for

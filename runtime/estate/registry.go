@@ -274,7 +274,8 @@ func (c LifecycleChange) Key() string { return c.Name + "@" + c.Version }
 // ChangeLifecycles applies changes all or none. Each is checked against
 // the estate as it stands, under the registry's lock: it names a published
 // version, not named by another change; it moves the lifecycle forward, to
-// Deprecated or Retired; its successor is well formed. Only when every one
+// Deprecated or Retired; its successor is a newer published version of the
+// same tool (CheckSuccessor). Only when every one
 // passes are they applied, together: one generation, one notification,
 // and no reader ever sees some of them without the others. A change that
 // changes nothing is accepted and is no change. The error lists every
@@ -325,17 +326,19 @@ func (r *Registry) planLocked(c LifecycleChange) (name string, i int, updated To
 	if c.To != Deprecated && c.To != Retired {
 		return "", 0, ToolSpec{}, fmt.Errorf("%s: lifecycle %q (want deprecated or retired)", c.Key(), c.To)
 	}
-	if c.SupersededBy != "" {
-		if err := checkSuccessor(c.Name, v, c.SupersededBy); err != nil {
-			return "", 0, ToolSpec{}, fmt.Errorf("%s: %v", c.Key(), err)
-		}
-	}
 	versions := r.tools[c.Name]
 	i, ok := slices.BinarySearchFunc(versions, v, byVersion)
 	if !ok {
 		return "", 0, ToolSpec{}, fmt.Errorf("no such tool version: %s", c.Key())
 	}
 	spec := versions[i]
+	if c.SupersededBy != "" {
+		next := spec
+		next.SupersededBy = c.SupersededBy
+		if err := CheckSuccessor(next, versionNumbers(versions)); err != nil {
+			return "", 0, ToolSpec{}, fmt.Errorf("%s: %v", c.Key(), err)
+		}
+	}
 	if !spec.Lifecycle.CanMoveTo(c.To) {
 		return "", 0, ToolSpec{}, fmt.Errorf("%s is %s; a lifecycle only moves forward (active, deprecated, retired)", spec.Key(), spec.Lifecycle)
 	}
@@ -345,6 +348,41 @@ func (r *Registry) planLocked(c LifecycleChange) (name string, i int, updated To
 		updated.SupersededBy = c.SupersededBy
 	}
 	return c.Name, i, updated, nil
+}
+
+// CheckSuccessors applies CheckSuccessor to each of specs, a batch about to
+// be published, against the versions the registry holds and those of the
+// batch: a package publishes a deprecated version before its successor
+// (ascending), so the batch is checked whole, before any of it is
+// published, and a successor missing from both is refused with nothing
+// published. The error names every spec refused.
+func (r *Registry) CheckSuccessors(specs []ToolSpec) error {
+	batch := map[string][]Version{}
+	for _, s := range specs {
+		batch[s.Name] = append(batch[s.Name], s.Version)
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var errs []error
+	for _, s := range specs {
+		if s.SupersededBy == "" {
+			continue
+		}
+		versions := append(versionNumbers(r.tools[s.Name]), batch[s.Name]...)
+		if err := CheckSuccessor(s, versions); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", s.Key(), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// versionNumbers returns the version numbers of specs, in their order.
+func versionNumbers(specs []ToolSpec) []Version {
+	out := make([]Version, len(specs))
+	for i, s := range specs {
+		out[i] = s.Version
+	}
+	return out
 }
 
 // changedLocked records a change; r.mu must be held for writing.

@@ -1,6 +1,7 @@
 package estate
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -329,6 +330,8 @@ func TestLifecycleErrors(t *testing.T) {
 		"invalid version":   r.Retire("t", "1.0"),
 		"invalid successor": r.Deprecate("t", "1.0.0", "t@2"),
 		"self successor":    r.Deprecate("t", "1.0.0", "t@1.0.0"),
+		"missing successor": r.Deprecate("t", "1.0.0", "t@2.0.0"),
+		"other tool":        r.Deprecate("t", "1.0.0", "u@2.0.0"),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
@@ -477,5 +480,51 @@ func TestLifecycleInvariantsRandomWalk(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSuccessorRule: a lifecycle change may only name a successor that is
+// a published, newer version of the same tool, and a refused one changes
+// nothing.
+func TestSuccessorRule(t *testing.T) {
+	r := NewRegistry()
+	mustPublish(t, r, spec("t", "1.0.0", base))
+	mustPublish(t, r, spec("t", "2.0.0", base))
+	mustPublish(t, r, spec("u", "3.0.0", base))
+	gen := r.Generation()
+	for successor, want := range map[string]string{
+		"t@3.0.0": `t@1.0.0: supersededBy "t@3.0.0" names a version that is not published`,
+		"u@3.0.0": `t@1.0.0: supersededBy "u@3.0.0" names another tool (a successor is a newer version of t)`,
+		"t@0.9.0": `t@1.0.0: supersededBy "t@0.9.0" names an older version (a successor is newer than 1.0.0)`,
+	} {
+		err := r.Deprecate("t", "1.0.0", successor)
+		if err == nil || err.Error() != want {
+			t.Errorf("Deprecate to %s: %v, want %s", successor, err, want)
+		}
+	}
+	if r.Generation() != gen {
+		t.Fatal("a refused successor changed the estate")
+	}
+	if err := r.Deprecate("t", "1.0.0", "t@2.0.0"); err != nil {
+		t.Fatalf("a published newer successor refused: %v", err)
+	}
+}
+
+// TestCheckSuccessors: a batch is checked whole, so a version may name a
+// successor published after it in the same batch, or already published,
+// and every dangling successor is named.
+func TestCheckSuccessors(t *testing.T) {
+	r := NewRegistry()
+	mustPublish(t, r, spec("v", "5.0.0", base))
+	old := spec("t", "1.0.0", base)
+	old.Lifecycle, old.SupersededBy = Deprecated, "t@2.0.0"
+	other := spec("v", "4.0.0", base)
+	other.Lifecycle, other.SupersededBy = Deprecated, "v@5.0.0"
+	if err := r.CheckSuccessors([]ToolSpec{old, other, spec("t", "2.0.0", base)}); err != nil {
+		t.Fatalf("successors in the batch and the registry refused: %v", err)
+	}
+	err := r.CheckSuccessors([]ToolSpec{old, other})
+	if !errors.Is(err, ErrNoSuccessor) || !strings.Contains(err.Error(), "t@1.0.0: ") || strings.Contains(err.Error(), "v@4.0.0") {
+		t.Errorf("a dangling successor: %v", err)
 	}
 }

@@ -133,7 +133,8 @@ func parseKey(key string) (string, Version, error) {
 // name and version, a known side effect, classification and lifecycle ("" is
 // Active), a non-empty owner, an input schema of type "object" (and an
 // output schema of type "object" when declared), no empty scope or tenant,
-// and a SupersededBy that is "" or names another version as name@X.Y.Z.
+// and a SupersededBy that is "" or names a newer version of the same tool as
+// name@X.Y.Z (that the version exists is CheckSuccessor's question).
 func (s ToolSpec) Validate() error {
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -177,7 +178,7 @@ func (s ToolSpec) Validate() error {
 		fail("tenants contain an empty tenant")
 	}
 	if s.SupersededBy != "" {
-		if err := checkSuccessor(s.Name, s.Version, s.SupersededBy); err != nil {
+		if _, err := checkSuccessor(s.Name, s.Version, s.SupersededBy); err != nil {
 			fail("%v", err)
 		}
 	}
@@ -191,15 +192,50 @@ func (s ToolSpec) Validate() error {
 	return errors.New(subject + ": " + strings.Join(problems, "; "))
 }
 
-// checkSuccessor checks that supersededBy is name@X.Y.Z and not the version
-// it supersedes.
-func checkSuccessor(name string, v Version, supersededBy string) error {
+// checkSuccessor checks what can be known of supersededBy from the version
+// alone: it is name@X.Y.Z, of the same tool, and newer than v. A successor
+// is where a pinned caller is told to move, so it must be a version the
+// caller can pin in place of this one and that the estate will still
+// publish after it; an older or another tool's version is neither. That it
+// exists needs the estate, and is CheckSuccessor's part of the rule.
+func checkSuccessor(name string, v Version, supersededBy string) (Version, error) {
 	sname, sv, err := parseKey(supersededBy)
 	if err != nil {
-		return fmt.Errorf("supersededBy %v", err)
+		return Version{}, fmt.Errorf("supersededBy %v", err)
 	}
-	if sname == name && sv.Compare(v) == 0 {
-		return fmt.Errorf("supersededBy %q names the version itself", supersededBy)
+	switch c := sv.Compare(v); {
+	case sname != name:
+		return Version{}, fmt.Errorf("supersededBy %q names another tool (a successor is a newer version of %s)", supersededBy, name)
+	case c == 0:
+		return Version{}, fmt.Errorf("supersededBy %q names the version itself", supersededBy)
+	case c < 0:
+		return Version{}, fmt.Errorf("supersededBy %q names an older version (a successor is newer than %s)", supersededBy, v)
+	}
+	return sv, nil
+}
+
+// ErrNoSuccessor is the error CheckSuccessor wraps when the successor is
+// well formed but names no version of the estate, so that a caller can
+// say where it looked (a manifest directory, a registry).
+var ErrNoSuccessor = errors.New("names a version that is not published")
+
+// CheckSuccessor is the whole supersededBy rule: "" or name@X.Y.Z naming a
+// version of the same tool, newer than spec's, among versions (the
+// versions of spec's tool that exist, in any order). Validate applies the
+// part that needs no estate; whoever holds the estate (the registry when a
+// server registers its versions or a lifecycle change names a successor,
+// the manifest loader for a directory) applies the rest with this, so the
+// generator and the server refuse the same successors.
+func CheckSuccessor(spec ToolSpec, versions []Version) error {
+	if spec.SupersededBy == "" {
+		return nil
+	}
+	sv, err := checkSuccessor(spec.Name, spec.Version, spec.SupersededBy)
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(versions, func(v Version) bool { return v.Compare(sv) == 0 }) {
+		return fmt.Errorf("supersededBy %q %w", spec.SupersededBy, ErrNoSuccessor)
 	}
 	return nil
 }

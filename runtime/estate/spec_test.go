@@ -58,6 +58,8 @@ func TestToolSpecValidate(t *testing.T) {
 		{"bad successor", func(s *ToolSpec) { s.SupersededBy = "payments.lookup" }, "supersededBy"},
 		{"bad successor version", func(s *ToolSpec) { s.SupersededBy = "payments.lookup@2" }, "supersededBy"},
 		{"self successor", func(s *ToolSpec) { s.SupersededBy = "payments.lookup@1.0.0" }, "itself"},
+		{"older successor", func(s *ToolSpec) { s.Version = MustParseVersion("2.1.0") }, "older version"},
+		{"another tool's successor", func(s *ToolSpec) { s.SupersededBy = "payments.search@2.0.0" }, "another tool"},
 	}
 	for _, tt := range tests {
 		s := good

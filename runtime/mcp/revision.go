@@ -249,11 +249,17 @@ const (
 )
 
 // The estate's _meta keys: on a tools/list entry (version, sideEffect,
-// schemaHash) and on a tools/call request (version: a constraint pinning
-// the version the call reaches; schemaHash: the input schema hash the caller
-// planned against).
+// schemaHash, and supersededBy when the version names its successor), on a
+// tools/call request (version: a constraint pinning the version the call
+// reaches; schemaHash: the input schema hash the caller planned against),
+// and on the result of a call that reached a deprecated version or one
+// that names its successor (lifecycle: "deprecated"; supersededBy:
+// "name@X.Y.Z", the version to move the pin to). Deprecated versions are
+// never listed, so a pinned call's result is where a client meets them.
 const (
-	MetaVersion    = "version"
-	MetaSideEffect = "sideEffect"
-	MetaSchemaHash = "schemaHash"
+	MetaVersion      = "version"
+	MetaSideEffect   = "sideEffect"
+	MetaSchemaHash   = "schemaHash"
+	MetaLifecycle    = "lifecycle"
+	MetaSupersededBy = "supersededBy"
 )

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -341,7 +342,9 @@ func referenceValidator(in *schema.Schema) Validator {
 
 // specInfo is what the server derives once per published version: its
 // tools/list entry, encoded, and its input schema hash. A published version
-// never changes (only its lifecycle does, which neither reflects).
+// never changes (only its lifecycle does, which neither reflects). Its
+// successor can change only by a deprecation, after which the version is
+// no longer listed, so a listed entry's supersededBy is never stale.
 type specInfo struct {
 	entry json.RawMessage
 	hash  string
@@ -367,6 +370,9 @@ type toolMeta struct {
 	Version    string `json:"version"`
 	SideEffect string `json:"sideEffect"`
 	SchemaHash string `json:"schemaHash"`
+	// SupersededBy announces the successor of an active version before
+	// it is deprecated, so a client can move its pin ahead of time.
+	SupersededBy string `json:"supersededBy,omitempty"`
 }
 
 // specInfo returns the derived information of spec, computing it on first
@@ -389,7 +395,7 @@ func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 		Description: spec.Description,
 		InputSchema: spec.InputSchema.Public(),
 		Annotations: toolAnnotations{ReadOnlyHint: hints.ReadOnly, DestructiveHint: hints.Destructive, IdempotentHint: hints.Idempotent},
-		Meta:        toolMeta{Version: spec.Version.String(), SideEffect: string(spec.SideEffect), SchemaHash: hash},
+		Meta:        toolMeta{Version: spec.Version.String(), SideEffect: string(spec.SideEffect), SchemaHash: hash, SupersededBy: spec.SupersededBy},
 	}
 	if spec.OutputSchema != nil {
 		e.OutputSchema = spec.OutputSchema.Public()
@@ -534,7 +540,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 			Content: []Content{TextContent(msgSchemaViolation + ":\n" + strings.Join(violations.Strings(), "\n"))},
 			IsError: true,
 		}
-		res.Meta = map[string]any{"errors": violations.Strings()}
+		res.Meta = successorMeta(spec, map[string]any{"errors": violations.Strings()})
 		s.finish(r.rev, &res.common, "")
 		return res, nil
 	}
@@ -567,9 +573,31 @@ func (s *Server) callResult(ctx context.Context, rev Revision, spec estate.ToolS
 			res.StructuredContent = sc
 		}
 	}
-	res.Meta = out.Meta
+	res.Meta = successorMeta(spec, out.Meta)
 	s.finish(rev, &res.common, "")
 	return res
+}
+
+// successorMeta returns a call result's _meta for a call that reached
+// spec: meta (the handler's, never modified) with, when spec is deprecated,
+// lifecycle "deprecated", and when spec names its successor, supersededBy.
+// A deprecated version is reachable only by a pin and never listed, so the
+// result is the one place its caller can learn where to move; the server's
+// keys win over a handler's of the same name, since they state the estate.
+func successorMeta(spec estate.ToolSpec, meta map[string]any) map[string]any {
+	deprecated := spec.Lifecycle == estate.Deprecated
+	if !deprecated && spec.SupersededBy == "" {
+		return meta
+	}
+	out := make(map[string]any, len(meta)+2)
+	maps.Copy(out, meta)
+	if deprecated {
+		out[MetaLifecycle] = string(estate.Deprecated)
+	}
+	if spec.SupersededBy != "" {
+		out[MetaSupersededBy] = spec.SupersededBy
+	}
+	return out
 }
 
 // invoke runs r's handler so that the call is answered when its context

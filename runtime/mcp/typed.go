@@ -43,8 +43,16 @@ func Specs[H any](versions []Version[H]) []estate.ToolSpec {
 }
 
 // RegisterAll publishes every version into s's registry (the publish guard
-// applies) and binds it to h, stopping at the first error.
+// applies) and binds it to h, stopping at the first error. Every successor
+// a version names (supersededBy) is checked first, against the registry
+// and the versions themselves (estate.Registry.CheckSuccessors): one that
+// names no newer version of the same tool refuses the whole set, before
+// anything is published, so a server never tells its clients to move to
+// a version it does not serve.
 func RegisterAll[H any](s *Server, h H, versions []Version[H]) error {
+	if err := s.registry.CheckSuccessors(Specs(versions)); err != nil {
+		return err
+	}
 	for _, v := range versions {
 		if err := s.Bind(v.Spec(), v.Bind(h)); err != nil {
 			return err
