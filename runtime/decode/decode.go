@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -76,10 +75,7 @@ func (l *Loc) String() string {
 		return "$"
 	}
 	if l.parent == nil && l.rootPath != "" {
-		// A copy, on the error path only: returning the field itself would
-		// tell the compiler that what a Loc points to outlives it (see
-		// iterFailed).
-		return strings.Clone(l.rootPath)
+		return l.rootPath
 	}
 	base := l.parent.String()
 	if l.isElem {
