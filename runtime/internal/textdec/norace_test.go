@@ -1,0 +1,5 @@
+//go:build !race
+
+package textdec
+
+const raceEnabled = false
