@@ -662,6 +662,7 @@ type Members struct {
 	k    int // the object's iterator is r.objs[k]
 	d    int // its members' location is r.slot(d)
 	n    int
+	u    int // undeclared names read
 	obj  bool
 	live bool
 }
@@ -723,18 +724,26 @@ func (m *Members) Field(seen *bool, name, rootPath string) *Loc {
 }
 
 // undeclared notes that the current member's name is none the schema
-// declares, and returns it. Repeats among such names are found by Finish,
-// once for the whole input, and only when there were any: for a value
-// whose properties are all declared, the seen flags found every repeat.
+// declares, and returns it.
 func (m *Members) undeclared() string {
-	m.r.undeclared = true
+	m.note()
 	return string(m.Name())
+}
+
+// note counts an undeclared name. Repeats among such names are found by
+// Finish, once for the whole input, and only when some object had two or
+// more: a declared name's repeat is found by its seen flag, and one
+// undeclared name has nothing to repeat.
+func (m *Members) note() {
+	if m.u++; m.u > 1 {
+		m.r.undeclared = true
+	}
 }
 
 // Undeclared skips the current member's value: a property nothing
 // constrains.
 func (m *Members) Undeclared() {
-	m.r.undeclared = true
+	m.note()
 	m.r.Skip()
 }
 
