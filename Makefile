@@ -66,8 +66,11 @@ conformance:
 
 # bench measures mcpgen against its anchors, side by side in one run, in the
 # bench module (its own go.mod: the anchors never enter this module's
-# dependencies). Each group runs BENCH_COUNT times (generation, builds and the
-# memory run fewer: each takes seconds); benchstat summarises every result
+# dependencies). The rows of the decode, call, HTTP and list groups each run
+# in a process of their own (bench/cmd/benchrun), so that no row's garbage
+# lands on another's clock; each row runs BENCH_COUNT times, the rows'
+# order rotating between rounds (generation, builds and the memory run
+# fewer: each takes seconds); benchstat summarises every result
 # and bench/cmd/benchtable prints the one table with ratios and goals that
 # docs/benchmarks.md records. BENCH_BUILD_SIZES=100,1000,5000 adds the
 # go builds of the 1,000- and 5,000-tool packages (2 and 11 minutes each;
@@ -87,13 +90,15 @@ BENCH_BUILD_SIZES ?= 100
 BENCH_BUILD_COUNT ?= 3
 BENCH_OUT = bench/out
 BENCH_TEST = cd bench && GOFLAGS=-mod=mod $(GO) test -run '^$$' -timeout 60m
+BENCH_ROWS = cd bench && GOFLAGS=-mod=mod $(GO) run ./cmd/benchrun -test out/bench.test
 bench:
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
-	$(BENCH_TEST) -bench '^BenchmarkDecode$$' -benchtime 100ms -count $(BENCH_COUNT) > out/decode.txt || (cat out/decode.txt; exit 1)
-	$(BENCH_TEST) -bench '^BenchmarkCall$$' -benchtime 100ms -count $(BENCH_COUNT) > out/call.txt || (cat out/call.txt; exit 1)
-	$(BENCH_TEST) -bench '^BenchmarkHTTP$$' -benchtime 300ms -count 6 > out/http.txt || (cat out/http.txt; exit 1)
-	$(BENCH_TEST) -bench '^BenchmarkList$$' -benchtime 300ms -count $(BENCH_COUNT) > out/list.txt || (cat out/list.txt; exit 1)
-	$(BENCH_TEST) -bench '^BenchmarkListScale$$' -benchtime 100ms -count 5 > out/scale.txt || (cat out/scale.txt; exit 1)
+	cd bench && GOFLAGS=-mod=mod $(GO) test -c -o out/bench.test .
+	$(BENCH_ROWS) -bench '^BenchmarkDecode$$' -benchtime 100ms -count $(BENCH_COUNT) > out/decode.txt || (cat out/decode.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkCall$$' -benchtime 100ms -count $(BENCH_COUNT) > out/call.txt || (cat out/call.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkHTTP$$' -benchtime 300ms -count 6 > out/http.txt || (cat out/http.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkList$$' -benchtime 300ms -count $(BENCH_COUNT) > out/list.txt || (cat out/list.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkListScale$$' -benchtime 100ms -count 5 > out/scale.txt || (cat out/scale.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkGenerate$$' -benchtime 1x -count 3 > out/generate.txt || (cat out/generate.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkBuild$$' -benchtime 1x -count $(BENCH_BUILD_COUNT) -args -build-sizes=$(BENCH_BUILD_SIZES) > out/build.txt || (cat out/build.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkResidentMemory$$' -benchtime 1x -count 3 > out/memory.txt || (cat out/memory.txt; exit 1)
