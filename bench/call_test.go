@@ -54,18 +54,31 @@ func BenchmarkCall(b *testing.B) {
 // BenchmarkCallHandle is BenchmarkCall's tools/call through mcpgen's
 // Session.Handle, with no transport: the server's own cost, as the HTTP
 // transport pays it. The anchors have no equivalent entry point, so it is
-// not a row of the table; docs/benchmarks.md quotes it.
+// not a row of the table; docs/benchmarks.md quotes it. log=on writes the
+// call log as a service does (JSON lines through the asynchronous sink,
+// here to io.Discard); log=off has no logger.
 func BenchmarkCallHandle(b *testing.B) {
-	srv := newBankServer(b)
-	b.Cleanup(func() { srv.Close() })
-	sess := initializedSession(b, srv, investigator)
-	spec := bankSpec(b, "payments.lookup@2.0.0")
-	line := callRequest(1, spec.Name, lookupV2Valid)
-	resp := sess.Handle(context.Background(), line)
-	mustContain(b, "tools/call", resp, lookupText("PMT-771"))
-	mustLack(b, "tools/call", resp, `"isError":true`)
-	b.ReportAllocs()
-	for b.Loop() {
-		sess.Handle(context.Background(), line)
+	for _, logged := range []bool{false, true} {
+		name := "log=off"
+		if logged {
+			name = "log=on"
+		}
+		b.Run(name, func(b *testing.B) {
+			srv := newBankServer(b)
+			if logged {
+				srv = newLoggedBankServer(b)
+			}
+			b.Cleanup(func() { srv.Close() })
+			sess := initializedSession(b, srv, investigator)
+			spec := bankSpec(b, "payments.lookup@2.0.0")
+			line := callRequest(1, spec.Name, lookupV2Valid)
+			resp := sess.Handle(context.Background(), line)
+			mustContain(b, "tools/call", resp, lookupText("PMT-771"))
+			mustLack(b, "tools/call", resp, `"isError":true`)
+			b.ReportAllocs()
+			for b.Loop() {
+				sess.Handle(context.Background(), line)
+			}
+		})
 	}
 }

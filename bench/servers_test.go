@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log"
+	"log/slog"
 	"testing"
 
 	gjs "github.com/google/jsonschema-go/jsonschema"
@@ -15,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // lookupText is what every server's payments.lookup answers.
@@ -55,6 +57,25 @@ var investigator = estate.Principal{
 func newBankServer(tb testing.TB) *mcp.Server {
 	tb.Helper()
 	srv, err := mcp.NewServer(bank.Options())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := bank.Register(srv, bankHandlers{}); err != nil {
+		tb.Fatal(err)
+	}
+	return srv
+}
+
+// newLoggedBankServer is newBankServer with the call log on, as a service
+// writes it: JSON lines through the asynchronous sink (to io.Discard, so
+// that the writer's own cost is not the benchmark's).
+func newLoggedBankServer(tb testing.TB) *mcp.Server {
+	tb.Helper()
+	sink := oplog.NewAsync(slog.NewJSONHandler(io.Discard, nil), oplog.AsyncOptions{})
+	tb.Cleanup(func() { sink.Close(context.Background()) })
+	opts := bank.Options()
+	opts.Logger = slog.New(sink)
+	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 
 	"github.com/mcpgen/mcpgen/runtime/oplog"
@@ -17,9 +19,7 @@ const Redacted = "[REDACTED]"
 // and the request id, and carries the arguments with every x-secret value
 // replaced by Redacted, at any depth. Nothing about the principal is logged:
 // who called is the audit trail's business, and a principal may carry
-// credentials. The arguments logged are a preview of their text, as much as
-// one log record holds (oplog.Preview): logging a call never decodes more
-// of it than the line shows.
+// credentials. The arguments logged are what loggedArguments says.
 func (s *Server) logCall(ctx context.Context, call *Call) {
 	if !s.log.Enabled(ctx, slog.LevelInfo) {
 		return
@@ -28,8 +28,22 @@ func (s *Server) logCall(ctx context.Context, call *Call) {
 		slog.String("tool", call.Spec.Name),
 		slog.String("version", call.Spec.Version.String()),
 		slog.String("request_id", call.RequestID.String()),
-		slog.Any("arguments", redact(oplog.Preview(call.Raw, oplog.Limits{}), call.Spec.InputSchema)),
+		slog.Any("arguments", loggedArguments(call)),
 	)
+}
+
+// loggedArguments is what the call log shows of a call's arguments. When
+// the input schema marks nothing secret and the text fits one string of a
+// record, it is the text as sent, copied (the record is written after the
+// request's buffers are reused): no decoding on the request's path, and
+// the log's writer renders it as it is. Otherwise it is a preview decoded
+// as far as one record holds (oplog.Preview: logging a call never decodes
+// more of it than the line shows) with every x-secret value redacted.
+func loggedArguments(call *Call) any {
+	if !call.Spec.InputSchema.HasSecrets() && len(call.Raw) <= oplog.DefaultMaxString {
+		return json.RawMessage(bytes.Clone(call.Raw))
+	}
+	return redact(oplog.Preview(call.Raw, oplog.Limits{}), call.Spec.InputSchema)
 }
 
 // redact returns v with the values the schema marks secret replaced by

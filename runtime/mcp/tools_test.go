@@ -10,6 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -322,6 +323,32 @@ func TestCallLogRedactsSecretsAtAnyDepth(t *testing.T) {
 		if strings.Contains(logged, who) {
 			t.Errorf("the principal reached the log (%s): %s", who, logged)
 		}
+	}
+}
+
+// TestCallLogKeepsTheTextOfArgumentsWithoutSecrets: when nothing in the
+// input schema is secret, the call log carries the arguments' text as sent
+// (the members in the caller's order, the spacing gone), not a value
+// decoded and encoded again; past one string's limit it is a preview.
+func TestCallLogKeepsTheTextOfArgumentsWithoutSecrets(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	spec := freeTool("note", estate.WriteNonIdempotent)
+	spec.InputSchema = schema.MustParseJSON(`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"array"}}}`)
+	b.bind(t, spec, func(*mcp.Call) (*mcp.Result, error) { return mcp.TextResult("ok"), nil })
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"note","arguments":{"z":"last first", "a":[1, 2.50, "x"]}}}`)
+	long := strings.Repeat("w", 2*oplog.DefaultMaxString)
+	w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"note","arguments":{"z":"` + long + `"}}}`)
+	if want := `"arguments":{"z":"last first","a":[1,2.50,"x"]}`; !strings.Contains(b.log.String(), want) {
+		t.Errorf("the call log does not carry the arguments as sent (%s):\n%s", want, b.log.String())
+	}
+	recs := b.log.records(t, "tool call")
+	if len(recs) != 2 {
+		t.Fatalf("records: %v", recs)
+	}
+	if z, _ := recs[1]["arguments"].(map[string]any)["z"].(string); len(z) >= len(long) || !strings.HasPrefix(z, "www") {
+		t.Errorf("arguments past one string's limit are not a clipped preview: %.80v", recs[1]["arguments"])
 	}
 }
 

@@ -2,6 +2,7 @@ package oplog
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -74,12 +75,47 @@ func (a *Async) Handle(ctx context.Context, r slog.Record) error {
 		q.dropped.Add(1)
 		return nil
 	}
+	if fits(r, a.limits) {
+		r = r.Clone() // its attributes may share an array the caller reuses
+	} else {
+		r = clipRecord(r, a.limits)
+	}
 	select {
-	case q.items <- item{h: a.next, ctx: context.WithoutCancel(ctx), r: clipRecord(r, a.limits)}:
+	case q.items <- item{h: a.next, ctx: context.WithoutCancel(ctx), r: r}:
 	default:
 		q.dropped.Add(1)
 	}
 	return nil
+}
+
+// fits reports whether r needs no clipping: a short message and short
+// string and text values (json.RawMessage, as the call log writes a
+// call's arguments), within the record's bytes in all. Anything else, a
+// map or a group, is clipped by clipRecord.
+func fits(r slog.Record, limits Limits) bool {
+	left := limits.MaxRecord - len(r.Message)
+	ok := len(r.Message) <= limits.MaxString
+	r.Attrs(func(at slog.Attr) bool {
+		n := len(at.Key)
+		switch at.Value.Kind() {
+		case slog.KindString:
+			n += len(at.Value.String())
+		case slog.KindAny:
+			raw, isRaw := at.Value.Any().(json.RawMessage)
+			if !isRaw {
+				ok = false
+				return false
+			}
+			n += len(raw)
+		case slog.KindGroup, slog.KindLogValuer:
+			ok = false
+			return false
+		}
+		left -= n
+		ok = ok && n <= limits.MaxString && left >= 0
+		return ok
+	})
+	return ok
 }
 
 func (a *Async) WithAttrs(attrs []slog.Attr) slog.Handler {
@@ -98,13 +134,53 @@ func (a *Async) WithGroup(name string) slog.Handler {
 // them.
 func (a *Async) Dropped() int64 { return a.q.dropped.Load() }
 
+// batchPause is how long the writer lets records gather once they come:
+// a writer that waits on the queue is woken by every record, and waking
+// it is a cost (another thread scheduled) on the path of the request that
+// logged. While records keep coming it sleeps this long between batches,
+// and nobody wakes it; when a pause brought none, it waits on the queue
+// again.
+const batchPause = 500 * time.Microsecond
+
 func (a *Async) write() {
 	defer close(a.q.done)
 	for it := range a.q.items {
-		a.reportDropped()
-		_ = it.h.Handle(it.ctx, it.r) // a log that cannot be written is not the request's failure
+		a.handle(it)
+		for {
+			time.Sleep(batchPause)
+			n, open := a.drain()
+			if !open {
+				a.reportDropped()
+				return
+			}
+			if n == 0 {
+				break
+			}
+		}
 	}
 	a.reportDropped()
+}
+
+// drain writes the records queued now, without waiting for more; open is
+// false once the queue is closed and empty.
+func (a *Async) drain() (n int, open bool) {
+	for {
+		select {
+		case it, ok := <-a.q.items:
+			if !ok {
+				return n, false
+			}
+			a.handle(it)
+			n++
+		default:
+			return n, true
+		}
+	}
+}
+
+func (a *Async) handle(it item) {
+	a.reportDropped()
+	_ = it.h.Handle(it.ctx, it.r) // a log that cannot be written is not the request's failure
 }
 
 // reportDropped writes the warning for the records dropped since the last.

@@ -163,3 +163,40 @@ func equalJSON(v any, want string) bool {
 	got, _ := json.Marshal(v)
 	return string(got) == want
 }
+
+// TestAsyncWritesEveryRecordInOrder: records that need no clipping (short
+// strings, text within the limits, as the call log writes arguments) are
+// written as they are, those that do are clipped, and a burst is written
+// whole and in order while the writer gathers records in batches.
+func TestAsyncWritesEveryRecordInOrder(t *testing.T) {
+	var buf bytes.Buffer
+	a := oplog.NewAsync(slog.NewJSONHandler(&buf, nil), oplog.AsyncOptions{Limits: oplog.Limits{MaxString: 64, MaxRecord: 256}, Buffer: 4096})
+	log := slog.New(a)
+	log.Info("call", "arguments", json.RawMessage(`{"a":[1,2],"b":"x"}`))
+	log.Info("call", "arguments", json.RawMessage(`{"long":"`+strings.Repeat("y", 100)+`"}`))
+	for i := range 2000 {
+		log.Info("burst", "i", i)
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2002 {
+		t.Fatalf("%d lines written of 2002", len(lines))
+	}
+	if !strings.Contains(lines[0], `"arguments":{"a":[1,2],"b":"x"}`) {
+		t.Errorf("text that fits is not written as it is: %s", lines[0])
+	}
+	var clipped struct{ Arguments any }
+	if err := json.Unmarshal([]byte(lines[1]), &clipped); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := clipped.Arguments.(string); !ok || len(s) > 64+32 {
+		t.Errorf("text over MaxString is not clipped: %s", lines[1])
+	}
+	for i, line := range lines[2:] {
+		if !strings.Contains(line, `"i":`+strconv.Itoa(i)+"}") {
+			t.Fatalf("line %d of the burst is %s", i, line)
+		}
+	}
+}

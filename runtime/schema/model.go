@@ -80,7 +80,11 @@ type Schema struct {
 }
 
 // docIndex is shared by the schemas of one document.
-type docIndex struct{ nodes map[string]*Schema }
+type docIndex struct {
+	nodes map[string]*Schema
+	// secrets says a schema of the document is x-secret.
+	secrets bool
+}
 
 // Bound is a numeric bound as written in the schema.
 type Bound struct {
@@ -281,6 +285,11 @@ func (s *Schema) WriteOnly() bool  { return s.writeOnly }
 
 // Secret reports x-secret: true, a value the call log redacts.
 func (s *Schema) Secret() bool { return s.secret }
+
+// HasSecrets reports whether any schema of s's document is x-secret: when
+// none is, Redact returns every value as it is, and a value's text can be
+// logged without being decoded.
+func (s *Schema) HasSecrets() bool { return s != nil && s.index != nil && s.index.secrets }
 
 // AnyOfUnion and OneOfUnion say how the alternatives of anyOf and oneOf are
 // told apart (see Union); nil when the keyword is absent.

@@ -92,6 +92,7 @@ func ParseWith(doc any, o Options) (*Schema, error) {
 	index := &docIndex{nodes: p.nodes}
 	for _, s := range p.nodes {
 		s.index = index
+		index.secrets = index.secrets || s.secret
 	}
 	return root, nil
 }
