@@ -3,17 +3,20 @@ package bench
 import (
 	"context"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // BenchmarkCall is one tools/call through a whole server over an in-process
 // pipe: raw JSON-RPC bytes in, raw bytes out, one request at a time. The
 // call is the one a principal holding payments.read makes without a pin,
-// which reaches payments.lookup 2.0.0 in the bank's estate; every server
+// which reaches the newest active payments.lookup (unpinnedLookup); every server
 // validates the same arguments against the same schema and runs the same
 // handler. "pipe-echo" is the transport alone: a server that answers every
 // line with itself.
 func BenchmarkCall(b *testing.B) {
-	spec := bankSpec(b, "payments.lookup@2.0.0")
+	spec := bankSpec(b, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
 	line := callRequest(1, spec.Name, lookupV2Valid)
 
@@ -70,7 +73,7 @@ func BenchmarkCallHandle(b *testing.B) {
 			}
 			b.Cleanup(func() { srv.Close() })
 			sess := initializedSession(b, srv, investigator)
-			spec := bankSpec(b, "payments.lookup@2.0.0")
+			spec := bankSpec(b, unpinnedLookup)
 			line := callRequest(1, spec.Name, lookupV2Valid)
 			resp := sess.Handle(context.Background(), line)
 			mustContain(b, "tools/call", resp, lookupText("PMT-771"))
@@ -80,5 +83,43 @@ func BenchmarkCallHandle(b *testing.B) {
 				sess.Handle(context.Background(), line)
 			}
 		})
+	}
+}
+
+// versionSeen is bankHandlers that notes which payments.lookup version a
+// call reached.
+type versionSeen struct {
+	bankHandlers
+	seen *string
+}
+
+func (h versionSeen) PaymentsLookupV2_0_0(ctx context.Context, c *mcp.Call, a bank.PaymentsLookupV2_0_0Args) (*mcp.Result, error) {
+	*h.seen = c.Spec.Key()
+	return h.bankHandlers.PaymentsLookupV2_0_0(ctx, c, a)
+}
+
+func (h versionSeen) PaymentsLookupV3_0_0(ctx context.Context, c *mcp.Call, a bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
+	*h.seen = c.Spec.Key()
+	return h.bankHandlers.PaymentsLookupV3_0_0(ctx, c, a)
+}
+
+// TestUnpinnedCallReachesUnpinnedLookup: the call the call and HTTP rows
+// make reaches unpinnedLookup, whose schema the anchors validate against.
+func TestUnpinnedCallReachesUnpinnedLookup(t *testing.T) {
+	srv, err := mcp.NewServer(bank.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen string
+	if err := bank.Register(srv, versionSeen{seen: &seen}); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	sess := initializedSession(t, srv, investigator)
+	spec := bankSpec(t, unpinnedLookup)
+	resp := sess.Handle(context.Background(), callRequest(1, spec.Name, lookupV2Valid))
+	mustContain(t, "tools/call", resp, lookupText("PMT-771"))
+	if seen != unpinnedLookup {
+		t.Errorf("an unpinned call reached %q; the rows' anchors validate against %s", seen, unpinnedLookup)
 	}
 }

@@ -18,8 +18,9 @@ var (
 	lookupInvalid = []byte(`{"reference": "PMT771", "include_legs": "yes", "urgent": true}`)
 	// releaseValid exercises an integer bound, an enum and a pattern.
 	releaseValid = []byte(`{"reference": "PMT-771", "amount_minor": 250000, "currency": "AED"}`)
-	// lookupV2Valid are arguments of payments.lookup 2.0.0, the version a
-	// call without a pin reaches in the bank's estate.
+	// lookupV2Valid are arguments of payments.lookup 2.0.0 and 3.0.0, the
+	// latter the version a call without a pin reaches in the bank's estate
+	// (unpinnedLookup).
 	lookupV2Valid = []byte(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`)
 	// instructValid are arguments of payments.instruct, the $ref/oneOf
 	// row: two parties through $ref, their accounts a union told apart by
@@ -116,3 +117,9 @@ func schemaJSON(tb testing.TB, s *schema.Schema) []byte {
 	}
 	return b
 }
+
+// unpinnedLookup is the version of payments.lookup a call without a pin
+// reaches in the bank's estate, whose schema the anchors of the call and
+// HTTP rows validate against: every server does the same work.
+// BenchmarkCall checks that mcpgen's answer names it.
+const unpinnedLookup = "payments.lookup@3.0.0"

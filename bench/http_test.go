@@ -394,7 +394,7 @@ func dialCallers(tb, owner testing.TB, hc *http.Client, s *httpServer, kind, too
 // the result text; the first of each client fully) so that a broken
 // server cannot look fast.
 func BenchmarkHTTP(b *testing.B) {
-	spec := bankSpec(b, "payments.lookup@2.0.0")
+	spec := bankSpec(b, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
 	hc := &http.Client{Transport: newHTTPTransport(b)}
 	for _, impl := range httpImpls {
@@ -477,7 +477,7 @@ func percentile(sorted []time.Duration, p int) time.Duration {
 // tools/call over Streamable HTTP with the expected result, to each client
 // kind that benchmark drives it with: the row does the work it claims.
 func TestHTTPCall(t *testing.T) {
-	spec := bankSpec(t, "payments.lookup@2.0.0")
+	spec := bankSpec(t, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(t, spec.InputSchema)}}
 	hc := &http.Client{Transport: newHTTPTransport(t)}
 	for _, impl := range httpImpls {
