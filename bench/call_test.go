@@ -123,3 +123,66 @@ func TestUnpinnedCallReachesUnpinnedLookup(t *testing.T) {
 		t.Errorf("an unpinned call reached %q; the rows' anchors validate against %s", seen, unpinnedLookup)
 	}
 }
+
+// BenchmarkCallPipelined is BenchmarkCall's tools/call with the client
+// writing without waiting for answers, as a client with many calls to make
+// does over stdio: requests go out in writes of pipelineBatch lines (a
+// pipe delivers what a writer wrote ahead in one read), answers are read
+// as they come. ns/op is the time per call at that rate: what the server
+// gets done with both cores.
+func BenchmarkCallPipelined(b *testing.B) {
+	spec := bankSpec(b, unpinnedLookup)
+	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
+	line := callRequest(1, spec.Name, lookupV2Valid)
+	run := func(b *testing.B, c *pipeConn) {
+		resp, err := c.roundTrip(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mustContain(b, "tools/call", resp, lookupText("PMT-771"))
+		// Every request has an id of its own (a server may refuse an id
+		// that is still in flight), written ahead of time.
+		chunks := make([][]byte, 0, b.N/pipelineBatch+1)
+		for n := 0; n < b.N; n += pipelineBatch {
+			var chunk []byte
+			for id := n; id < min(n+pipelineBatch, b.N); id++ {
+				chunk = append(chunk, callRequest(id+2, spec.Name, lookupV2Valid)...)
+			}
+			chunks = append(chunks, chunk)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		sent := make(chan error, 1)
+		go func() {
+			for _, chunk := range chunks {
+				if err := c.sendLine(chunk); err != nil {
+					sent <- err
+					return
+				}
+			}
+			sent <- nil
+		}()
+		for range b.N {
+			if _, err := c.next(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := <-sent; err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("impl=mcpgen", func(b *testing.B) {
+		srv := newBankServer(b)
+		b.Cleanup(func() { srv.Close() })
+		run(b, dialed(b, serveMcpgen(srv, investigator)))
+	})
+	b.Run("impl=go-sdk", func(b *testing.B) {
+		run(b, dialed(b, serveSDK(newSDKServer(b, tools))))
+	})
+	b.Run("impl=mcp-go", func(b *testing.B) {
+		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))))
+	})
+}
+
+// pipelineBatch is how many requests a pipelining client writes at once.
+const pipelineBatch = 32
