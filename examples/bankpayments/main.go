@@ -22,75 +22,35 @@
 //
 // Operators move versions through their lifecycle without a redeploy:
 // -lifecycle names a JSON file mapping "name@X.Y.Z" to "deprecated" or
-// "retired"; it is applied at start and again on SIGHUP, and every change
-// reaches connected clients as notifications/tools/list_changed.
+// "retired"; it is applied at start, on SIGHUP and when it changes, and
+// every change reaches connected clients as
+// notifications/tools/list_changed. Over HTTP, /healthz, /readyz and
+// /metrics serve the operator (package service).
 package main
 
 //go:generate go run ../../cmd/mcpgen generate -manifests ../../manifests -out bank
 
 import (
 	"flag"
-	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
-	"github.com/mcpgen/mcpgen/examples/internal/service"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/service"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "bankpayments:", err)
-		os.Exit(2)
-	}
-}
+func main() { service.Main(newService()) }
 
-// config is the service's configuration: the flags every example service
-// takes (package service), and the bank's own.
-type config struct {
-	service.Config
-	snapshotDate string
-}
-
-func parseFlags(args []string, stderr io.Writer) (*config, error) {
-	fs := flag.NewFlagSet("bankpayments", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c := &config{}
-	c.Flags(fs, "BANKPAYMENTS")
-	fs.StringVar(&c.snapshotDate, "snapshot-date", service.EnvOr("BANKPAYMENTS_SNAPSHOT_DATE", time.Now().UTC().Format(time.DateOnly)), "the date of the ledger snapshot; lookups as of other dates need core banking (env BANKPAYMENTS_SNAPSHOT_DATE)")
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+// newService is the bank's service: the generated package, its handlers,
+// and the one flag of its own, the ledger snapshot's date.
+func newService() *service.Service {
+	var snapshotDate string
+	return &service.Service{
+		Name:    "bankpayments",
+		Options: bank.Options(),
+		Flags: func(fs *flag.FlagSet, env service.Env) {
+			env.StringVar(fs, &snapshotDate, "snapshot-date", time.Now().UTC().Format(time.DateOnly), "the date of the ledger snapshot; lookups as of other dates need core banking")
+		},
+		Register: func(srv *mcp.Server) error { return bank.Register(srv, newHandlers(snapshotDate)) },
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	return c, nil
-}
-
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	cfg, err := parseFlags(args, stderr)
-	if err != nil {
-		return err
-	}
-	principal, err := cfg.Principal()
-	if err != nil {
-		return err
-	}
-	logger, closeLog := service.NewLogger(stderr)
-	defer closeLog()
-	opts := bank.Options()
-	opts.Logger = logger
-	opts.CallTimeout = cfg.CallTimeout
-	srv, err := mcp.NewServer(opts)
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	if err := bank.Register(srv, newHandlers(cfg.snapshotDate)); err != nil {
-		return err
-	}
-	logger.Info("starting", "server", bank.ServerName, "version", bank.ServerVersion)
-	return cfg.Serve(srv, principal, stdin, stdout, logger)
 }

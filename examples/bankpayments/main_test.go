@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/examples/internal/service"
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/runtime/client"
+	"github.com/mcpgen/mcpgen/runtime/service"
 )
 
 // TestGeneratedIsUpToDate regenerates package bank from the manifests into
@@ -99,7 +99,7 @@ func TestCallsHaveADeadline(t *testing.T) {
 		{[]string{"-call-timeout", "5s"}, 5 * time.Second},
 		{[]string{"-call-timeout", "0"}, 0},
 	} {
-		cfg, err := parseFlags(tc.args, io.Discard)
+		cfg, err := newService().Parse(tc.args)
 		if err != nil || cfg.CallTimeout != tc.want {
 			t.Errorf("%v: call timeout %v (%v), want %v", tc.args, cfg.CallTimeout, err, tc.want)
 		}
@@ -107,4 +107,11 @@ func TestCallsHaveADeadline(t *testing.T) {
 	if service.DefaultCallTimeout <= 0 {
 		t.Error("calls have no deadline by default")
 	}
+}
+
+// run runs the service as main does, on the given arguments and streams.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	s := newService()
+	s.Stdin, s.Stdout, s.Stderr = stdin, stdout, stderr
+	return s.Run(context.Background(), args)
 }

@@ -16,64 +16,22 @@ package main
 //go:generate go run ../../cmd/mcpgen generate -manifests manifests -out conformance
 
 import (
-	"flag"
-	"fmt"
-	"io"
-	"log/slog"
-	"os"
-	"time"
-
 	"github.com/mcpgen/mcpgen/examples/conformance-server/conformance"
-	"github.com/mcpgen/mcpgen/examples/internal/service"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/service"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "conformance-server:", err)
-		os.Exit(2)
-	}
-}
+func main() { service.Main(newService()) }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("conformance-server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cfg service.Config
-	cfg.Flags(fs, "CONFORMANCE")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	principal, err := cfg.Principal()
-	if err != nil {
-		return err
-	}
-	logger, closeLog := service.NewLogger(stderr)
-	defer closeLog()
-	srv, err := newServer(logger, cfg.CallTimeout)
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	return cfg.Serve(srv, principal, stdin, stdout, logger)
-}
-
-// newServer is the generated catalogue with what the manifests cannot say
-// added (catalogue.go), and the handlers bound.
-func newServer(logger *slog.Logger, callTimeout time.Duration) (*mcp.Server, error) {
+// newService serves the generated catalogue with what the manifests cannot
+// say added (catalogue.go), and the handlers bound.
+func newService() *service.Service {
 	opts := conformance.Options()
-	opts.Logger = logger
-	opts.CallTimeout = callTimeout
 	addFixtures(&opts)
-	srv, err := mcp.NewServer(opts)
-	if err != nil {
-		return nil, err
+	return &service.Service{
+		Name:      "conformance-server",
+		EnvPrefix: "CONFORMANCE",
+		Options:   opts,
+		Register:  func(srv *mcp.Server) error { return conformance.Register(srv, handlers{}) },
 	}
-	if err := conformance.Register(srv, handlers{}); err != nil {
-		srv.Close()
-		return nil, err
-	}
-	return srv, nil
 }

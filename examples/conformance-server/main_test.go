@@ -538,3 +538,10 @@ func TestSamplingAndElicitationNeedTheCapability(t *testing.T) {
 		t.Errorf("requests sent: %v", sc.requests)
 	}
 }
+
+// run runs the service as main does, on the given arguments and streams.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	s := newService()
+	s.Stdin, s.Stdout, s.Stderr = stdin, stdout, stderr
+	return s.Run(context.Background(), args)
+}

@@ -127,3 +127,10 @@ func TestServiceOverStdio(t *testing.T) {
 		t.Fatalf("service: %v", err)
 	}
 }
+
+// run runs the service as main does, on the given arguments and streams.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	s := newService()
+	s.Stdin, s.Stdout, s.Stderr = stdin, stdout, stderr
+	return s.Run(context.Background(), args)
+}

@@ -89,6 +89,10 @@ type Options struct {
 	// beyond the request's own context. A call whose handler overruns it is
 	// answered with a failure at once (see Handler).
 	CallTimeout time.Duration
+	// Observe, when set, is told of every tool call, refusal and session
+	// (see Event), synchronously on the goroutine serving the request: it
+	// must be quick and safe for concurrent use. Metrics hang here.
+	Observe func(Event)
 }
 
 // DefaultMaxInFlight is Options.MaxInFlight when zero: plenty for one
@@ -108,6 +112,7 @@ type Server struct {
 	maxMessageBytes int
 	maxInFlight     int
 	callTimeout     time.Duration
+	observe         func(Event)
 	resources       []Resource          // sorted by URI
 	prompts         []Prompt            // sorted by name
 	templates       []*resourceTemplate // sorted by URI template
@@ -149,6 +154,7 @@ func NewServer(opts Options) (*Server, error) {
 		maxMessageBytes: opts.MaxMessageBytes,
 		maxInFlight:     opts.MaxInFlight,
 		callTimeout:     opts.CallTimeout,
+		observe:         opts.Observe,
 		resources:       slices.Clone(opts.Resources),
 		prompts:         slices.Clone(opts.Prompts),
 		templates:       templates,
@@ -224,6 +230,7 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}
 	s.mu.Unlock()
+	s.Observe(Event{Kind: SessionOpened})
 	return sess
 }
 
@@ -231,6 +238,7 @@ func (s *Server) removeSession(sess *Session) {
 	s.mu.Lock()
 	delete(s.sessions, sess)
 	s.mu.Unlock()
+	s.Observe(Event{Kind: SessionClosed})
 }
 
 func (s *Server) liveSessionsLocked() []*Session {

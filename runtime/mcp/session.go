@@ -180,6 +180,7 @@ var noResponse = noResponseType{}
 func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 	msg, rpcErr := jsonrpc.Decode(raw)
 	if rpcErr != nil {
+		s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
 		return jsonrpc.EncodeError(msg.ID, rpcErr) // gate 1
 	}
 	return s.HandleMessage(ctx, msg)

@@ -166,6 +166,7 @@ func (rd *streamReader) serve(item line, l *lane) bool {
 	}
 	msg, rpcErr := jsonrpc.Decode(item.data)
 	if rpcErr != nil {
+		s.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))) // gate 1
 		return true
 	}

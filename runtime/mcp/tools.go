@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -510,6 +511,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	// A tool with a wire name is called by it alone, as it is listed.
 	found = found && spec.Published() == name
 	if !found {
+		s.Observe(Event{Kind: Refused, Refusal: RefusedUnknownTool, Tool: name})
 		return nil, unknownTool(name)
 	}
 	bound, ok := s.binding(keyOf(spec))
@@ -521,6 +523,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	// Schema hash pin.
 	info := s.specInfo(spec)
 	if hashPinned && expectedHash != info.hash {
+		s.Observe(Event{Kind: Refused, Refusal: RefusedDrift, Tool: spec.Name, Version: spec.Version.String()})
 		return nil, (&drift.Error{
 			ToolName: spec.Name, Version: spec.Version.String(),
 			ExpectedSchemaHash: expectedHash, ObservedHash: info.hash,
@@ -530,6 +533,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	// Schema.
 	value, violations := bound.validate(args)
 	if len(violations) > 0 {
+		s.Observe(Event{Kind: Refused, Refusal: RefusedSchema, Tool: spec.Name, Version: spec.Version.String()})
 		if !r.rev.SchemaViolationIsToolError() {
 			return nil, &jsonrpc.Error{
 				Code: jsonrpc.CodeInvalidParams, Message: msgSchemaViolation,
@@ -555,7 +559,15 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 		metaMembers: r.params.metaMembers, rawCaps: r.clientCaps, session: r.session,
 	}
 	s.logCall(r.ctx, call)
-	return s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult), nil
+	if s.observe == nil {
+		return s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult), nil
+	}
+	version := spec.Version.String()
+	s.observe(Event{Kind: CallStarted, Tool: spec.Name, Version: version})
+	start := time.Now()
+	res := s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult)
+	s.observe(Event{Kind: CallFinished, Tool: spec.Name, Version: version, Duration: time.Since(start), Failed: res.IsError})
+	return res, nil
 }
 
 // callResult is the tools/call result carrying what the handler returned,

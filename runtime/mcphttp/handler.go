@@ -613,6 +613,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 	}
 	msg, rpcErr := jsonrpc.Decode(body)
 	if rpcErr != nil {
+		h.srv.Observe(mcp.Event{Kind: mcp.Refused, Refusal: mcp.RefusedEnvelope})
 		writeError(w, http.StatusBadRequest, msg.ID, rpcErr)
 		return ""
 	}

@@ -59,6 +59,14 @@ type Config struct {
 	// ShutdownTimeout bounds how long shutdown waits for requests in
 	// flight before closing their connections.
 	ShutdownTimeout time.Duration
+	// Routes, when set, serves every path that neither the endpoint nor
+	// the resource metadata claims: an operator's /healthz, /readyz and
+	// /metrics, on the listener the load balancer already reaches.
+	Routes http.Handler
+	// Ready, when set, gates the endpoint: while it reports false (the
+	// estate is still loading) the endpoint answers 503 with Retry-After,
+	// rather than serve a client an estate that is not yet there.
+	Ready func() bool
 }
 
 // Server serves an mcp.Server over Streamable HTTP with the endpoint, the
@@ -163,7 +171,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		}
 	}
 	h := NewHandler(s.srv, cfg.Handler)
-	mux.Handle(cfg.Path, h)
+	mux.Handle(cfg.Path, gate(h, cfg.Ready))
+	if cfg.Routes != nil {
+		mux.Handle("/", cfg.Routes)
+	}
 	// Requests run under drain: Shutdown waits for them, and when the
 	// grace period is nearly over drain is cancelled, so handlers still
 	// running see their context end and every request is answered (a
@@ -201,4 +212,19 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	<-served
 	return nil
+}
+
+// gate answers 503 for h while ready reports false.
+func gate(h http.Handler, ready func() bool) http.Handler {
+	if ready == nil {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !ready() {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "not ready: the estate is loading", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

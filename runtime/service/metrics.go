@@ -1,0 +1,98 @@
+package service
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
+)
+
+// RefusedHandlerError is the refusal kind of a call whose handler ran and
+// answered with an error (a failed result, a deadline, a panic), counted
+// beside the gates' refusals (mcp.Refusal) in mcp_refusals_total.
+const RefusedHandlerError mcp.Refusal = "handler_error"
+
+// metrics are the service's Prometheus collectors, fed by mcp.Options.Observe.
+//
+// Labels are bounded by the estate: tool and version only ever name a
+// version that resolved. An unknown tool's name is the caller's text, so
+// refusals carry their kind alone.
+type metrics struct {
+	calls    *prometheus.CounterVec
+	refusals *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	sessions prometheus.Gauge
+	inFlight prometheus.Gauge
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_tool_calls_total",
+			Help: "Tool calls answered, by tool, version and outcome (ok or error).",
+		}, []string{"tool", "version", "outcome"}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcp_refusals_total",
+			Help: "Requests refused, by kind: envelope, unknown_tool, drift, schema, handler_error.",
+		}, []string{"kind"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "mcp_tool_call_duration_seconds",
+			Help:    "Time from a tool call's handler start to its answer, by tool and version.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 4, 9), // 1 ms to 65 s: past the default call timeout
+		}, []string{"tool", "version"}),
+		sessions: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mcp_sessions",
+			Help: "Sessions open (a stateless request holds one while it is served).",
+		}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mcp_tool_calls_in_flight",
+			Help: "Tool calls whose handler is running.",
+		}),
+	}
+	reg.MustRegister(m.calls, m.refusals, m.latency, m.sessions, m.inFlight)
+	// Every kind is exported from the start, at 0, so that a rate over
+	// it is defined before the first refusal.
+	for _, k := range []mcp.Refusal{mcp.RefusedEnvelope, mcp.RefusedUnknownTool, mcp.RefusedDrift, mcp.RefusedSchema, RefusedHandlerError} {
+		m.refusals.WithLabelValues(string(k))
+	}
+	return m
+}
+
+// observe is the server's mcp.Options.Observe.
+func (m *metrics) observe(ev mcp.Event) {
+	switch ev.Kind {
+	case mcp.CallStarted:
+		m.inFlight.Inc()
+	case mcp.CallFinished:
+		m.inFlight.Dec()
+		outcome := "ok"
+		if ev.Failed {
+			outcome = "error"
+			m.refusals.WithLabelValues(string(RefusedHandlerError)).Inc()
+		}
+		m.calls.WithLabelValues(ev.Tool, ev.Version, outcome).Inc()
+		m.latency.WithLabelValues(ev.Tool, ev.Version).Observe(ev.Duration.Seconds())
+	case mcp.Refused:
+		m.refusals.WithLabelValues(string(ev.Refusal)).Inc()
+	case mcp.SessionOpened:
+		m.sessions.Inc()
+	case mcp.SessionClosed:
+		m.sessions.Dec()
+	}
+}
+
+// newRegistry is a registry with the Go runtime's and the process's
+// collectors, the usual companions of a service's own metrics.
+func newRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// metricsHandler serves g in the Prometheus exposition format.
+func metricsHandler(g prometheus.Gatherer) http.Handler {
+	return promhttp.HandlerFor(g, promhttp.HandlerOpts{})
+}
