@@ -38,7 +38,8 @@ build: generate
 demo: build
 	$(GO) run ./examples/bankpayments/demo -server bin/bankpayments
 
-# fuzz runs each fuzz target for FUZZTIME (their seed corpora run in `make test`).
+# fuzz runs each fuzz target for FUZZTIME (the inputs they start from, f.Add's and
+# testdata/fuzz's, run in `make test`).
 # Every target runs to its end whatever the others found, and each is
 # reported; the run fails when any target did. A failing input is kept in
 # the target's testdata/fuzz, so `make test` replays it from then on.

@@ -1,5 +1,5 @@
 // Package client is the MCP client of the runtime: one connection to one
-// server (seed 003 §3.1: a client per server keeps each server's version,
+// server (a client per server keeps each server's version,
 // capabilities and failures apart), the handshake or the stateless era's
 // per-request _meta, a tools/list cache that notifications/tools/list_changed
 // drops, and typed calls. A protocol error comes back as a *jsonrpc.Error

@@ -107,7 +107,7 @@ func (r Revision) Stateless() bool { return r >= Revision20260728 }
 // SchemaViolationIsToolError reports whether a tools/call whose arguments
 // fail the input schema is answered with an isError result (2025-11-25 on,
 // SEP-1303, so the model sees the errors and can correct itself) rather than
-// a -32602 protocol error (earlier revisions, as in the seeds). Either way
+// a -32602 protocol error (earlier revisions). Either way
 // the handler is never reached and every error is listed, sorted.
 func (r Revision) SchemaViolationIsToolError() bool { return r >= Revision20251125 }
 
