@@ -1,4 +1,4 @@
-package gen
+package main
 
 import (
 	"encoding/json"
@@ -13,7 +13,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/estate"
 )
 
-// EstateView is the estate as the platform sees it (the last section of the worked session, docs/concepts.md#the-estate):
+// EstateView is what `mcpgen estate` prints, kept in the CLI because it is
+// output formatting, not generation: the estate as the platform sees it (the
+// last section of the worked session, docs/concepts.md#the-estate):
 // every tool version with its lifecycle, side effect, retry policy, scopes,
 // classification and owner, and, for each principal given, which version
 // of which tool it sees — so a release review can see who gains or loses
