@@ -150,7 +150,7 @@ func sdkArgumentPath(r *gjs.Resolved, data []byte, in any) error {
 // TestDecodeAgreement checks, before anything is timed, that every
 // implementation in the decode table does the work the row claims: valid
 // input is accepted by all, and the invalid input is refused by all, with
-// the generated decoder reporting exactly the seed's three errors.
+// the generated decoder reporting exactly the traced call's three errors (docs/concepts.md#the-estate).
 func TestDecodeAgreement(t *testing.T) {
 	for _, c := range decodeCases {
 		doc := schemaJSON(t, specOf(t, c.key).InputSchema)
@@ -182,7 +182,7 @@ func TestDecodeAgreement(t *testing.T) {
 	}
 	errs, _ := decodeCases[1].generated(lookupInvalid)
 	if got := errs.Strings(); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
-		t.Errorf("seed's invalid call: got %q, want %q", got, want)
+		t.Errorf("the traced call: got %q, want %q", got, want)
 	}
 }
 

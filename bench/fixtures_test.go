@@ -9,7 +9,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// The seed's inputs (seed 000 §6 and the worked session of seed 001).
+// The sample estate's inputs: the traced call and the worked session
+// (docs/concepts.md#the-estate).
 var (
 	// lookupValid is the call the model makes after repair.
 	lookupValid = []byte(`{"reference": "PMT-771", "include_legs": true}`)

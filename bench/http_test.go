@@ -57,7 +57,7 @@ var httpImpls = []httpImpl{
 }
 
 // mcpgenHTTP is the generated bank package served by runtime/mcphttp, every
-// request acting as the seed's investigator (auth.Static: the anchors
+// request acting as the sample estate's investigator (auth.Static: the anchors
 // authenticate nothing either).
 func mcpgenHTTP(stateless bool) func(testing.TB, []sdkTool) (http.Handler, func()) {
 	return func(tb testing.TB, _ []sdkTool) (http.Handler, func()) {

@@ -25,7 +25,7 @@ const (
 // BenchmarkResidentMemory runs the bankpayments service as a process over
 // stdio (its own binary, built from the example) and reads its resident set
 // from /proc: idle after the handshake, after memoryWarmup calls, and after
-// memoryCalls calls. The calls alternate the seed's valid call and its
+// memoryCalls calls. The calls alternate the traced call's corrected (valid) form and its
 // invalid one (the error path allocates most). Growth is what the last
 // 90,000 calls added to what the warm-up left. It runs the whole sequence
 // once per iteration; run it with -benchtime=1x.

@@ -46,7 +46,7 @@ func (bankHandlers) PaymentsReleaseV1_0_0(_ context.Context, _ *mcp.Call, a bank
 	return mcp.TextResult("released " + a.Reference), nil
 }
 
-// investigator is the seed's principal: payments.read, cleared to
+// investigator is the worked session's principal: payments.read, cleared to
 // confidential.
 var investigator = estate.Principal{
 	AgentID: "payments-investigator", Tenant: "wholesale",

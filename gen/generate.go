@@ -26,7 +26,6 @@ import (
 	"github.com/mcpgen/mcpgen/gen/manifest"
 	"github.com/mcpgen/mcpgen/gen/record"
 	"github.com/mcpgen/mcpgen/runtime/estate"
-	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // Options say what to generate from where.
@@ -620,12 +619,12 @@ func serverOf(est *manifest.Estate) ir.Server {
 	}
 	s.Name, s.Version = est.Server.Name, est.Server.Version
 	for _, r := range est.Server.Resources {
-		s.Resources = append(s.Resources, mcp.Resource{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType, Text: r.Text, Tenants: r.Tenants})
+		s.Resources = append(s.Resources, ir.Resource{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType, Text: r.Text, Tenants: r.Tenants})
 	}
 	for _, p := range est.Server.Prompts {
-		mp := mcp.Prompt{Name: p.Name, Description: p.Description, Template: p.Template}
+		mp := ir.Prompt{Name: p.Name, Description: p.Description, Template: p.Template}
 		for _, a := range p.Arguments {
-			mp.Arguments = append(mp.Arguments, mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+			mp.Arguments = append(mp.Arguments, ir.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 		}
 		s.Prompts = append(s.Prompts, mp)
 	}

@@ -326,14 +326,14 @@ func estateCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(err, "text", stdout, stderr)
 	}
-	var ps []gen.PrincipalFile
+	var ps []PrincipalFile
 	if *principals != "" {
-		if ps, err = gen.LoadPrincipals(*principals); err != nil {
+		if ps, err = LoadPrincipals(*principals); err != nil {
 			fmt.Fprintf(stderr, "mcpgen estate: %v\n", err)
 			return exitUsage
 		}
 	}
-	view, err := gen.View(est, ps)
+	view, err := View(est, ps)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen estate: %v\n", err)
 		return exitUsage

@@ -14,8 +14,8 @@ type payment struct {
 	Legs                                  []string
 }
 
-// handlers implements bank.Handler over an in-memory ledger: the seed's
-// worked session talks to these. A real service would call the payments
+// handlers implements bank.Handler over an in-memory ledger: the
+// worked session (docs/concepts.md#the-estate) talks to these. A real service would call the payments
 // system of record here; the generated code has already decoded and
 // validated every argument, so the handlers only do the work.
 type handlers struct {

@@ -45,7 +45,7 @@ func Compare(old, new *manifest.Version) *Comparison {
 		c.Changes = append(c.Changes, Finding{Rule: field + "-changed", Level: Info, Tool: new.Key(), Against: old.Key(), Path: field,
 			Message: "patch: " + field + " changed",
 			Pos:     pos, File: pos.File, Line: pos.Line, Col: pos.Col})
-		// Titles and descriptions are PATCH (DESIGN.md); the other
+		// Titles and descriptions are PATCH (docs/concepts.md#versions-and-lifecycle); the other
 		// metadata (scopes, classification, tenants, side effect, owner)
 		// changes who may call, not what a call may carry.
 		c.Class = max(c.Class, schema.Patch)

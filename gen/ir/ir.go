@@ -52,7 +52,6 @@ import (
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
-	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -69,8 +68,29 @@ type Package struct {
 // Server is the server's own description.
 type Server struct {
 	Name, Version string
-	Resources     []mcp.Resource
-	Prompts       []mcp.Prompt
+	Resources     []Resource
+	Prompts       []Prompt
+}
+
+// Resource is a static resource server.yaml declares, emitted as an
+// mcp.Resource literal. The IR holds its own copy of what it emits, so that
+// the generator does not link the server runtime.
+type Resource struct {
+	URI, Name, MIMEType, Text string
+	Tenants                   []string
+}
+
+// Prompt is a template prompt server.yaml declares, emitted as an
+// mcp.Prompt literal.
+type Prompt struct {
+	Name, Description, Template string
+	Arguments                   []PromptArgument
+}
+
+// PromptArgument is one argument of a Prompt.
+type PromptArgument struct {
+	Name, Description string
+	Required          bool
 }
 
 // Tool is one tool name with its versions.

@@ -13,8 +13,9 @@ import (
 // sampleDir is the bank's sample estate shipped with the project.
 var sampleDir = filepath.Join("..", "..", "manifests")
 
-// The sample estate is the seed's worked example; these are its tools as the
-// seed publishes them (payments.lookup 2.0.0 as in its §4–§5).
+// The sample estate (docs/concepts.md#the-estate); these are its tools as the
+// worked session publishes them (payments.lookup 2.0.0 as in its versioning
+// and deprecation sections).
 var sampleTools = []struct {
 	key, title, description string
 	sideEffect              estate.SideEffect
@@ -122,7 +123,7 @@ func TestSampleEstate(t *testing.T) {
 }
 
 // TestSamplePublishes publishes the sample into a registry in version
-// order, first as the manifests state it, then as the seed's session does
+// order, first as the manifests state it, then as the worked session does
 // it (every version active, then the deprecation), so that the publish
 // guard's bump rule is applied to payments.lookup 2.0.0.
 func TestSamplePublishes(t *testing.T) {

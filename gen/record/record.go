@@ -1,7 +1,7 @@
 // Package record is the estate record a generated package carries: every
 // tool version it was generated from, with its whole contract and schema
 // hashes. The record is "the previously generated version" the next
-// generate or check compares against (DESIGN.md): a published version's
+// generate or check compares against (docs/concepts.md#the-estate): a published version's
 // contract may never change, and history is append-only.
 //
 // The record is a JSON file (FileName) written beside the generated Go

@@ -155,10 +155,10 @@ func firstDifference(a, b []byte) string {
 	return fmt.Sprintf("the end (%d lines committed, %d generated)", len(la), len(lb))
 }
 
-// seedExamples are the argument objects the seeds show, for every seed
-// version: the traced call and its repair, the release call, the 2.0.0
+// sampleExamples are the argument objects of the worked session, for every
+// version of the sample estate: the traced call and its repair, the release call, the 2.0.0
 // lookup, and the usual mistakes.
-var seedExamples = []string{
+var sampleExamples = []string{
 	`{"reference": "PMT771", "include_legs": "yes", "urgent": true}`,
 	`{"reference": "PMT771", "include_legs": "yes"}`,
 	`{"reference": "PMT-771", "include_legs": true}`,
@@ -236,7 +236,7 @@ const inputsPerSchema = 1000
 
 // inputs returns the values a version is checked with: for a corpus version
 // its corpus stream's values (wrapped when the version wraps its schema),
-// for a seed version the seed's examples and values the corpus stream of
+// for a sample-estate version the worked session's examples and values the corpus stream of
 // seed makes for its schema.
 func (s subject) inputs(t *testing.T, n int, seed uint64) []input {
 	var out []input
@@ -249,10 +249,10 @@ func (s subject) inputs(t *testing.T, n int, seed uint64) []input {
 		})
 		return out
 	}
-	for _, text := range append(slices.Clone(seedExamples), edgeExamples[s.spec.Name]...) {
+	for _, text := range append(slices.Clone(sampleExamples), edgeExamples[s.spec.Name]...) {
 		v, err := schema.DecodeJSON([]byte(text))
 		if err != nil {
-			t.Fatalf("seed example %s: %v", text, err)
+			t.Fatalf("sample example %s: %v", text, err)
 		}
 		out = append(out, input{value: v, defaults: map[string]any{"$.reference": "PMT-000", "$.currency": "AED"}})
 	}
@@ -491,13 +491,13 @@ func (s subject) checkRepair(t *testing.T, data []byte, defaults map[string]any)
 	return !schema.Equal(fixed, v)
 }
 
-// fuzzKeys are the decoders FuzzDecoders drives: the seed's contracts, and
+// fuzzKeys are the decoders FuzzDecoders drives: the sample estate's contracts, and
 // one corpus version for each kind of Go representation (TestFuzzKeys
 // checks that every kind is covered). The fuzzer's first argument picks
 // one, modulo the length; keep the order, or the kept corpus under
 // testdata/fuzz means other things.
 var fuzzKeys = []string{
-	"payments.lookup@1.0.0",  // the seed's trace: closed struct, pattern, boolean
+	"payments.lookup@1.0.0",  // the traced call: closed struct, pattern, boolean
 	"payments.release@1.0.0", // integer bound, string enum
 	"edge.unique@1.0.0",      // uniqueItems arrays of every scalar, and of values
 	"edge.numbers@1.0.0",     // numeric enums, consts and bounds at the edges of int64
@@ -583,7 +583,7 @@ var fuzzSyntaxSeeds = []string{
 func FuzzDecoders(f *testing.F) {
 	subs := fuzzSubjects(f)
 	for i, s := range subs {
-		texts := append(slices.Clone(seedExamples), edgeExamples[s.spec.Name]...)
+		texts := append(slices.Clone(sampleExamples), edgeExamples[s.spec.Name]...)
 		for _, text := range append(texts, fuzzSyntaxSeeds...) {
 			f.Add(uint8(i), []byte(text))
 		}

@@ -39,7 +39,8 @@ func TestGoSDKServer(t *testing.T) {
 	}
 	root := moduleRoot(t)
 	server := filepath.Join(t.TempDir(), "sdkserver")
-	goBuild(t, root, "-o", server, "./interop/imports/sdkserver")
+	// sdkserver belongs to the interop module, which requires the SDK.
+	goBuild(t, filepath.Join(root, "interop"), "-o", server, "./imports/sdkserver")
 	roundTrip(t, root, []string{server}, nil)
 }
 

@@ -1,5 +1,5 @@
 // Package client is the MCP client of the runtime: one connection to one
-// server (seed 003 §3.1: a client per server keeps each server's version,
+// server (a client per server keeps each server's version,
 // capabilities and failures apart), the handshake or the stateless era's
 // per-request _meta, a tools/list cache that notifications/tools/list_changed
 // drops, and typed calls. A protocol error comes back as a *jsonrpc.Error
@@ -17,22 +17,15 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // The protocol revisions the client speaks. DefaultProtocolVersion is the
 // newest handshake-era revision; StatelessProtocolVersion is the revision
 // without a handshake.
 const (
-	DefaultProtocolVersion   = "2025-11-25"
-	StatelessProtocolVersion = "2026-07-28"
-)
-
-// The _meta keys the stateless revision requires on every request.
-const (
-	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	DefaultProtocolVersion   = protocol.Revision20251125
+	StatelessProtocolVersion = protocol.Revision20260728
 )
 
 // Options configure a Client. The zero value is usable.
@@ -104,7 +97,7 @@ func (c *Client) Stateless() bool { return c.opts.ProtocolVersion >= StatelessPr
 func (c *Client) Connect(ctx context.Context) (*ServerInfo, error) {
 	var info ServerInfo
 	if c.Stateless() {
-		if err := c.call(ctx, "server/discover", map[string]any{}, &info); err != nil {
+		if err := c.call(ctx, protocol.MethodDiscover, map[string]any{}, &info); err != nil {
 			return nil, err
 		}
 		if info.ProtocolVersion == "" {
@@ -120,10 +113,10 @@ func (c *Client) Connect(ctx context.Context) (*ServerInfo, error) {
 			"capabilities":    c.opts.Capabilities,
 			"clientInfo":      c.opts.Info,
 		}
-		if err := c.call(ctx, "initialize", params, &info); err != nil {
+		if err := c.call(ctx, protocol.MethodInitialize, params, &info); err != nil {
 			return nil, err
 		}
-		if err := c.notify(ctx, "notifications/initialized", nil); err != nil {
+		if err := c.notify(ctx, protocol.NotificationInitialized, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -171,7 +164,7 @@ func (c *Client) ListTools(ctx context.Context, force bool) ([]Tool, error) {
 			Tools      []Tool `json:"tools"`
 			NextCursor string `json:"nextCursor"`
 		}
-		if err := c.call(ctx, "tools/list", params, &page); err != nil {
+		if err := c.call(ctx, protocol.MethodToolsList, params, &page); err != nil {
 			return nil, err
 		}
 		all = append(all, page.Tools...)
@@ -218,14 +211,14 @@ type CallOption func(meta map[string]any)
 // resolves it among the versions this client is entitled to, deprecated
 // included, retired never.
 func WithVersion(constraint string) CallOption {
-	return func(meta map[string]any) { meta["version"] = constraint }
+	return func(meta map[string]any) { meta[protocol.MetaVersion] = constraint }
 }
 
 // WithSchemaHash pins the schema hash the caller was written against; the
 // server refuses the call with a drift error when the version it resolves
 // has another.
 func WithSchemaHash(hash string) CallOption {
-	return func(meta map[string]any) { meta["schemaHash"] = hash }
+	return func(meta map[string]any) { meta[protocol.MetaSchemaHash] = hash }
 }
 
 // CallTool calls a tool. arguments is anything that encodes as a JSON
@@ -245,7 +238,7 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any, opts 
 		params["_meta"] = meta
 	}
 	var res CallResult
-	if err := c.call(ctx, "tools/call", params, &res); err != nil {
+	if err := c.call(ctx, protocol.MethodToolsCall, params, &res); err != nil {
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
 			if d, ok := drift.FromRPCError(rpcErr); ok {
@@ -262,7 +255,7 @@ func (c *Client) ListResources(ctx context.Context) ([]Resource, error) {
 	var res struct {
 		Resources []Resource `json:"resources"`
 	}
-	err := c.call(ctx, "resources/list", map[string]any{}, &res)
+	err := c.call(ctx, protocol.MethodResourcesList, map[string]any{}, &res)
 	return res.Resources, err
 }
 
@@ -271,7 +264,7 @@ func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 	var res struct {
 		Contents []ResourceContents `json:"contents"`
 	}
-	err := c.call(ctx, "resources/read", map[string]any{"uri": uri}, &res)
+	err := c.call(ctx, protocol.MethodResourcesRead, map[string]any{"uri": uri}, &res)
 	return res.Contents, err
 }
 
@@ -280,7 +273,7 @@ func (c *Client) ListPrompts(ctx context.Context) ([]Prompt, error) {
 	var res struct {
 		Prompts []Prompt `json:"prompts"`
 	}
-	err := c.call(ctx, "prompts/list", map[string]any{}, &res)
+	err := c.call(ctx, protocol.MethodPromptsList, map[string]any{}, &res)
 	return res.Prompts, err
 }
 
@@ -291,7 +284,7 @@ func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[strin
 		params["arguments"] = arguments
 	}
 	var res PromptResult
-	if err := c.call(ctx, "prompts/get", params, &res); err != nil {
+	if err := c.call(ctx, protocol.MethodPromptsGet, params, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -300,7 +293,7 @@ func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[strin
 // Ping checks that the server answers (handshake era; the stateless
 // revision removed ping).
 func (c *Client) Ping(ctx context.Context) error {
-	return c.call(ctx, "ping", map[string]any{}, nil)
+	return c.call(ctx, protocol.MethodPing, map[string]any{}, nil)
 }
 
 // Call sends any request and decodes its result into result (which may be
@@ -333,9 +326,9 @@ func (c *Client) withMeta(params map[string]any) map[string]any {
 			meta[k] = v
 		}
 	}
-	meta[MetaProtocolVersion] = c.opts.ProtocolVersion
-	meta[MetaClientCapabilities] = c.opts.Capabilities
-	meta[MetaClientInfo] = c.opts.Info
+	meta[protocol.MetaProtocolVersion] = c.opts.ProtocolVersion
+	meta[protocol.MetaClientCapabilities] = c.opts.Capabilities
+	meta[protocol.MetaClientInfo] = c.opts.Info
 	out["_meta"] = meta
 	return out
 }
@@ -401,7 +394,7 @@ func decodeResult(method string, resp jsonrpc.Message, result any) error {
 // (notifications/cancelled); best effort.
 func (c *Client) cancel(id int64, reason error) {
 	ctx := context.Background()
-	_ = c.notify(ctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": reason.Error()})
+	_ = c.notify(ctx, protocol.NotificationCancelled, map[string]any{"requestId": id, "reason": reason.Error()})
 }
 
 func (c *Client) notify(ctx context.Context, method string, params map[string]any) error {
@@ -471,10 +464,10 @@ func (c *Client) refuse(ctx context.Context, msg jsonrpc.Message) {
 }
 
 func (c *Client) onNotification(method string, params json.RawMessage) {
-	if method == "notifications/cancelled" {
+	if method == protocol.NotificationCancelled {
 		c.inbound.serverCancelled(params)
 	}
-	if method == "notifications/tools/list_changed" {
+	if method == protocol.NotificationToolsChanged {
 		c.cacheMu.Lock()
 		c.tools, c.toolsCached = nil, false
 		c.invalidations++

@@ -19,7 +19,7 @@ var investigator = estate.Principal{AgentID: "agent-1", Tenant: "wholesale",
 	Scopes: []string{"payments.read", "crm.write"}, MaxClassification: estate.Confidential}
 
 func lookupSpec(version, in string) estate.ToolSpec {
-	return seedSpec("payments.lookup", version, "Look up a payment", "Look a payment up.", in,
+	return sampleSpec("payments.lookup", version, "Look up a payment", "Look a payment up.", in,
 		estate.Read, []string{"payments.read"}, estate.Confidential, "wholesale-payments", nil)
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// The seed's schemas (seed 001).
+// The sample estate's schemas (docs/concepts.md#the-estate).
 const (
 	lookupSchema = `{"type":"object","properties":{"reference":{"type":"string","pattern":"^PMT-\\d{3,}$"},"include_legs":{"type":"boolean"}},"required":["reference"],"additionalProperties":false}`
 	lookupV2     = `{"type":"object","properties":{"reference":{"type":"string","pattern":"^PMT-\\d{3,}$"},"include_legs":{"type":"boolean"},"as_of":{"type":"string"}},"required":["reference","as_of"],"additionalProperties":false}`
@@ -26,7 +26,7 @@ const (
 	notesSchema  = `{"type":"object","properties":{"customer_id":{"type":"string"},"note":{"type":"string"}},"required":["customer_id","note"],"additionalProperties":false}`
 )
 
-func seedSpec(name, version, title, desc, in string, se estate.SideEffect, scopes []string, class estate.Classification, owner string, tenants []string) estate.ToolSpec {
+func sampleSpec(name, version, title, desc, in string, se estate.SideEffect, scopes []string, class estate.Classification, owner string, tenants []string) estate.ToolSpec {
 	return estate.ToolSpec{Name: name, Version: estate.MustParseVersion(version), Title: title, Description: desc,
 		InputSchema: schema.MustParseJSON(in), SideEffect: se, RequiredScopes: scopes,
 		DataClassification: class, Owner: owner, Tenants: tenants}
@@ -50,7 +50,7 @@ func section(n int, title string) {
 	fmt.Println(strings.Repeat("=", 40))
 }
 
-// Example is the seed's worked session (seed 001 main(), sections 1 to 8):
+// Example is the worked session (docs/concepts.md#the-estate):
 // the runtime's client talking to the runtime's server, both used as
 // hand-written Go, over an in-memory stream.
 func Example() {
@@ -74,13 +74,13 @@ func Example() {
 	text := func(s string) mcp.Handler {
 		return func(context.Context, *mcp.Call) (*mcp.Result, error) { return mcp.TextResult(s), nil }
 	}
-	srv.Bind(seedSpec("payments.lookup", "1.0.0", "Look up a payment",
+	srv.Bind(sampleSpec("payments.lookup", "1.0.0", "Look up a payment",
 		"Return the status, amount and counterparties of a payment by its reference.", lookupSchema,
 		estate.Read, []string{"payments.read"}, estate.Confidential, "wholesale-payments", nil), mcp.Tool{Handler: lookup})
-	srv.Bind(seedSpec("payments.release", "1.0.0", "Release a held payment",
+	srv.Bind(sampleSpec("payments.release", "1.0.0", "Release a held payment",
 		"Release a payment currently on hold. Requires dual control above threshold.", releaseSch,
 		estate.Irreversible, []string{"payments.release"}, estate.Restricted, "wholesale-payments", []string{"wholesale"}), mcp.Tool{Handler: text("released")})
-	srv.Bind(seedSpec("crm.notes.append", "1.0.0", "Append a CRM note", "Append a note to a customer record.", notesSchema,
+	srv.Bind(sampleSpec("crm.notes.append", "1.0.0", "Append a CRM note", "Append a note to a customer record.", notesSchema,
 		estate.WriteIdempotent, []string{"crm.write"}, estate.Internal, "retail-crm", nil), mcp.Tool{Handler: text("note appended")})
 
 	section(1, "THE HANDSHAKE")
@@ -142,14 +142,14 @@ func Example() {
 	fmt.Println("make it REQUIRED        ->", schema.Classify(v2, v3, schema.Input).Class)
 	fmt.Println("NARROW an enum          ->", schema.Classify(release, narrowed, schema.Input).Class)
 	fmt.Println("WIDEN an enum           ->", schema.Classify(release, widened, schema.Input).Class)
-	err = registry.Publish(seedSpec("payments.lookup", "1.1.0", "x", "x", lookupV2, estate.Read,
+	err = registry.Publish(sampleSpec("payments.lookup", "1.1.0", "x", "x", lookupV2, estate.Read,
 		[]string{"payments.read"}, estate.Confidential, "wholesale-payments", nil))
 	fmt.Println("registry refuses a breaking change as a minor bump:", err)
 
 	section(5, "DEPRECATION AND THE CHANGE NOTIFICATION")
 	before, _ := c.ListTools(ctx, false)
 	fmt.Println("client cache before :", metaVersions(before), "list calls:", c.ListCalls())
-	srv.Bind(seedSpec("payments.lookup", "2.0.0", "Look up a payment", "Return the status of a payment as of a point in time.",
+	srv.Bind(sampleSpec("payments.lookup", "2.0.0", "Look up a payment", "Return the status of a payment as of a point in time.",
 		lookupV2, estate.Read, []string{"payments.read"}, estate.Confidential, "wholesale-payments", nil), mcp.Tool{Handler: lookup})
 	registry.Deprecate("payments.lookup", "1.0.0", "payments.lookup@2.0.0")
 	<-changed // one per change: the publish and the deprecation

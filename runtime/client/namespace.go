@@ -7,8 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// Tool-name collisions across servers are the host's problem (seed 003
-// §3.1): two servers may both export "search". A host that aggregates
+// Tool-name collisions across servers are the host's problem: two servers may both export "search". A host that aggregates
 // several servers names each tool Namespace(server, tool), where server is
 // the id the host gave that connection in its configuration — not the
 // serverInfo name, which the server controls and may change. The result is
@@ -56,7 +55,7 @@ func checkServerID(id string) error {
 
 // RepairPrompt renders the errors that deterministic repair could not fix
 // as one model turn: every error, sorted, one per line, so the model fixes
-// everything at once (seed 003 §4.2). The text is byte-identical for the
+// everything at once (docs/concepts.md#repair). The text is byte-identical for the
 // same errors, which keeps prompt caches warm.
 func RepairPrompt(tool string, remaining schema.Errors) string {
 	var b strings.Builder

@@ -21,7 +21,7 @@ func askServer(t *testing.T, ended chan<- error) *mcp.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	spec := seedSpec("ask", "1.0.0", "Ask", "Ask the model.", `{"type":"object"}`, estate.Read, nil, estate.Public, "platform", nil)
+	spec := sampleSpec("ask", "1.0.0", "Ask", "Ask the model.", `{"type":"object"}`, estate.Read, nil, estate.Public, "platform", nil)
 	err = srv.Bind(spec, mcp.Tool{Handler: func(ctx context.Context, c *mcp.Call) (*mcp.Result, error) {
 		c.Progress(ctx, 1, 2, "asking")
 		res, err := c.Sample(ctx, mcp.SamplingRequest{

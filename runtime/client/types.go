@@ -1,6 +1,10 @@
 package client
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/runtime/protocol"
+)
 
 // The result types hold what the client reads from the wire. Fields the
 // client does not interpret stay as raw JSON so nothing a server sends is
@@ -74,7 +78,7 @@ type CallResult struct {
 func (r *CallResult) Text() string {
 	var s string
 	for _, c := range r.Content {
-		if c.Type == "text" {
+		if c.Type == protocol.ContentText {
 			s += c.Text
 		}
 	}

@@ -1,4 +1,5 @@
-// Package drift is the typed error of seed 004's schemaDrift channel: a
+// Package drift is the typed schema-drift error
+// (docs/concepts.md#the-hash-and-drift): a
 // tools/call whose caller pinned an input schema hash that is not the hash
 // of the version the call resolved to. The server answers it; the client
 // recognises it, so callers branch on it with errors.As.
@@ -26,7 +27,7 @@ const Reason = "schemaDrift"
 //	{"reason": "schemaDrift", "toolName": "...", "version": "X.Y.Z",
 //	 "expectedSchemaHash": "<the caller's pin>", "observedHash": "<served>"}
 //
-// with the member names of seed 004's schemaDrift channel. The reason
+// (docs/concepts.md#the-hash-and-drift). The reason
 // member tells it apart from a -32602 listing schema errors.
 type Error struct {
 	ToolName string `json:"toolName"`

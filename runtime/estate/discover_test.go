@@ -27,7 +27,7 @@ func discoverKeys(t *testing.T, r *Registry, p Principal) []string {
 	return keys(list)
 }
 
-// Newest VISIBLE version, not newest version if visible (seed 000 §5).
+// Newest VISIBLE version, not newest version if visible (docs/concepts.md#discovery).
 func TestDiscoverNewestVisibleVersion(t *testing.T) {
 	r := NewRegistry()
 	mustPublish(t, r, scoped(spec("payments.lookup", "1.0.0", base), "payments.read"))
@@ -168,7 +168,7 @@ func TestEntitled(t *testing.T) {
 	}
 }
 
-// Seed invariant 8: at most one version per tool, in sorted name order.
+// Invariant 8 (docs/concepts.md#the-gates): at most one version per tool, in sorted name order.
 func TestDiscoverSortedOneVersionPerTool(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	r := NewRegistry()

@@ -3,7 +3,7 @@ package estate
 import "testing"
 
 func TestSideEffectRetryableEveryMember(t *testing.T) {
-	// The seed's RETRYABLE table. Iterating SideEffects() (not this map)
+	// Which side effects a caller may retry. Iterating SideEffects() (not this map)
 	// means a new member without a decision here fails the test.
 	want := map[SideEffect]bool{
 		Read:               true,

@@ -88,7 +88,8 @@ type PublishError struct {
 // Error returns the Message.
 func (e *PublishError) Error() string { return e.Message }
 
-// Publish adds a new tool version after the publish guard (seed 000 §4):
+// Publish adds a new tool version after the publish guard
+// (docs/concepts.md#versions-and-lifecycle):
 //
 //  1. The spec must be valid (ToolSpec.Validate).
 //  2. Immutability: a name@version already published, in any lifecycle

@@ -25,7 +25,7 @@ func TestPublishInvalidSpec(t *testing.T) {
 	}
 }
 
-// Seed invariant 6: a published (name, version) is never mutated or
+// Invariant 6 (docs/concepts.md#the-gates): a published (name, version) is never mutated or
 // replaced.
 func TestPublishImmutable(t *testing.T) {
 	r := NewRegistry()
@@ -217,7 +217,7 @@ func TestPublishOutputSchemaDirection(t *testing.T) {
 	}
 }
 
-// Seed 000 §4: evolution is from the live contract. After 1.0.0 is
+// docs/concepts.md#versions-and-lifecycle: evolution is from the live contract. After 1.0.0 is
 // deprecated and 2.0.0 published, 2.1.0 is classified against 2.0.0.
 func TestPublishComparesWithLiveContract(t *testing.T) {
 	r := NewRegistry()
@@ -395,7 +395,7 @@ func TestGenerationAndOnChange(t *testing.T) {
 	cancel2()
 }
 
-// Seed invariant 7: Latest never returns a deprecated or retired version;
+// Invariant 7 (docs/concepts.md#the-gates): Latest never returns a deprecated or retired version;
 // Resolve never returns a retired one.
 func TestLatestAndResolveLifecycle(t *testing.T) {
 	r := NewRegistry()

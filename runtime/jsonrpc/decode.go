@@ -132,8 +132,8 @@ func (e *envelope) read(data []byte) *Error {
 func (e *envelope) message() (Message, *Error) {
 	var m Message
 	// The id is read first so that every error can be answered under it;
-	// the rules are then checked in the seed's order: jsonrpc, method, id,
-	// params. An invalid id leaves m.ID zero, so its error goes out as null.
+	// the rules are then checked in a fixed order: jsonrpc, method, id,
+	// params, so one message always gets the same error. An invalid id leaves m.ID zero, so its error goes out as null.
 	idValid := e.id == nil || textdec.Kind(e.id) == 'n'
 	if !idValid {
 		m.ID, idValid = parseID(e.id)

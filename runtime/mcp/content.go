@@ -6,14 +6,15 @@ import (
 	"errors"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // The content block types MCP defines and this package writes and reads.
 const (
-	ContentText     = "text"
-	ContentImage    = "image"
-	ContentAudio    = "audio"
-	ContentResource = "resource"
+	ContentText     = protocol.ContentText
+	ContentImage    = protocol.ContentImage
+	ContentAudio    = protocol.ContentAudio
+	ContentResource = protocol.ContentResource
 )
 
 // Content is one block of a tool result, a prompt message, or a sampling

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
-// The five gates of seed 000 §1, each on the wire.
+// The five gates (docs/concepts.md#the-gates), each on the wire.
 
 func TestGate1EveryBadEnvelopeIsAnswered(t *testing.T) {
 	b := newBank(t, mcp.Options{})

@@ -9,7 +9,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// One test per invariant of seed 000 §8, each observed on the wire.
+// One test per invariant (docs/concepts.md#the-gates), each observed on the wire.
 
 func TestInvariant01NotificationNeverAnswered(t *testing.T) {
 	b := newBank(t, mcp.Options{})
@@ -150,7 +150,7 @@ func TestInvariant05ValidationErrorsSorted(t *testing.T) {
 	b := newBank(t, mcp.Options{})
 	w := serve(t, b.srv, investigator)
 	w.handshake(mcp.Revision20250618)
-	// The traced call of seed 000 §6.
+	// The traced call (docs/concepts.md#the-estate).
 	got := w.call(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"urgent":true,"reference":"PMT771","include_legs":"yes"}}}`)
 	want := `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"arguments failed schema validation","data":{"errors":[` +
 		`"$.include_legs: expected type boolean, got string",` +

@@ -3,6 +3,8 @@ package mcp
 import (
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/protocol"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
@@ -68,11 +70,11 @@ type Revision string
 
 // The revisions this server speaks, oldest first.
 const (
-	Revision20241105 Revision = "2024-11-05"
-	Revision20250326 Revision = "2025-03-26"
-	Revision20250618 Revision = "2025-06-18"
-	Revision20251125 Revision = "2025-11-25"
-	Revision20260728 Revision = "2026-07-28"
+	Revision20241105 Revision = protocol.Revision20241105
+	Revision20250326 Revision = protocol.Revision20250326
+	Revision20250618 Revision = protocol.Revision20250618
+	Revision20251125 Revision = protocol.Revision20251125
+	Revision20260728 Revision = protocol.Revision20260728
 )
 
 var revisions = []Revision{Revision20241105, Revision20250326, Revision20250618, Revision20251125, Revision20260728}
@@ -107,7 +109,7 @@ func (r Revision) Stateless() bool { return r >= Revision20260728 }
 // SchemaViolationIsToolError reports whether a tools/call whose arguments
 // fail the input schema is answered with an isError result (2025-11-25 on,
 // SEP-1303, so the model sees the errors and can correct itself) rather than
-// a -32602 protocol error (earlier revisions, as in the seeds). Either way
+// a -32602 protocol error (earlier revisions). Either way
 // the handler is never reached and every error is listed, sorted.
 func (r Revision) SchemaViolationIsToolError() bool { return r >= Revision20251125 }
 
@@ -196,33 +198,33 @@ func supportedVersions(statelessOnly bool) []string {
 
 // The methods the server knows.
 const (
-	methodInitialize            = "initialize"
-	methodPing                  = "ping"
-	methodDiscover              = "server/discover"
-	methodListen                = "subscriptions/listen"
-	methodToolsList             = "tools/list"
-	methodToolsCall             = "tools/call"
-	methodResourcesList         = "resources/list"
-	methodResourcesRead         = "resources/read"
-	methodResourceTemplatesList = "resources/templates/list"
-	methodPromptsList           = "prompts/list"
-	methodPromptsGet            = "prompts/get"
-	methodSetLevel              = "logging/setLevel"
-	methodResourcesSubscribe    = "resources/subscribe"
-	methodResourcesUnsubscribe  = "resources/unsubscribe"
-	methodComplete              = "completion/complete"
+	methodInitialize            = protocol.MethodInitialize
+	methodPing                  = protocol.MethodPing
+	methodDiscover              = protocol.MethodDiscover
+	methodListen                = protocol.MethodListen
+	methodToolsList             = protocol.MethodToolsList
+	methodToolsCall             = protocol.MethodToolsCall
+	methodResourcesList         = protocol.MethodResourcesList
+	methodResourcesRead         = protocol.MethodResourcesRead
+	methodResourceTemplatesList = protocol.MethodResourceTemplatesList
+	methodPromptsList           = protocol.MethodPromptsList
+	methodPromptsGet            = protocol.MethodPromptsGet
+	methodSetLevel              = protocol.MethodSetLevel
+	methodResourcesSubscribe    = protocol.MethodResourcesSubscribe
+	methodResourcesUnsubscribe  = protocol.MethodResourcesUnsubscribe
+	methodComplete              = protocol.MethodComplete
 
-	notificationInitialized     = "notifications/initialized"
-	notificationCancelled       = "notifications/cancelled"
-	notificationToolsChanged    = "notifications/tools/list_changed"
-	notificationSubscriptionAck = "notifications/subscriptions/acknowledged"
-	notificationProgress        = "notifications/progress"
-	notificationMessage         = "notifications/message"
-	notificationResourceUpdated = "notifications/resources/updated"
+	notificationInitialized     = protocol.NotificationInitialized
+	notificationCancelled       = protocol.NotificationCancelled
+	notificationToolsChanged    = protocol.NotificationToolsChanged
+	notificationSubscriptionAck = protocol.NotificationSubscriptionAck
+	notificationProgress        = protocol.NotificationProgress
+	notificationMessage         = protocol.NotificationMessage
+	notificationResourceUpdated = protocol.NotificationResourceUpdated
 
 	// The requests the server sends to the client.
-	methodCreateMessage = "sampling/createMessage"
-	methodElicit        = "elicitation/create"
+	methodCreateMessage = protocol.MethodCreateMessage
+	methodElicit        = protocol.MethodElicit
 )
 
 func init() {
@@ -240,12 +242,12 @@ func init() {
 
 // The _meta keys of the stateless era (reserved by MCP).
 const (
-	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
-	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
-	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
+	MetaProtocolVersion    = protocol.MetaProtocolVersion
+	MetaClientCapabilities = protocol.MetaClientCapabilities
+	MetaClientInfo         = protocol.MetaClientInfo
+	MetaServerInfo         = protocol.MetaServerInfo
+	MetaSubscriptionID     = protocol.MetaSubscriptionID
+	MetaLogLevel           = protocol.MetaLogLevel
 )
 
 // The estate's _meta keys: on a tools/list entry (version, sideEffect,
@@ -257,9 +259,9 @@ const (
 // "name@X.Y.Z", the version to move the pin to). Deprecated versions are
 // never listed, so a pinned call's result is where a client meets them.
 const (
-	MetaVersion      = "version"
-	MetaSideEffect   = "sideEffect"
-	MetaSchemaHash   = "schemaHash"
-	MetaLifecycle    = "lifecycle"
-	MetaSupersededBy = "supersededBy"
+	MetaVersion      = protocol.MetaVersion
+	MetaSideEffect   = protocol.MetaSideEffect
+	MetaSchemaHash   = protocol.MetaSchemaHash
+	MetaLifecycle    = protocol.MetaLifecycle
+	MetaSupersededBy = protocol.MetaSupersededBy
 )

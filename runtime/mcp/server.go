@@ -1,5 +1,5 @@
-// Package mcp is the MCP server runtime: dispatch through the five gates of
-// seed 000 §1, the handshake and stateless protocol eras (see Revision),
+// Package mcp is the MCP server runtime: dispatch through the five gates
+// (docs/concepts.md#the-gates), the handshake and stateless protocol eras (see Revision),
 // authorization-aware tools/list and tools/call over an estate.Registry,
 // resources and resource templates with subscriptions, prompts, argument
 // completion, change notifications, and the stdio transport (ServeStream).

@@ -243,7 +243,7 @@ func sortStrings(s []string) []string {
 	return s
 }
 
-// The seed's bank estate.
+// The sample estate (docs/concepts.md#the-estate).
 
 const (
 	lookupSchema = `{"type":"object","properties":{"reference":{"type":"string","pattern":"^PMT-\\d{3,}$"},"include_legs":{"type":"boolean"}},"required":["reference"],"additionalProperties":false}`
@@ -276,7 +276,7 @@ var (
 		InputSchema: schema.MustParseJSON(notesSchema), SideEffect: estate.WriteIdempotent,
 		RequiredScopes: []string{"crm.write"}, DataClassification: estate.Internal, Owner: "retail-crm",
 	}
-	// investigator is the seed's principal.
+	// investigator is the worked session's principal.
 	investigator = estate.Principal{
 		AgentID: "payments-investigator", Tenant: "wholesale",
 		Scopes: []string{"payments.read", "crm.write"}, MaxClassification: estate.Confidential,
@@ -304,7 +304,7 @@ var (
 	}
 )
 
-// bank is a server over the seed's estate with counting handlers and a
+// bank is a server over the sample estate with counting handlers and a
 // captured log.
 type bank struct {
 	srv   *mcp.Server

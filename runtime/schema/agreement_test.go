@@ -23,8 +23,9 @@ import (
 //
 //   - integralNumber: JSON Schema counts 5.0 and 1e2 as integers ("a number
 //     with a zero fractional part"); this project does not, because the
-//     seeds' contracts distinguish the literal an integer field receives
-//     (DESIGN: integer rejects 5.0). A pair is skipped when the value holds
+//     contracts distinguish the literal an integer field receives
+//     (docs/decisions.md: integer means an integer literal, so 5.0 is
+//     refused). A pair is skipped when the value holds
 //     such a number where the schema allows integer but not number.
 //   - numberRange: a typed schema promises the Go type its values decode to
 //     (int64 for an integer-only schema, float64 for a number), so a literal

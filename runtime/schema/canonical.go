@@ -11,9 +11,9 @@ import (
 	"unicode/utf8"
 )
 
-// Canonical JSON and the schema hash (seed 004, D1).
+// Canonical JSON and the schema hash (docs/concepts.md#the-hash-and-drift).
 //
-// The canonical form is the RFC 8785 (JCS) subset the seed names: object keys
+// The canonical form is this RFC 8785 (JCS) subset: object keys
 // sorted by their UTF-16 code units (the order JavaScript's sort gives, so a
 // hash computed by a TypeScript peer agrees), no insignificant whitespace,
 // arrays in order, numbers as ECMAScript prints a double (1.0, 1e0 and 10e-1

@@ -101,8 +101,8 @@ func TestCanonicalVectorsMatchReference(t *testing.T) {
 	}
 }
 
-func TestHashOfSeedSchema(t *testing.T) {
-	// The seed's PAYMENT_LOOKUP_SCHEMA, written in a different key order and
+func TestHashOfLookupSchema(t *testing.T) {
+	// The sample estate's payments.lookup@1.0.0 input schema, written in a different key order and
 	// spacing from the vector of the same name: the hash must not notice.
 	const doc = `{
 		"additionalProperties": false,

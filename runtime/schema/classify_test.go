@@ -74,10 +74,10 @@ func TestClassifyCases(t *testing.T) {
 	}
 }
 
-// TestClassifySeedAsymmetry is seed 003 §5.2: adding a required property is
+// TestClassifyRequiredAsymmetry: adding a required property is
 // breaking, removing one is not; narrowing an enum is breaking, widening one
 // is not. Each pair is classified in both orders.
-func TestClassifySeedAsymmetry(t *testing.T) {
+func TestClassifyRequiredAsymmetry(t *testing.T) {
 	pairs := []struct {
 		name          string
 		a, b          string

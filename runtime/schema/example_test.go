@@ -6,7 +6,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// The seed's traced tools/call: a model proposes arguments for
+// The traced tools/call (docs/concepts.md#the-estate): a model proposes arguments for
 // payments.lookup with three mistakes, and every one is reported at once,
 // sorted by path, so a single repair turn can fix them all.
 func ExampleSchema_Validate() {

@@ -22,12 +22,12 @@ type fuzzSchema struct {
 	defaults map[string]any
 }
 
-// fuzzSchemas cover the subset: the seed's contracts, nesting through
+// fuzzSchemas cover the subset: the sample estate's contracts, nesting through
 // properties, items and additionalProperties, unions, bounds written every
 // way JSON allows, patterns, enum and const of structured values, and the
 // schema without constraints.
 var fuzzSchemas = []fuzzSchema{
-	{seedLookupSchema, map[string]any{"$.reference": "PMT-000"}},
+	{lookupSchema, map[string]any{"$.reference": "PMT-000"}},
 	{`{
 		"type": "object",
 		"properties": {
@@ -76,7 +76,7 @@ var fuzzSchemas = []fuzzSchema{
 	{`{"type": "array", "items": {"type": "array", "items": {"type": ["integer", "boolean"]}, "uniqueItems": true}}`, nil},
 }
 
-// fuzzSeedValues are values worth starting from: the seed's trace, each
+// fuzzSeedValues are values worth starting from: the traced call, each
 // repairable mistake, numbers at the edges of what a double holds.
 var fuzzSeedValues = []string{
 	`{"reference": "PMT771", "include_legs": "yes", "urgent": true}`,

@@ -12,7 +12,7 @@ import (
 // model to try again, and returns the repaired value with the errors that
 // remain (s.Validate of the result, sorted, nil when it is valid).
 //
-// Repair fixes syntax, never semantics (seed 003 §4.3). It changes a value
+// Repair fixes syntax, never semantics (docs/concepts.md#repair). It changes a value
 // only where the schema leaves a single reading of what the sender meant:
 //
 //   - a string holding exactly a JSON number literal where a number is

@@ -12,8 +12,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// seedLookupSchema is PAYMENT_LOOKUP_SCHEMA of seed 001.
-const seedLookupSchema = `{
+// lookupSchema is the input schema of the sample estate's payments.lookup@1.0.0.
+const lookupSchema = `{
 	"type": "object",
 	"properties": {
 		"reference": {"type": "string", "pattern": "^PMT-\\d{3,}$"},
@@ -32,11 +32,11 @@ func decodeTestJSON(t testing.TB, text string) any {
 	return v
 }
 
-// TestRepairSeedTrace is seed 000 §6: include_legs is not coercible ("yes" is
+// TestRepairTracedCall is the traced call (docs/concepts.md#the-estate): include_legs is not coercible ("yes" is
 // not "true"), urgent is dropped by additionalProperties: false, reference is
 // untouched (repairing a pattern would be guessing), and two errors remain.
-func TestRepairSeedTrace(t *testing.T) {
-	s := schema.MustParseJSON(seedLookupSchema)
+func TestRepairTracedCall(t *testing.T) {
+	s := schema.MustParseJSON(lookupSchema)
 	in := decodeTestJSON(t, `{"reference": "PMT771", "include_legs": "yes", "urgent": true}`)
 	out, errs := schema.Repair(in, s, nil)
 
@@ -312,7 +312,7 @@ func TestRepairObjects(t *testing.T) {
 		},
 		{
 			name:   "nothing is invented without a default",
-			schema: seedLookupSchema, value: `{"include_legs": "false"}`, defaults: `{"$.include_legs": true, "reference": "PMT-1"}`,
+			schema: lookupSchema, value: `{"include_legs": "false"}`, defaults: `{"$.include_legs": true, "reference": "PMT-1"}`,
 			want: `{"include_legs": false}`,
 			errs: []string{"$.reference: required property is missing"},
 		},

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// The seed's two payment schemas (seed 001), as JSON text.
+// The sample estate's two payment schemas, as JSON text.
 const (
 	paymentLookupSchema = `{
 		"type": "object",
@@ -73,10 +73,10 @@ func quoteAll(ss []string) string {
 	return "\n\t" + strings.Join(ss, "\n\t")
 }
 
-func TestValidateSeedTrace(t *testing.T) {
+func TestValidateTracedCall(t *testing.T) {
 	runValidationCases(t, []validationCase{
 		{
-			// Seed 000 §6: the three errors, sorted.
+			// docs/concepts.md#the-estate: the three errors, sorted.
 			name:   "the traced tools/call",
 			schema: paymentLookupSchema,
 			value:  `{"reference": "PMT771", "include_legs": "yes", "urgent": true}`,
@@ -125,7 +125,7 @@ func TestValidateSeedTrace(t *testing.T) {
 			},
 		},
 		{
-			// Seed 000 §2: a string against an integer with a minimum is one
+			// A string against an integer with a minimum is one
 			// actionable error, not two.
 			name:   "after a type error the minimum is not checked",
 			schema: `{"type": "object", "properties": {"amount": {"type": "integer", "minimum": 1}}}`,
@@ -148,7 +148,7 @@ func TestValidateTypes(t *testing.T) {
 		{name: "an untyped schema holds any literal", schema: `{}`, value: `1e400`},
 		{name: "integer refuses 5.0", schema: `{"type": "integer"}`, value: `5.0`,
 			want: []string{`$: expected type integer, got number`}},
-		{name: "integer refuses 1e2 (a float in the seed's Python)", schema: `{"type": "integer"}`, value: `1e2`,
+		{name: "integer refuses 1e2 (a float in Python)", schema: `{"type": "integer"}`, value: `1e2`,
 			want: []string{`$: expected type integer, got number`}},
 		{name: "integer refuses true", schema: `{"type": "integer"}`, value: `true`,
 			want: []string{`$: expected type integer, got boolean`}},
@@ -288,7 +288,7 @@ func TestValidateConstAndEnumCompareJSONValues(t *testing.T) {
 		{name: "enum of objects regardless of key order", schema: `{"enum": [{"a": 1, "b": 2}, "x"]}`, value: `{"b": 2, "a": 1}`},
 		{name: "enum of arrays", schema: `{"enum": [[1, 2]]}`, value: `[2, 1]`,
 			want: []string{`$: must be one of [[1, 2]]`}},
-		{name: "the seed's currencies", schema: `{"type": "string", "enum": ["AED", "USD", "EUR"]}`, value: `"GBP"`,
+		{name: "the sample estate's currencies", schema: `{"type": "string", "enum": ["AED", "USD", "EUR"]}`, value: `"GBP"`,
 			want: []string{`$: must be one of ['AED', 'USD', 'EUR']`}},
 		{name: "const and enum both fail, sorted by message", schema: `{"const": "a", "enum": ["b"]}`, value: `"c"`,
 			want: []string{`$: must be 'a'`, `$: must be one of ['b']`}},
@@ -413,7 +413,7 @@ func TestValidateErrorsSortedByPathThenMessage(t *testing.T) {
 			},
 		},
 		{
-			// The seed's sort is on the path text: $[10] before $[2].
+			// The sort is on the path text: $[10] before $[2].
 			name:   "indexes sort as text",
 			schema: `{"items": {"type": "string"}}`,
 			value:  `[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]`,

@@ -1,7 +1,7 @@
-// Command demo runs the seed's worked session (seed 001 main(), sections 1
-// to 8) against the built bankpayments binary: it starts the service as a
-// subprocess, talks to it over stdio with the runtime's client, and prints
-// each section as the seed does. It is what `make demo` runs.
+// Command demo runs the worked session of the sample estate (its eight
+// sections, docs/concepts.md#the-estate) against the built bankpayments
+// binary: it starts the service as a subprocess, talks to it over stdio with
+// the runtime's client, and prints each section. It is what `make demo` runs.
 package main
 
 import (

@@ -1,5 +1,5 @@
 // Package specs is what package difftest is generated from, and how: the
-// seed's tool manifests, a few schemas written by hand for edge cases, and
+// sample estate's manifests, a few schemas written by hand for edge cases, and
 // one tool version per schema of the generated corpus, laid out by gen/ir and rendered by gen/emit exactly as mcpgen
 // renders a service's package. The generator program (difftest/gen) writes
 // the files; difftest's tests render them again in memory and compare.
@@ -25,7 +25,7 @@ import (
 // PackageName is the Go package the files belong to.
 const PackageName = "difftest"
 
-// ManifestDir is the seed's manifest directory, relative to difftest's
+// ManifestDir is the sample estate's manifest directory, relative to difftest's
 // directory (where go generate and go test run).
 const ManifestDir = "../../manifests"
 
@@ -157,7 +157,7 @@ type CorpusTool struct {
 
 // Set is everything difftest is generated from.
 type Set struct {
-	// Specs is every tool version: the seed's, the edge schemas', then the
+	// Specs is every tool version: the sample estate's, the edge schemas', then the
 	// corpus's.
 	Specs []estate.ToolSpec
 	// Corpus describes the versions made of corpus schemas, by Key.
@@ -166,7 +166,7 @@ type Set struct {
 	Package *ir.Package
 }
 
-// Load reads the seed's manifests from manifestDir, makes the corpus
+// Load reads the sample estate's manifests from manifestDir, makes the corpus
 // versions and lays the package out.
 func Load(manifestDir string) (*Set, error) {
 	est, err := manifest.LoadDir(manifestDir)

@@ -102,7 +102,7 @@ const cases = [
   // Whitespace.
   ["whitespace everywhere", '\t\n\r {\n\t"b" :\r\n [ 1 ,\t2 ] ,"a"\t: "x y\\t" , "c" : { "d" : null } } \n'],
 
-  // The seed's schemas, written as Python's json.dumps would.
+  // The sample estate's payments schemas, written as Python's json.dumps would.
   ["PAYMENT_LOOKUP_SCHEMA", '{"type": "object", "properties": {"reference": {"type": "string", "pattern": "^PMT-\\\\d{3,}$"}, "include_legs": {"type": "boolean"}}, "required": ["reference"], "additionalProperties": false}'],
   ["PAYMENT_RELEASE_SCHEMA", '{"type": "object", "properties": {"reference": {"type": "string", "pattern": "^PMT-\\\\d{3,}$"}, "amount_minor": {"type": "integer", "minimum": 1}, "currency": {"type": "string", "enum": ["AED", "USD", "EUR"]}}, "required": ["reference", "amount_minor", "currency"], "additionalProperties": false}'],
 ];

@@ -1,4 +1,4 @@
-package gen
+package main
 
 import (
 	"encoding/json"
@@ -13,7 +13,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/estate"
 )
 
-// EstateView is the estate as the platform sees it (seed 001 main() §8):
+// EstateView is what `mcpgen estate` prints, kept in the CLI because it is
+// output formatting, not generation: the estate as the platform sees it (the
+// last section of the worked session, docs/concepts.md#the-estate):
 // every tool version with its lifecycle, side effect, retry policy, scopes,
 // classification and owner, and, for each principal given, which version
 // of which tool it sees — so a release review can see who gains or loses
@@ -111,7 +113,7 @@ func nonNil(s []string) []string {
 // EstateFormats are the formats Write knows.
 var EstateFormats = []string{"text", "markdown", "json"}
 
-// Write prints the view as text (the seed's layout), a markdown table, or
+// Write prints the view as text (the worked session's layout), a markdown table, or
 // JSON.
 func (v *EstateView) Write(w io.Writer, format string) error {
 	var b strings.Builder

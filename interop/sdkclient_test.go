@@ -1,4 +1,4 @@
-package main
+package interop
 
 import (
 	"context"
@@ -21,6 +21,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcphttp"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
+
+// investigator is the principal an in-process server serves sdkSession's
+// connection as: it may read payments.
+var investigator = estate.Principal{AgentID: "inv", Tenant: "wholesale",
+	Scopes: []string{"payments.read", "crm.write"}, MaxClassification: estate.Confidential}
 
 // sdkSession connects the official Go SDK client to srv over the stdio
 // framing (in-memory pipes).
@@ -45,17 +50,12 @@ func sdkSession(t *testing.T, srv *mcp.Server) *sdk.ClientSession {
 
 // TestTypedClientOverTheSDK: the generated typed client, over the official
 // SDK's session, reaches the generated server's handlers, and the SDK's
-// errors come back as the runtime's types (protocol error, drift).
+// errors come back as the runtime's types (protocol error, drift). The
+// server is the built bankpayments service, run by the SDK over stdio.
 func TestTypedClientOverTheSDK(t *testing.T) {
-	srv, err := mcp.NewServer(bank.Options())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bank.Register(srv, newHandlers("2026-03-31")); err != nil {
-		t.Fatal(err)
-	}
-	typed := bank.NewClient(sdkclient.Session{Session: sdkSession(t, srv)})
-	ctx := context.Background()
+	ctx := timeout(t)
+	cs, _, _ := connectStdio(t, ctx, "", nil, investigatorFlags)
+	typed := bank.NewClient(sdkclient.Session{Session: cs})
 	res, err := typed.PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
 	if err != nil || !strings.HasPrefix(res.Text(), "PMT-771: HELD") {
 		t.Fatalf("typed call over the SDK: %+v %v", res, err)
@@ -88,17 +88,19 @@ func TestDriftOverTheSDK(t *testing.T) {
 	}
 }
 
-// TestTypedClientOverHTTP: the generated server behind the Streamable HTTP
+// TestTypedClientOverHTTP: the built service behind the Streamable HTTP
 // transport, the generated typed client over the official SDK's HTTP
 // client: typed calls succeed, a drifted contract is refused typed.
 func TestTypedClientOverHTTP(t *testing.T) {
-	good, err := mcp.NewServer(bank.Options())
-	if err != nil {
-		t.Fatal(err)
+	iss := newIssuer(t)
+	good := startHTTP(t, iss.args()...)
+	ctx := timeout(t)
+	typed := bank.NewClient(sdkclient.Session{Session: connectHTTP(t, ctx, good.url, iss.investigator(t), "", nil)})
+	res, err := typed.PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
+	if err != nil || !strings.HasPrefix(res.Text(), "PMT-771: HELD") {
+		t.Errorf("typed call over HTTP: %+v %v", res, err)
 	}
-	if err := bank.Register(good, newHandlers("2026-03-31")); err != nil {
-		t.Fatal(err)
-	}
+
 	drifted, _ := mcp.NewServer(mcp.Options{})
 	spec := bank.Specs()[1] // payments.lookup@1.0.0
 	spec.Lifecycle = estate.Active
@@ -107,30 +109,18 @@ func TestTypedClientOverHTTP(t *testing.T) {
 		t.Error("the handler of a drifted contract ran")
 		return nil, nil
 	}})
-	for name, srv := range map[string]*mcp.Server{"good": good, "drifted": drifted} {
-		h := mcphttp.NewHandler(srv, mcphttp.Options{Authenticator: auth.Static{Principal: investigator}})
-		hs := httptest.NewServer(h)
-		t.Cleanup(func() { hs.Close(); h.Close() })
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		c := sdk.NewClient(&sdk.Implementation{Name: "sdk-host", Version: "1"}, nil)
-		cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, nil)
-		if err != nil {
-			t.Fatalf("%s: connect: %v", name, err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		typed := bank.NewClient(sdkclient.Session{Session: cs})
-		res, err := typed.PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
-		switch name {
-		case "good":
-			if err != nil || !strings.HasPrefix(res.Text(), "PMT-771: HELD") {
-				t.Errorf("typed call over HTTP: %+v %v", res, err)
-			}
-		case "drifted":
-			var d *drift.Error
-			if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() {
-				t.Errorf("drift over HTTP: %v", err)
-			}
-		}
+	h := mcphttp.NewHandler(drifted, mcphttp.Options{Authenticator: auth.Static{Principal: investigator}})
+	hs := httptest.NewServer(h)
+	t.Cleanup(func() { hs.Close(); h.Close() })
+	c := sdk.NewClient(&sdk.Implementation{Name: "sdk-host", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	_, err = bank.NewClient(sdkclient.Session{Session: cs}).PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
+	var d *drift.Error
+	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() {
+		t.Errorf("drift over HTTP: %v", err)
 	}
 }

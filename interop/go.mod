@@ -1,0 +1,36 @@
+module github.com/mcpgen/mcpgen/interop
+
+go 1.26.8
+
+replace (
+	github.com/mcpgen/mcpgen => ../
+	github.com/mcpgen/mcpgen/runtime/client/sdkclient => ../runtime/client/sdkclient
+)
+
+require (
+	github.com/golang-jwt/jwt/v5 v5.3.1
+	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
+	github.com/mcpgen/mcpgen/runtime/client/sdkclient v0.0.0-00010101000000-000000000000
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
+
+require (
+	github.com/Masterminds/semver/v3 v3.5.0 // indirect
+	github.com/MicahParks/jwkset v0.11.4 // indirect
+	github.com/MicahParks/keyfunc/v3 v3.9.2 // indirect
+	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/go-faster/errors v0.7.1 // indirect
+	github.com/go-faster/jx v1.2.0 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/segmentio/asm v1.2.1 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)
