@@ -93,14 +93,14 @@ type versionSeen struct {
 	seen *string
 }
 
-func (h versionSeen) PaymentsLookupV2_0_0(ctx context.Context, c *mcp.Call, a bank.PaymentsLookupV2_0_0Args) (*mcp.Result, error) {
+func (h versionSeen) PaymentsLookupV2(ctx context.Context, c *mcp.Call, a bank.PaymentsLookupV2Args) (*mcp.Result, error) {
 	*h.seen = c.Spec.Key()
-	return h.bankHandlers.PaymentsLookupV2_0_0(ctx, c, a)
+	return h.bankHandlers.PaymentsLookupV2(ctx, c, a)
 }
 
-func (h versionSeen) PaymentsLookupV3_0_0(ctx context.Context, c *mcp.Call, a bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
+func (h versionSeen) PaymentsLookupV3(ctx context.Context, c *mcp.Call, a bank.PaymentsLookupV3Args) (*mcp.Result, error) {
 	*h.seen = c.Spec.Key()
-	return h.bankHandlers.PaymentsLookupV3_0_0(ctx, c, a)
+	return h.bankHandlers.PaymentsLookupV3(ctx, c, a)
 }
 
 // TestUnpinnedCallReachesUnpinnedLookup: the call the call and HTTP rows

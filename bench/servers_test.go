@@ -26,23 +26,23 @@ func lookupText(reference string) string { return reference + ": HELD, 250000 AE
 // work as the anchors' handlers.
 type bankHandlers struct{}
 
-func (bankHandlers) CrmNotesAppendV1_0_0(_ context.Context, _ *mcp.Call, _ bank.CrmNotesAppendV1_0_0Args) (*mcp.Result, error) {
+func (bankHandlers) CrmNotesAppendV1(_ context.Context, _ *mcp.Call, _ bank.CrmNotesAppendV1Args) (*mcp.Result, error) {
 	return mcp.TextResult("appended"), nil
 }
 
-func (bankHandlers) PaymentsLookupV1_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV1_0_0Args) (*mcp.Result, error) {
+func (bankHandlers) PaymentsLookupV1(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV1Args) (*mcp.Result, error) {
 	return mcp.TextResult(lookupText(a.Reference)), nil
 }
 
-func (bankHandlers) PaymentsLookupV2_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV2_0_0Args) (*mcp.Result, error) {
+func (bankHandlers) PaymentsLookupV2(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV2Args) (*mcp.Result, error) {
 	return mcp.TextResult(lookupText(a.Reference)), nil
 }
 
-func (bankHandlers) PaymentsLookupV3_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
+func (bankHandlers) PaymentsLookupV3(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV3Args) (*mcp.Result, error) {
 	return mcp.TextResult(lookupText(a.Reference)), nil
 }
 
-func (bankHandlers) PaymentsReleaseV1_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsReleaseV1_0_0Args) (*mcp.Result, error) {
+func (bankHandlers) PaymentsReleaseV1(_ context.Context, _ *mcp.Call, a bank.PaymentsReleaseV1Args) (*mcp.Result, error) {
 	return mcp.TextResult("released " + a.Reference), nil
 }
 

@@ -40,23 +40,23 @@ type ledger struct{}
 
 var _ bank.Handler = ledger{}
 
-func (ledger) CrmNotesAppendV1_0_0(_ context.Context, _ *mcp.Call, a bank.CrmNotesAppendV1_0_0Args) (*mcp.Result, error) {
+func (ledger) CrmNotesAppendV1(_ context.Context, _ *mcp.Call, a bank.CrmNotesAppendV1Args) (*mcp.Result, error) {
 	return mcp.TextResult("note appended to " + a.CustomerID), nil
 }
 
-func (ledger) PaymentsLookupV1_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV1_0_0Args) (*mcp.Result, error) {
+func (ledger) PaymentsLookupV1(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV1Args) (*mcp.Result, error) {
 	return mcp.TextResult(a.Reference + ": HELD (1.0.0)"), nil
 }
 
-func (ledger) PaymentsLookupV2_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV2_0_0Args) (*mcp.Result, error) {
+func (ledger) PaymentsLookupV2(_ context.Context, _ *mcp.Call, a bank.PaymentsLookupV2Args) (*mcp.Result, error) {
 	return mcp.TextResult(a.Reference + ": HELD as of " + a.AsOf), nil
 }
 
-func (l ledger) PaymentsLookupV3_0_0(ctx context.Context, call *mcp.Call, a bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
-	return l.PaymentsLookupV2_0_0(ctx, call, bank.PaymentsLookupV2_0_0Args(a))
+func (l ledger) PaymentsLookupV3(ctx context.Context, call *mcp.Call, a bank.PaymentsLookupV3Args) (*mcp.Result, error) {
+	return l.PaymentsLookupV2(ctx, call, bank.PaymentsLookupV2Args(a))
 }
 
-func (ledger) PaymentsReleaseV1_0_0(_ context.Context, _ *mcp.Call, a bank.PaymentsReleaseV1_0_0Args) (*mcp.Result, error) {
+func (ledger) PaymentsReleaseV1(_ context.Context, _ *mcp.Call, a bank.PaymentsReleaseV1Args) (*mcp.Result, error) {
 	return mcp.TextResult(fmt.Sprintf("released %s: %d %s", a.Reference, a.AmountMinor, a.Currency)), nil
 }
 

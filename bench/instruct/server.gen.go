@@ -37,13 +37,17 @@ func Options() mcp.Options {
 	}
 }
 
-// Handler is the service's implementation of the estate: one method per tool
-// version, called only with arguments that passed the version's schema (a
-// violation never reaches it). A returned error becomes a tool failure
-// (isError: true) the model sees; a panic is contained by the server.
+// Handler is the service's implementation of the estate: one method per major
+// line of a tool, called with the arguments of the line's newest version. A
+// call of an older version of the line is first validated against that
+// version's own contract, then decoded as the newest: a minor only loosens
+// the contract, so the arguments are valid for both, and Call.Spec says which
+// version was called. A violation never reaches the handler. A returned
+// error becomes a tool failure (isError: true) the model sees; a panic is
+// contained by the server.
 type Handler interface {
-	// PaymentsInstructV1_0_0 handles payments.instruct@1.0.0 (active, write_non_idempotent): .
-	PaymentsInstructV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsInstructV1_0_0Args) (*mcp.Result, error)
+	// PaymentsInstructV1 handles payments.instruct 1.x (1.0.0 active), with the arguments of 1.0.0 (write_non_idempotent): .
+	PaymentsInstructV1(ctx context.Context, call *mcp.Call, args PaymentsInstructV1Args) (*mcp.Result, error)
 }
 
 // toolVersions is every tool version of the package in publish order (by name,
@@ -81,9 +85,9 @@ func specPaymentsInstructV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsInstructV1_0_0 binds payments.instruct@1.0.0 to h.PaymentsInstructV1_0_0.
+// bindPaymentsInstructV1_0_0 binds payments.instruct@1.0.0 to h.PaymentsInstructV1.
 func bindPaymentsInstructV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsInstructV1_0_0, decode.Validator[PaymentsInstructV1_0_0Args]())
+	return mcp.TypedTool(h.PaymentsInstructV1, decode.Validator[PaymentsInstructV1_0_0Args]())
 }
 
 // RepairArguments applies the deterministic repair of name@version to raw

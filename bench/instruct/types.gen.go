@@ -106,3 +106,8 @@ type PaymentsInstructV1_0_0Address struct {
 	// Street is the "street" property (optional).
 	Street optional.Value[string] `json:"street,omitzero"`
 }
+
+// PaymentsInstructV1Args is what Handler.PaymentsInstructV1 takes: the arguments of payments.instruct@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsInstructV1Args = PaymentsInstructV1_0_0Args

@@ -53,28 +53,28 @@ func (h *handlers) describe(reference string, legs bool) (*mcp.Result, error) {
 	return mcp.TextResult(text), nil
 }
 
-// PaymentsLookupV1_0_0 answers from the ledger.
-func (h *handlers) PaymentsLookupV1_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV1_0_0Args) (*mcp.Result, error) {
+// PaymentsLookupV1 answers from the ledger.
+func (h *handlers) PaymentsLookupV1(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV1Args) (*mcp.Result, error) {
 	return h.describe(args.Reference, args.IncludeLegs.Or(false))
 }
 
-// PaymentsLookupV2_0_0 answers as of a date: the ledger's own date from the
+// PaymentsLookupV2 answers as of a date: the ledger's own date from the
 // ledger, any other from core banking's history, which is unreachable here.
-func (h *handlers) PaymentsLookupV2_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV2_0_0Args) (*mcp.Result, error) {
+func (h *handlers) PaymentsLookupV2(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV2Args) (*mcp.Result, error) {
 	if args.AsOf != h.snapshotDate {
 		return mcp.ErrorResult("core banking timeout"), nil
 	}
 	return h.describe(args.Reference, args.IncludeLegs.Or(false))
 }
 
-// PaymentsLookupV3_0_0 is 2.0.0 with as_of a date the validator has checked:
+// PaymentsLookupV3 is 2.0.0 with as_of a date the validator has checked:
 // a caller can no longer send "last Tuesday".
-func (h *handlers) PaymentsLookupV3_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV3_0_0Args) (*mcp.Result, error) {
-	return h.PaymentsLookupV2_0_0(ctx, call, bank.PaymentsLookupV2_0_0Args(args))
+func (h *handlers) PaymentsLookupV3(ctx context.Context, call *mcp.Call, args bank.PaymentsLookupV3Args) (*mcp.Result, error) {
+	return h.PaymentsLookupV2(ctx, call, bank.PaymentsLookupV2Args(args))
 }
 
-// PaymentsReleaseV1_0_0 releases a held payment.
-func (h *handlers) PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args bank.PaymentsReleaseV1_0_0Args) (*mcp.Result, error) {
+// PaymentsReleaseV1 releases a held payment.
+func (h *handlers) PaymentsReleaseV1(ctx context.Context, call *mcp.Call, args bank.PaymentsReleaseV1Args) (*mcp.Result, error) {
 	p, ok := h.ledger[args.Reference]
 	if !ok || p.Status != "HELD" {
 		return mcp.ErrorResult(fmt.Sprintf("%s is not a held payment", args.Reference)), nil
@@ -82,7 +82,7 @@ func (h *handlers) PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, ar
 	return mcp.TextResult("released"), nil
 }
 
-// CrmNotesAppendV1_0_0 appends a note.
-func (h *handlers) CrmNotesAppendV1_0_0(ctx context.Context, call *mcp.Call, args bank.CrmNotesAppendV1_0_0Args) (*mcp.Result, error) {
+// CrmNotesAppendV1 appends a note.
+func (h *handlers) CrmNotesAppendV1(ctx context.Context, call *mcp.Call, args bank.CrmNotesAppendV1Args) (*mcp.Result, error) {
 	return mcp.TextResult("note appended"), nil
 }

@@ -35,30 +35,30 @@ func pause(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// TestSimpleTextV1_0_0 returns one text block.
-func (handlers) TestSimpleTextV1_0_0(context.Context, *mcp.Call, conformance.TestSimpleTextV1_0_0Args) (*mcp.Result, error) {
+// TestSimpleTextV1 returns one text block.
+func (handlers) TestSimpleTextV1(context.Context, *mcp.Call, conformance.TestSimpleTextV1Args) (*mcp.Result, error) {
 	return mcp.TextResult("This is a simple text response for testing."), nil
 }
 
-// TestImageContentV1_0_0 returns one image block.
-func (handlers) TestImageContentV1_0_0(context.Context, *mcp.Call, conformance.TestImageContentV1_0_0Args) (*mcp.Result, error) {
+// TestImageContentV1 returns one image block.
+func (handlers) TestImageContentV1(context.Context, *mcp.Call, conformance.TestImageContentV1Args) (*mcp.Result, error) {
 	return &mcp.Result{Content: []mcp.Content{mcp.ImageContent("image/png", redPixelPNG)}}, nil
 }
 
-// TestAudioContentV1_0_0 returns one audio block.
-func (handlers) TestAudioContentV1_0_0(context.Context, *mcp.Call, conformance.TestAudioContentV1_0_0Args) (*mcp.Result, error) {
+// TestAudioContentV1 returns one audio block.
+func (handlers) TestAudioContentV1(context.Context, *mcp.Call, conformance.TestAudioContentV1Args) (*mcp.Result, error) {
 	return &mcp.Result{Content: []mcp.Content{mcp.AudioContent("audio/wav", silentWAV)}}, nil
 }
 
-// TestEmbeddedResourceV1_0_0 returns one embedded resource block.
-func (handlers) TestEmbeddedResourceV1_0_0(context.Context, *mcp.Call, conformance.TestEmbeddedResourceV1_0_0Args) (*mcp.Result, error) {
+// TestEmbeddedResourceV1 returns one embedded resource block.
+func (handlers) TestEmbeddedResourceV1(context.Context, *mcp.Call, conformance.TestEmbeddedResourceV1Args) (*mcp.Result, error) {
 	return &mcp.Result{Content: []mcp.Content{
 		mcp.ResourceContent(mcp.TextContents("test://embedded-resource", "text/plain", "This is an embedded resource content.")),
 	}}, nil
 }
 
-// TestMultipleContentTypesV1_0_0 returns text, an image and a resource.
-func (handlers) TestMultipleContentTypesV1_0_0(context.Context, *mcp.Call, conformance.TestMultipleContentTypesV1_0_0Args) (*mcp.Result, error) {
+// TestMultipleContentTypesV1 returns text, an image and a resource.
+func (handlers) TestMultipleContentTypesV1(context.Context, *mcp.Call, conformance.TestMultipleContentTypesV1Args) (*mcp.Result, error) {
 	return &mcp.Result{Content: []mcp.Content{
 		mcp.TextContent("Multiple content types test:"),
 		mcp.ImageContent("image/png", redPixelPNG),
@@ -66,8 +66,8 @@ func (handlers) TestMultipleContentTypesV1_0_0(context.Context, *mcp.Call, confo
 	}}, nil
 }
 
-// TestToolWithLoggingV1_0_0 sends three log messages while it runs.
-func (handlers) TestToolWithLoggingV1_0_0(ctx context.Context, call *mcp.Call, _ conformance.TestToolWithLoggingV1_0_0Args) (*mcp.Result, error) {
+// TestToolWithLoggingV1 sends three log messages while it runs.
+func (handlers) TestToolWithLoggingV1(ctx context.Context, call *mcp.Call, _ conformance.TestToolWithLoggingV1Args) (*mcp.Result, error) {
 	for i, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
 		if i > 0 {
 			if err := pause(ctx, step); err != nil {
@@ -81,9 +81,9 @@ func (handlers) TestToolWithLoggingV1_0_0(ctx context.Context, call *mcp.Call, _
 	return mcp.TextResult("Tool with logging executed successfully"), nil
 }
 
-// TestToolWithProgressV1_0_0 reports progress 0, 50 and 100 of 100 (sent
+// TestToolWithProgressV1 reports progress 0, 50 and 100 of 100 (sent
 // only when the caller asked, with a progress token).
-func (handlers) TestToolWithProgressV1_0_0(ctx context.Context, call *mcp.Call, _ conformance.TestToolWithProgressV1_0_0Args) (*mcp.Result, error) {
+func (handlers) TestToolWithProgressV1(ctx context.Context, call *mcp.Call, _ conformance.TestToolWithProgressV1Args) (*mcp.Result, error) {
 	for i, p := range []float64{0, 50, 100} {
 		if i > 0 {
 			if err := pause(ctx, step); err != nil {
@@ -97,22 +97,22 @@ func (handlers) TestToolWithProgressV1_0_0(ctx context.Context, call *mcp.Call, 
 	return mcp.TextResult("Tool with progress executed successfully"), nil
 }
 
-// TestErrorHandlingV1_0_0 always fails: a tool error, not a protocol error.
-func (handlers) TestErrorHandlingV1_0_0(context.Context, *mcp.Call, conformance.TestErrorHandlingV1_0_0Args) (*mcp.Result, error) {
+// TestErrorHandlingV1 always fails: a tool error, not a protocol error.
+func (handlers) TestErrorHandlingV1(context.Context, *mcp.Call, conformance.TestErrorHandlingV1Args) (*mcp.Result, error) {
 	return nil, errors.New("This tool intentionally returns an error for testing")
 }
 
-// TestReconnectionV1_0_0 answers after a pause.
-func (handlers) TestReconnectionV1_0_0(ctx context.Context, _ *mcp.Call, _ conformance.TestReconnectionV1_0_0Args) (*mcp.Result, error) {
+// TestReconnectionV1 answers after a pause.
+func (handlers) TestReconnectionV1(ctx context.Context, _ *mcp.Call, _ conformance.TestReconnectionV1Args) (*mcp.Result, error) {
 	if err := pause(ctx, 2*step); err != nil {
 		return nil, err
 	}
 	return mcp.TextResult("Reconnection test completed successfully."), nil
 }
 
-// TestSamplingV1_0_0 asks the client's model. A client that did not
+// TestSamplingV1 asks the client's model. A client that did not
 // declare sampling gets a tool error saying so.
-func (handlers) TestSamplingV1_0_0(ctx context.Context, call *mcp.Call, args conformance.TestSamplingV1_0_0Args) (*mcp.Result, error) {
+func (handlers) TestSamplingV1(ctx context.Context, call *mcp.Call, args conformance.TestSamplingV1Args) (*mcp.Result, error) {
 	res, err := call.Sample(ctx, mcp.SamplingRequest{
 		Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent(args.Prompt)}},
 		MaxTokens: 100,
@@ -135,8 +135,8 @@ func elicited(prefix string, res *mcp.ElicitResult) (*mcp.Result, error) {
 	return mcp.TextResult(fmt.Sprintf("%s: action=%s, content=%s", prefix, res.Action, content)), nil
 }
 
-// TestElicitationV1_0_0 asks the user for a username and an email.
-func (handlers) TestElicitationV1_0_0(ctx context.Context, call *mcp.Call, args conformance.TestElicitationV1_0_0Args) (*mcp.Result, error) {
+// TestElicitationV1 asks the user for a username and an email.
+func (handlers) TestElicitationV1(ctx context.Context, call *mcp.Call, args conformance.TestElicitationV1Args) (*mcp.Result, error) {
 	res, err := call.Elicit(ctx, mcp.ElicitRequest{
 		Message: args.Message,
 		RequestedSchema: map[string]any{
@@ -154,9 +154,9 @@ func (handlers) TestElicitationV1_0_0(ctx context.Context, call *mcp.Call, args 
 	return elicited("User response", res)
 }
 
-// TestElicitationSep1034DefaultsV1_0_0 asks for a form whose fields all
+// TestElicitationSep1034DefaultsV1 asks for a form whose fields all
 // have defaults.
-func (handlers) TestElicitationSep1034DefaultsV1_0_0(ctx context.Context, call *mcp.Call, _ conformance.TestElicitationSep1034DefaultsV1_0_0Args) (*mcp.Result, error) {
+func (handlers) TestElicitationSep1034DefaultsV1(ctx context.Context, call *mcp.Call, _ conformance.TestElicitationSep1034DefaultsV1Args) (*mcp.Result, error) {
 	res, err := call.Elicit(ctx, mcp.ElicitRequest{
 		Message: "Please review and update the form fields with defaults",
 		RequestedSchema: map[string]any{
@@ -186,9 +186,9 @@ func titled(pairs ...string) []map[string]string {
 	return out
 }
 
-// TestElicitationSep1330EnumsV1_0_0 asks for a choice from each of the
+// TestElicitationSep1330EnumsV1 asks for a choice from each of the
 // five kinds of enum field.
-func (handlers) TestElicitationSep1330EnumsV1_0_0(ctx context.Context, call *mcp.Call, _ conformance.TestElicitationSep1330EnumsV1_0_0Args) (*mcp.Result, error) {
+func (handlers) TestElicitationSep1330EnumsV1(ctx context.Context, call *mcp.Call, _ conformance.TestElicitationSep1330EnumsV1Args) (*mcp.Result, error) {
 	options := []string{"option1", "option2", "option3"}
 	res, err := call.Elicit(ctx, mcp.ElicitRequest{
 		Message: "Please select options from the enum fields",
@@ -214,13 +214,9 @@ func (handlers) TestElicitationSep1330EnumsV1_0_0(ctx context.Context, call *mcp
 	return elicited("Elicitation completed", res)
 }
 
-// JSONSchema202012ToolV1_0_0 reports the arguments it received.
-func (handlers) JSONSchema202012ToolV1_0_0(_ context.Context, call *mcp.Call, _ conformance.JSONSchema202012ToolV1_0_0Args) (*mcp.Result, error) {
-	return mcp.TextResult("JSON Schema 2020-12 tool called with: " + string(call.Raw)), nil
-}
-
-// JSONSchema202012ToolV1_0_1 is the same tool, with the address as the
-// suite declares it (a $defs entry).
-func (handlers) JSONSchema202012ToolV1_0_1(_ context.Context, call *mcp.Call, _ conformance.JSONSchema202012ToolV1_0_1Args) (*mcp.Result, error) {
+// JSONSchema202012ToolV1 reports the arguments it received, at 1.0.0 and
+// at 1.0.1 (the same tool, with the address as the suite declares it: a
+// $defs entry).
+func (handlers) JSONSchema202012ToolV1(_ context.Context, call *mcp.Call, _ conformance.JSONSchema202012ToolV1Args) (*mcp.Result, error) {
 	return mcp.TextResult("JSON Schema 2020-12 tool called with: " + string(call.Raw)), nil
 }

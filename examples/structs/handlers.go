@@ -11,11 +11,10 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
-// desk implements treasury.Handler over a fixed rate sheet. The versions
-// declared by structs receive the team's own types (tools.QuoteArgs,
-// tools.BookArgs); fx.quote 1.0.0, which only the estate record still
-// holds, receives its generated type. Every argument has been validated
-// against its version's schema before a method runs.
+// desk implements treasury.Handler over a fixed rate sheet: one method per
+// major line, receiving the team's own type of the line's newest version
+// (tools.QuoteArgs, tools.BookArgs). Every argument has been validated
+// against the called version's schema before a method runs.
 type desk struct {
 	// rates are units of the quote currency per unit of USD.
 	rates map[string]float64
@@ -42,13 +41,10 @@ func (d *desk) quote(sell, buy string, amountMinor int64, tenor string) *mcp.Res
 
 func minor(amount int64) string { return fmt.Sprintf("%d.%02d", amount/100, amount%100) }
 
-// FxQuoteV1_0_0 serves callers pinned to 1.0.0, which had no tenor.
-func (d *desk) FxQuoteV1_0_0(ctx context.Context, call *mcp.Call, args treasury.FxQuoteV1_0_0Args) (*mcp.Result, error) {
-	return d.quote(string(args.Sell), string(args.Buy), args.AmountMinor, "spot"), nil
-}
-
-// FxQuoteV1_1_0 takes the struct the version is declared with.
-func (d *desk) FxQuoteV1_1_0(ctx context.Context, call *mcp.Call, args tools.QuoteArgs) (*mcp.Result, error) {
+// FxQuoteV1 takes the struct 1.1.0 is declared with. It serves the callers
+// pinned to 1.0.0 too (which only the estate record still holds): their
+// arguments, valid for 1.0.0, are decoded as 1.1.0's, without a tenor.
+func (d *desk) FxQuoteV1(ctx context.Context, call *mcp.Call, args tools.QuoteArgs) (*mcp.Result, error) {
 	tenor := args.Tenor
 	if tenor == "" {
 		tenor = "spot"
@@ -56,8 +52,8 @@ func (d *desk) FxQuoteV1_1_0(ctx context.Context, call *mcp.Call, args tools.Quo
 	return d.quote(args.Sell, args.Buy, args.AmountMinor, tenor), nil
 }
 
-// FxBookV1_0_0 books a deal whose settlement legs add up to the whole.
-func (d *desk) FxBookV1_0_0(ctx context.Context, call *mcp.Call, args tools.BookArgs) (*mcp.Result, error) {
+// FxBookV1 books a deal whose settlement legs add up to the whole.
+func (d *desk) FxBookV1(ctx context.Context, call *mcp.Call, args tools.BookArgs) (*mcp.Result, error) {
 	total := 0
 	var legs []string
 	for _, l := range args.Settlement {

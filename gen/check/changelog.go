@@ -35,10 +35,13 @@ type ToolChangelog struct {
 	// Added are the new versions, ascending, each with its class and
 	// reasons against the live version before it, as the gate judged it.
 	Added []Release `json:"added,omitempty"`
-	// Promoted are the tool's first stable versions: a release of major 1
-	// or more after versions of major 0 only, which semver reserves for
-	// initial development (a preview whose contract may change at any
-	// time). From here on the contract is kept.
+	// Preview are the versions added as previews: reached only by a caller
+	// who pins them, while discovery and unpinned calls stay on the active
+	// versions (docs/concepts.md#versions-and-lifecycle).
+	Preview []string `json:"preview,omitempty"`
+	// Promoted are the versions that moved from preview to active: from
+	// here on, where a promoted version is the newest active one, it is
+	// what tools/list shows and what an unpinned call reaches.
 	Promoted []string `json:"promoted,omitempty"`
 	// Deprecated are the versions that became deprecated, with the
 	// successor each names.
@@ -114,13 +117,16 @@ func toolChangelog(name string, before, after []estate.ToolSpec) *ToolChangelog 
 		prev, known := old[s.Key()]
 		if !known {
 			t.Added = append(t.Added, classify(s, history))
-			if s.Version.Major() > 0 && len(history) > 0 && !slices.ContainsFunc(history, func(h estate.ToolSpec) bool { return h.Version.Major() > 0 }) {
-				t.Promoted = append(t.Promoted, s.Key())
+			if s.Lifecycle == estate.Preview {
+				t.Preview = append(t.Preview, s.Key())
 			}
 			history = append(history, s)
 		}
 		if known && prev.Lifecycle == s.Lifecycle {
 			continue
+		}
+		if known && prev.Lifecycle == estate.Preview && s.Lifecycle == estate.Active {
+			t.Promoted = append(t.Promoted, s.Key())
 		}
 		m := Moved{Version: s.Key(), SupersededBy: s.SupersededBy}
 		if known {
@@ -142,7 +148,7 @@ func toolChangelog(name string, before, after []estate.ToolSpec) *ToolChangelog 
 			t.Removed = append(t.Removed, s.Key())
 		}
 	}
-	if len(t.Added)+len(t.Promoted)+len(t.Deprecated)+len(t.Retired)+len(t.Removed) == 0 {
+	if len(t.Added)+len(t.Preview)+len(t.Promoted)+len(t.Deprecated)+len(t.Retired)+len(t.Removed) == 0 {
 		return nil
 	}
 	return t
@@ -150,9 +156,10 @@ func toolChangelog(name string, before, after []estate.ToolSpec) *ToolChangelog 
 
 // summary is the changelog's last line: each kind of change counted once.
 func (c *Changelog) summary() string {
-	var added, promoted, deprecated, retired, removed int
+	var added, preview, promoted, deprecated, retired, removed int
 	for _, t := range c.Tools {
 		added += len(t.Added)
+		preview += len(t.Preview)
 		promoted += len(t.Promoted)
 		deprecated += len(t.Deprecated)
 		retired += len(t.Retired)
@@ -165,7 +172,7 @@ func (c *Changelog) summary() string {
 	for _, p := range []struct {
 		n    int
 		what string
-	}{{added, "added"}, {promoted, "promoted"}, {deprecated, "deprecated"}, {retired, "retired"}, {removed, "removed"}} {
+	}{{added, "added"}, {preview, "in preview"}, {promoted, "promoted"}, {deprecated, "deprecated"}, {retired, "retired"}, {removed, "removed"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", Count(p.n, "version"), p.what))
 		}
@@ -243,8 +250,11 @@ func (t ToolChangelog) lines(line func(kind, what string, changes []string), cod
 		}
 		line("added", code(rel.Tool)+": "+summary, changes)
 	}
+	for _, p := range t.Preview {
+		line("preview", code(p)+": reached only by callers who pin it; tools/list and unpinned calls stay on the active versions", nil)
+	}
 	for _, p := range t.Promoted {
-		line("promoted", code(p)+": the first stable version (major 1 or more, after 0.x previews)", nil)
+		line("promoted", code(p)+" (was preview): where it is the newest active version, tools/list shows it and unpinned calls reach it", nil)
 	}
 	for _, m := range t.Deprecated {
 		line("deprecated", m.text(code), nil)

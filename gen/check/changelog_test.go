@@ -52,3 +52,28 @@ func TestChangelogEdges(t *testing.T) {
 		t.Errorf("d: %+v", d)
 	}
 }
+
+// TestChangelogPreview: a version added as preview is listed as added and
+// in preview, not promoted; its move to active is the promotion; a move
+// from preview straight to retired is a retirement, not a promotion.
+func TestChangelogPreview(t *testing.T) {
+	from := []estate.ToolSpec{
+		clSpec("a", "1.0.0", estate.Active), clSpec("a", "2.0.0", estate.Preview),
+		clSpec("b", "1.0.0", estate.Active), clSpec("b", "2.0.0", estate.Preview),
+	}
+	to := []estate.ToolSpec{
+		clSpec("a", "1.0.0", estate.Active), clSpec("a", "2.0.0", estate.Active), clSpec("a", "3.0.0", estate.Preview),
+		clSpec("b", "1.0.0", estate.Active), clSpec("b", "2.0.0", estate.Retired),
+	}
+	cl := NewChangelog(from, to)
+	if len(cl.Tools) != 2 {
+		t.Fatalf("%d tools changed, want 2: %+v", len(cl.Tools), cl.Tools)
+	}
+	a, b := cl.Tools[0], cl.Tools[1]
+	if !reflect.DeepEqual(a.Promoted, []string{"a@2.0.0"}) || !reflect.DeepEqual(a.Preview, []string{"a@3.0.0"}) || len(a.Added) != 1 {
+		t.Errorf("a: %+v", a)
+	}
+	if len(b.Promoted) != 0 || !reflect.DeepEqual(b.Retired, []Moved{{Version: "b@2.0.0", From: estate.Preview}}) {
+		t.Errorf("b: %+v", b)
+	}
+}

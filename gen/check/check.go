@@ -173,7 +173,7 @@ func (c *checker) published(old estate.ToolSpec, v *manifest.Version) {
 	}
 	if !old.Lifecycle.CanMoveTo(cur.Lifecycle) {
 		c.add(Finding{Rule: RuleLifecycleBack, Tool: v.Key(), Path: "lifecycle", Pos: v.Pos("lifecycle"),
-			Message: fmt.Sprintf("lifecycle went back from %s to %s; a lifecycle only moves forward (active, deprecated, retired)", old.Lifecycle.OrActive(), cur.Lifecycle.OrActive())})
+			Message: fmt.Sprintf("lifecycle went back from %s to %s; a lifecycle only moves forward (%s)", old.Lifecycle.OrActive(), cur.Lifecycle.OrActive(), estate.LifecycleOrder)})
 	}
 	if len(changed) == 0 {
 		c.report.Unchanged++

@@ -91,7 +91,7 @@ const (
 var ruleHelp = map[string]string{
 	RulePublishedChanged: "The contract of a published version changed; a published version is immutable.",
 	RuleVersionRemoved:   "A published version is missing from the manifests; history is append-only.",
-	RuleLifecycleBack:    "A lifecycle went backwards; it only moves from active to deprecated to retired.",
+	RuleLifecycleBack:    "A lifecycle went backwards; it only moves from preview to active to deprecated to retired.",
 	RuleRecordMissing:    "The estate record is missing from the change while the baseline had one.",
 	RuleRecordRewritten:  "The estate record in the change rewrites or drops a version the baseline recorded.",
 	RuleWaiverExpired:    "A waiver is past its expiry date and no longer accepts its finding.",

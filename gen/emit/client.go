@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/estate"
 )
 
 const pkgClient = "github.com/mcpgen/mcpgen/runtime/client"
@@ -37,8 +38,12 @@ func (g *gen) client() *jen.File {
 	f.Line()
 	for _, v := range g.versions() {
 		life := v.Spec.Lifecycle.OrActive()
-		docf(f, "%s calls %s (%s): %s.\nThe call is pinned to version %s and schema hash %s.",
+		text := fmt.Sprintf("%s calls %s (%s): %s.\nThe call is pinned to version %s and schema hash %s.",
 			v.GoName, v.Spec.Key(), life, strings.TrimSuffix(v.Spec.Title, "."), v.Spec.Version, v.Spec.InputSchema.Hash())
+		if life == estate.Preview {
+			text += "\nThe version is a preview: the pin reaches it, an unpinned caller does not\nuntil it is promoted to active."
+		}
+		doc(f, text)
 		params := jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Add(argsType(v)))
 		method := f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(v.GoName).Add(params).Add(callResults(v))
 		if home := g.home(v); home != "" {

@@ -93,33 +93,72 @@ func (g *gen) serverInfo(f *jen.File) {
 	f.Line()
 }
 
-// handlerInterface emits Handler: one method per tool version of the
-// package (of the shard, in a shard).
+// handlerInterface emits Handler: one method per major line of a tool of
+// the package (of the shard, in a shard), taking the arguments of the
+// line's newest version. The method is named after the line
+// (PaymentsLookupV2), and its argument type is the line's alias
+// (PaymentsLookupV2Args), so that releasing a compatible minor changes
+// neither: the team's handler gains the new optional fields and nothing
+// else. An older version of the line reaches the same method (see bind).
 func (g *gen) handlerInterface(f *jen.File) {
 	var methods []jen.Code
-	for _, v := range g.versions() {
-		life := v.Spec.Lifecycle.OrActive()
+	for _, l := range g.lines() {
+		n := l.Newest
 		methods = append(methods,
-			jen.Comment(fmt.Sprintf("%s handles %s (%s, %s): %s.", v.GoName, v.Spec.Key(), life, v.Spec.SideEffect, strings.TrimSuffix(v.Spec.Title, "."))),
-			jen.Id(v.GoName).Params(
+			jen.Comment(fmt.Sprintf("%s handles %s %d.x (%s), with the arguments of %s (%s): %s.",
+				l.GoName, n.Spec.Name, l.Major, lineVersions(l), n.Spec.Version, n.Spec.SideEffect, strings.TrimSuffix(n.Spec.Title, "."))),
+			jen.Id(l.GoName).Params(
 				jen.Id("ctx").Qual("context", "Context"),
 				jen.Id("call").Op("*").Qual(pkgMCP, "Call"),
-				jen.Id("args").Add(argsType(v)),
+				jen.Id("args").Add(lineArgsType(l)),
 			).Params(jen.Op("*").Qual(pkgMCP, "Result"), jen.Error()),
 		)
 	}
 	if g.role == shardPart {
 		doc(f, "Handler is the part of the service's Handler this shard binds: one method\n"+
-			"per tool version of the shard. The Handler of the package that imports\n"+
-			"the shard has every method of it.")
+			"per major line of a tool of the shard. The Handler of the package that\n"+
+			"imports the shard has every method of it.")
 	} else {
-		doc(f, "Handler is the service's implementation of the estate: one method per tool\n"+
-			"version, called only with arguments that passed the version's schema (a\n"+
-			"violation never reaches it). A returned error becomes a tool failure\n"+
-			"(isError: true) the model sees; a panic is contained by the server.")
+		doc(f, "Handler is the service's implementation of the estate: one method per major\n"+
+			"line of a tool, called with the arguments of the line's newest version. A\n"+
+			"call of an older version of the line is first validated against that\n"+
+			"version's own contract, then decoded as the newest: a minor only loosens\n"+
+			"the contract, so the arguments are valid for both, and Call.Spec says which\n"+
+			"version was called. A violation never reaches the handler. A returned\n"+
+			"error becomes a tool failure (isError: true) the model sees; a panic is\n"+
+			"contained by the server.")
 	}
 	f.Type().Id("Handler").Interface(methods...)
 	f.Line()
+}
+
+// lineVersions lists a line's versions with their lifecycles, as the
+// Handler's doc names them: "2.0.0 active, 2.1.0 preview".
+func lineVersions(l *ir.Line) string {
+	parts := make([]string, len(l.Versions))
+	for i, v := range l.Versions {
+		parts[i] = fmt.Sprintf("%s %s", v.Spec.Version, v.Spec.Lifecycle.OrActive())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lineArgsType is the argument type of a line's Handler method: the line's
+// alias of its newest version's generated argument type, or the struct the
+// team wrote for that version (whose name is the team's to keep).
+func lineArgsType(l *ir.Line) jen.Code {
+	if l.Newest.ArgsType != nil {
+		return argsType(l.Newest)
+	}
+	return jen.Id(l.ArgsAlias())
+}
+
+// lines is every major line of the tools of g's package, in publish order.
+func (g *gen) lines() []*ir.Line {
+	var out []*ir.Line
+	for _, t := range g.pkg.Tools {
+		out = append(out, t.Lines...)
+	}
+	return out
 }
 
 // Docs of Specs and Register, the same whatever the layout.
@@ -174,10 +213,20 @@ func (g *gen) versionTable(f *jen.File) {
 			jen.Return(jen.Qual(pkgEstate, "ToolSpec").Add(g.specLiteral(v))),
 		)
 		f.Line()
-		docf(f, "%s binds %s to h.%s.", bindFunc(v), v.Spec.Key(), v.GoName)
-		f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
-			jen.Return(jen.Qual(pkgMCP, "TypedTool").Call(jen.Id("h").Dot(v.GoName), g.validator(v))),
-		)
+		l := v.Line
+		if v == l.Newest {
+			docf(f, "%s binds %s to h.%s.", bindFunc(v), v.Spec.Key(), l.GoName)
+			f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
+				jen.Return(jen.Qual(pkgMCP, "TypedTool").Call(jen.Id("h").Dot(l.GoName), g.validator(v))),
+			)
+		} else {
+			docf(f, "%s binds %s to h.%s: the arguments are validated against\n"+
+				"%s's contract, then decoded as %s's, the newest of the line.", bindFunc(v), v.Spec.Key(), l.GoName, v.Spec.Version, l.Newest.Spec.Version)
+			f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
+				jen.Return(jen.Qual(pkgMCP, "TypedTool").Call(jen.Id("h").Dot(l.GoName),
+					jen.Qual(pkgDecode, "Forward").Call(g.validator(v), g.validator(l.Newest)))),
+			)
+		}
 		f.Line()
 	}
 }

@@ -22,8 +22,27 @@ func (g *gen) types() *jen.File {
 		for _, t := range v.Named {
 			g.namedType(f, home, v, t)
 		}
+		if l := v.Line; v == l.Newest && v.ArgsType == nil {
+			g.lineAlias(f, home, l)
+		}
 	}
 	return f
+}
+
+// lineAlias declares a line's argument alias, the type its Handler method
+// takes: the newest version's argument type, under a name a new minor of
+// the line does not change (a root of shards aliases its shard's alias).
+func (g *gen) lineAlias(f *jen.File, home string, l *ir.Line) {
+	docf(f, "%s is what Handler.%s takes: the arguments of %s,\n"+
+		"the newest version of the %d.x line. A compatible minor release moves it to\n"+
+		"that minor's arguments, which only add optional fields or loosen checks.",
+		l.ArgsAlias(), l.GoName, l.Newest.Spec.Key(), l.Major)
+	if home != "" {
+		alias(f, home, l.ArgsAlias())
+	} else {
+		f.Type().Id(l.ArgsAlias()).Op("=").Id(l.Newest.Args.Name)
+	}
+	f.Line()
 }
 
 // lead is the first sentence of a named type's doc comment.

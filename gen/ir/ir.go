@@ -98,12 +98,37 @@ type Tool struct {
 	Name     string
 	GoName   string     // PaymentsLookup
 	Versions []*Version // ascending
+	// Lines are the tool's major lines, ascending.
+	Lines []*Line
 }
+
+// Line is one major line of a tool: its versions X.*.*, served by one
+// Handler method, the newest minor's. A version of the line is validated
+// against its own contract (what its caller was promised), then decoded
+// with the newest version's decoder and handed to that method: a minor
+// only loosens the contract (the generator refuses a line where it does
+// not, see checkLine), so arguments valid under an older minor are valid
+// under the newest, and releasing a compatible minor changes no handler.
+type Line struct {
+	Major uint64
+	// GoName names the line's Handler and its argument alias:
+	// PaymentsLookupV2 and PaymentsLookupV2Args, names that a new minor
+	// of the line does not change.
+	GoName string
+	// Versions are the line's versions, ascending; Newest is the last.
+	Versions []*Version
+	Newest   *Version
+}
+
+// ArgsAlias is the name of the alias of the newest version's argument type
+// (PaymentsLookupV2Args), the type the line's Handler method takes.
+func (l *Line) ArgsAlias() string { return l.GoName + "Args" }
 
 // Version is one tool version.
 type Version struct {
 	Spec   estate.ToolSpec
 	Tool   *Tool
+	Line   *Line  // its major line
 	GoName string // PaymentsLookupV1_0_0
 	// Args is the argument type (always a struct: inputSchema is an
 	// object).
@@ -223,12 +248,57 @@ func BuildWithArgs(pkgName string, specs []estate.ToolSpec, server Server, args 
 			v.collect()
 			t.Versions = append(t.Versions, v)
 		}
+		t.Lines = lines(t)
+		for _, l := range t.Lines {
+			b.checkLine(l)
+		}
 		pkg.Tools = append(pkg.Tools, t)
 	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
 	return pkg, nil
+}
+
+// lines groups t's versions (ascending) into major lines.
+func lines(t *Tool) []*Line {
+	var out []*Line
+	for _, v := range t.Versions {
+		major := v.Spec.Version.Major()
+		if len(out) == 0 || out[len(out)-1].Major != major {
+			out = append(out, &Line{Major: major, GoName: fmt.Sprintf("%sV%d", t.GoName, major)})
+		}
+		l := out[len(out)-1]
+		l.Versions = append(l.Versions, v)
+		l.Newest = v
+		v.Line = l
+	}
+	return out
+}
+
+// checkLine refuses a major line whose newest version would turn away
+// arguments an older version of the line accepts (or return what its
+// callers cannot read): its handler could not serve the older version's
+// callers. The change is classified as the publish guard and the
+// breaking-change gate classify it (estate.ContractDiff), so the three
+// cannot disagree on what a minor is.
+func (b *builder) checkLine(l *Line) {
+	for _, v := range l.Versions[:len(l.Versions)-1] {
+		d := estate.ContractDiff(v.Spec, l.Newest.Spec)
+		if d.Class != schema.Major {
+			continue
+		}
+		why := ""
+		for _, c := range d.Changes {
+			if c.Class == schema.Major {
+				why = " (" + c.String() + ")"
+				break
+			}
+		}
+		b.fail(v.Spec.Key(), "version", nil, fmt.Sprintf(
+			"%s and %s are one major line, served by one handler method (%s), but the change between them is major%s: arguments valid for %s may be refused by %s; release the change as %d.0.0",
+			v.Spec.Key(), l.Newest.Spec.Key(), l.GoName, why, v.Spec.Version, l.Newest.Spec.Version, l.Major+1))
+	}
 }
 
 // BuildSchema types one schema on its own, as the root of a document, for

@@ -19,7 +19,7 @@
 //	    dataClassification: confidential   # required: public | internal | confidential | restricted
 //	    owner: wholesale-payments          # required
 //	    tenants: []                        # empty: every tenant
-//	    lifecycle: active                  # active (default) | deprecated | retired
+//	    lifecycle: active                  # preview | active (default) | deprecated | retired
 //	    supersededBy: ""                   # name@X.Y.Z of a version in the directory
 //	    inputSchema: {type: object, properties: {...}, required: [...], additionalProperties: false}
 //	    outputSchema: {...}                # optional

@@ -115,7 +115,7 @@ func TestLoadDirErrors(t *testing.T) {
 		{"unknown-values", []string{
 			`tool.yaml:5:17: unknown side effect "reed" (want read, write_idempotent, write_non_idempotent or irreversible)`,
 			`tool.yaml:6:25: unknown data classification "secret" (want public, internal, confidential or restricted)`,
-			`tool.yaml:7:16: unknown lifecycle "gone" (want active, deprecated or retired)`,
+			`tool.yaml:7:16: unknown lifecycle "gone" (want preview, active, deprecated or retired)`,
 		}},
 		{"unsupported-keyword", []string{
 			`tool.yaml:13:11: inputSchema/properties/as_of/nullable: keyword "nullable" is outside the contract language: nullable is OpenAPI 3.0's; write type: [T, "null"] or anyOf: [{...}, {"type": "null"}]`,

@@ -37,151 +37,155 @@ func Options() mcp.Options {
 	}
 }
 
-// Handler is the service's implementation of the estate: one method per tool
-// version, called only with arguments that passed the version's schema (a
-// violation never reaches it). A returned error becomes a tool failure
-// (isError: true) the model sees; a panic is contained by the server.
+// Handler is the service's implementation of the estate: one method per major
+// line of a tool, called with the arguments of the line's newest version. A
+// call of an older version of the line is first validated against that
+// version's own contract, then decoded as the newest: a minor only loosens
+// the contract, so the arguments are valid for both, and Call.Spec says which
+// version was called. A violation never reaches the handler. A returned
+// error becomes a tool failure (isError: true) the model sees; a panic is
+// contained by the server.
 type Handler interface {
-	// CorpusS00V1_0_0 handles corpus.s00@1.0.0 (active, read): Corpus schema 00.
-	CorpusS00V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS00V1_0_0Args) (*mcp.Result, error)
-	// CorpusS01V1_0_0 handles corpus.s01@1.0.0 (active, read): Corpus schema 01.
-	CorpusS01V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS01V1_0_0Args) (*mcp.Result, error)
-	// CorpusS02V1_0_0 handles corpus.s02@1.0.0 (active, read): Corpus schema 02.
-	CorpusS02V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS02V1_0_0Args) (*mcp.Result, error)
-	// CorpusS03V1_0_0 handles corpus.s03@1.0.0 (active, read): Corpus schema 03.
-	CorpusS03V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS03V1_0_0Args) (*mcp.Result, error)
-	// CorpusS04V1_0_0 handles corpus.s04@1.0.0 (active, read): Corpus schema 04.
-	CorpusS04V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS04V1_0_0Args) (*mcp.Result, error)
-	// CorpusS05V1_0_0 handles corpus.s05@1.0.0 (active, read): Corpus schema 05.
-	CorpusS05V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS05V1_0_0Args) (*mcp.Result, error)
-	// CorpusS06V1_0_0 handles corpus.s06@1.0.0 (active, read): Corpus schema 06.
-	CorpusS06V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS06V1_0_0Args) (*mcp.Result, error)
-	// CorpusS07V1_0_0 handles corpus.s07@1.0.0 (active, read): Corpus schema 07.
-	CorpusS07V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS07V1_0_0Args) (*mcp.Result, error)
-	// CorpusS08V1_0_0 handles corpus.s08@1.0.0 (active, read): Corpus schema 08.
-	CorpusS08V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS08V1_0_0Args) (*mcp.Result, error)
-	// CorpusS09V1_0_0 handles corpus.s09@1.0.0 (active, read): Corpus schema 09.
-	CorpusS09V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS09V1_0_0Args) (*mcp.Result, error)
-	// CorpusS10V1_0_0 handles corpus.s10@1.0.0 (active, read): Corpus schema 10.
-	CorpusS10V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS10V1_0_0Args) (*mcp.Result, error)
-	// CorpusS11V1_0_0 handles corpus.s11@1.0.0 (active, read): Corpus schema 11.
-	CorpusS11V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS11V1_0_0Args) (*mcp.Result, error)
-	// CorpusS12V1_0_0 handles corpus.s12@1.0.0 (active, read): Corpus schema 12.
-	CorpusS12V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS12V1_0_0Args) (*mcp.Result, error)
-	// CorpusS13V1_0_0 handles corpus.s13@1.0.0 (active, read): Corpus schema 13.
-	CorpusS13V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS13V1_0_0Args) (*mcp.Result, error)
-	// CorpusS14V1_0_0 handles corpus.s14@1.0.0 (active, read): Corpus schema 14.
-	CorpusS14V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS14V1_0_0Args) (*mcp.Result, error)
-	// CorpusS15V1_0_0 handles corpus.s15@1.0.0 (active, read): Corpus schema 15.
-	CorpusS15V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS15V1_0_0Args) (*mcp.Result, error)
-	// CorpusS16V1_0_0 handles corpus.s16@1.0.0 (active, read): Corpus schema 16.
-	CorpusS16V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS16V1_0_0Args) (*mcp.Result, error)
-	// CorpusS17V1_0_0 handles corpus.s17@1.0.0 (active, read): Corpus schema 17.
-	CorpusS17V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS17V1_0_0Args) (*mcp.Result, error)
-	// CorpusS18V1_0_0 handles corpus.s18@1.0.0 (active, read): Corpus schema 18.
-	CorpusS18V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS18V1_0_0Args) (*mcp.Result, error)
-	// CorpusS19V1_0_0 handles corpus.s19@1.0.0 (active, read): Corpus schema 19.
-	CorpusS19V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS19V1_0_0Args) (*mcp.Result, error)
-	// CorpusS20V1_0_0 handles corpus.s20@1.0.0 (active, read): Corpus schema 20.
-	CorpusS20V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS20V1_0_0Args) (*mcp.Result, error)
-	// CorpusS21V1_0_0 handles corpus.s21@1.0.0 (active, read): Corpus schema 21.
-	CorpusS21V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS21V1_0_0Args) (*mcp.Result, error)
-	// CorpusS22V1_0_0 handles corpus.s22@1.0.0 (active, read): Corpus schema 22.
-	CorpusS22V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS22V1_0_0Args) (*mcp.Result, error)
-	// CorpusS23V1_0_0 handles corpus.s23@1.0.0 (active, read): Corpus schema 23.
-	CorpusS23V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS23V1_0_0Args) (*mcp.Result, error)
-	// CorpusS24V1_0_0 handles corpus.s24@1.0.0 (active, read): Corpus schema 24.
-	CorpusS24V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS24V1_0_0Args) (*mcp.Result, error)
-	// CorpusS25V1_0_0 handles corpus.s25@1.0.0 (active, read): Corpus schema 25.
-	CorpusS25V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS25V1_0_0Args) (*mcp.Result, error)
-	// CorpusS26V1_0_0 handles corpus.s26@1.0.0 (active, read): Corpus schema 26.
-	CorpusS26V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS26V1_0_0Args) (*mcp.Result, error)
-	// CorpusS27V1_0_0 handles corpus.s27@1.0.0 (active, read): Corpus schema 27.
-	CorpusS27V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS27V1_0_0Args) (*mcp.Result, error)
-	// CorpusS28V1_0_0 handles corpus.s28@1.0.0 (active, read): Corpus schema 28.
-	CorpusS28V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS28V1_0_0Args) (*mcp.Result, error)
-	// CorpusS29V1_0_0 handles corpus.s29@1.0.0 (active, read): Corpus schema 29.
-	CorpusS29V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS29V1_0_0Args) (*mcp.Result, error)
-	// CorpusS30V1_0_0 handles corpus.s30@1.0.0 (active, read): Corpus schema 30.
-	CorpusS30V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS30V1_0_0Args) (*mcp.Result, error)
-	// CorpusS31V1_0_0 handles corpus.s31@1.0.0 (active, read): Corpus schema 31.
-	CorpusS31V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS31V1_0_0Args) (*mcp.Result, error)
-	// CorpusS32V1_0_0 handles corpus.s32@1.0.0 (active, read): Corpus schema 32.
-	CorpusS32V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS32V1_0_0Args) (*mcp.Result, error)
-	// CorpusS33V1_0_0 handles corpus.s33@1.0.0 (active, read): Corpus schema 33.
-	CorpusS33V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS33V1_0_0Args) (*mcp.Result, error)
-	// CorpusS34V1_0_0 handles corpus.s34@1.0.0 (active, read): Corpus schema 34.
-	CorpusS34V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS34V1_0_0Args) (*mcp.Result, error)
-	// CorpusS35V1_0_0 handles corpus.s35@1.0.0 (active, read): Corpus schema 35.
-	CorpusS35V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS35V1_0_0Args) (*mcp.Result, error)
-	// CorpusS36V1_0_0 handles corpus.s36@1.0.0 (active, read): Corpus schema 36.
-	CorpusS36V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS36V1_0_0Args) (*mcp.Result, error)
-	// CorpusS37V1_0_0 handles corpus.s37@1.0.0 (active, read): Corpus schema 37.
-	CorpusS37V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS37V1_0_0Args) (*mcp.Result, error)
-	// CorpusS38V1_0_0 handles corpus.s38@1.0.0 (active, read): Corpus schema 38.
-	CorpusS38V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS38V1_0_0Args) (*mcp.Result, error)
-	// CorpusS39V1_0_0 handles corpus.s39@1.0.0 (active, read): Corpus schema 39.
-	CorpusS39V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS39V1_0_0Args) (*mcp.Result, error)
-	// CorpusS40V1_0_0 handles corpus.s40@1.0.0 (active, read): Corpus schema 40.
-	CorpusS40V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS40V1_0_0Args) (*mcp.Result, error)
-	// CorpusS41V1_0_0 handles corpus.s41@1.0.0 (active, read): Corpus schema 41.
-	CorpusS41V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS41V1_0_0Args) (*mcp.Result, error)
-	// CorpusS42V1_0_0 handles corpus.s42@1.0.0 (active, read): Corpus schema 42.
-	CorpusS42V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS42V1_0_0Args) (*mcp.Result, error)
-	// CorpusS43V1_0_0 handles corpus.s43@1.0.0 (active, read): Corpus schema 43.
-	CorpusS43V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS43V1_0_0Args) (*mcp.Result, error)
-	// CorpusS44V1_0_0 handles corpus.s44@1.0.0 (active, read): Corpus schema 44.
-	CorpusS44V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS44V1_0_0Args) (*mcp.Result, error)
-	// CorpusS45V1_0_0 handles corpus.s45@1.0.0 (active, read): Corpus schema 45.
-	CorpusS45V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS45V1_0_0Args) (*mcp.Result, error)
-	// CorpusS46V1_0_0 handles corpus.s46@1.0.0 (active, read): Corpus schema 46.
-	CorpusS46V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS46V1_0_0Args) (*mcp.Result, error)
-	// CorpusS47V1_0_0 handles corpus.s47@1.0.0 (active, read): Corpus schema 47.
-	CorpusS47V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS47V1_0_0Args) (*mcp.Result, error)
-	// CorpusS48V1_0_0 handles corpus.s48@1.0.0 (active, read): Corpus schema 48.
-	CorpusS48V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS48V1_0_0Args) (*mcp.Result, error)
-	// CorpusS49V1_0_0 handles corpus.s49@1.0.0 (active, read): Corpus schema 49.
-	CorpusS49V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS49V1_0_0Args) (*mcp.Result, error)
-	// CorpusS50V1_0_0 handles corpus.s50@1.0.0 (active, read): Corpus schema 50.
-	CorpusS50V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS50V1_0_0Args) (*mcp.Result, error)
-	// CorpusS51V1_0_0 handles corpus.s51@1.0.0 (active, read): Corpus schema 51.
-	CorpusS51V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS51V1_0_0Args) (*mcp.Result, error)
-	// CorpusS52V1_0_0 handles corpus.s52@1.0.0 (active, read): Corpus schema 52.
-	CorpusS52V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS52V1_0_0Args) (*mcp.Result, error)
-	// CorpusS53V1_0_0 handles corpus.s53@1.0.0 (active, read): Corpus schema 53.
-	CorpusS53V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS53V1_0_0Args) (*mcp.Result, error)
-	// CorpusS54V1_0_0 handles corpus.s54@1.0.0 (active, read): Corpus schema 54.
-	CorpusS54V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS54V1_0_0Args) (*mcp.Result, error)
-	// CorpusS55V1_0_0 handles corpus.s55@1.0.0 (active, read): Corpus schema 55.
-	CorpusS55V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS55V1_0_0Args) (*mcp.Result, error)
-	// CorpusS56V1_0_0 handles corpus.s56@1.0.0 (active, read): Corpus schema 56.
-	CorpusS56V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS56V1_0_0Args) (*mcp.Result, error)
-	// CorpusS57V1_0_0 handles corpus.s57@1.0.0 (active, read): Corpus schema 57.
-	CorpusS57V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS57V1_0_0Args) (*mcp.Result, error)
-	// CorpusS58V1_0_0 handles corpus.s58@1.0.0 (active, read): Corpus schema 58.
-	CorpusS58V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS58V1_0_0Args) (*mcp.Result, error)
-	// CorpusS59V1_0_0 handles corpus.s59@1.0.0 (active, read): Corpus schema 59.
-	CorpusS59V1_0_0(ctx context.Context, call *mcp.Call, args CorpusS59V1_0_0Args) (*mcp.Result, error)
-	// CrmNotesAppendV1_0_0 handles crm.notes.append@1.0.0 (active, write_idempotent): Append a CRM note.
-	CrmNotesAppendV1_0_0(ctx context.Context, call *mcp.Call, args CrmNotesAppendV1_0_0Args) (*mcp.Result, error)
-	// EdgeExactV1_0_0 handles edge.exact@1.0.0 (active, read): Edge case exact.
-	EdgeExactV1_0_0(ctx context.Context, call *mcp.Call, args EdgeExactV1_0_0Args) (*mcp.Result, error)
-	// EdgeNestedV1_0_0 handles edge.nested@1.0.0 (active, read): Edge case nested.
-	EdgeNestedV1_0_0(ctx context.Context, call *mcp.Call, args EdgeNestedV1_0_0Args) (*mcp.Result, error)
-	// EdgeNumbersV1_0_0 handles edge.numbers@1.0.0 (active, read): Edge case numbers.
-	EdgeNumbersV1_0_0(ctx context.Context, call *mcp.Call, args EdgeNumbersV1_0_0Args) (*mcp.Result, error)
-	// EdgeUnionsV1_0_0 handles edge.unions@1.0.0 (active, read): Edge case unions.
-	EdgeUnionsV1_0_0(ctx context.Context, call *mcp.Call, args EdgeUnionsV1_0_0Args) (*mcp.Result, error)
-	// EdgeUniqueV1_0_0 handles edge.unique@1.0.0 (active, read): Edge case unique.
-	EdgeUniqueV1_0_0(ctx context.Context, call *mcp.Call, args EdgeUniqueV1_0_0Args) (*mcp.Result, error)
-	// PaymentsLookupV1_0_0 handles payments.lookup@1.0.0 (deprecated, read): Look up a payment.
-	PaymentsLookupV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV1_0_0Args) (*mcp.Result, error)
-	// PaymentsLookupV2_0_0 handles payments.lookup@2.0.0 (active, read): Look up a payment.
-	PaymentsLookupV2_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV2_0_0Args) (*mcp.Result, error)
-	// PaymentsLookupV3_0_0 handles payments.lookup@3.0.0 (active, read): Look up a payment.
-	PaymentsLookupV3_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV3_0_0Args) (*mcp.Result, error)
-	// PaymentsReleaseV1_0_0 handles payments.release@1.0.0 (active, irreversible): Release a held payment.
-	PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsReleaseV1_0_0Args) (*mcp.Result, error)
+	// CorpusS00V1 handles corpus.s00 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 00.
+	CorpusS00V1(ctx context.Context, call *mcp.Call, args CorpusS00V1Args) (*mcp.Result, error)
+	// CorpusS01V1 handles corpus.s01 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 01.
+	CorpusS01V1(ctx context.Context, call *mcp.Call, args CorpusS01V1Args) (*mcp.Result, error)
+	// CorpusS02V1 handles corpus.s02 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 02.
+	CorpusS02V1(ctx context.Context, call *mcp.Call, args CorpusS02V1Args) (*mcp.Result, error)
+	// CorpusS03V1 handles corpus.s03 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 03.
+	CorpusS03V1(ctx context.Context, call *mcp.Call, args CorpusS03V1Args) (*mcp.Result, error)
+	// CorpusS04V1 handles corpus.s04 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 04.
+	CorpusS04V1(ctx context.Context, call *mcp.Call, args CorpusS04V1Args) (*mcp.Result, error)
+	// CorpusS05V1 handles corpus.s05 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 05.
+	CorpusS05V1(ctx context.Context, call *mcp.Call, args CorpusS05V1Args) (*mcp.Result, error)
+	// CorpusS06V1 handles corpus.s06 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 06.
+	CorpusS06V1(ctx context.Context, call *mcp.Call, args CorpusS06V1Args) (*mcp.Result, error)
+	// CorpusS07V1 handles corpus.s07 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 07.
+	CorpusS07V1(ctx context.Context, call *mcp.Call, args CorpusS07V1Args) (*mcp.Result, error)
+	// CorpusS08V1 handles corpus.s08 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 08.
+	CorpusS08V1(ctx context.Context, call *mcp.Call, args CorpusS08V1Args) (*mcp.Result, error)
+	// CorpusS09V1 handles corpus.s09 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 09.
+	CorpusS09V1(ctx context.Context, call *mcp.Call, args CorpusS09V1Args) (*mcp.Result, error)
+	// CorpusS10V1 handles corpus.s10 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 10.
+	CorpusS10V1(ctx context.Context, call *mcp.Call, args CorpusS10V1Args) (*mcp.Result, error)
+	// CorpusS11V1 handles corpus.s11 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 11.
+	CorpusS11V1(ctx context.Context, call *mcp.Call, args CorpusS11V1Args) (*mcp.Result, error)
+	// CorpusS12V1 handles corpus.s12 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 12.
+	CorpusS12V1(ctx context.Context, call *mcp.Call, args CorpusS12V1Args) (*mcp.Result, error)
+	// CorpusS13V1 handles corpus.s13 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 13.
+	CorpusS13V1(ctx context.Context, call *mcp.Call, args CorpusS13V1Args) (*mcp.Result, error)
+	// CorpusS14V1 handles corpus.s14 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 14.
+	CorpusS14V1(ctx context.Context, call *mcp.Call, args CorpusS14V1Args) (*mcp.Result, error)
+	// CorpusS15V1 handles corpus.s15 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 15.
+	CorpusS15V1(ctx context.Context, call *mcp.Call, args CorpusS15V1Args) (*mcp.Result, error)
+	// CorpusS16V1 handles corpus.s16 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 16.
+	CorpusS16V1(ctx context.Context, call *mcp.Call, args CorpusS16V1Args) (*mcp.Result, error)
+	// CorpusS17V1 handles corpus.s17 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 17.
+	CorpusS17V1(ctx context.Context, call *mcp.Call, args CorpusS17V1Args) (*mcp.Result, error)
+	// CorpusS18V1 handles corpus.s18 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 18.
+	CorpusS18V1(ctx context.Context, call *mcp.Call, args CorpusS18V1Args) (*mcp.Result, error)
+	// CorpusS19V1 handles corpus.s19 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 19.
+	CorpusS19V1(ctx context.Context, call *mcp.Call, args CorpusS19V1Args) (*mcp.Result, error)
+	// CorpusS20V1 handles corpus.s20 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 20.
+	CorpusS20V1(ctx context.Context, call *mcp.Call, args CorpusS20V1Args) (*mcp.Result, error)
+	// CorpusS21V1 handles corpus.s21 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 21.
+	CorpusS21V1(ctx context.Context, call *mcp.Call, args CorpusS21V1Args) (*mcp.Result, error)
+	// CorpusS22V1 handles corpus.s22 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 22.
+	CorpusS22V1(ctx context.Context, call *mcp.Call, args CorpusS22V1Args) (*mcp.Result, error)
+	// CorpusS23V1 handles corpus.s23 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 23.
+	CorpusS23V1(ctx context.Context, call *mcp.Call, args CorpusS23V1Args) (*mcp.Result, error)
+	// CorpusS24V1 handles corpus.s24 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 24.
+	CorpusS24V1(ctx context.Context, call *mcp.Call, args CorpusS24V1Args) (*mcp.Result, error)
+	// CorpusS25V1 handles corpus.s25 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 25.
+	CorpusS25V1(ctx context.Context, call *mcp.Call, args CorpusS25V1Args) (*mcp.Result, error)
+	// CorpusS26V1 handles corpus.s26 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 26.
+	CorpusS26V1(ctx context.Context, call *mcp.Call, args CorpusS26V1Args) (*mcp.Result, error)
+	// CorpusS27V1 handles corpus.s27 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 27.
+	CorpusS27V1(ctx context.Context, call *mcp.Call, args CorpusS27V1Args) (*mcp.Result, error)
+	// CorpusS28V1 handles corpus.s28 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 28.
+	CorpusS28V1(ctx context.Context, call *mcp.Call, args CorpusS28V1Args) (*mcp.Result, error)
+	// CorpusS29V1 handles corpus.s29 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 29.
+	CorpusS29V1(ctx context.Context, call *mcp.Call, args CorpusS29V1Args) (*mcp.Result, error)
+	// CorpusS30V1 handles corpus.s30 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 30.
+	CorpusS30V1(ctx context.Context, call *mcp.Call, args CorpusS30V1Args) (*mcp.Result, error)
+	// CorpusS31V1 handles corpus.s31 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 31.
+	CorpusS31V1(ctx context.Context, call *mcp.Call, args CorpusS31V1Args) (*mcp.Result, error)
+	// CorpusS32V1 handles corpus.s32 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 32.
+	CorpusS32V1(ctx context.Context, call *mcp.Call, args CorpusS32V1Args) (*mcp.Result, error)
+	// CorpusS33V1 handles corpus.s33 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 33.
+	CorpusS33V1(ctx context.Context, call *mcp.Call, args CorpusS33V1Args) (*mcp.Result, error)
+	// CorpusS34V1 handles corpus.s34 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 34.
+	CorpusS34V1(ctx context.Context, call *mcp.Call, args CorpusS34V1Args) (*mcp.Result, error)
+	// CorpusS35V1 handles corpus.s35 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 35.
+	CorpusS35V1(ctx context.Context, call *mcp.Call, args CorpusS35V1Args) (*mcp.Result, error)
+	// CorpusS36V1 handles corpus.s36 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 36.
+	CorpusS36V1(ctx context.Context, call *mcp.Call, args CorpusS36V1Args) (*mcp.Result, error)
+	// CorpusS37V1 handles corpus.s37 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 37.
+	CorpusS37V1(ctx context.Context, call *mcp.Call, args CorpusS37V1Args) (*mcp.Result, error)
+	// CorpusS38V1 handles corpus.s38 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 38.
+	CorpusS38V1(ctx context.Context, call *mcp.Call, args CorpusS38V1Args) (*mcp.Result, error)
+	// CorpusS39V1 handles corpus.s39 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 39.
+	CorpusS39V1(ctx context.Context, call *mcp.Call, args CorpusS39V1Args) (*mcp.Result, error)
+	// CorpusS40V1 handles corpus.s40 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 40.
+	CorpusS40V1(ctx context.Context, call *mcp.Call, args CorpusS40V1Args) (*mcp.Result, error)
+	// CorpusS41V1 handles corpus.s41 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 41.
+	CorpusS41V1(ctx context.Context, call *mcp.Call, args CorpusS41V1Args) (*mcp.Result, error)
+	// CorpusS42V1 handles corpus.s42 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 42.
+	CorpusS42V1(ctx context.Context, call *mcp.Call, args CorpusS42V1Args) (*mcp.Result, error)
+	// CorpusS43V1 handles corpus.s43 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 43.
+	CorpusS43V1(ctx context.Context, call *mcp.Call, args CorpusS43V1Args) (*mcp.Result, error)
+	// CorpusS44V1 handles corpus.s44 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 44.
+	CorpusS44V1(ctx context.Context, call *mcp.Call, args CorpusS44V1Args) (*mcp.Result, error)
+	// CorpusS45V1 handles corpus.s45 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 45.
+	CorpusS45V1(ctx context.Context, call *mcp.Call, args CorpusS45V1Args) (*mcp.Result, error)
+	// CorpusS46V1 handles corpus.s46 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 46.
+	CorpusS46V1(ctx context.Context, call *mcp.Call, args CorpusS46V1Args) (*mcp.Result, error)
+	// CorpusS47V1 handles corpus.s47 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 47.
+	CorpusS47V1(ctx context.Context, call *mcp.Call, args CorpusS47V1Args) (*mcp.Result, error)
+	// CorpusS48V1 handles corpus.s48 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 48.
+	CorpusS48V1(ctx context.Context, call *mcp.Call, args CorpusS48V1Args) (*mcp.Result, error)
+	// CorpusS49V1 handles corpus.s49 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 49.
+	CorpusS49V1(ctx context.Context, call *mcp.Call, args CorpusS49V1Args) (*mcp.Result, error)
+	// CorpusS50V1 handles corpus.s50 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 50.
+	CorpusS50V1(ctx context.Context, call *mcp.Call, args CorpusS50V1Args) (*mcp.Result, error)
+	// CorpusS51V1 handles corpus.s51 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 51.
+	CorpusS51V1(ctx context.Context, call *mcp.Call, args CorpusS51V1Args) (*mcp.Result, error)
+	// CorpusS52V1 handles corpus.s52 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 52.
+	CorpusS52V1(ctx context.Context, call *mcp.Call, args CorpusS52V1Args) (*mcp.Result, error)
+	// CorpusS53V1 handles corpus.s53 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 53.
+	CorpusS53V1(ctx context.Context, call *mcp.Call, args CorpusS53V1Args) (*mcp.Result, error)
+	// CorpusS54V1 handles corpus.s54 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 54.
+	CorpusS54V1(ctx context.Context, call *mcp.Call, args CorpusS54V1Args) (*mcp.Result, error)
+	// CorpusS55V1 handles corpus.s55 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 55.
+	CorpusS55V1(ctx context.Context, call *mcp.Call, args CorpusS55V1Args) (*mcp.Result, error)
+	// CorpusS56V1 handles corpus.s56 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 56.
+	CorpusS56V1(ctx context.Context, call *mcp.Call, args CorpusS56V1Args) (*mcp.Result, error)
+	// CorpusS57V1 handles corpus.s57 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 57.
+	CorpusS57V1(ctx context.Context, call *mcp.Call, args CorpusS57V1Args) (*mcp.Result, error)
+	// CorpusS58V1 handles corpus.s58 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 58.
+	CorpusS58V1(ctx context.Context, call *mcp.Call, args CorpusS58V1Args) (*mcp.Result, error)
+	// CorpusS59V1 handles corpus.s59 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Corpus schema 59.
+	CorpusS59V1(ctx context.Context, call *mcp.Call, args CorpusS59V1Args) (*mcp.Result, error)
+	// CrmNotesAppendV1 handles crm.notes.append 1.x (1.0.0 active), with the arguments of 1.0.0 (write_idempotent): Append a CRM note.
+	CrmNotesAppendV1(ctx context.Context, call *mcp.Call, args CrmNotesAppendV1Args) (*mcp.Result, error)
+	// EdgeExactV1 handles edge.exact 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case exact.
+	EdgeExactV1(ctx context.Context, call *mcp.Call, args EdgeExactV1Args) (*mcp.Result, error)
+	// EdgeNestedV1 handles edge.nested 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case nested.
+	EdgeNestedV1(ctx context.Context, call *mcp.Call, args EdgeNestedV1Args) (*mcp.Result, error)
+	// EdgeNumbersV1 handles edge.numbers 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case numbers.
+	EdgeNumbersV1(ctx context.Context, call *mcp.Call, args EdgeNumbersV1Args) (*mcp.Result, error)
+	// EdgeUnionsV1 handles edge.unions 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case unions.
+	EdgeUnionsV1(ctx context.Context, call *mcp.Call, args EdgeUnionsV1Args) (*mcp.Result, error)
+	// EdgeUniqueV1 handles edge.unique 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case unique.
+	EdgeUniqueV1(ctx context.Context, call *mcp.Call, args EdgeUniqueV1Args) (*mcp.Result, error)
+	// PaymentsLookupV1 handles payments.lookup 1.x (1.0.0 deprecated), with the arguments of 1.0.0 (read): Look up a payment.
+	PaymentsLookupV1(ctx context.Context, call *mcp.Call, args PaymentsLookupV1Args) (*mcp.Result, error)
+	// PaymentsLookupV2 handles payments.lookup 2.x (2.0.0 active), with the arguments of 2.0.0 (read): Look up a payment.
+	PaymentsLookupV2(ctx context.Context, call *mcp.Call, args PaymentsLookupV2Args) (*mcp.Result, error)
+	// PaymentsLookupV3 handles payments.lookup 3.x (3.0.0 active), with the arguments of 3.0.0 (read): Look up a payment.
+	PaymentsLookupV3(ctx context.Context, call *mcp.Call, args PaymentsLookupV3Args) (*mcp.Result, error)
+	// PaymentsReleaseV1 handles payments.release 1.x (1.0.0 active), with the arguments of 1.0.0 (irreversible): Release a held payment.
+	PaymentsReleaseV1(ctx context.Context, call *mcp.Call, args PaymentsReleaseV1Args) (*mcp.Result, error)
 }
 
 // toolVersions is every tool version of the package in publish order (by name,
@@ -495,9 +499,9 @@ func specCorpusS00V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS00V1_0_0 binds corpus.s00@1.0.0 to h.CorpusS00V1_0_0.
+// bindCorpusS00V1_0_0 binds corpus.s00@1.0.0 to h.CorpusS00V1.
 func bindCorpusS00V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS00V1_0_0, decode.Validator[CorpusS00V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS00V1, decode.Validator[CorpusS00V1_0_0Args]())
 }
 
 // specCorpusS01V1_0_0 returns the spec of corpus.s01@1.0.0.
@@ -514,9 +518,9 @@ func specCorpusS01V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS01V1_0_0 binds corpus.s01@1.0.0 to h.CorpusS01V1_0_0.
+// bindCorpusS01V1_0_0 binds corpus.s01@1.0.0 to h.CorpusS01V1.
 func bindCorpusS01V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS01V1_0_0, decode.Validator[CorpusS01V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS01V1, decode.Validator[CorpusS01V1_0_0Args]())
 }
 
 // specCorpusS02V1_0_0 returns the spec of corpus.s02@1.0.0.
@@ -533,9 +537,9 @@ func specCorpusS02V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS02V1_0_0 binds corpus.s02@1.0.0 to h.CorpusS02V1_0_0.
+// bindCorpusS02V1_0_0 binds corpus.s02@1.0.0 to h.CorpusS02V1.
 func bindCorpusS02V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS02V1_0_0, decode.Validator[CorpusS02V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS02V1, decode.Validator[CorpusS02V1_0_0Args]())
 }
 
 // specCorpusS03V1_0_0 returns the spec of corpus.s03@1.0.0.
@@ -552,9 +556,9 @@ func specCorpusS03V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS03V1_0_0 binds corpus.s03@1.0.0 to h.CorpusS03V1_0_0.
+// bindCorpusS03V1_0_0 binds corpus.s03@1.0.0 to h.CorpusS03V1.
 func bindCorpusS03V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS03V1_0_0, decode.Validator[CorpusS03V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS03V1, decode.Validator[CorpusS03V1_0_0Args]())
 }
 
 // specCorpusS04V1_0_0 returns the spec of corpus.s04@1.0.0.
@@ -571,9 +575,9 @@ func specCorpusS04V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS04V1_0_0 binds corpus.s04@1.0.0 to h.CorpusS04V1_0_0.
+// bindCorpusS04V1_0_0 binds corpus.s04@1.0.0 to h.CorpusS04V1.
 func bindCorpusS04V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS04V1_0_0, decode.Validator[CorpusS04V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS04V1, decode.Validator[CorpusS04V1_0_0Args]())
 }
 
 // specCorpusS05V1_0_0 returns the spec of corpus.s05@1.0.0.
@@ -590,9 +594,9 @@ func specCorpusS05V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS05V1_0_0 binds corpus.s05@1.0.0 to h.CorpusS05V1_0_0.
+// bindCorpusS05V1_0_0 binds corpus.s05@1.0.0 to h.CorpusS05V1.
 func bindCorpusS05V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS05V1_0_0, decode.Validator[CorpusS05V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS05V1, decode.Validator[CorpusS05V1_0_0Args]())
 }
 
 // specCorpusS06V1_0_0 returns the spec of corpus.s06@1.0.0.
@@ -609,9 +613,9 @@ func specCorpusS06V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS06V1_0_0 binds corpus.s06@1.0.0 to h.CorpusS06V1_0_0.
+// bindCorpusS06V1_0_0 binds corpus.s06@1.0.0 to h.CorpusS06V1.
 func bindCorpusS06V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS06V1_0_0, decode.Validator[CorpusS06V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS06V1, decode.Validator[CorpusS06V1_0_0Args]())
 }
 
 // specCorpusS07V1_0_0 returns the spec of corpus.s07@1.0.0.
@@ -628,9 +632,9 @@ func specCorpusS07V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS07V1_0_0 binds corpus.s07@1.0.0 to h.CorpusS07V1_0_0.
+// bindCorpusS07V1_0_0 binds corpus.s07@1.0.0 to h.CorpusS07V1.
 func bindCorpusS07V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS07V1_0_0, decode.Validator[CorpusS07V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS07V1, decode.Validator[CorpusS07V1_0_0Args]())
 }
 
 // specCorpusS08V1_0_0 returns the spec of corpus.s08@1.0.0.
@@ -647,9 +651,9 @@ func specCorpusS08V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS08V1_0_0 binds corpus.s08@1.0.0 to h.CorpusS08V1_0_0.
+// bindCorpusS08V1_0_0 binds corpus.s08@1.0.0 to h.CorpusS08V1.
 func bindCorpusS08V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS08V1_0_0, decode.Validator[CorpusS08V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS08V1, decode.Validator[CorpusS08V1_0_0Args]())
 }
 
 // specCorpusS09V1_0_0 returns the spec of corpus.s09@1.0.0.
@@ -666,9 +670,9 @@ func specCorpusS09V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS09V1_0_0 binds corpus.s09@1.0.0 to h.CorpusS09V1_0_0.
+// bindCorpusS09V1_0_0 binds corpus.s09@1.0.0 to h.CorpusS09V1.
 func bindCorpusS09V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS09V1_0_0, decode.Validator[CorpusS09V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS09V1, decode.Validator[CorpusS09V1_0_0Args]())
 }
 
 // specCorpusS10V1_0_0 returns the spec of corpus.s10@1.0.0.
@@ -685,9 +689,9 @@ func specCorpusS10V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS10V1_0_0 binds corpus.s10@1.0.0 to h.CorpusS10V1_0_0.
+// bindCorpusS10V1_0_0 binds corpus.s10@1.0.0 to h.CorpusS10V1.
 func bindCorpusS10V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS10V1_0_0, decode.Validator[CorpusS10V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS10V1, decode.Validator[CorpusS10V1_0_0Args]())
 }
 
 // specCorpusS11V1_0_0 returns the spec of corpus.s11@1.0.0.
@@ -704,9 +708,9 @@ func specCorpusS11V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS11V1_0_0 binds corpus.s11@1.0.0 to h.CorpusS11V1_0_0.
+// bindCorpusS11V1_0_0 binds corpus.s11@1.0.0 to h.CorpusS11V1.
 func bindCorpusS11V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS11V1_0_0, decode.Validator[CorpusS11V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS11V1, decode.Validator[CorpusS11V1_0_0Args]())
 }
 
 // specCorpusS12V1_0_0 returns the spec of corpus.s12@1.0.0.
@@ -723,9 +727,9 @@ func specCorpusS12V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS12V1_0_0 binds corpus.s12@1.0.0 to h.CorpusS12V1_0_0.
+// bindCorpusS12V1_0_0 binds corpus.s12@1.0.0 to h.CorpusS12V1.
 func bindCorpusS12V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS12V1_0_0, decode.Validator[CorpusS12V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS12V1, decode.Validator[CorpusS12V1_0_0Args]())
 }
 
 // specCorpusS13V1_0_0 returns the spec of corpus.s13@1.0.0.
@@ -742,9 +746,9 @@ func specCorpusS13V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS13V1_0_0 binds corpus.s13@1.0.0 to h.CorpusS13V1_0_0.
+// bindCorpusS13V1_0_0 binds corpus.s13@1.0.0 to h.CorpusS13V1.
 func bindCorpusS13V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS13V1_0_0, decode.Validator[CorpusS13V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS13V1, decode.Validator[CorpusS13V1_0_0Args]())
 }
 
 // specCorpusS14V1_0_0 returns the spec of corpus.s14@1.0.0.
@@ -761,9 +765,9 @@ func specCorpusS14V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS14V1_0_0 binds corpus.s14@1.0.0 to h.CorpusS14V1_0_0.
+// bindCorpusS14V1_0_0 binds corpus.s14@1.0.0 to h.CorpusS14V1.
 func bindCorpusS14V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS14V1_0_0, decode.Validator[CorpusS14V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS14V1, decode.Validator[CorpusS14V1_0_0Args]())
 }
 
 // specCorpusS15V1_0_0 returns the spec of corpus.s15@1.0.0.
@@ -780,9 +784,9 @@ func specCorpusS15V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS15V1_0_0 binds corpus.s15@1.0.0 to h.CorpusS15V1_0_0.
+// bindCorpusS15V1_0_0 binds corpus.s15@1.0.0 to h.CorpusS15V1.
 func bindCorpusS15V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS15V1_0_0, decode.Validator[CorpusS15V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS15V1, decode.Validator[CorpusS15V1_0_0Args]())
 }
 
 // specCorpusS16V1_0_0 returns the spec of corpus.s16@1.0.0.
@@ -799,9 +803,9 @@ func specCorpusS16V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS16V1_0_0 binds corpus.s16@1.0.0 to h.CorpusS16V1_0_0.
+// bindCorpusS16V1_0_0 binds corpus.s16@1.0.0 to h.CorpusS16V1.
 func bindCorpusS16V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS16V1_0_0, decode.Validator[CorpusS16V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS16V1, decode.Validator[CorpusS16V1_0_0Args]())
 }
 
 // specCorpusS17V1_0_0 returns the spec of corpus.s17@1.0.0.
@@ -818,9 +822,9 @@ func specCorpusS17V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS17V1_0_0 binds corpus.s17@1.0.0 to h.CorpusS17V1_0_0.
+// bindCorpusS17V1_0_0 binds corpus.s17@1.0.0 to h.CorpusS17V1.
 func bindCorpusS17V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS17V1_0_0, decode.Validator[CorpusS17V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS17V1, decode.Validator[CorpusS17V1_0_0Args]())
 }
 
 // specCorpusS18V1_0_0 returns the spec of corpus.s18@1.0.0.
@@ -837,9 +841,9 @@ func specCorpusS18V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS18V1_0_0 binds corpus.s18@1.0.0 to h.CorpusS18V1_0_0.
+// bindCorpusS18V1_0_0 binds corpus.s18@1.0.0 to h.CorpusS18V1.
 func bindCorpusS18V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS18V1_0_0, decode.Validator[CorpusS18V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS18V1, decode.Validator[CorpusS18V1_0_0Args]())
 }
 
 // specCorpusS19V1_0_0 returns the spec of corpus.s19@1.0.0.
@@ -856,9 +860,9 @@ func specCorpusS19V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS19V1_0_0 binds corpus.s19@1.0.0 to h.CorpusS19V1_0_0.
+// bindCorpusS19V1_0_0 binds corpus.s19@1.0.0 to h.CorpusS19V1.
 func bindCorpusS19V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS19V1_0_0, decode.Validator[CorpusS19V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS19V1, decode.Validator[CorpusS19V1_0_0Args]())
 }
 
 // specCorpusS20V1_0_0 returns the spec of corpus.s20@1.0.0.
@@ -875,9 +879,9 @@ func specCorpusS20V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS20V1_0_0 binds corpus.s20@1.0.0 to h.CorpusS20V1_0_0.
+// bindCorpusS20V1_0_0 binds corpus.s20@1.0.0 to h.CorpusS20V1.
 func bindCorpusS20V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS20V1_0_0, decode.Validator[CorpusS20V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS20V1, decode.Validator[CorpusS20V1_0_0Args]())
 }
 
 // specCorpusS21V1_0_0 returns the spec of corpus.s21@1.0.0.
@@ -894,9 +898,9 @@ func specCorpusS21V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS21V1_0_0 binds corpus.s21@1.0.0 to h.CorpusS21V1_0_0.
+// bindCorpusS21V1_0_0 binds corpus.s21@1.0.0 to h.CorpusS21V1.
 func bindCorpusS21V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS21V1_0_0, decode.Validator[CorpusS21V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS21V1, decode.Validator[CorpusS21V1_0_0Args]())
 }
 
 // specCorpusS22V1_0_0 returns the spec of corpus.s22@1.0.0.
@@ -913,9 +917,9 @@ func specCorpusS22V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS22V1_0_0 binds corpus.s22@1.0.0 to h.CorpusS22V1_0_0.
+// bindCorpusS22V1_0_0 binds corpus.s22@1.0.0 to h.CorpusS22V1.
 func bindCorpusS22V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS22V1_0_0, decode.Validator[CorpusS22V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS22V1, decode.Validator[CorpusS22V1_0_0Args]())
 }
 
 // specCorpusS23V1_0_0 returns the spec of corpus.s23@1.0.0.
@@ -932,9 +936,9 @@ func specCorpusS23V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS23V1_0_0 binds corpus.s23@1.0.0 to h.CorpusS23V1_0_0.
+// bindCorpusS23V1_0_0 binds corpus.s23@1.0.0 to h.CorpusS23V1.
 func bindCorpusS23V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS23V1_0_0, decode.Validator[CorpusS23V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS23V1, decode.Validator[CorpusS23V1_0_0Args]())
 }
 
 // specCorpusS24V1_0_0 returns the spec of corpus.s24@1.0.0.
@@ -951,9 +955,9 @@ func specCorpusS24V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS24V1_0_0 binds corpus.s24@1.0.0 to h.CorpusS24V1_0_0.
+// bindCorpusS24V1_0_0 binds corpus.s24@1.0.0 to h.CorpusS24V1.
 func bindCorpusS24V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS24V1_0_0, decode.Validator[CorpusS24V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS24V1, decode.Validator[CorpusS24V1_0_0Args]())
 }
 
 // specCorpusS25V1_0_0 returns the spec of corpus.s25@1.0.0.
@@ -970,9 +974,9 @@ func specCorpusS25V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS25V1_0_0 binds corpus.s25@1.0.0 to h.CorpusS25V1_0_0.
+// bindCorpusS25V1_0_0 binds corpus.s25@1.0.0 to h.CorpusS25V1.
 func bindCorpusS25V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS25V1_0_0, decode.Validator[CorpusS25V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS25V1, decode.Validator[CorpusS25V1_0_0Args]())
 }
 
 // specCorpusS26V1_0_0 returns the spec of corpus.s26@1.0.0.
@@ -989,9 +993,9 @@ func specCorpusS26V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS26V1_0_0 binds corpus.s26@1.0.0 to h.CorpusS26V1_0_0.
+// bindCorpusS26V1_0_0 binds corpus.s26@1.0.0 to h.CorpusS26V1.
 func bindCorpusS26V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS26V1_0_0, decode.Validator[CorpusS26V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS26V1, decode.Validator[CorpusS26V1_0_0Args]())
 }
 
 // specCorpusS27V1_0_0 returns the spec of corpus.s27@1.0.0.
@@ -1008,9 +1012,9 @@ func specCorpusS27V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS27V1_0_0 binds corpus.s27@1.0.0 to h.CorpusS27V1_0_0.
+// bindCorpusS27V1_0_0 binds corpus.s27@1.0.0 to h.CorpusS27V1.
 func bindCorpusS27V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS27V1_0_0, decode.Validator[CorpusS27V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS27V1, decode.Validator[CorpusS27V1_0_0Args]())
 }
 
 // specCorpusS28V1_0_0 returns the spec of corpus.s28@1.0.0.
@@ -1027,9 +1031,9 @@ func specCorpusS28V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS28V1_0_0 binds corpus.s28@1.0.0 to h.CorpusS28V1_0_0.
+// bindCorpusS28V1_0_0 binds corpus.s28@1.0.0 to h.CorpusS28V1.
 func bindCorpusS28V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS28V1_0_0, decode.Validator[CorpusS28V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS28V1, decode.Validator[CorpusS28V1_0_0Args]())
 }
 
 // specCorpusS29V1_0_0 returns the spec of corpus.s29@1.0.0.
@@ -1046,9 +1050,9 @@ func specCorpusS29V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS29V1_0_0 binds corpus.s29@1.0.0 to h.CorpusS29V1_0_0.
+// bindCorpusS29V1_0_0 binds corpus.s29@1.0.0 to h.CorpusS29V1.
 func bindCorpusS29V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS29V1_0_0, decode.Validator[CorpusS29V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS29V1, decode.Validator[CorpusS29V1_0_0Args]())
 }
 
 // specCorpusS30V1_0_0 returns the spec of corpus.s30@1.0.0.
@@ -1065,9 +1069,9 @@ func specCorpusS30V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS30V1_0_0 binds corpus.s30@1.0.0 to h.CorpusS30V1_0_0.
+// bindCorpusS30V1_0_0 binds corpus.s30@1.0.0 to h.CorpusS30V1.
 func bindCorpusS30V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS30V1_0_0, decode.Validator[CorpusS30V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS30V1, decode.Validator[CorpusS30V1_0_0Args]())
 }
 
 // specCorpusS31V1_0_0 returns the spec of corpus.s31@1.0.0.
@@ -1084,9 +1088,9 @@ func specCorpusS31V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS31V1_0_0 binds corpus.s31@1.0.0 to h.CorpusS31V1_0_0.
+// bindCorpusS31V1_0_0 binds corpus.s31@1.0.0 to h.CorpusS31V1.
 func bindCorpusS31V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS31V1_0_0, decode.Validator[CorpusS31V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS31V1, decode.Validator[CorpusS31V1_0_0Args]())
 }
 
 // specCorpusS32V1_0_0 returns the spec of corpus.s32@1.0.0.
@@ -1103,9 +1107,9 @@ func specCorpusS32V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS32V1_0_0 binds corpus.s32@1.0.0 to h.CorpusS32V1_0_0.
+// bindCorpusS32V1_0_0 binds corpus.s32@1.0.0 to h.CorpusS32V1.
 func bindCorpusS32V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS32V1_0_0, decode.Validator[CorpusS32V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS32V1, decode.Validator[CorpusS32V1_0_0Args]())
 }
 
 // specCorpusS33V1_0_0 returns the spec of corpus.s33@1.0.0.
@@ -1122,9 +1126,9 @@ func specCorpusS33V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS33V1_0_0 binds corpus.s33@1.0.0 to h.CorpusS33V1_0_0.
+// bindCorpusS33V1_0_0 binds corpus.s33@1.0.0 to h.CorpusS33V1.
 func bindCorpusS33V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS33V1_0_0, decode.Validator[CorpusS33V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS33V1, decode.Validator[CorpusS33V1_0_0Args]())
 }
 
 // specCorpusS34V1_0_0 returns the spec of corpus.s34@1.0.0.
@@ -1141,9 +1145,9 @@ func specCorpusS34V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS34V1_0_0 binds corpus.s34@1.0.0 to h.CorpusS34V1_0_0.
+// bindCorpusS34V1_0_0 binds corpus.s34@1.0.0 to h.CorpusS34V1.
 func bindCorpusS34V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS34V1_0_0, decode.Validator[CorpusS34V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS34V1, decode.Validator[CorpusS34V1_0_0Args]())
 }
 
 // specCorpusS35V1_0_0 returns the spec of corpus.s35@1.0.0.
@@ -1160,9 +1164,9 @@ func specCorpusS35V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS35V1_0_0 binds corpus.s35@1.0.0 to h.CorpusS35V1_0_0.
+// bindCorpusS35V1_0_0 binds corpus.s35@1.0.0 to h.CorpusS35V1.
 func bindCorpusS35V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS35V1_0_0, decode.Validator[CorpusS35V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS35V1, decode.Validator[CorpusS35V1_0_0Args]())
 }
 
 // specCorpusS36V1_0_0 returns the spec of corpus.s36@1.0.0.
@@ -1179,9 +1183,9 @@ func specCorpusS36V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS36V1_0_0 binds corpus.s36@1.0.0 to h.CorpusS36V1_0_0.
+// bindCorpusS36V1_0_0 binds corpus.s36@1.0.0 to h.CorpusS36V1.
 func bindCorpusS36V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS36V1_0_0, decode.Validator[CorpusS36V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS36V1, decode.Validator[CorpusS36V1_0_0Args]())
 }
 
 // specCorpusS37V1_0_0 returns the spec of corpus.s37@1.0.0.
@@ -1198,9 +1202,9 @@ func specCorpusS37V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS37V1_0_0 binds corpus.s37@1.0.0 to h.CorpusS37V1_0_0.
+// bindCorpusS37V1_0_0 binds corpus.s37@1.0.0 to h.CorpusS37V1.
 func bindCorpusS37V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS37V1_0_0, decode.Validator[CorpusS37V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS37V1, decode.Validator[CorpusS37V1_0_0Args]())
 }
 
 // specCorpusS38V1_0_0 returns the spec of corpus.s38@1.0.0.
@@ -1217,9 +1221,9 @@ func specCorpusS38V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS38V1_0_0 binds corpus.s38@1.0.0 to h.CorpusS38V1_0_0.
+// bindCorpusS38V1_0_0 binds corpus.s38@1.0.0 to h.CorpusS38V1.
 func bindCorpusS38V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS38V1_0_0, decode.Validator[CorpusS38V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS38V1, decode.Validator[CorpusS38V1_0_0Args]())
 }
 
 // specCorpusS39V1_0_0 returns the spec of corpus.s39@1.0.0.
@@ -1236,9 +1240,9 @@ func specCorpusS39V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS39V1_0_0 binds corpus.s39@1.0.0 to h.CorpusS39V1_0_0.
+// bindCorpusS39V1_0_0 binds corpus.s39@1.0.0 to h.CorpusS39V1.
 func bindCorpusS39V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS39V1_0_0, decode.Validator[CorpusS39V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS39V1, decode.Validator[CorpusS39V1_0_0Args]())
 }
 
 // specCorpusS40V1_0_0 returns the spec of corpus.s40@1.0.0.
@@ -1255,9 +1259,9 @@ func specCorpusS40V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS40V1_0_0 binds corpus.s40@1.0.0 to h.CorpusS40V1_0_0.
+// bindCorpusS40V1_0_0 binds corpus.s40@1.0.0 to h.CorpusS40V1.
 func bindCorpusS40V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS40V1_0_0, decode.Validator[CorpusS40V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS40V1, decode.Validator[CorpusS40V1_0_0Args]())
 }
 
 // specCorpusS41V1_0_0 returns the spec of corpus.s41@1.0.0.
@@ -1274,9 +1278,9 @@ func specCorpusS41V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS41V1_0_0 binds corpus.s41@1.0.0 to h.CorpusS41V1_0_0.
+// bindCorpusS41V1_0_0 binds corpus.s41@1.0.0 to h.CorpusS41V1.
 func bindCorpusS41V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS41V1_0_0, decode.Validator[CorpusS41V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS41V1, decode.Validator[CorpusS41V1_0_0Args]())
 }
 
 // specCorpusS42V1_0_0 returns the spec of corpus.s42@1.0.0.
@@ -1293,9 +1297,9 @@ func specCorpusS42V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS42V1_0_0 binds corpus.s42@1.0.0 to h.CorpusS42V1_0_0.
+// bindCorpusS42V1_0_0 binds corpus.s42@1.0.0 to h.CorpusS42V1.
 func bindCorpusS42V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS42V1_0_0, decode.Validator[CorpusS42V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS42V1, decode.Validator[CorpusS42V1_0_0Args]())
 }
 
 // specCorpusS43V1_0_0 returns the spec of corpus.s43@1.0.0.
@@ -1312,9 +1316,9 @@ func specCorpusS43V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS43V1_0_0 binds corpus.s43@1.0.0 to h.CorpusS43V1_0_0.
+// bindCorpusS43V1_0_0 binds corpus.s43@1.0.0 to h.CorpusS43V1.
 func bindCorpusS43V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS43V1_0_0, decode.Validator[CorpusS43V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS43V1, decode.Validator[CorpusS43V1_0_0Args]())
 }
 
 // specCorpusS44V1_0_0 returns the spec of corpus.s44@1.0.0.
@@ -1331,9 +1335,9 @@ func specCorpusS44V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS44V1_0_0 binds corpus.s44@1.0.0 to h.CorpusS44V1_0_0.
+// bindCorpusS44V1_0_0 binds corpus.s44@1.0.0 to h.CorpusS44V1.
 func bindCorpusS44V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS44V1_0_0, decode.Validator[CorpusS44V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS44V1, decode.Validator[CorpusS44V1_0_0Args]())
 }
 
 // specCorpusS45V1_0_0 returns the spec of corpus.s45@1.0.0.
@@ -1350,9 +1354,9 @@ func specCorpusS45V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS45V1_0_0 binds corpus.s45@1.0.0 to h.CorpusS45V1_0_0.
+// bindCorpusS45V1_0_0 binds corpus.s45@1.0.0 to h.CorpusS45V1.
 func bindCorpusS45V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS45V1_0_0, decode.Validator[CorpusS45V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS45V1, decode.Validator[CorpusS45V1_0_0Args]())
 }
 
 // specCorpusS46V1_0_0 returns the spec of corpus.s46@1.0.0.
@@ -1369,9 +1373,9 @@ func specCorpusS46V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS46V1_0_0 binds corpus.s46@1.0.0 to h.CorpusS46V1_0_0.
+// bindCorpusS46V1_0_0 binds corpus.s46@1.0.0 to h.CorpusS46V1.
 func bindCorpusS46V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS46V1_0_0, decode.Validator[CorpusS46V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS46V1, decode.Validator[CorpusS46V1_0_0Args]())
 }
 
 // specCorpusS47V1_0_0 returns the spec of corpus.s47@1.0.0.
@@ -1388,9 +1392,9 @@ func specCorpusS47V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS47V1_0_0 binds corpus.s47@1.0.0 to h.CorpusS47V1_0_0.
+// bindCorpusS47V1_0_0 binds corpus.s47@1.0.0 to h.CorpusS47V1.
 func bindCorpusS47V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS47V1_0_0, decode.Validator[CorpusS47V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS47V1, decode.Validator[CorpusS47V1_0_0Args]())
 }
 
 // specCorpusS48V1_0_0 returns the spec of corpus.s48@1.0.0.
@@ -1407,9 +1411,9 @@ func specCorpusS48V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS48V1_0_0 binds corpus.s48@1.0.0 to h.CorpusS48V1_0_0.
+// bindCorpusS48V1_0_0 binds corpus.s48@1.0.0 to h.CorpusS48V1.
 func bindCorpusS48V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS48V1_0_0, decode.Validator[CorpusS48V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS48V1, decode.Validator[CorpusS48V1_0_0Args]())
 }
 
 // specCorpusS49V1_0_0 returns the spec of corpus.s49@1.0.0.
@@ -1426,9 +1430,9 @@ func specCorpusS49V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS49V1_0_0 binds corpus.s49@1.0.0 to h.CorpusS49V1_0_0.
+// bindCorpusS49V1_0_0 binds corpus.s49@1.0.0 to h.CorpusS49V1.
 func bindCorpusS49V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS49V1_0_0, decode.Validator[CorpusS49V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS49V1, decode.Validator[CorpusS49V1_0_0Args]())
 }
 
 // specCorpusS50V1_0_0 returns the spec of corpus.s50@1.0.0.
@@ -1445,9 +1449,9 @@ func specCorpusS50V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS50V1_0_0 binds corpus.s50@1.0.0 to h.CorpusS50V1_0_0.
+// bindCorpusS50V1_0_0 binds corpus.s50@1.0.0 to h.CorpusS50V1.
 func bindCorpusS50V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS50V1_0_0, decode.Validator[CorpusS50V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS50V1, decode.Validator[CorpusS50V1_0_0Args]())
 }
 
 // specCorpusS51V1_0_0 returns the spec of corpus.s51@1.0.0.
@@ -1464,9 +1468,9 @@ func specCorpusS51V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS51V1_0_0 binds corpus.s51@1.0.0 to h.CorpusS51V1_0_0.
+// bindCorpusS51V1_0_0 binds corpus.s51@1.0.0 to h.CorpusS51V1.
 func bindCorpusS51V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS51V1_0_0, decode.Validator[CorpusS51V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS51V1, decode.Validator[CorpusS51V1_0_0Args]())
 }
 
 // specCorpusS52V1_0_0 returns the spec of corpus.s52@1.0.0.
@@ -1483,9 +1487,9 @@ func specCorpusS52V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS52V1_0_0 binds corpus.s52@1.0.0 to h.CorpusS52V1_0_0.
+// bindCorpusS52V1_0_0 binds corpus.s52@1.0.0 to h.CorpusS52V1.
 func bindCorpusS52V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS52V1_0_0, decode.Validator[CorpusS52V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS52V1, decode.Validator[CorpusS52V1_0_0Args]())
 }
 
 // specCorpusS53V1_0_0 returns the spec of corpus.s53@1.0.0.
@@ -1502,9 +1506,9 @@ func specCorpusS53V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS53V1_0_0 binds corpus.s53@1.0.0 to h.CorpusS53V1_0_0.
+// bindCorpusS53V1_0_0 binds corpus.s53@1.0.0 to h.CorpusS53V1.
 func bindCorpusS53V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS53V1_0_0, decode.Validator[CorpusS53V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS53V1, decode.Validator[CorpusS53V1_0_0Args]())
 }
 
 // specCorpusS54V1_0_0 returns the spec of corpus.s54@1.0.0.
@@ -1521,9 +1525,9 @@ func specCorpusS54V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS54V1_0_0 binds corpus.s54@1.0.0 to h.CorpusS54V1_0_0.
+// bindCorpusS54V1_0_0 binds corpus.s54@1.0.0 to h.CorpusS54V1.
 func bindCorpusS54V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS54V1_0_0, decode.Validator[CorpusS54V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS54V1, decode.Validator[CorpusS54V1_0_0Args]())
 }
 
 // specCorpusS55V1_0_0 returns the spec of corpus.s55@1.0.0.
@@ -1540,9 +1544,9 @@ func specCorpusS55V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS55V1_0_0 binds corpus.s55@1.0.0 to h.CorpusS55V1_0_0.
+// bindCorpusS55V1_0_0 binds corpus.s55@1.0.0 to h.CorpusS55V1.
 func bindCorpusS55V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS55V1_0_0, decode.Validator[CorpusS55V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS55V1, decode.Validator[CorpusS55V1_0_0Args]())
 }
 
 // specCorpusS56V1_0_0 returns the spec of corpus.s56@1.0.0.
@@ -1559,9 +1563,9 @@ func specCorpusS56V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS56V1_0_0 binds corpus.s56@1.0.0 to h.CorpusS56V1_0_0.
+// bindCorpusS56V1_0_0 binds corpus.s56@1.0.0 to h.CorpusS56V1.
 func bindCorpusS56V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS56V1_0_0, decode.Validator[CorpusS56V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS56V1, decode.Validator[CorpusS56V1_0_0Args]())
 }
 
 // specCorpusS57V1_0_0 returns the spec of corpus.s57@1.0.0.
@@ -1578,9 +1582,9 @@ func specCorpusS57V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS57V1_0_0 binds corpus.s57@1.0.0 to h.CorpusS57V1_0_0.
+// bindCorpusS57V1_0_0 binds corpus.s57@1.0.0 to h.CorpusS57V1.
 func bindCorpusS57V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS57V1_0_0, decode.Validator[CorpusS57V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS57V1, decode.Validator[CorpusS57V1_0_0Args]())
 }
 
 // specCorpusS58V1_0_0 returns the spec of corpus.s58@1.0.0.
@@ -1597,9 +1601,9 @@ func specCorpusS58V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS58V1_0_0 binds corpus.s58@1.0.0 to h.CorpusS58V1_0_0.
+// bindCorpusS58V1_0_0 binds corpus.s58@1.0.0 to h.CorpusS58V1.
 func bindCorpusS58V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS58V1_0_0, decode.Validator[CorpusS58V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS58V1, decode.Validator[CorpusS58V1_0_0Args]())
 }
 
 // specCorpusS59V1_0_0 returns the spec of corpus.s59@1.0.0.
@@ -1616,9 +1620,9 @@ func specCorpusS59V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS59V1_0_0 binds corpus.s59@1.0.0 to h.CorpusS59V1_0_0.
+// bindCorpusS59V1_0_0 binds corpus.s59@1.0.0 to h.CorpusS59V1.
 func bindCorpusS59V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS59V1_0_0, decode.Validator[CorpusS59V1_0_0Args]())
+	return mcp.TypedTool(h.CorpusS59V1, decode.Validator[CorpusS59V1_0_0Args]())
 }
 
 // specCrmNotesAppendV1_0_0 returns the spec of crm.notes.append@1.0.0.
@@ -1636,9 +1640,9 @@ func specCrmNotesAppendV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1_0_0.
+// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1.
 func bindCrmNotesAppendV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CrmNotesAppendV1_0_0, decode.Validator[CrmNotesAppendV1_0_0Args]())
+	return mcp.TypedTool(h.CrmNotesAppendV1, decode.Validator[CrmNotesAppendV1_0_0Args]())
 }
 
 // specEdgeExactV1_0_0 returns the spec of edge.exact@1.0.0.
@@ -1655,9 +1659,9 @@ func specEdgeExactV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeExactV1_0_0 binds edge.exact@1.0.0 to h.EdgeExactV1_0_0.
+// bindEdgeExactV1_0_0 binds edge.exact@1.0.0 to h.EdgeExactV1.
 func bindEdgeExactV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeExactV1_0_0, decode.Validator[EdgeExactV1_0_0Args]())
+	return mcp.TypedTool(h.EdgeExactV1, decode.Validator[EdgeExactV1_0_0Args]())
 }
 
 // specEdgeNestedV1_0_0 returns the spec of edge.nested@1.0.0.
@@ -1674,9 +1678,9 @@ func specEdgeNestedV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeNestedV1_0_0 binds edge.nested@1.0.0 to h.EdgeNestedV1_0_0.
+// bindEdgeNestedV1_0_0 binds edge.nested@1.0.0 to h.EdgeNestedV1.
 func bindEdgeNestedV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeNestedV1_0_0, decode.Validator[EdgeNestedV1_0_0Args]())
+	return mcp.TypedTool(h.EdgeNestedV1, decode.Validator[EdgeNestedV1_0_0Args]())
 }
 
 // specEdgeNumbersV1_0_0 returns the spec of edge.numbers@1.0.0.
@@ -1693,9 +1697,9 @@ func specEdgeNumbersV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeNumbersV1_0_0 binds edge.numbers@1.0.0 to h.EdgeNumbersV1_0_0.
+// bindEdgeNumbersV1_0_0 binds edge.numbers@1.0.0 to h.EdgeNumbersV1.
 func bindEdgeNumbersV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeNumbersV1_0_0, decode.Validator[EdgeNumbersV1_0_0Args]())
+	return mcp.TypedTool(h.EdgeNumbersV1, decode.Validator[EdgeNumbersV1_0_0Args]())
 }
 
 // specEdgeUnionsV1_0_0 returns the spec of edge.unions@1.0.0.
@@ -1712,9 +1716,9 @@ func specEdgeUnionsV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeUnionsV1_0_0 binds edge.unions@1.0.0 to h.EdgeUnionsV1_0_0.
+// bindEdgeUnionsV1_0_0 binds edge.unions@1.0.0 to h.EdgeUnionsV1.
 func bindEdgeUnionsV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeUnionsV1_0_0, decode.Validator[EdgeUnionsV1_0_0Args]())
+	return mcp.TypedTool(h.EdgeUnionsV1, decode.Validator[EdgeUnionsV1_0_0Args]())
 }
 
 // specEdgeUniqueV1_0_0 returns the spec of edge.unique@1.0.0.
@@ -1731,9 +1735,9 @@ func specEdgeUniqueV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeUniqueV1_0_0 binds edge.unique@1.0.0 to h.EdgeUniqueV1_0_0.
+// bindEdgeUniqueV1_0_0 binds edge.unique@1.0.0 to h.EdgeUniqueV1.
 func bindEdgeUniqueV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeUniqueV1_0_0, decode.Validator[EdgeUniqueV1_0_0Args]())
+	return mcp.TypedTool(h.EdgeUniqueV1, decode.Validator[EdgeUniqueV1_0_0Args]())
 }
 
 // specPaymentsLookupV1_0_0 returns the spec of payments.lookup@1.0.0.
@@ -1753,9 +1757,9 @@ func specPaymentsLookupV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1_0_0.
+// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1.
 func bindPaymentsLookupV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsLookupV1_0_0, decode.Validator[PaymentsLookupV1_0_0Args]())
+	return mcp.TypedTool(h.PaymentsLookupV1, decode.Validator[PaymentsLookupV1_0_0Args]())
 }
 
 // specPaymentsLookupV2_0_0 returns the spec of payments.lookup@2.0.0.
@@ -1773,9 +1777,9 @@ func specPaymentsLookupV2_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2_0_0.
+// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2.
 func bindPaymentsLookupV2_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsLookupV2_0_0, decode.Validator[PaymentsLookupV2_0_0Args]())
+	return mcp.TypedTool(h.PaymentsLookupV2, decode.Validator[PaymentsLookupV2_0_0Args]())
 }
 
 // specPaymentsLookupV3_0_0 returns the spec of payments.lookup@3.0.0.
@@ -1793,9 +1797,9 @@ func specPaymentsLookupV3_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsLookupV3_0_0 binds payments.lookup@3.0.0 to h.PaymentsLookupV3_0_0.
+// bindPaymentsLookupV3_0_0 binds payments.lookup@3.0.0 to h.PaymentsLookupV3.
 func bindPaymentsLookupV3_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsLookupV3_0_0, decode.Validator[PaymentsLookupV3_0_0Args]())
+	return mcp.TypedTool(h.PaymentsLookupV3, decode.Validator[PaymentsLookupV3_0_0Args]())
 }
 
 // specPaymentsReleaseV1_0_0 returns the spec of payments.release@1.0.0.
@@ -1814,9 +1818,9 @@ func specPaymentsReleaseV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1_0_0.
+// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1.
 func bindPaymentsReleaseV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsReleaseV1_0_0, decode.Validator[PaymentsReleaseV1_0_0Args]())
+	return mcp.TypedTool(h.PaymentsReleaseV1, decode.Validator[PaymentsReleaseV1_0_0Args]())
 }
 
 // RepairArguments applies the deterministic repair of name@version to raw

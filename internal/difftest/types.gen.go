@@ -16,6 +16,11 @@ type CorpusS00V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS00V1Args is what Handler.CorpusS00V1 takes: the arguments of corpus.s00@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS00V1Args = CorpusS00V1_0_0Args
+
 // CorpusS01V1_0_0Args are the arguments of corpus.s01 1.0.0: Corpus schema 01.
 //
 // Takes arguments of the corpus schema of seed 20001.
@@ -28,6 +33,11 @@ type CorpusS01V1_0_0Args struct {
 	Tags []any `json:"tags"`
 }
 
+// CorpusS01V1Args is what Handler.CorpusS01V1 takes: the arguments of corpus.s01@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS01V1Args = CorpusS01V1_0_0Args
+
 // CorpusS02V1_0_0Args are the arguments of corpus.s02 1.0.0: Corpus schema 02.
 //
 // Takes arguments of the corpus schema of seed 20002.
@@ -35,6 +45,11 @@ type CorpusS02V1_0_0Args struct {
 	// V is the "v" property (required).
 	V optional.Nullable[bool] `json:"v"`
 }
+
+// CorpusS02V1Args is what Handler.CorpusS02V1 takes: the arguments of corpus.s02@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS02V1Args = CorpusS02V1_0_0Args
 
 // CorpusS03V1_0_0Args are the arguments of corpus.s03 1.0.0: Corpus schema 03.
 //
@@ -60,10 +75,20 @@ type CorpusS03V1_0_0ArgsID struct {
 	XY optional.Value[any] `json:"x-y,omitzero"`
 }
 
+// CorpusS03V1Args is what Handler.CorpusS03V1 takes: the arguments of corpus.s03@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS03V1Args = CorpusS03V1_0_0Args
+
 // CorpusS04V1_0_0Args are the arguments of corpus.s04 1.0.0: Corpus schema 04.
 //
 // Takes arguments of the corpus schema of seed 20004.
 type CorpusS04V1_0_0Args struct{}
+
+// CorpusS04V1Args is what Handler.CorpusS04V1 takes: the arguments of corpus.s04@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS04V1Args = CorpusS04V1_0_0Args
 
 // CorpusS05V1_0_0Args are the arguments of corpus.s05 1.0.0: Corpus schema 05.
 //
@@ -73,6 +98,11 @@ type CorpusS05V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS05V1Args is what Handler.CorpusS05V1 takes: the arguments of corpus.s05@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS05V1Args = CorpusS05V1_0_0Args
+
 // CorpusS06V1_0_0Args are the arguments of corpus.s06 1.0.0: Corpus schema 06.
 //
 // Takes arguments of the corpus schema of seed 20006.
@@ -81,6 +111,11 @@ type CorpusS06V1_0_0Args struct {
 	V []any `json:"v"`
 }
 
+// CorpusS06V1Args is what Handler.CorpusS06V1 takes: the arguments of corpus.s06@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS06V1Args = CorpusS06V1_0_0Args
+
 // CorpusS07V1_0_0Args are the arguments of corpus.s07 1.0.0: Corpus schema 07.
 //
 // Takes arguments of the corpus schema of seed 20007.
@@ -88,6 +123,11 @@ type CorpusS07V1_0_0Args struct {
 	// É is the "é" property (required).
 	É any `json:"é"`
 }
+
+// CorpusS07V1Args is what Handler.CorpusS07V1 takes: the arguments of corpus.s07@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS07V1Args = CorpusS07V1_0_0Args
 
 // CorpusS08V1_0_0Args are the arguments of corpus.s08 1.0.0: Corpus schema 08.
 //
@@ -109,6 +149,11 @@ type CorpusS08V1_0_0ArgsV struct {
 	Ok optional.Value[int64] `json:"ok,omitzero"`
 }
 
+// CorpusS08V1Args is what Handler.CorpusS08V1 takes: the arguments of corpus.s08@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS08V1Args = CorpusS08V1_0_0Args
+
 // CorpusS09V1_0_0Args are the arguments of corpus.s09 1.0.0: Corpus schema 09.
 //
 // Takes arguments of the corpus schema of seed 20009.
@@ -119,6 +164,11 @@ type CorpusS09V1_0_0Args struct {
 	Tags optional.Value[int64] `json:"tags,omitzero"`
 }
 
+// CorpusS09V1Args is what Handler.CorpusS09V1 takes: the arguments of corpus.s09@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS09V1Args = CorpusS09V1_0_0Args
+
 // CorpusS10V1_0_0Args are the arguments of corpus.s10 1.0.0: Corpus schema 10.
 //
 // Takes arguments of the corpus schema of seed 20010.
@@ -127,6 +177,11 @@ type CorpusS10V1_0_0Args struct {
 	Ok any `json:"ok"`
 }
 
+// CorpusS10V1Args is what Handler.CorpusS10V1 takes: the arguments of corpus.s10@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS10V1Args = CorpusS10V1_0_0Args
+
 // CorpusS11V1_0_0Args are the arguments of corpus.s11 1.0.0: Corpus schema 11.
 //
 // Takes arguments of the corpus schema of seed 20011.
@@ -134,6 +189,11 @@ type CorpusS11V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
+
+// CorpusS11V1Args is what Handler.CorpusS11V1 takes: the arguments of corpus.s11@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS11V1Args = CorpusS11V1_0_0Args
 
 // CorpusS12V1_0_0Args are the arguments of corpus.s12 1.0.0: Corpus schema 12.
 //
@@ -148,6 +208,11 @@ type CorpusS12V1_0_0ArgsLegs struct {
 	// Note is the "note" property (required).
 	Note any `json:"note"`
 }
+
+// CorpusS12V1Args is what Handler.CorpusS12V1 takes: the arguments of corpus.s12@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS12V1Args = CorpusS12V1_0_0Args
 
 // CorpusS13V1_0_0Args are the arguments of corpus.s13 1.0.0: Corpus schema 13.
 //
@@ -165,6 +230,11 @@ func (v CorpusS13V1_0_0Args) MarshalJSON() ([]byte, error) {
 	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
 }
 
+// CorpusS13V1Args is what Handler.CorpusS13V1 takes: the arguments of corpus.s13@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS13V1Args = CorpusS13V1_0_0Args
+
 // CorpusS14V1_0_0Args are the arguments of corpus.s14 1.0.0: Corpus schema 14.
 //
 // Takes arguments of the corpus schema of seed 20014.
@@ -172,6 +242,11 @@ type CorpusS14V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
+
+// CorpusS14V1Args is what Handler.CorpusS14V1 takes: the arguments of corpus.s14@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS14V1Args = CorpusS14V1_0_0Args
 
 // CorpusS15V1_0_0Args are the arguments of corpus.s15 1.0.0: Corpus schema 15.
 //
@@ -186,6 +261,11 @@ type CorpusS15V1_0_0Args struct {
 	// Tags is the "tags" property (optional).
 	Tags optional.Value[float64] `json:"tags,omitzero"`
 }
+
+// CorpusS15V1Args is what Handler.CorpusS15V1 takes: the arguments of corpus.s15@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS15V1Args = CorpusS15V1_0_0Args
 
 // CorpusS16V1_0_0Args are the arguments of corpus.s16 1.0.0: Corpus schema 16.
 //
@@ -217,6 +297,11 @@ type CorpusS16V1_0_0ArgsX0X0 struct {
 	Meta optional.Value[bool] `json:"meta,omitzero"`
 }
 
+// CorpusS16V1Args is what Handler.CorpusS16V1 takes: the arguments of corpus.s16@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS16V1Args = CorpusS16V1_0_0Args
+
 // CorpusS17V1_0_0Args are the arguments of corpus.s17 1.0.0: Corpus schema 17.
 //
 // Takes arguments of the corpus schema of seed 20017.
@@ -231,6 +316,11 @@ type CorpusS17V1_0_0Args struct {
 	É optional.Value[any] `json:"é,omitzero"`
 }
 
+// CorpusS17V1Args is what Handler.CorpusS17V1 takes: the arguments of corpus.s17@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS17V1Args = CorpusS17V1_0_0Args
+
 // CorpusS18V1_0_0Args are the arguments of corpus.s18 1.0.0: Corpus schema 18.
 //
 // Takes arguments of the corpus schema of seed 20018.
@@ -238,6 +328,11 @@ type CorpusS18V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
+
+// CorpusS18V1Args is what Handler.CorpusS18V1 takes: the arguments of corpus.s18@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS18V1Args = CorpusS18V1_0_0Args
 
 // CorpusS19V1_0_0Args are the arguments of corpus.s19 1.0.0: Corpus schema 19.
 //
@@ -247,6 +342,11 @@ type CorpusS19V1_0_0Args struct {
 	V map[string]any `json:"v"`
 }
 
+// CorpusS19V1Args is what Handler.CorpusS19V1 takes: the arguments of corpus.s19@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS19V1Args = CorpusS19V1_0_0Args
+
 // CorpusS20V1_0_0Args are the arguments of corpus.s20 1.0.0: Corpus schema 20.
 //
 // Takes arguments of the corpus schema of seed 20020.
@@ -255,6 +355,11 @@ type CorpusS20V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS20V1Args is what Handler.CorpusS20V1 takes: the arguments of corpus.s20@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS20V1Args = CorpusS20V1_0_0Args
+
 // CorpusS21V1_0_0Args are the arguments of corpus.s21 1.0.0: Corpus schema 21.
 //
 // Takes arguments of the corpus schema of seed 20021.
@@ -262,6 +367,11 @@ type CorpusS21V1_0_0Args struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
 }
+
+// CorpusS21V1Args is what Handler.CorpusS21V1 takes: the arguments of corpus.s21@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS21V1Args = CorpusS21V1_0_0Args
 
 // CorpusS22V1_0_0Args are the arguments of corpus.s22 1.0.0: Corpus schema 22.
 //
@@ -281,6 +391,11 @@ type CorpusS22V1_0_0ArgsTags struct {
 	Note optional.Value[bool] `json:"note,omitzero"`
 }
 
+// CorpusS22V1Args is what Handler.CorpusS22V1 takes: the arguments of corpus.s22@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS22V1Args = CorpusS22V1_0_0Args
+
 // CorpusS23V1_0_0Args are the arguments of corpus.s23 1.0.0: Corpus schema 23.
 //
 // Takes arguments of the corpus schema of seed 20023.
@@ -288,6 +403,11 @@ type CorpusS23V1_0_0Args struct {
 	// V is the "v" property (required).
 	V optional.Nullable[float64] `json:"v"`
 }
+
+// CorpusS23V1Args is what Handler.CorpusS23V1 takes: the arguments of corpus.s23@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS23V1Args = CorpusS23V1_0_0Args
 
 // CorpusS24V1_0_0Args are the arguments of corpus.s24 1.0.0: Corpus schema 24.
 //
@@ -313,6 +433,11 @@ type CorpusS24V1_0_0ArgsID struct {
 	Amount optional.Value[float64] `json:"amount,omitzero"`
 }
 
+// CorpusS24V1Args is what Handler.CorpusS24V1 takes: the arguments of corpus.s24@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS24V1Args = CorpusS24V1_0_0Args
+
 // CorpusS25V1_0_0Args are the arguments of corpus.s25 1.0.0: Corpus schema 25.
 //
 // Takes arguments of the corpus schema of seed 20025.
@@ -325,6 +450,11 @@ type CorpusS25V1_0_0Args struct {
 	É any `json:"é"`
 }
 
+// CorpusS25V1Args is what Handler.CorpusS25V1 takes: the arguments of corpus.s25@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS25V1Args = CorpusS25V1_0_0Args
+
 // CorpusS26V1_0_0Args are the arguments of corpus.s26 1.0.0: Corpus schema 26.
 //
 // Takes arguments of the corpus schema of seed 20026.
@@ -333,10 +463,20 @@ type CorpusS26V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS26V1Args is what Handler.CorpusS26V1 takes: the arguments of corpus.s26@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS26V1Args = CorpusS26V1_0_0Args
+
 // CorpusS27V1_0_0Args are the arguments of corpus.s27 1.0.0: Corpus schema 27.
 //
 // Takes arguments of the corpus schema of seed 20027.
 type CorpusS27V1_0_0Args struct{}
+
+// CorpusS27V1Args is what Handler.CorpusS27V1 takes: the arguments of corpus.s27@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS27V1Args = CorpusS27V1_0_0Args
 
 // CorpusS28V1_0_0Args are the arguments of corpus.s28 1.0.0: Corpus schema 28.
 //
@@ -345,6 +485,11 @@ type CorpusS28V1_0_0Args struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
 }
+
+// CorpusS28V1Args is what Handler.CorpusS28V1 takes: the arguments of corpus.s28@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS28V1Args = CorpusS28V1_0_0Args
 
 // CorpusS29V1_0_0Args are the arguments of corpus.s29 1.0.0: Corpus schema 29.
 //
@@ -362,6 +507,11 @@ func (v CorpusS29V1_0_0Args) MarshalJSON() ([]byte, error) {
 	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
 }
 
+// CorpusS29V1Args is what Handler.CorpusS29V1 takes: the arguments of corpus.s29@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS29V1Args = CorpusS29V1_0_0Args
+
 // CorpusS30V1_0_0Args are the arguments of corpus.s30 1.0.0: Corpus schema 30.
 //
 // Takes arguments of the corpus schema of seed 20030.
@@ -369,6 +519,11 @@ type CorpusS30V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
+
+// CorpusS30V1Args is what Handler.CorpusS30V1 takes: the arguments of corpus.s30@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS30V1Args = CorpusS30V1_0_0Args
 
 // CorpusS31V1_0_0Args are the arguments of corpus.s31 1.0.0: Corpus schema 31.
 //
@@ -388,6 +543,11 @@ type CorpusS31V1_0_0ArgsVItem struct {
 	Legs optional.Value[[]float64] `json:"legs,omitzero"`
 }
 
+// CorpusS31V1Args is what Handler.CorpusS31V1 takes: the arguments of corpus.s31@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS31V1Args = CorpusS31V1_0_0Args
+
 // CorpusS32V1_0_0Args are the arguments of corpus.s32 1.0.0: Corpus schema 32.
 //
 // Takes arguments of the corpus schema of seed 20032.
@@ -395,6 +555,11 @@ type CorpusS32V1_0_0Args struct {
 	// ID is the "id" property (required).
 	ID []any `json:"id"`
 }
+
+// CorpusS32V1Args is what Handler.CorpusS32V1 takes: the arguments of corpus.s32@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS32V1Args = CorpusS32V1_0_0Args
 
 // CorpusS33V1_0_0Args are the arguments of corpus.s33 1.0.0: Corpus schema 33.
 //
@@ -404,6 +569,11 @@ type CorpusS33V1_0_0Args struct {
 	V map[string]any `json:"v"`
 }
 
+// CorpusS33V1Args is what Handler.CorpusS33V1 takes: the arguments of corpus.s33@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS33V1Args = CorpusS33V1_0_0Args
+
 // CorpusS34V1_0_0Args are the arguments of corpus.s34 1.0.0: Corpus schema 34.
 //
 // Takes arguments of the corpus schema of seed 20034.
@@ -411,6 +581,11 @@ type CorpusS34V1_0_0Args struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
 }
+
+// CorpusS34V1Args is what Handler.CorpusS34V1 takes: the arguments of corpus.s34@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS34V1Args = CorpusS34V1_0_0Args
 
 // CorpusS35V1_0_0Args are the arguments of corpus.s35 1.0.0: Corpus schema 35.
 //
@@ -420,6 +595,11 @@ type CorpusS35V1_0_0Args struct {
 	V int64 `json:"v"`
 }
 
+// CorpusS35V1Args is what Handler.CorpusS35V1 takes: the arguments of corpus.s35@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS35V1Args = CorpusS35V1_0_0Args
+
 // CorpusS36V1_0_0Args are the arguments of corpus.s36 1.0.0: Corpus schema 36.
 //
 // Takes arguments of the corpus schema of seed 20036.
@@ -427,6 +607,11 @@ type CorpusS36V1_0_0Args struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
 }
+
+// CorpusS36V1Args is what Handler.CorpusS36V1 takes: the arguments of corpus.s36@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS36V1Args = CorpusS36V1_0_0Args
 
 // CorpusS37V1_0_0Args are the arguments of corpus.s37 1.0.0: Corpus schema 37.
 //
@@ -449,6 +634,11 @@ const (
 	CorpusS37V1_0_0ArgsMetaC CorpusS37V1_0_0ArgsMeta = "c\"'"
 )
 
+// CorpusS37V1Args is what Handler.CorpusS37V1 takes: the arguments of corpus.s37@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS37V1Args = CorpusS37V1_0_0Args
+
 // CorpusS38V1_0_0Args are the arguments of corpus.s38 1.0.0: Corpus schema 38.
 //
 // Takes arguments of the corpus schema of seed 20038.
@@ -456,6 +646,11 @@ type CorpusS38V1_0_0Args struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
 }
+
+// CorpusS38V1Args is what Handler.CorpusS38V1 takes: the arguments of corpus.s38@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS38V1Args = CorpusS38V1_0_0Args
 
 // CorpusS39V1_0_0Args are the arguments of corpus.s39 1.0.0: Corpus schema 39.
 //
@@ -482,6 +677,11 @@ type CorpusS39V1_0_0ArgsX0 struct {
 	// XY is the "x-y" property (required).
 	XY []optional.Nullable[bool] `json:"x-y"`
 }
+
+// CorpusS39V1Args is what Handler.CorpusS39V1 takes: the arguments of corpus.s39@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS39V1Args = CorpusS39V1_0_0Args
 
 // CorpusS40V1_0_0Args are the arguments of corpus.s40 1.0.0: Corpus schema 40.
 //
@@ -520,6 +720,11 @@ const (
 	CorpusS40V1_0_0ArgsÉOkBAZ CorpusS40V1_0_0ArgsÉOk = "b'aZ"
 )
 
+// CorpusS40V1Args is what Handler.CorpusS40V1 takes: the arguments of corpus.s40@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS40V1Args = CorpusS40V1_0_0Args
+
 // CorpusS41V1_0_0Args are the arguments of corpus.s41 1.0.0: Corpus schema 41.
 //
 // Takes arguments of the corpus schema of seed 20041.
@@ -531,6 +736,11 @@ type CorpusS41V1_0_0Args struct {
 	// Ok is the "ok" property (optional).
 	Ok optional.Value[any] `json:"ok,omitzero"`
 }
+
+// CorpusS41V1Args is what Handler.CorpusS41V1 takes: the arguments of corpus.s41@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS41V1Args = CorpusS41V1_0_0Args
 
 // CorpusS42V1_0_0Args are the arguments of corpus.s42 1.0.0: Corpus schema 42.
 //
@@ -548,6 +758,11 @@ type CorpusS42V1_0_0ArgsV struct {
 	Tags optional.Value[[]string] `json:"tags,omitzero"`
 }
 
+// CorpusS42V1Args is what Handler.CorpusS42V1 takes: the arguments of corpus.s42@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS42V1Args = CorpusS42V1_0_0Args
+
 // CorpusS43V1_0_0Args are the arguments of corpus.s43 1.0.0: Corpus schema 43.
 //
 // Takes arguments of the corpus schema of seed 20043.
@@ -555,6 +770,11 @@ type CorpusS43V1_0_0Args struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
 }
+
+// CorpusS43V1Args is what Handler.CorpusS43V1 takes: the arguments of corpus.s43@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS43V1Args = CorpusS43V1_0_0Args
 
 // CorpusS44V1_0_0Args are the arguments of corpus.s44 1.0.0: Corpus schema 44.
 //
@@ -567,6 +787,11 @@ type CorpusS44V1_0_0Args struct {
 	// É is the "é" property (required). generated
 	É bool `json:"é"`
 }
+
+// CorpusS44V1Args is what Handler.CorpusS44V1 takes: the arguments of corpus.s44@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS44V1Args = CorpusS44V1_0_0Args
 
 // CorpusS45V1_0_0Args are the arguments of corpus.s45 1.0.0: Corpus schema 45.
 //
@@ -590,6 +815,11 @@ const (
 	// CorpusS45V1_0_0ArgsIDEmpty is "".
 	CorpusS45V1_0_0ArgsIDEmpty CorpusS45V1_0_0ArgsID = ""
 )
+
+// CorpusS45V1Args is what Handler.CorpusS45V1 takes: the arguments of corpus.s45@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS45V1Args = CorpusS45V1_0_0Args
 
 // CorpusS46V1_0_0Args are the arguments of corpus.s46 1.0.0: Corpus schema 46.
 //
@@ -617,6 +847,11 @@ type CorpusS46V1_0_0ArgsMeta struct {
 	Name any `json:"name"`
 }
 
+// CorpusS46V1Args is what Handler.CorpusS46V1 takes: the arguments of corpus.s46@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS46V1Args = CorpusS46V1_0_0Args
+
 // CorpusS47V1_0_0Args are the arguments of corpus.s47 1.0.0: Corpus schema 47.
 //
 // Takes arguments of the corpus schema of seed 20047.
@@ -627,6 +862,11 @@ type CorpusS47V1_0_0Args struct {
 	Ok optional.Value[string] `json:"ok,omitzero"`
 }
 
+// CorpusS47V1Args is what Handler.CorpusS47V1 takes: the arguments of corpus.s47@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS47V1Args = CorpusS47V1_0_0Args
+
 // CorpusS48V1_0_0Args are the arguments of corpus.s48 1.0.0: Corpus schema 48.
 //
 // Takes arguments of the corpus schema of seed 20048.
@@ -634,6 +874,11 @@ type CorpusS48V1_0_0Args struct {
 	// V is the "v" property (required).
 	V string `json:"v"`
 }
+
+// CorpusS48V1Args is what Handler.CorpusS48V1 takes: the arguments of corpus.s48@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS48V1Args = CorpusS48V1_0_0Args
 
 // CorpusS49V1_0_0Args are the arguments of corpus.s49 1.0.0: Corpus schema 49.
 //
@@ -655,6 +900,11 @@ type CorpusS49V1_0_0ArgsÉItem struct {
 	Ok string `json:"ok"`
 }
 
+// CorpusS49V1Args is what Handler.CorpusS49V1 takes: the arguments of corpus.s49@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS49V1Args = CorpusS49V1_0_0Args
+
 // CorpusS50V1_0_0Args are the arguments of corpus.s50 1.0.0: Corpus schema 50.
 //
 // Takes arguments of the corpus schema of seed 20050.
@@ -662,6 +912,11 @@ type CorpusS50V1_0_0Args struct {
 	// Amount is the "amount" property (optional).
 	Amount optional.Value[string] `json:"amount,omitzero"`
 }
+
+// CorpusS50V1Args is what Handler.CorpusS50V1 takes: the arguments of corpus.s50@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS50V1Args = CorpusS50V1_0_0Args
 
 // CorpusS51V1_0_0Args are the arguments of corpus.s51 1.0.0: Corpus schema 51.
 //
@@ -671,6 +926,11 @@ type CorpusS51V1_0_0Args struct {
 	ID int64 `json:"id"`
 }
 
+// CorpusS51V1Args is what Handler.CorpusS51V1 takes: the arguments of corpus.s51@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS51V1Args = CorpusS51V1_0_0Args
+
 // CorpusS52V1_0_0Args are the arguments of corpus.s52 1.0.0: Corpus schema 52.
 //
 // Takes arguments of the corpus schema of seed 20052.
@@ -678,6 +938,11 @@ type CorpusS52V1_0_0Args struct {
 	// V is the "v" property (required).
 	V []bool `json:"v"`
 }
+
+// CorpusS52V1Args is what Handler.CorpusS52V1 takes: the arguments of corpus.s52@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS52V1Args = CorpusS52V1_0_0Args
 
 // CorpusS53V1_0_0Args are the arguments of corpus.s53 1.0.0: Corpus schema 53.
 //
@@ -687,6 +952,11 @@ type CorpusS53V1_0_0Args struct {
 	V int64 `json:"v"`
 }
 
+// CorpusS53V1Args is what Handler.CorpusS53V1 takes: the arguments of corpus.s53@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS53V1Args = CorpusS53V1_0_0Args
+
 // CorpusS54V1_0_0Args are the arguments of corpus.s54 1.0.0: Corpus schema 54.
 //
 // Takes arguments of the corpus schema of seed 20054.
@@ -694,6 +964,11 @@ type CorpusS54V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
+
+// CorpusS54V1Args is what Handler.CorpusS54V1 takes: the arguments of corpus.s54@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS54V1Args = CorpusS54V1_0_0Args
 
 // CorpusS55V1_0_0Args are the arguments of corpus.s55 1.0.0: Corpus schema 55.
 //
@@ -703,6 +978,11 @@ type CorpusS55V1_0_0Args struct {
 	V []bool `json:"v"`
 }
 
+// CorpusS55V1Args is what Handler.CorpusS55V1 takes: the arguments of corpus.s55@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS55V1Args = CorpusS55V1_0_0Args
+
 // CorpusS56V1_0_0Args are the arguments of corpus.s56 1.0.0: Corpus schema 56.
 //
 // Takes arguments of the corpus schema of seed 20056.
@@ -710,6 +990,11 @@ type CorpusS56V1_0_0Args struct {
 	// V is the "v" property (required).
 	V int64 `json:"v"`
 }
+
+// CorpusS56V1Args is what Handler.CorpusS56V1 takes: the arguments of corpus.s56@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS56V1Args = CorpusS56V1_0_0Args
 
 // CorpusS57V1_0_0Args are the arguments of corpus.s57 1.0.0: Corpus schema 57.
 //
@@ -722,6 +1007,11 @@ type CorpusS57V1_0_0Args struct {
 	// Ok is the "ok" property (optional).
 	Ok optional.Value[bool] `json:"ok,omitzero"`
 }
+
+// CorpusS57V1Args is what Handler.CorpusS57V1 takes: the arguments of corpus.s57@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS57V1Args = CorpusS57V1_0_0Args
 
 // CorpusS58V1_0_0Args are the arguments of corpus.s58 1.0.0: Corpus schema 58.
 //
@@ -755,6 +1045,11 @@ type CorpusS58V1_0_0ArgsValueItem struct {
 	XY optional.Value[any] `json:"x-y,omitzero"`
 }
 
+// CorpusS58V1Args is what Handler.CorpusS58V1 takes: the arguments of corpus.s58@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS58V1Args = CorpusS58V1_0_0Args
+
 // CorpusS59V1_0_0Args are the arguments of corpus.s59 1.0.0: Corpus schema 59.
 //
 // Takes arguments of the corpus schema of seed 20059.
@@ -765,6 +1060,11 @@ type CorpusS59V1_0_0Args struct {
 	É optional.Value[int64] `json:"é,omitzero"`
 }
 
+// CorpusS59V1Args is what Handler.CorpusS59V1 takes: the arguments of corpus.s59@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CorpusS59V1Args = CorpusS59V1_0_0Args
+
 // CrmNotesAppendV1_0_0Args are the arguments of crm.notes.append 1.0.0: Append a CRM note.
 //
 // Append a note to a customer record.
@@ -774,6 +1074,11 @@ type CrmNotesAppendV1_0_0Args struct {
 	// Note is the "note" property (required).
 	Note string `json:"note"`
 }
+
+// CrmNotesAppendV1Args is what Handler.CrmNotesAppendV1 takes: the arguments of crm.notes.append@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CrmNotesAppendV1Args = CrmNotesAppendV1_0_0Args
 
 // EdgeExactV1_0_0Args are the arguments of edge.exact 1.0.0: Edge case exact.
 //
@@ -786,6 +1091,11 @@ type EdgeExactV1_0_0Args struct {
 	// Num is the "num" property (optional).
 	Num optional.Value[float64] `json:"num,omitzero"`
 }
+
+// EdgeExactV1Args is what Handler.EdgeExactV1 takes: the arguments of edge.exact@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type EdgeExactV1Args = EdgeExactV1_0_0Args
 
 // EdgeNestedV1_0_0Args are the arguments of edge.nested 1.0.0: Edge case nested.
 //
@@ -842,6 +1152,11 @@ type EdgeNestedV1_0_0ArgsValue struct {
 	K optional.Value[bool] `json:"k,omitzero"`
 }
 
+// EdgeNestedV1Args is what Handler.EdgeNestedV1 takes: the arguments of edge.nested@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type EdgeNestedV1Args = EdgeNestedV1_0_0Args
+
 // EdgeNumbersV1_0_0Args are the arguments of edge.numbers 1.0.0: Edge case numbers.
 //
 // Takes arguments the corpus rarely writes.
@@ -882,6 +1197,11 @@ const (
 	// EdgeNumbersV1_0_0ArgsSnumA is "a".
 	EdgeNumbersV1_0_0ArgsSnumA EdgeNumbersV1_0_0ArgsSnum = "a"
 )
+
+// EdgeNumbersV1Args is what Handler.EdgeNumbersV1 takes: the arguments of edge.numbers@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type EdgeNumbersV1Args = EdgeNumbersV1_0_0Args
 
 // EdgeUnionsV1_0_0Args are the arguments of edge.unions 1.0.0: Edge case unions.
 //
@@ -999,6 +1319,11 @@ type EdgeUnionsV1_0_0Node struct {
 	Name string `json:"name"`
 }
 
+// EdgeUnionsV1Args is what Handler.EdgeUnionsV1 takes: the arguments of edge.unions@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type EdgeUnionsV1Args = EdgeUnionsV1_0_0Args
+
 // EdgeUniqueV1_0_0Args are the arguments of edge.unique 1.0.0: Edge case unique.
 //
 // Takes arguments the corpus rarely writes.
@@ -1030,6 +1355,11 @@ const (
 	EdgeUniqueV1_0_0ArgsEnumsItemB EdgeUniqueV1_0_0ArgsEnumsItem = "b"
 )
 
+// EdgeUniqueV1Args is what Handler.EdgeUniqueV1 takes: the arguments of edge.unique@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type EdgeUniqueV1Args = EdgeUniqueV1_0_0Args
+
 // PaymentsLookupV1_0_0Args are the arguments of payments.lookup 1.0.0: Look up a payment.
 //
 // Return the status, amount and counterparties of a payment by its reference.
@@ -1039,6 +1369,11 @@ type PaymentsLookupV1_0_0Args struct {
 	// Reference is the "reference" property (required).
 	Reference string `json:"reference"`
 }
+
+// PaymentsLookupV1Args is what Handler.PaymentsLookupV1 takes: the arguments of payments.lookup@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsLookupV1Args = PaymentsLookupV1_0_0Args
 
 // PaymentsLookupV2_0_0Args are the arguments of payments.lookup 2.0.0: Look up a payment.
 //
@@ -1052,6 +1387,11 @@ type PaymentsLookupV2_0_0Args struct {
 	Reference string `json:"reference"`
 }
 
+// PaymentsLookupV2Args is what Handler.PaymentsLookupV2 takes: the arguments of payments.lookup@2.0.0,
+// the newest version of the 2.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsLookupV2Args = PaymentsLookupV2_0_0Args
+
 // PaymentsLookupV3_0_0Args are the arguments of payments.lookup 3.0.0: Look up a payment.
 //
 // Return the status of a payment as of a date.
@@ -1063,6 +1403,11 @@ type PaymentsLookupV3_0_0Args struct {
 	// Reference is the "reference" property (required).
 	Reference string `json:"reference"`
 }
+
+// PaymentsLookupV3Args is what Handler.PaymentsLookupV3 takes: the arguments of payments.lookup@3.0.0,
+// the newest version of the 3.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsLookupV3Args = PaymentsLookupV3_0_0Args
 
 // PaymentsReleaseV1_0_0Args are the arguments of payments.release 1.0.0: Release a held payment.
 //
@@ -1088,3 +1433,8 @@ const (
 	// PaymentsReleaseV1_0_0ArgsCurrencyEUR is "EUR".
 	PaymentsReleaseV1_0_0ArgsCurrencyEUR PaymentsReleaseV1_0_0ArgsCurrency = "EUR"
 )
+
+// PaymentsReleaseV1Args is what Handler.PaymentsReleaseV1 takes: the arguments of payments.release@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsReleaseV1Args = PaymentsReleaseV1_0_0Args

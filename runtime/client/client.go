@@ -209,7 +209,9 @@ type CallOption func(meta map[string]any)
 
 // WithVersion pins a version constraint ("^1.0.0", "1.0.0"): the server
 // resolves it among the versions this client is entitled to, deprecated
-// included, retired never.
+// included, retired never, and a preview only when no other version
+// satisfies the constraint (so "^2.0.0" reaches a 2.0.0 preview, "*" does
+// not).
 func WithVersion(constraint string) CallOption {
 	return func(meta map[string]any) { meta[protocol.MetaVersion] = constraint }
 }

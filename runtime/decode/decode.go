@@ -961,3 +961,21 @@ func Adapt[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(raw json
 		return v, errs
 	}
 }
+
+// Forward is the validator of a tool version that is not the newest of its
+// major line (generated code binds it): the arguments are checked against
+// the version's own contract (own), which is what its caller was promised
+// and whose errors it is told, and only then decoded with the newest
+// version's validator (newest), whose value the line's one handler method
+// takes. A minor only loosens a contract, and the generator refuses a line
+// where the newest version does not accept what an older one does, so the
+// second step does not fail on arguments the first accepted; if it ever
+// did, its errors are returned and the handler is not reached.
+func Forward(own, newest func(raw json.RawMessage) (any, schema.Errors)) func(raw json.RawMessage) (any, schema.Errors) {
+	return func(raw json.RawMessage) (any, schema.Errors) {
+		if _, errs := own(raw); len(errs) > 0 {
+			return nil, errs
+		}
+		return newest(raw)
+	}
+}

@@ -220,10 +220,11 @@ func newestVisibleIn(versions []ToolSpec, v view) (*ToolSpec, error) {
 }
 
 // ResolveFor returns the version of name that p's call reaches. With a nil
-// constraint it is the version Discover lists for p. With a constraint (a
-// caller's pin) it is the newest version satisfying it among the versions p
-// is entitled to — deprecated included, so a migration window works;
-// retired never. ok is false when there is none; an unknown clearance is an
+// constraint it is the version Discover lists for p (never a preview).
+// With a constraint (a caller's pin) it is the newest version satisfying it
+// among the versions p is entitled to — deprecated included, so a
+// migration window works; a preview only when nothing else satisfies the
+// pin; retired never (pinnedIn). ok is false when there is none; an unknown clearance is an
 // error. Like Discover's, the returned spec must be treated as read-only.
 func (r *Registry) ResolveFor(p Principal, name string, c *Constraint) (ToolSpec, bool, error) {
 	v, err := p.view()
@@ -240,18 +241,9 @@ func (r *Registry) ResolveFor(p Principal, name string, c *Constraint) (ToolSpec
 		}
 		return *s, true, nil
 	}
-	for i := len(versions) - 1; i >= 0; i-- {
-		s := &versions[i]
-		if !c.Check(s.Version) {
-			continue
-		}
-		ok, err := v.entitles(s) // false for a retired version
-		if err != nil {
-			return ToolSpec{}, false, err
-		}
-		if ok {
-			return *s, true, nil
-		}
+	s, err := pinnedIn(versions, *c, v.entitles) // false for a retired version
+	if s == nil || err != nil {
+		return ToolSpec{}, false, err
 	}
-	return ToolSpec{}, false, nil
+	return *s, true, nil
 }

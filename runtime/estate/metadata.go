@@ -131,27 +131,35 @@ func (c Classification) Rank() (int, error) {
 	return 0, fmt.Errorf("unknown data classification %q (want public, internal, confidential or restricted)", string(c))
 }
 
-// Lifecycle is where a tool version is in its life. Deprecated versions stay
-// callable by an explicit pin (that is what makes a migration window real)
-// but are no longer discovered or "latest"; retired versions are gone.
+// Lifecycle is where a tool version is in its life. A preview version is
+// callable only by a caller who pins it (a rollout: a team ships a major as
+// preview, lets pinned clients try it, then promotes it to active without a
+// redeploy); it is not discovered, not "latest", and not what an unpinned
+// call reaches. Deprecated versions stay callable by an explicit pin (that
+// is what makes a migration window real) but are no longer discovered or
+// "latest"; retired versions are gone.
 type Lifecycle string
 
-// The lifecycle states. A version moves forward only: active → deprecated
-// → retired, or active → retired.
+// The lifecycle states. A version moves forward only: preview → active →
+// deprecated → retired, skipping any.
 const (
+	Preview    Lifecycle = "preview"
 	Active     Lifecycle = "active"
 	Deprecated Lifecycle = "deprecated"
 	Retired    Lifecycle = "retired"
 )
 
+// LifecycleOrder is the forward order of the states, as errors state it.
+const LifecycleOrder = "preview, active, deprecated, retired"
+
 // ParseLifecycle returns the Lifecycle named s. The empty string is an error
 // here; a manifest loader that wants "absent means active" says so itself.
 func ParseLifecycle(s string) (Lifecycle, error) {
 	switch l := Lifecycle(s); l {
-	case Active, Deprecated, Retired:
+	case Preview, Active, Deprecated, Retired:
 		return l, nil
 	}
-	return "", fmt.Errorf("unknown lifecycle %q (want active, deprecated or retired)", s)
+	return "", fmt.Errorf("unknown lifecycle %q (want preview, active, deprecated or retired)", s)
 }
 
 // effective returns the lifecycle a spec field means: "" is Active. An
@@ -171,7 +179,7 @@ func (l Lifecycle) OrActive() Lifecycle {
 }
 
 // CanMoveTo reports whether a version in lifecycle l may move to to: a
-// lifecycle only moves forward (active, deprecated, retired). The registry
+// lifecycle only moves forward (LifecycleOrder). The registry
 // and the breaking-change gate both apply this rule.
 func (l Lifecycle) CanMoveTo(to Lifecycle) bool {
 	return to.OrActive().stage() >= l.OrActive().stage()
@@ -180,6 +188,8 @@ func (l Lifecycle) CanMoveTo(to Lifecycle) bool {
 // stage orders lifecycle states for the forward-only rule.
 func (l Lifecycle) stage() int {
 	switch l {
+	case Preview:
+		return -1
 	case Deprecated:
 		return 1
 	case Retired:

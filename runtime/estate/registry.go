@@ -260,9 +260,11 @@ func (r *Registry) Retire(name, version string) error {
 }
 
 // LifecycleChange moves one published version forward, the only edit a
-// published version ever receives: to Deprecated (with SupersededBy,
-// "name@X.Y.Z", naming where callers should move; "" keeps the current
-// value) or to Retired.
+// published version ever receives: a preview to Active (its promotion:
+// from then on it is what discovery lists and unpinned calls reach, where
+// it is the newest), to Deprecated (with SupersededBy, "name@X.Y.Z",
+// naming where callers should move; "" keeps the current value) or to
+// Retired.
 type LifecycleChange struct {
 	Name, Version string
 	To            Lifecycle
@@ -324,8 +326,8 @@ func (r *Registry) planLocked(c LifecycleChange) (name string, i int, updated To
 	if err != nil {
 		return "", 0, ToolSpec{}, fmt.Errorf("%s: %v", c.Key(), err)
 	}
-	if c.To != Deprecated && c.To != Retired {
-		return "", 0, ToolSpec{}, fmt.Errorf("%s: lifecycle %q (want deprecated or retired)", c.Key(), c.To)
+	if c.To != Active && c.To != Deprecated && c.To != Retired {
+		return "", 0, ToolSpec{}, fmt.Errorf("%s: lifecycle %q (want active, deprecated or retired)", c.Key(), c.To)
 	}
 	versions := r.tools[c.Name]
 	i, ok := slices.BinarySearchFunc(versions, v, byVersion)
@@ -341,7 +343,7 @@ func (r *Registry) planLocked(c LifecycleChange) (name string, i int, updated To
 		}
 	}
 	if !spec.Lifecycle.CanMoveTo(c.To) {
-		return "", 0, ToolSpec{}, fmt.Errorf("%s is %s; a lifecycle only moves forward (active, deprecated, retired)", spec.Key(), spec.Lifecycle)
+		return "", 0, ToolSpec{}, fmt.Errorf("%s is %s; a lifecycle only moves forward (%s)", spec.Key(), spec.Lifecycle, LifecycleOrder)
 	}
 	updated = spec
 	updated.Lifecycle = c.To
@@ -481,19 +483,46 @@ func (r *Registry) Latest(name string) (ToolSpec, bool) {
 	return s.clone(), ok
 }
 
-// Resolve returns the newest version of name that satisfies c and is not
-// retired (deprecated versions included: that is what a pin is for).
+// Resolve returns the version of name a pin c reaches (see pinnedIn),
+// without regard to who calls.
 func (r *Registry) Resolve(name string, c Constraint) (ToolSpec, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	versions := r.tools[name]
+	s, _ := pinnedIn(r.tools[name], c, func(s *ToolSpec) (bool, error) { return s.Lifecycle != Retired, nil })
+	if s == nil {
+		return ToolSpec{}, false
+	}
+	return s.clone(), true
+}
+
+// pinnedIn is the one implementation of "the version a pin reaches": the
+// newest version of versions (ascending) that satisfies c and that ok
+// accepts (never a retired one), deprecated versions included (that is
+// what a pin is for) — but a preview version only when no other version
+// satisfies c. A preview is for the callers who pin it: "^2" or "2.0.0"
+// reaches 2.0.0 while it is the only 2.x, while "*" or ">=1" stays on the
+// active line, as an unpinned call does. A pointer into versions; nil
+// when none.
+func pinnedIn(versions []ToolSpec, c Constraint, ok func(*ToolSpec) (bool, error)) (*ToolSpec, error) {
+	var preview *ToolSpec
 	for i := len(versions) - 1; i >= 0; i-- {
-		s := versions[i]
-		if s.Lifecycle != Retired && c.Check(s.Version) {
-			return s.clone(), true
+		s := &versions[i]
+		if !c.Check(s.Version) || (preview != nil && s.Lifecycle == Preview) {
+			continue
+		}
+		yes, err := ok(s)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case !yes:
+		case s.Lifecycle == Preview:
+			preview = s
+		default:
+			return s, nil
 		}
 	}
-	return ToolSpec{}, false
+	return preview, nil
 }
 
 // LatestActive returns the newest active spec of versions (ascending): the

@@ -591,20 +591,22 @@ func (s *Server) callResult(ctx context.Context, rev Revision, spec estate.ToolS
 }
 
 // successorMeta returns a call result's _meta for a call that reached
-// spec: meta (the handler's, never modified) with, when spec is deprecated,
-// lifecycle "deprecated", and when spec names its successor, supersededBy.
-// A deprecated version is reachable only by a pin and never listed, so the
-// result is the one place its caller can learn where to move; the server's
-// keys win over a handler's of the same name, since they state the estate.
+// spec: meta (the handler's, never modified) with, when spec is deprecated
+// or a preview, its lifecycle, and when spec names its successor,
+// supersededBy. A deprecated or preview version is reachable only by a pin
+// and never listed, so the result is the one place its caller learns that
+// it is on a version that is going away, or not yet the default; the
+// server's keys win over a handler's of the same name, since they state
+// the estate.
 func successorMeta(spec estate.ToolSpec, meta map[string]any) map[string]any {
-	deprecated := spec.Lifecycle == estate.Deprecated
-	if !deprecated && spec.SupersededBy == "" {
+	pinnedOnly := spec.Lifecycle == estate.Deprecated || spec.Lifecycle == estate.Preview
+	if !pinnedOnly && spec.SupersededBy == "" {
 		return meta
 	}
 	out := make(map[string]any, len(meta)+2)
 	maps.Copy(out, meta)
-	if deprecated {
-		out[MetaLifecycle] = string(estate.Deprecated)
+	if pinnedOnly {
+		out[MetaLifecycle] = string(spec.Lifecycle)
 	}
 	if spec.SupersededBy != "" {
 		out[MetaSupersededBy] = spec.SupersededBy

@@ -51,21 +51,25 @@ func Options() mcp.Options {
 	}
 }
 
-// Handler is the service's implementation of the estate: one method per tool
-// version, called only with arguments that passed the version's schema (a
-// violation never reaches it). A returned error becomes a tool failure
-// (isError: true) the model sees; a panic is contained by the server.
+// Handler is the service's implementation of the estate: one method per major
+// line of a tool, called with the arguments of the line's newest version. A
+// call of an older version of the line is first validated against that
+// version's own contract, then decoded as the newest: a minor only loosens
+// the contract, so the arguments are valid for both, and Call.Spec says which
+// version was called. A violation never reaches the handler. A returned
+// error becomes a tool failure (isError: true) the model sees; a panic is
+// contained by the server.
 type Handler interface {
-	// CrmNotesAppendV1_0_0 handles crm.notes.append@1.0.0 (active, write_idempotent): Append a CRM note.
-	CrmNotesAppendV1_0_0(ctx context.Context, call *mcp.Call, args CrmNotesAppendV1_0_0Args) (*mcp.Result, error)
-	// PaymentsLookupV1_0_0 handles payments.lookup@1.0.0 (deprecated, read): Look up a payment.
-	PaymentsLookupV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV1_0_0Args) (*mcp.Result, error)
-	// PaymentsLookupV2_0_0 handles payments.lookup@2.0.0 (active, read): Look up a payment.
-	PaymentsLookupV2_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV2_0_0Args) (*mcp.Result, error)
-	// PaymentsLookupV3_0_0 handles payments.lookup@3.0.0 (active, read): Look up a payment.
-	PaymentsLookupV3_0_0(ctx context.Context, call *mcp.Call, args PaymentsLookupV3_0_0Args) (*mcp.Result, error)
-	// PaymentsReleaseV1_0_0 handles payments.release@1.0.0 (active, irreversible): Release a held payment.
-	PaymentsReleaseV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsReleaseV1_0_0Args) (*mcp.Result, error)
+	// CrmNotesAppendV1 handles crm.notes.append 1.x (1.0.0 active), with the arguments of 1.0.0 (write_idempotent): Append a CRM note.
+	CrmNotesAppendV1(ctx context.Context, call *mcp.Call, args CrmNotesAppendV1Args) (*mcp.Result, error)
+	// PaymentsLookupV1 handles payments.lookup 1.x (1.0.0 deprecated), with the arguments of 1.0.0 (read): Look up a payment.
+	PaymentsLookupV1(ctx context.Context, call *mcp.Call, args PaymentsLookupV1Args) (*mcp.Result, error)
+	// PaymentsLookupV2 handles payments.lookup 2.x (2.0.0 active), with the arguments of 2.0.0 (read): Look up a payment.
+	PaymentsLookupV2(ctx context.Context, call *mcp.Call, args PaymentsLookupV2Args) (*mcp.Result, error)
+	// PaymentsLookupV3 handles payments.lookup 3.x (3.0.0 active), with the arguments of 3.0.0 (read): Look up a payment.
+	PaymentsLookupV3(ctx context.Context, call *mcp.Call, args PaymentsLookupV3Args) (*mcp.Result, error)
+	// PaymentsReleaseV1 handles payments.release 1.x (1.0.0 active), with the arguments of 1.0.0 (irreversible): Release a held payment.
+	PaymentsReleaseV1(ctx context.Context, call *mcp.Call, args PaymentsReleaseV1Args) (*mcp.Result, error)
 }
 
 // toolVersions is every tool version of the package in publish order (by name,
@@ -120,9 +124,9 @@ func specCrmNotesAppendV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1_0_0.
+// bindCrmNotesAppendV1_0_0 binds crm.notes.append@1.0.0 to h.CrmNotesAppendV1.
 func bindCrmNotesAppendV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CrmNotesAppendV1_0_0, decode.Validator[CrmNotesAppendV1_0_0Args]())
+	return mcp.TypedTool(h.CrmNotesAppendV1, decode.Validator[CrmNotesAppendV1_0_0Args]())
 }
 
 // specPaymentsLookupV1_0_0 returns the spec of payments.lookup@1.0.0.
@@ -142,9 +146,9 @@ func specPaymentsLookupV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1_0_0.
+// bindPaymentsLookupV1_0_0 binds payments.lookup@1.0.0 to h.PaymentsLookupV1.
 func bindPaymentsLookupV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsLookupV1_0_0, decode.Validator[PaymentsLookupV1_0_0Args]())
+	return mcp.TypedTool(h.PaymentsLookupV1, decode.Validator[PaymentsLookupV1_0_0Args]())
 }
 
 // specPaymentsLookupV2_0_0 returns the spec of payments.lookup@2.0.0.
@@ -162,9 +166,9 @@ func specPaymentsLookupV2_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2_0_0.
+// bindPaymentsLookupV2_0_0 binds payments.lookup@2.0.0 to h.PaymentsLookupV2.
 func bindPaymentsLookupV2_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsLookupV2_0_0, decode.Validator[PaymentsLookupV2_0_0Args]())
+	return mcp.TypedTool(h.PaymentsLookupV2, decode.Validator[PaymentsLookupV2_0_0Args]())
 }
 
 // specPaymentsLookupV3_0_0 returns the spec of payments.lookup@3.0.0.
@@ -182,9 +186,9 @@ func specPaymentsLookupV3_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsLookupV3_0_0 binds payments.lookup@3.0.0 to h.PaymentsLookupV3_0_0.
+// bindPaymentsLookupV3_0_0 binds payments.lookup@3.0.0 to h.PaymentsLookupV3.
 func bindPaymentsLookupV3_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsLookupV3_0_0, decode.Validator[PaymentsLookupV3_0_0Args]())
+	return mcp.TypedTool(h.PaymentsLookupV3, decode.Validator[PaymentsLookupV3_0_0Args]())
 }
 
 // specPaymentsReleaseV1_0_0 returns the spec of payments.release@1.0.0.
@@ -203,9 +207,9 @@ func specPaymentsReleaseV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1_0_0.
+// bindPaymentsReleaseV1_0_0 binds payments.release@1.0.0 to h.PaymentsReleaseV1.
 func bindPaymentsReleaseV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsReleaseV1_0_0, decode.Validator[PaymentsReleaseV1_0_0Args]())
+	return mcp.TypedTool(h.PaymentsReleaseV1, decode.Validator[PaymentsReleaseV1_0_0Args]())
 }
 
 // RepairArguments applies the deterministic repair of name@version to raw

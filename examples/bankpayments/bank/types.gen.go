@@ -14,6 +14,11 @@ type CrmNotesAppendV1_0_0Args struct {
 	Note string `json:"note"`
 }
 
+// CrmNotesAppendV1Args is what Handler.CrmNotesAppendV1 takes: the arguments of crm.notes.append@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CrmNotesAppendV1Args = CrmNotesAppendV1_0_0Args
+
 // PaymentsLookupV1_0_0Args are the arguments of payments.lookup 1.0.0: Look up a payment.
 //
 // Return the status, amount and counterparties of a payment by its reference.
@@ -23,6 +28,11 @@ type PaymentsLookupV1_0_0Args struct {
 	// Reference is the "reference" property (required).
 	Reference string `json:"reference"`
 }
+
+// PaymentsLookupV1Args is what Handler.PaymentsLookupV1 takes: the arguments of payments.lookup@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsLookupV1Args = PaymentsLookupV1_0_0Args
 
 // PaymentsLookupV2_0_0Args are the arguments of payments.lookup 2.0.0: Look up a payment.
 //
@@ -36,6 +46,11 @@ type PaymentsLookupV2_0_0Args struct {
 	Reference string `json:"reference"`
 }
 
+// PaymentsLookupV2Args is what Handler.PaymentsLookupV2 takes: the arguments of payments.lookup@2.0.0,
+// the newest version of the 2.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsLookupV2Args = PaymentsLookupV2_0_0Args
+
 // PaymentsLookupV3_0_0Args are the arguments of payments.lookup 3.0.0: Look up a payment.
 //
 // Return the status of a payment as of a date.
@@ -47,6 +62,11 @@ type PaymentsLookupV3_0_0Args struct {
 	// Reference is the "reference" property (required).
 	Reference string `json:"reference"`
 }
+
+// PaymentsLookupV3Args is what Handler.PaymentsLookupV3 takes: the arguments of payments.lookup@3.0.0,
+// the newest version of the 3.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsLookupV3Args = PaymentsLookupV3_0_0Args
 
 // PaymentsReleaseV1_0_0Args are the arguments of payments.release 1.0.0: Release a held payment.
 //
@@ -72,3 +92,8 @@ const (
 	// PaymentsReleaseV1_0_0ArgsCurrencyEUR is "EUR".
 	PaymentsReleaseV1_0_0ArgsCurrencyEUR PaymentsReleaseV1_0_0ArgsCurrency = "EUR"
 )
+
+// PaymentsReleaseV1Args is what Handler.PaymentsReleaseV1 takes: the arguments of payments.release@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsReleaseV1Args = PaymentsReleaseV1_0_0Args

@@ -67,41 +67,43 @@ func Options() mcp.Options {
 	}
 }
 
-// Handler is the service's implementation of the estate: one method per tool
-// version, called only with arguments that passed the version's schema (a
-// violation never reaches it). A returned error becomes a tool failure
-// (isError: true) the model sees; a panic is contained by the server.
+// Handler is the service's implementation of the estate: one method per major
+// line of a tool, called with the arguments of the line's newest version. A
+// call of an older version of the line is first validated against that
+// version's own contract, then decoded as the newest: a minor only loosens
+// the contract, so the arguments are valid for both, and Call.Spec says which
+// version was called. A violation never reaches the handler. A returned
+// error becomes a tool failure (isError: true) the model sees; a panic is
+// contained by the server.
 type Handler interface {
-	// JSONSchema202012ToolV1_0_0 handles json_schema_2020_12_tool@1.0.0 (active, read): JSON Schema 2020-12 tool.
-	JSONSchema202012ToolV1_0_0(ctx context.Context, call *mcp.Call, args JSONSchema202012ToolV1_0_0Args) (*mcp.Result, error)
-	// JSONSchema202012ToolV1_0_1 handles json_schema_2020_12_tool@1.0.1 (active, read): JSON Schema 2020-12 tool.
-	JSONSchema202012ToolV1_0_1(ctx context.Context, call *mcp.Call, args JSONSchema202012ToolV1_0_1Args) (*mcp.Result, error)
-	// TestAudioContentV1_0_0 handles test_audio_content@1.0.0 (active, read): Audio content.
-	TestAudioContentV1_0_0(ctx context.Context, call *mcp.Call, args TestAudioContentV1_0_0Args) (*mcp.Result, error)
-	// TestElicitationV1_0_0 handles test_elicitation@1.0.0 (active, read): Elicitation.
-	TestElicitationV1_0_0(ctx context.Context, call *mcp.Call, args TestElicitationV1_0_0Args) (*mcp.Result, error)
-	// TestElicitationSep1034DefaultsV1_0_0 handles test_elicitation_sep1034_defaults@1.0.0 (active, read): Elicitation with defaults.
-	TestElicitationSep1034DefaultsV1_0_0(ctx context.Context, call *mcp.Call, args TestElicitationSep1034DefaultsV1_0_0Args) (*mcp.Result, error)
-	// TestElicitationSep1330EnumsV1_0_0 handles test_elicitation_sep1330_enums@1.0.0 (active, read): Elicitation with enums.
-	TestElicitationSep1330EnumsV1_0_0(ctx context.Context, call *mcp.Call, args TestElicitationSep1330EnumsV1_0_0Args) (*mcp.Result, error)
-	// TestEmbeddedResourceV1_0_0 handles test_embedded_resource@1.0.0 (active, read): Embedded resource.
-	TestEmbeddedResourceV1_0_0(ctx context.Context, call *mcp.Call, args TestEmbeddedResourceV1_0_0Args) (*mcp.Result, error)
-	// TestErrorHandlingV1_0_0 handles test_error_handling@1.0.0 (active, read): Error handling.
-	TestErrorHandlingV1_0_0(ctx context.Context, call *mcp.Call, args TestErrorHandlingV1_0_0Args) (*mcp.Result, error)
-	// TestImageContentV1_0_0 handles test_image_content@1.0.0 (active, read): Image content.
-	TestImageContentV1_0_0(ctx context.Context, call *mcp.Call, args TestImageContentV1_0_0Args) (*mcp.Result, error)
-	// TestMultipleContentTypesV1_0_0 handles test_multiple_content_types@1.0.0 (active, read): Mixed content.
-	TestMultipleContentTypesV1_0_0(ctx context.Context, call *mcp.Call, args TestMultipleContentTypesV1_0_0Args) (*mcp.Result, error)
-	// TestReconnectionV1_0_0 handles test_reconnection@1.0.0 (active, read): Reconnection.
-	TestReconnectionV1_0_0(ctx context.Context, call *mcp.Call, args TestReconnectionV1_0_0Args) (*mcp.Result, error)
-	// TestSamplingV1_0_0 handles test_sampling@1.0.0 (active, read): Sampling.
-	TestSamplingV1_0_0(ctx context.Context, call *mcp.Call, args TestSamplingV1_0_0Args) (*mcp.Result, error)
-	// TestSimpleTextV1_0_0 handles test_simple_text@1.0.0 (active, read): Simple text.
-	TestSimpleTextV1_0_0(ctx context.Context, call *mcp.Call, args TestSimpleTextV1_0_0Args) (*mcp.Result, error)
-	// TestToolWithLoggingV1_0_0 handles test_tool_with_logging@1.0.0 (active, read): Tool with logging.
-	TestToolWithLoggingV1_0_0(ctx context.Context, call *mcp.Call, args TestToolWithLoggingV1_0_0Args) (*mcp.Result, error)
-	// TestToolWithProgressV1_0_0 handles test_tool_with_progress@1.0.0 (active, read): Tool with progress.
-	TestToolWithProgressV1_0_0(ctx context.Context, call *mcp.Call, args TestToolWithProgressV1_0_0Args) (*mcp.Result, error)
+	// JSONSchema202012ToolV1 handles json_schema_2020_12_tool 1.x (1.0.0 active, 1.0.1 active), with the arguments of 1.0.1 (read): JSON Schema 2020-12 tool.
+	JSONSchema202012ToolV1(ctx context.Context, call *mcp.Call, args JSONSchema202012ToolV1Args) (*mcp.Result, error)
+	// TestAudioContentV1 handles test_audio_content 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Audio content.
+	TestAudioContentV1(ctx context.Context, call *mcp.Call, args TestAudioContentV1Args) (*mcp.Result, error)
+	// TestElicitationV1 handles test_elicitation 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Elicitation.
+	TestElicitationV1(ctx context.Context, call *mcp.Call, args TestElicitationV1Args) (*mcp.Result, error)
+	// TestElicitationSep1034DefaultsV1 handles test_elicitation_sep1034_defaults 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Elicitation with defaults.
+	TestElicitationSep1034DefaultsV1(ctx context.Context, call *mcp.Call, args TestElicitationSep1034DefaultsV1Args) (*mcp.Result, error)
+	// TestElicitationSep1330EnumsV1 handles test_elicitation_sep1330_enums 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Elicitation with enums.
+	TestElicitationSep1330EnumsV1(ctx context.Context, call *mcp.Call, args TestElicitationSep1330EnumsV1Args) (*mcp.Result, error)
+	// TestEmbeddedResourceV1 handles test_embedded_resource 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Embedded resource.
+	TestEmbeddedResourceV1(ctx context.Context, call *mcp.Call, args TestEmbeddedResourceV1Args) (*mcp.Result, error)
+	// TestErrorHandlingV1 handles test_error_handling 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Error handling.
+	TestErrorHandlingV1(ctx context.Context, call *mcp.Call, args TestErrorHandlingV1Args) (*mcp.Result, error)
+	// TestImageContentV1 handles test_image_content 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Image content.
+	TestImageContentV1(ctx context.Context, call *mcp.Call, args TestImageContentV1Args) (*mcp.Result, error)
+	// TestMultipleContentTypesV1 handles test_multiple_content_types 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Mixed content.
+	TestMultipleContentTypesV1(ctx context.Context, call *mcp.Call, args TestMultipleContentTypesV1Args) (*mcp.Result, error)
+	// TestReconnectionV1 handles test_reconnection 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Reconnection.
+	TestReconnectionV1(ctx context.Context, call *mcp.Call, args TestReconnectionV1Args) (*mcp.Result, error)
+	// TestSamplingV1 handles test_sampling 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Sampling.
+	TestSamplingV1(ctx context.Context, call *mcp.Call, args TestSamplingV1Args) (*mcp.Result, error)
+	// TestSimpleTextV1 handles test_simple_text 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Simple text.
+	TestSimpleTextV1(ctx context.Context, call *mcp.Call, args TestSimpleTextV1Args) (*mcp.Result, error)
+	// TestToolWithLoggingV1 handles test_tool_with_logging 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Tool with logging.
+	TestToolWithLoggingV1(ctx context.Context, call *mcp.Call, args TestToolWithLoggingV1Args) (*mcp.Result, error)
+	// TestToolWithProgressV1 handles test_tool_with_progress 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Tool with progress.
+	TestToolWithProgressV1(ctx context.Context, call *mcp.Call, args TestToolWithProgressV1Args) (*mcp.Result, error)
 }
 
 // toolVersions is every tool version of the package in publish order (by name,
@@ -195,9 +197,10 @@ func specJSONSchema202012ToolV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindJSONSchema202012ToolV1_0_0 binds json_schema_2020_12_tool@1.0.0 to h.JSONSchema202012ToolV1_0_0.
+// bindJSONSchema202012ToolV1_0_0 binds json_schema_2020_12_tool@1.0.0 to h.JSONSchema202012ToolV1: the arguments are validated against
+// 1.0.0's contract, then decoded as 1.0.1's, the newest of the line.
 func bindJSONSchema202012ToolV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.JSONSchema202012ToolV1_0_0, decode.Validator[JSONSchema202012ToolV1_0_0Args]())
+	return mcp.TypedTool(h.JSONSchema202012ToolV1, decode.Forward(decode.Validator[JSONSchema202012ToolV1_0_0Args](), decode.Validator[JSONSchema202012ToolV1_0_1Args]()))
 }
 
 // specJSONSchema202012ToolV1_0_1 returns the spec of json_schema_2020_12_tool@1.0.1.
@@ -214,9 +217,9 @@ func specJSONSchema202012ToolV1_0_1() estate.ToolSpec {
 	}
 }
 
-// bindJSONSchema202012ToolV1_0_1 binds json_schema_2020_12_tool@1.0.1 to h.JSONSchema202012ToolV1_0_1.
+// bindJSONSchema202012ToolV1_0_1 binds json_schema_2020_12_tool@1.0.1 to h.JSONSchema202012ToolV1.
 func bindJSONSchema202012ToolV1_0_1(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.JSONSchema202012ToolV1_0_1, decode.Validator[JSONSchema202012ToolV1_0_1Args]())
+	return mcp.TypedTool(h.JSONSchema202012ToolV1, decode.Validator[JSONSchema202012ToolV1_0_1Args]())
 }
 
 // specTestAudioContentV1_0_0 returns the spec of test_audio_content@1.0.0.
@@ -233,9 +236,9 @@ func specTestAudioContentV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestAudioContentV1_0_0 binds test_audio_content@1.0.0 to h.TestAudioContentV1_0_0.
+// bindTestAudioContentV1_0_0 binds test_audio_content@1.0.0 to h.TestAudioContentV1.
 func bindTestAudioContentV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestAudioContentV1_0_0, decode.Validator[TestAudioContentV1_0_0Args]())
+	return mcp.TypedTool(h.TestAudioContentV1, decode.Validator[TestAudioContentV1_0_0Args]())
 }
 
 // specTestElicitationV1_0_0 returns the spec of test_elicitation@1.0.0.
@@ -252,9 +255,9 @@ func specTestElicitationV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestElicitationV1_0_0 binds test_elicitation@1.0.0 to h.TestElicitationV1_0_0.
+// bindTestElicitationV1_0_0 binds test_elicitation@1.0.0 to h.TestElicitationV1.
 func bindTestElicitationV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestElicitationV1_0_0, decode.Validator[TestElicitationV1_0_0Args]())
+	return mcp.TypedTool(h.TestElicitationV1, decode.Validator[TestElicitationV1_0_0Args]())
 }
 
 // specTestElicitationSep1034DefaultsV1_0_0 returns the spec of test_elicitation_sep1034_defaults@1.0.0.
@@ -271,9 +274,9 @@ func specTestElicitationSep1034DefaultsV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestElicitationSep1034DefaultsV1_0_0 binds test_elicitation_sep1034_defaults@1.0.0 to h.TestElicitationSep1034DefaultsV1_0_0.
+// bindTestElicitationSep1034DefaultsV1_0_0 binds test_elicitation_sep1034_defaults@1.0.0 to h.TestElicitationSep1034DefaultsV1.
 func bindTestElicitationSep1034DefaultsV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestElicitationSep1034DefaultsV1_0_0, decode.Validator[TestElicitationSep1034DefaultsV1_0_0Args]())
+	return mcp.TypedTool(h.TestElicitationSep1034DefaultsV1, decode.Validator[TestElicitationSep1034DefaultsV1_0_0Args]())
 }
 
 // specTestElicitationSep1330EnumsV1_0_0 returns the spec of test_elicitation_sep1330_enums@1.0.0.
@@ -290,9 +293,9 @@ func specTestElicitationSep1330EnumsV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestElicitationSep1330EnumsV1_0_0 binds test_elicitation_sep1330_enums@1.0.0 to h.TestElicitationSep1330EnumsV1_0_0.
+// bindTestElicitationSep1330EnumsV1_0_0 binds test_elicitation_sep1330_enums@1.0.0 to h.TestElicitationSep1330EnumsV1.
 func bindTestElicitationSep1330EnumsV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestElicitationSep1330EnumsV1_0_0, decode.Validator[TestElicitationSep1330EnumsV1_0_0Args]())
+	return mcp.TypedTool(h.TestElicitationSep1330EnumsV1, decode.Validator[TestElicitationSep1330EnumsV1_0_0Args]())
 }
 
 // specTestEmbeddedResourceV1_0_0 returns the spec of test_embedded_resource@1.0.0.
@@ -309,9 +312,9 @@ func specTestEmbeddedResourceV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestEmbeddedResourceV1_0_0 binds test_embedded_resource@1.0.0 to h.TestEmbeddedResourceV1_0_0.
+// bindTestEmbeddedResourceV1_0_0 binds test_embedded_resource@1.0.0 to h.TestEmbeddedResourceV1.
 func bindTestEmbeddedResourceV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestEmbeddedResourceV1_0_0, decode.Validator[TestEmbeddedResourceV1_0_0Args]())
+	return mcp.TypedTool(h.TestEmbeddedResourceV1, decode.Validator[TestEmbeddedResourceV1_0_0Args]())
 }
 
 // specTestErrorHandlingV1_0_0 returns the spec of test_error_handling@1.0.0.
@@ -328,9 +331,9 @@ func specTestErrorHandlingV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestErrorHandlingV1_0_0 binds test_error_handling@1.0.0 to h.TestErrorHandlingV1_0_0.
+// bindTestErrorHandlingV1_0_0 binds test_error_handling@1.0.0 to h.TestErrorHandlingV1.
 func bindTestErrorHandlingV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestErrorHandlingV1_0_0, decode.Validator[TestErrorHandlingV1_0_0Args]())
+	return mcp.TypedTool(h.TestErrorHandlingV1, decode.Validator[TestErrorHandlingV1_0_0Args]())
 }
 
 // specTestImageContentV1_0_0 returns the spec of test_image_content@1.0.0.
@@ -347,9 +350,9 @@ func specTestImageContentV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestImageContentV1_0_0 binds test_image_content@1.0.0 to h.TestImageContentV1_0_0.
+// bindTestImageContentV1_0_0 binds test_image_content@1.0.0 to h.TestImageContentV1.
 func bindTestImageContentV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestImageContentV1_0_0, decode.Validator[TestImageContentV1_0_0Args]())
+	return mcp.TypedTool(h.TestImageContentV1, decode.Validator[TestImageContentV1_0_0Args]())
 }
 
 // specTestMultipleContentTypesV1_0_0 returns the spec of test_multiple_content_types@1.0.0.
@@ -366,9 +369,9 @@ func specTestMultipleContentTypesV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestMultipleContentTypesV1_0_0 binds test_multiple_content_types@1.0.0 to h.TestMultipleContentTypesV1_0_0.
+// bindTestMultipleContentTypesV1_0_0 binds test_multiple_content_types@1.0.0 to h.TestMultipleContentTypesV1.
 func bindTestMultipleContentTypesV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestMultipleContentTypesV1_0_0, decode.Validator[TestMultipleContentTypesV1_0_0Args]())
+	return mcp.TypedTool(h.TestMultipleContentTypesV1, decode.Validator[TestMultipleContentTypesV1_0_0Args]())
 }
 
 // specTestReconnectionV1_0_0 returns the spec of test_reconnection@1.0.0.
@@ -385,9 +388,9 @@ func specTestReconnectionV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestReconnectionV1_0_0 binds test_reconnection@1.0.0 to h.TestReconnectionV1_0_0.
+// bindTestReconnectionV1_0_0 binds test_reconnection@1.0.0 to h.TestReconnectionV1.
 func bindTestReconnectionV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestReconnectionV1_0_0, decode.Validator[TestReconnectionV1_0_0Args]())
+	return mcp.TypedTool(h.TestReconnectionV1, decode.Validator[TestReconnectionV1_0_0Args]())
 }
 
 // specTestSamplingV1_0_0 returns the spec of test_sampling@1.0.0.
@@ -404,9 +407,9 @@ func specTestSamplingV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestSamplingV1_0_0 binds test_sampling@1.0.0 to h.TestSamplingV1_0_0.
+// bindTestSamplingV1_0_0 binds test_sampling@1.0.0 to h.TestSamplingV1.
 func bindTestSamplingV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestSamplingV1_0_0, decode.Validator[TestSamplingV1_0_0Args]())
+	return mcp.TypedTool(h.TestSamplingV1, decode.Validator[TestSamplingV1_0_0Args]())
 }
 
 // specTestSimpleTextV1_0_0 returns the spec of test_simple_text@1.0.0.
@@ -423,9 +426,9 @@ func specTestSimpleTextV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestSimpleTextV1_0_0 binds test_simple_text@1.0.0 to h.TestSimpleTextV1_0_0.
+// bindTestSimpleTextV1_0_0 binds test_simple_text@1.0.0 to h.TestSimpleTextV1.
 func bindTestSimpleTextV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestSimpleTextV1_0_0, decode.Validator[TestSimpleTextV1_0_0Args]())
+	return mcp.TypedTool(h.TestSimpleTextV1, decode.Validator[TestSimpleTextV1_0_0Args]())
 }
 
 // specTestToolWithLoggingV1_0_0 returns the spec of test_tool_with_logging@1.0.0.
@@ -442,9 +445,9 @@ func specTestToolWithLoggingV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestToolWithLoggingV1_0_0 binds test_tool_with_logging@1.0.0 to h.TestToolWithLoggingV1_0_0.
+// bindTestToolWithLoggingV1_0_0 binds test_tool_with_logging@1.0.0 to h.TestToolWithLoggingV1.
 func bindTestToolWithLoggingV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestToolWithLoggingV1_0_0, decode.Validator[TestToolWithLoggingV1_0_0Args]())
+	return mcp.TypedTool(h.TestToolWithLoggingV1, decode.Validator[TestToolWithLoggingV1_0_0Args]())
 }
 
 // specTestToolWithProgressV1_0_0 returns the spec of test_tool_with_progress@1.0.0.
@@ -461,9 +464,9 @@ func specTestToolWithProgressV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTestToolWithProgressV1_0_0 binds test_tool_with_progress@1.0.0 to h.TestToolWithProgressV1_0_0.
+// bindTestToolWithProgressV1_0_0 binds test_tool_with_progress@1.0.0 to h.TestToolWithProgressV1.
 func bindTestToolWithProgressV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TestToolWithProgressV1_0_0, decode.Validator[TestToolWithProgressV1_0_0Args]())
+	return mcp.TypedTool(h.TestToolWithProgressV1, decode.Validator[TestToolWithProgressV1_0_0Args]())
 }
 
 // RepairArguments applies the deterministic repair of name@version to raw

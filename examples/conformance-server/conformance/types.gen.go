@@ -40,10 +40,20 @@ type JSONSchema202012ToolV1_0_1Address struct {
 	Street optional.Value[string] `json:"street,omitzero"`
 }
 
+// JSONSchema202012ToolV1Args is what Handler.JSONSchema202012ToolV1 takes: the arguments of json_schema_2020_12_tool@1.0.1,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type JSONSchema202012ToolV1Args = JSONSchema202012ToolV1_0_1Args
+
 // TestAudioContentV1_0_0Args are the arguments of test_audio_content 1.0.0: Audio content.
 //
 // Return one audio block (a minimal WAV file).
 type TestAudioContentV1_0_0Args struct{}
+
+// TestAudioContentV1Args is what Handler.TestAudioContentV1 takes: the arguments of test_audio_content@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestAudioContentV1Args = TestAudioContentV1_0_0Args
 
 // TestElicitationV1_0_0Args are the arguments of test_elicitation 1.0.0: Elicitation.
 //
@@ -53,40 +63,80 @@ type TestElicitationV1_0_0Args struct {
 	Message string `json:"message"`
 }
 
+// TestElicitationV1Args is what Handler.TestElicitationV1 takes: the arguments of test_elicitation@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestElicitationV1Args = TestElicitationV1_0_0Args
+
 // TestElicitationSep1034DefaultsV1_0_0Args are the arguments of test_elicitation_sep1034_defaults 1.0.0: Elicitation with defaults.
 //
 // Ask the user to review a form whose fields all have defaults (SEP-1034) and return the answer.
 type TestElicitationSep1034DefaultsV1_0_0Args struct{}
+
+// TestElicitationSep1034DefaultsV1Args is what Handler.TestElicitationSep1034DefaultsV1 takes: the arguments of test_elicitation_sep1034_defaults@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestElicitationSep1034DefaultsV1Args = TestElicitationSep1034DefaultsV1_0_0Args
 
 // TestElicitationSep1330EnumsV1_0_0Args are the arguments of test_elicitation_sep1330_enums 1.0.0: Elicitation with enums.
 //
 // Ask the user to choose from the five kinds of enum field (SEP-1330) and return the answer.
 type TestElicitationSep1330EnumsV1_0_0Args struct{}
 
+// TestElicitationSep1330EnumsV1Args is what Handler.TestElicitationSep1330EnumsV1 takes: the arguments of test_elicitation_sep1330_enums@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestElicitationSep1330EnumsV1Args = TestElicitationSep1330EnumsV1_0_0Args
+
 // TestEmbeddedResourceV1_0_0Args are the arguments of test_embedded_resource 1.0.0: Embedded resource.
 //
 // Return one embedded text resource block.
 type TestEmbeddedResourceV1_0_0Args struct{}
+
+// TestEmbeddedResourceV1Args is what Handler.TestEmbeddedResourceV1 takes: the arguments of test_embedded_resource@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestEmbeddedResourceV1Args = TestEmbeddedResourceV1_0_0Args
 
 // TestErrorHandlingV1_0_0Args are the arguments of test_error_handling 1.0.0: Error handling.
 //
 // Always fail: the result is a tool error the model sees.
 type TestErrorHandlingV1_0_0Args struct{}
 
+// TestErrorHandlingV1Args is what Handler.TestErrorHandlingV1 takes: the arguments of test_error_handling@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestErrorHandlingV1Args = TestErrorHandlingV1_0_0Args
+
 // TestImageContentV1_0_0Args are the arguments of test_image_content 1.0.0: Image content.
 //
 // Return one image block (a 1x1 PNG).
 type TestImageContentV1_0_0Args struct{}
+
+// TestImageContentV1Args is what Handler.TestImageContentV1 takes: the arguments of test_image_content@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestImageContentV1Args = TestImageContentV1_0_0Args
 
 // TestMultipleContentTypesV1_0_0Args are the arguments of test_multiple_content_types 1.0.0: Mixed content.
 //
 // Return a text, an image and an embedded resource block.
 type TestMultipleContentTypesV1_0_0Args struct{}
 
+// TestMultipleContentTypesV1Args is what Handler.TestMultipleContentTypesV1 takes: the arguments of test_multiple_content_types@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestMultipleContentTypesV1Args = TestMultipleContentTypesV1_0_0Args
+
 // TestReconnectionV1_0_0Args are the arguments of test_reconnection 1.0.0: Reconnection.
 //
 // Return after a short pause. (The reference server closes its SSE stream mid-call; this server answers on the stream it has.)
 type TestReconnectionV1_0_0Args struct{}
+
+// TestReconnectionV1Args is what Handler.TestReconnectionV1 takes: the arguments of test_reconnection@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestReconnectionV1Args = TestReconnectionV1_0_0Args
 
 // TestSamplingV1_0_0Args are the arguments of test_sampling 1.0.0: Sampling.
 //
@@ -96,17 +146,37 @@ type TestSamplingV1_0_0Args struct {
 	Prompt string `json:"prompt"`
 }
 
+// TestSamplingV1Args is what Handler.TestSamplingV1 takes: the arguments of test_sampling@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestSamplingV1Args = TestSamplingV1_0_0Args
+
 // TestSimpleTextV1_0_0Args are the arguments of test_simple_text 1.0.0: Simple text.
 //
 // Return one text block: the conformance suite's simple text fixture.
 type TestSimpleTextV1_0_0Args struct{}
+
+// TestSimpleTextV1Args is what Handler.TestSimpleTextV1 takes: the arguments of test_simple_text@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestSimpleTextV1Args = TestSimpleTextV1_0_0Args
 
 // TestToolWithLoggingV1_0_0Args are the arguments of test_tool_with_logging 1.0.0: Tool with logging.
 //
 // Send three log messages at info level while running, then return.
 type TestToolWithLoggingV1_0_0Args struct{}
 
+// TestToolWithLoggingV1Args is what Handler.TestToolWithLoggingV1 takes: the arguments of test_tool_with_logging@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestToolWithLoggingV1Args = TestToolWithLoggingV1_0_0Args
+
 // TestToolWithProgressV1_0_0Args are the arguments of test_tool_with_progress 1.0.0: Tool with progress.
 //
 // Report progress 0, 50 and 100 out of 100 while running, when the caller asks for progress.
 type TestToolWithProgressV1_0_0Args struct{}
+
+// TestToolWithProgressV1Args is what Handler.TestToolWithProgressV1 takes: the arguments of test_tool_with_progress@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TestToolWithProgressV1Args = TestToolWithProgressV1_0_0Args

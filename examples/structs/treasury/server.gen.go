@@ -44,17 +44,19 @@ func Options() mcp.Options {
 	}
 }
 
-// Handler is the service's implementation of the estate: one method per tool
-// version, called only with arguments that passed the version's schema (a
-// violation never reaches it). A returned error becomes a tool failure
-// (isError: true) the model sees; a panic is contained by the server.
+// Handler is the service's implementation of the estate: one method per major
+// line of a tool, called with the arguments of the line's newest version. A
+// call of an older version of the line is first validated against that
+// version's own contract, then decoded as the newest: a minor only loosens
+// the contract, so the arguments are valid for both, and Call.Spec says which
+// version was called. A violation never reaches the handler. A returned
+// error becomes a tool failure (isError: true) the model sees; a panic is
+// contained by the server.
 type Handler interface {
-	// FxBookV1_0_0 handles fx.book@1.0.0 (active, write_non_idempotent): Book an FX deal.
-	FxBookV1_0_0(ctx context.Context, call *mcp.Call, args tools.BookArgs) (*mcp.Result, error)
-	// FxQuoteV1_0_0 handles fx.quote@1.0.0 (active, read): Quote an FX rate.
-	FxQuoteV1_0_0(ctx context.Context, call *mcp.Call, args FxQuoteV1_0_0Args) (*mcp.Result, error)
-	// FxQuoteV1_1_0 handles fx.quote@1.1.0 (active, read): Quote an FX rate.
-	FxQuoteV1_1_0(ctx context.Context, call *mcp.Call, args tools.QuoteArgs) (*mcp.Result, error)
+	// FxBookV1 handles fx.book 1.x (1.0.0 active), with the arguments of 1.0.0 (write_non_idempotent): Book an FX deal.
+	FxBookV1(ctx context.Context, call *mcp.Call, args tools.BookArgs) (*mcp.Result, error)
+	// FxQuoteV1 handles fx.quote 1.x (1.0.0 active, 1.1.0 active), with the arguments of 1.1.0 (read): Quote an FX rate.
+	FxQuoteV1(ctx context.Context, call *mcp.Call, args tools.QuoteArgs) (*mcp.Result, error)
 }
 
 // toolVersions is every tool version of the package in publish order (by name,
@@ -102,9 +104,9 @@ func specFxBookV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindFxBookV1_0_0 binds fx.book@1.0.0 to h.FxBookV1_0_0.
+// bindFxBookV1_0_0 binds fx.book@1.0.0 to h.FxBookV1.
 func bindFxBookV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.FxBookV1_0_0, decode.Adapt(DecodeFxBookV1_0_0Args))
+	return mcp.TypedTool(h.FxBookV1, decode.Adapt(DecodeFxBookV1_0_0Args))
 }
 
 // specFxQuoteV1_0_0 returns the spec of fx.quote@1.0.0.
@@ -122,9 +124,10 @@ func specFxQuoteV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindFxQuoteV1_0_0 binds fx.quote@1.0.0 to h.FxQuoteV1_0_0.
+// bindFxQuoteV1_0_0 binds fx.quote@1.0.0 to h.FxQuoteV1: the arguments are validated against
+// 1.0.0's contract, then decoded as 1.1.0's, the newest of the line.
 func bindFxQuoteV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.FxQuoteV1_0_0, decode.Validator[FxQuoteV1_0_0Args]())
+	return mcp.TypedTool(h.FxQuoteV1, decode.Forward(decode.Validator[FxQuoteV1_0_0Args](), decode.Adapt(DecodeFxQuoteV1_1_0Args)))
 }
 
 // specFxQuoteV1_1_0 returns the spec of fx.quote@1.1.0.
@@ -142,9 +145,9 @@ func specFxQuoteV1_1_0() estate.ToolSpec {
 	}
 }
 
-// bindFxQuoteV1_1_0 binds fx.quote@1.1.0 to h.FxQuoteV1_1_0.
+// bindFxQuoteV1_1_0 binds fx.quote@1.1.0 to h.FxQuoteV1.
 func bindFxQuoteV1_1_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.FxQuoteV1_1_0, decode.Adapt(DecodeFxQuoteV1_1_0Args))
+	return mcp.TypedTool(h.FxQuoteV1, decode.Adapt(DecodeFxQuoteV1_1_0Args))
 }
 
 // RepairArguments applies the deterministic repair of name@version to raw

@@ -71,8 +71,8 @@ func Write(testdata, out string) error {
 
 // pkgHandlers are the handler methods of one generated package.
 type pkgHandlers struct {
-	pkg      string
-	versions []*ir.Version
+	pkg   string
+	lines []*ir.Line
 }
 
 func writePackage(testdata, g, out string) (pkgHandlers, error) {
@@ -112,7 +112,7 @@ func writePackage(testdata, g, out string) (pkgHandlers, error) {
 	}
 	h := pkgHandlers{pkg: g}
 	for _, t := range p.Tools {
-		h.versions = append(h.versions, t.Versions...)
+		h.lines = append(h.lines, t.Lines...)
 	}
 	return h, nil
 }
@@ -160,9 +160,9 @@ func echoSource(handlers []pkgHandlers) ([]byte, error) {
 	b.WriteString("}\n")
 	for _, h := range handlers {
 		fmt.Fprintf(&b, "\n// %sEcho answers every call of package %s with its arguments.\ntype %sEcho struct{}\n", h.pkg, h.pkg, h.pkg)
-		for _, v := range h.versions {
-			fmt.Fprintf(&b, "\n// %s answers %s@%s.\nfunc (%sEcho) %s(_ context.Context, _ *mcp.Call, args %s.%s) (*mcp.Result, error) {\n\treturn echo(args)\n}\n",
-				v.GoName, v.Spec.Name, v.Spec.Version, h.pkg, v.GoName, h.pkg, v.ArgsName())
+		for _, l := range h.lines {
+			fmt.Fprintf(&b, "\n// %s answers %s %d.x.\nfunc (%sEcho) %s(_ context.Context, _ *mcp.Call, args %s.%s) (*mcp.Result, error) {\n\treturn echo(args)\n}\n",
+				l.GoName, l.Newest.Spec.Name, l.Major, h.pkg, l.GoName, h.pkg, l.ArgsAlias())
 		}
 	}
 	src, err := format.Source(b.Bytes())

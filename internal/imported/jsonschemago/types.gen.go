@@ -52,6 +52,11 @@ type CalendarEventsCreateV1_0_0ArgsRecurrence struct {
 	Interval optional.Value[int64] `json:"interval,omitzero"`
 }
 
+// CalendarEventsCreateV1Args is what Handler.CalendarEventsCreateV1 takes: the arguments of calendar.events.create@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CalendarEventsCreateV1Args = CalendarEventsCreateV1_0_0Args
+
 // FilesTreeSyncV1_0_0Args are the arguments of files.tree.sync 1.0.0.
 //
 // Sync a list of files and directories to a path.
@@ -79,6 +84,11 @@ type FilesTreeSyncV1_0_0ArgsEntriesItem struct {
 	// SizeBytes is the "size_bytes" property (optional).
 	SizeBytes optional.Nullable[int64] `json:"size_bytes,omitzero"`
 }
+
+// FilesTreeSyncV1Args is what Handler.FilesTreeSyncV1 takes: the arguments of files.tree.sync@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type FilesTreeSyncV1Args = FilesTreeSyncV1_0_0Args
 
 // InventoryAdjustV1_0_0Args are the arguments of inventory.adjust 1.0.0.
 //
@@ -111,6 +121,11 @@ type InventoryAdjustV1_0_0ArgsAdjustmentsItem struct {
 	// Sku is the "sku" property (required).
 	Sku string `json:"sku"`
 }
+
+// InventoryAdjustV1Args is what Handler.InventoryAdjustV1 takes: the arguments of inventory.adjust@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type InventoryAdjustV1Args = InventoryAdjustV1_0_0Args
 
 // OrdersCreateV1_0_0Args are the arguments of orders.create 1.0.0.
 //
@@ -184,6 +199,11 @@ type OrdersCreateV1_0_0ArgsShippingAddress struct {
 	PostalCode string `json:"postal_code"`
 }
 
+// OrdersCreateV1Args is what Handler.OrdersCreateV1 takes: the arguments of orders.create@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type OrdersCreateV1Args = OrdersCreateV1_0_0Args
+
 // PaymentsChargeV1_0_0Args are the arguments of payments.charge 1.0.0.
 //
 // Charge a payment method.
@@ -250,6 +270,11 @@ type PaymentsChargeV1_0_0ArgsMethodWallet struct {
 	Token string `json:"token"`
 }
 
+// PaymentsChargeV1Args is what Handler.PaymentsChargeV1 takes: the arguments of payments.charge@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsChargeV1Args = PaymentsChargeV1_0_0Args
+
 // SearchQueryV1_0_0Args are the arguments of search.query 1.0.0.
 //
 // Search the catalog with filters.
@@ -282,6 +307,11 @@ type SearchQueryV1_0_0ArgsPriceRange struct {
 	Min optional.Nullable[float64] `json:"min,omitzero"`
 }
 
+// SearchQueryV1Args is what Handler.SearchQueryV1 takes: the arguments of search.query@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type SearchQueryV1Args = SearchQueryV1_0_0Args
+
 // SettingsSetV1_0_0Args are the arguments of settings.set 1.0.0.
 //
 // Set a configuration value.
@@ -297,6 +327,11 @@ type SettingsSetV1_0_0Args struct {
 	// Value is the "value" property (required). any JSON value
 	Value any `json:"value"`
 }
+
+// SettingsSetV1Args is what Handler.SettingsSetV1 takes: the arguments of settings.set@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type SettingsSetV1Args = SettingsSetV1_0_0Args
 
 // TicketsUpdateV1_0_0Args are the arguments of tickets.update 1.0.0.
 //
@@ -329,3 +364,8 @@ type TicketsUpdateV1_0_0ArgsComment struct {
 	// PostedAt is the "posted_at" property (required).
 	PostedAt string `json:"posted_at"`
 }
+
+// TicketsUpdateV1Args is what Handler.TicketsUpdateV1 takes: the arguments of tickets.update@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TicketsUpdateV1Args = TicketsUpdateV1_0_0Args

@@ -37,27 +37,31 @@ func Options() mcp.Options {
 	}
 }
 
-// Handler is the service's implementation of the estate: one method per tool
-// version, called only with arguments that passed the version's schema (a
-// violation never reaches it). A returned error becomes a tool failure
-// (isError: true) the model sees; a panic is contained by the server.
+// Handler is the service's implementation of the estate: one method per major
+// line of a tool, called with the arguments of the line's newest version. A
+// call of an older version of the line is first validated against that
+// version's own contract, then decoded as the newest: a minor only loosens
+// the contract, so the arguments are valid for both, and Call.Spec says which
+// version was called. A violation never reaches the handler. A returned
+// error becomes a tool failure (isError: true) the model sees; a panic is
+// contained by the server.
 type Handler interface {
-	// CalendarEventsCreateV1_0_0 handles calendar.events.create@1.0.0 (active, read): .
-	CalendarEventsCreateV1_0_0(ctx context.Context, call *mcp.Call, args CalendarEventsCreateV1_0_0Args) (*mcp.Result, error)
-	// FilesTreeSyncV1_0_0 handles files.tree.sync@1.0.0 (active, read): .
-	FilesTreeSyncV1_0_0(ctx context.Context, call *mcp.Call, args FilesTreeSyncV1_0_0Args) (*mcp.Result, error)
-	// InventoryAdjustV1_0_0 handles inventory.adjust@1.0.0 (active, read): .
-	InventoryAdjustV1_0_0(ctx context.Context, call *mcp.Call, args InventoryAdjustV1_0_0Args) (*mcp.Result, error)
-	// OrdersCreateV1_0_0 handles orders.create@1.0.0 (active, read): .
-	OrdersCreateV1_0_0(ctx context.Context, call *mcp.Call, args OrdersCreateV1_0_0Args) (*mcp.Result, error)
-	// PaymentsChargeV1_0_0 handles payments.charge@1.0.0 (active, read): .
-	PaymentsChargeV1_0_0(ctx context.Context, call *mcp.Call, args PaymentsChargeV1_0_0Args) (*mcp.Result, error)
-	// SearchQueryV1_0_0 handles search.query@1.0.0 (active, read): .
-	SearchQueryV1_0_0(ctx context.Context, call *mcp.Call, args SearchQueryV1_0_0Args) (*mcp.Result, error)
-	// SettingsSetV1_0_0 handles settings.set@1.0.0 (active, read): .
-	SettingsSetV1_0_0(ctx context.Context, call *mcp.Call, args SettingsSetV1_0_0Args) (*mcp.Result, error)
-	// TicketsUpdateV1_0_0 handles tickets.update@1.0.0 (active, read): .
-	TicketsUpdateV1_0_0(ctx context.Context, call *mcp.Call, args TicketsUpdateV1_0_0Args) (*mcp.Result, error)
+	// CalendarEventsCreateV1 handles calendar.events.create 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	CalendarEventsCreateV1(ctx context.Context, call *mcp.Call, args CalendarEventsCreateV1Args) (*mcp.Result, error)
+	// FilesTreeSyncV1 handles files.tree.sync 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	FilesTreeSyncV1(ctx context.Context, call *mcp.Call, args FilesTreeSyncV1Args) (*mcp.Result, error)
+	// InventoryAdjustV1 handles inventory.adjust 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	InventoryAdjustV1(ctx context.Context, call *mcp.Call, args InventoryAdjustV1Args) (*mcp.Result, error)
+	// OrdersCreateV1 handles orders.create 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	OrdersCreateV1(ctx context.Context, call *mcp.Call, args OrdersCreateV1Args) (*mcp.Result, error)
+	// PaymentsChargeV1 handles payments.charge 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	PaymentsChargeV1(ctx context.Context, call *mcp.Call, args PaymentsChargeV1Args) (*mcp.Result, error)
+	// SearchQueryV1 handles search.query 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	SearchQueryV1(ctx context.Context, call *mcp.Call, args SearchQueryV1Args) (*mcp.Result, error)
+	// SettingsSetV1 handles settings.set 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	SettingsSetV1(ctx context.Context, call *mcp.Call, args SettingsSetV1Args) (*mcp.Result, error)
+	// TicketsUpdateV1 handles tickets.update 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	TicketsUpdateV1(ctx context.Context, call *mcp.Call, args TicketsUpdateV1Args) (*mcp.Result, error)
 }
 
 // toolVersions is every tool version of the package in publish order (by name,
@@ -123,9 +127,9 @@ func specCalendarEventsCreateV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCalendarEventsCreateV1_0_0 binds calendar.events.create@1.0.0 to h.CalendarEventsCreateV1_0_0.
+// bindCalendarEventsCreateV1_0_0 binds calendar.events.create@1.0.0 to h.CalendarEventsCreateV1.
 func bindCalendarEventsCreateV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CalendarEventsCreateV1_0_0, decode.Validator[CalendarEventsCreateV1_0_0Args]())
+	return mcp.TypedTool(h.CalendarEventsCreateV1, decode.Validator[CalendarEventsCreateV1_0_0Args]())
 }
 
 // specFilesTreeSyncV1_0_0 returns the spec of files.tree.sync@1.0.0.
@@ -142,9 +146,9 @@ func specFilesTreeSyncV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindFilesTreeSyncV1_0_0 binds files.tree.sync@1.0.0 to h.FilesTreeSyncV1_0_0.
+// bindFilesTreeSyncV1_0_0 binds files.tree.sync@1.0.0 to h.FilesTreeSyncV1.
 func bindFilesTreeSyncV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.FilesTreeSyncV1_0_0, decode.Validator[FilesTreeSyncV1_0_0Args]())
+	return mcp.TypedTool(h.FilesTreeSyncV1, decode.Validator[FilesTreeSyncV1_0_0Args]())
 }
 
 // specInventoryAdjustV1_0_0 returns the spec of inventory.adjust@1.0.0.
@@ -161,9 +165,9 @@ func specInventoryAdjustV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindInventoryAdjustV1_0_0 binds inventory.adjust@1.0.0 to h.InventoryAdjustV1_0_0.
+// bindInventoryAdjustV1_0_0 binds inventory.adjust@1.0.0 to h.InventoryAdjustV1.
 func bindInventoryAdjustV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.InventoryAdjustV1_0_0, decode.Validator[InventoryAdjustV1_0_0Args]())
+	return mcp.TypedTool(h.InventoryAdjustV1, decode.Validator[InventoryAdjustV1_0_0Args]())
 }
 
 // specOrdersCreateV1_0_0 returns the spec of orders.create@1.0.0.
@@ -180,9 +184,9 @@ func specOrdersCreateV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindOrdersCreateV1_0_0 binds orders.create@1.0.0 to h.OrdersCreateV1_0_0.
+// bindOrdersCreateV1_0_0 binds orders.create@1.0.0 to h.OrdersCreateV1.
 func bindOrdersCreateV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.OrdersCreateV1_0_0, decode.Validator[OrdersCreateV1_0_0Args]())
+	return mcp.TypedTool(h.OrdersCreateV1, decode.Validator[OrdersCreateV1_0_0Args]())
 }
 
 // specPaymentsChargeV1_0_0 returns the spec of payments.charge@1.0.0.
@@ -199,9 +203,9 @@ func specPaymentsChargeV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindPaymentsChargeV1_0_0 binds payments.charge@1.0.0 to h.PaymentsChargeV1_0_0.
+// bindPaymentsChargeV1_0_0 binds payments.charge@1.0.0 to h.PaymentsChargeV1.
 func bindPaymentsChargeV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.PaymentsChargeV1_0_0, decode.Validator[PaymentsChargeV1_0_0Args]())
+	return mcp.TypedTool(h.PaymentsChargeV1, decode.Validator[PaymentsChargeV1_0_0Args]())
 }
 
 // specSearchQueryV1_0_0 returns the spec of search.query@1.0.0.
@@ -218,9 +222,9 @@ func specSearchQueryV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindSearchQueryV1_0_0 binds search.query@1.0.0 to h.SearchQueryV1_0_0.
+// bindSearchQueryV1_0_0 binds search.query@1.0.0 to h.SearchQueryV1.
 func bindSearchQueryV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.SearchQueryV1_0_0, decode.Validator[SearchQueryV1_0_0Args]())
+	return mcp.TypedTool(h.SearchQueryV1, decode.Validator[SearchQueryV1_0_0Args]())
 }
 
 // specSettingsSetV1_0_0 returns the spec of settings.set@1.0.0.
@@ -237,9 +241,9 @@ func specSettingsSetV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindSettingsSetV1_0_0 binds settings.set@1.0.0 to h.SettingsSetV1_0_0.
+// bindSettingsSetV1_0_0 binds settings.set@1.0.0 to h.SettingsSetV1.
 func bindSettingsSetV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.SettingsSetV1_0_0, decode.Validator[SettingsSetV1_0_0Args]())
+	return mcp.TypedTool(h.SettingsSetV1, decode.Validator[SettingsSetV1_0_0Args]())
 }
 
 // specTicketsUpdateV1_0_0 returns the spec of tickets.update@1.0.0.
@@ -256,9 +260,9 @@ func specTicketsUpdateV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindTicketsUpdateV1_0_0 binds tickets.update@1.0.0 to h.TicketsUpdateV1_0_0.
+// bindTicketsUpdateV1_0_0 binds tickets.update@1.0.0 to h.TicketsUpdateV1.
 func bindTicketsUpdateV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.TicketsUpdateV1_0_0, decode.Validator[TicketsUpdateV1_0_0Args]())
+	return mcp.TypedTool(h.TicketsUpdateV1, decode.Validator[TicketsUpdateV1_0_0Args]())
 }
 
 // RepairArguments applies the deterministic repair of name@version to raw

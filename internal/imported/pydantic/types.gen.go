@@ -171,6 +171,11 @@ const (
 	CalendarEventsCreateV1_0_0ArgsVisibilityConfidential CalendarEventsCreateV1_0_0ArgsVisibility = "confidential"
 )
 
+// CalendarEventsCreateV1Args is what Handler.CalendarEventsCreateV1 takes: the arguments of calendar.events.create@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type CalendarEventsCreateV1Args = CalendarEventsCreateV1_0_0Args
+
 // FilesTreeSyncV1_0_0Args are the arguments of files.tree.sync 1.0.0.
 //
 // Sync a file tree to a path.
@@ -230,6 +235,11 @@ const (
 	// FilesTreeSyncV1_0_0FileNodeKindDirectory is "directory".
 	FilesTreeSyncV1_0_0FileNodeKindDirectory FilesTreeSyncV1_0_0FileNodeKind = "directory"
 )
+
+// FilesTreeSyncV1Args is what Handler.FilesTreeSyncV1 takes: the arguments of files.tree.sync@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type FilesTreeSyncV1Args = FilesTreeSyncV1_0_0Args
 
 // InventoryAdjustV1_0_0Args are the arguments of inventory.adjust 1.0.0.
 //
@@ -311,6 +321,11 @@ func (v InventoryAdjustV1_0_0ArgsWarehouse) MarshalJSON() ([]byte, error) {
 func (v InventoryAdjustV1_0_0ArgsWarehouse) IsZero() bool {
 	return !v.Integer.Set && !v.String.Set
 }
+
+// InventoryAdjustV1Args is what Handler.InventoryAdjustV1 takes: the arguments of inventory.adjust@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type InventoryAdjustV1Args = InventoryAdjustV1_0_0Args
 
 // OrdersCreateV1_0_0Args are the arguments of orders.create 1.0.0.
 //
@@ -418,6 +433,11 @@ const (
 	// OrdersCreateV1_0_0CurrencyCHF is "CHF".
 	OrdersCreateV1_0_0CurrencyCHF OrdersCreateV1_0_0Currency = "CHF"
 )
+
+// OrdersCreateV1Args is what Handler.OrdersCreateV1 takes: the arguments of orders.create@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type OrdersCreateV1Args = OrdersCreateV1_0_0Args
 
 // PaymentsChargeV1_0_0Args are the arguments of payments.charge 1.0.0.
 //
@@ -563,6 +583,11 @@ const (
 	PaymentsChargeV1_0_0WalletProviderGooglePay PaymentsChargeV1_0_0WalletProvider = "google_pay"
 )
 
+// PaymentsChargeV1Args is what Handler.PaymentsChargeV1 takes: the arguments of payments.charge@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsChargeV1Args = PaymentsChargeV1_0_0Args
+
 // SearchQueryV1_0_0Args are the arguments of search.query 1.0.0.
 //
 // Search the catalog with filters.
@@ -648,6 +673,11 @@ const (
 	SearchQueryV1_0_0ArgsSortNewest SearchQueryV1_0_0ArgsSort = "newest"
 )
 
+// SearchQueryV1Args is what Handler.SearchQueryV1 takes: the arguments of search.query@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type SearchQueryV1Args = SearchQueryV1_0_0Args
+
 // SettingsSetV1_0_0Args are the arguments of settings.set 1.0.0.
 //
 // Set a configuration value.
@@ -678,6 +708,11 @@ const (
 	// SettingsSetV1_0_0ArgsScopeOrganization is "organization".
 	SettingsSetV1_0_0ArgsScopeOrganization SettingsSetV1_0_0ArgsScope = "organization"
 )
+
+// SettingsSetV1Args is what Handler.SettingsSetV1 takes: the arguments of settings.set@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type SettingsSetV1Args = SettingsSetV1_0_0Args
 
 // TicketsUpdateV1_0_0Args are the arguments of tickets.update 1.0.0.
 //
@@ -748,3 +783,8 @@ const (
 	// TicketsUpdateV1_0_0StatusClosed is "closed".
 	TicketsUpdateV1_0_0StatusClosed TicketsUpdateV1_0_0Status = "closed"
 )
+
+// TicketsUpdateV1Args is what Handler.TicketsUpdateV1 takes: the arguments of tickets.update@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type TicketsUpdateV1Args = TicketsUpdateV1_0_0Args

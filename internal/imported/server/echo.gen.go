@@ -23,171 +23,171 @@ var estates = map[string]func(*mcp.Server) error{
 // invopopEcho answers every call of package invopop with its arguments.
 type invopopEcho struct{}
 
-// CalendarEventsCreateV1_0_0 answers calendar.events.create@1.0.0.
-func (invopopEcho) CalendarEventsCreateV1_0_0(_ context.Context, _ *mcp.Call, args invopop.CalendarEventsCreateV1_0_0Args) (*mcp.Result, error) {
+// CalendarEventsCreateV1 answers calendar.events.create 1.x.
+func (invopopEcho) CalendarEventsCreateV1(_ context.Context, _ *mcp.Call, args invopop.CalendarEventsCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// FilesTreeSyncV1_0_0 answers files.tree.sync@1.0.0.
-func (invopopEcho) FilesTreeSyncV1_0_0(_ context.Context, _ *mcp.Call, args invopop.FilesTreeSyncV1_0_0Args) (*mcp.Result, error) {
+// FilesTreeSyncV1 answers files.tree.sync 1.x.
+func (invopopEcho) FilesTreeSyncV1(_ context.Context, _ *mcp.Call, args invopop.FilesTreeSyncV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// InventoryAdjustV1_0_0 answers inventory.adjust@1.0.0.
-func (invopopEcho) InventoryAdjustV1_0_0(_ context.Context, _ *mcp.Call, args invopop.InventoryAdjustV1_0_0Args) (*mcp.Result, error) {
+// InventoryAdjustV1 answers inventory.adjust 1.x.
+func (invopopEcho) InventoryAdjustV1(_ context.Context, _ *mcp.Call, args invopop.InventoryAdjustV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// OrdersCreateV1_0_0 answers orders.create@1.0.0.
-func (invopopEcho) OrdersCreateV1_0_0(_ context.Context, _ *mcp.Call, args invopop.OrdersCreateV1_0_0Args) (*mcp.Result, error) {
+// OrdersCreateV1 answers orders.create 1.x.
+func (invopopEcho) OrdersCreateV1(_ context.Context, _ *mcp.Call, args invopop.OrdersCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// PaymentsChargeV1_0_0 answers payments.charge@1.0.0.
-func (invopopEcho) PaymentsChargeV1_0_0(_ context.Context, _ *mcp.Call, args invopop.PaymentsChargeV1_0_0Args) (*mcp.Result, error) {
+// PaymentsChargeV1 answers payments.charge 1.x.
+func (invopopEcho) PaymentsChargeV1(_ context.Context, _ *mcp.Call, args invopop.PaymentsChargeV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SearchQueryV1_0_0 answers search.query@1.0.0.
-func (invopopEcho) SearchQueryV1_0_0(_ context.Context, _ *mcp.Call, args invopop.SearchQueryV1_0_0Args) (*mcp.Result, error) {
+// SearchQueryV1 answers search.query 1.x.
+func (invopopEcho) SearchQueryV1(_ context.Context, _ *mcp.Call, args invopop.SearchQueryV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SettingsSetV1_0_0 answers settings.set@1.0.0.
-func (invopopEcho) SettingsSetV1_0_0(_ context.Context, _ *mcp.Call, args invopop.SettingsSetV1_0_0Args) (*mcp.Result, error) {
+// SettingsSetV1 answers settings.set 1.x.
+func (invopopEcho) SettingsSetV1(_ context.Context, _ *mcp.Call, args invopop.SettingsSetV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// TicketsUpdateV1_0_0 answers tickets.update@1.0.0.
-func (invopopEcho) TicketsUpdateV1_0_0(_ context.Context, _ *mcp.Call, args invopop.TicketsUpdateV1_0_0Args) (*mcp.Result, error) {
+// TicketsUpdateV1 answers tickets.update 1.x.
+func (invopopEcho) TicketsUpdateV1(_ context.Context, _ *mcp.Call, args invopop.TicketsUpdateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
 // jsonschemagoEcho answers every call of package jsonschemago with its arguments.
 type jsonschemagoEcho struct{}
 
-// CalendarEventsCreateV1_0_0 answers calendar.events.create@1.0.0.
-func (jsonschemagoEcho) CalendarEventsCreateV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.CalendarEventsCreateV1_0_0Args) (*mcp.Result, error) {
+// CalendarEventsCreateV1 answers calendar.events.create 1.x.
+func (jsonschemagoEcho) CalendarEventsCreateV1(_ context.Context, _ *mcp.Call, args jsonschemago.CalendarEventsCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// FilesTreeSyncV1_0_0 answers files.tree.sync@1.0.0.
-func (jsonschemagoEcho) FilesTreeSyncV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.FilesTreeSyncV1_0_0Args) (*mcp.Result, error) {
+// FilesTreeSyncV1 answers files.tree.sync 1.x.
+func (jsonschemagoEcho) FilesTreeSyncV1(_ context.Context, _ *mcp.Call, args jsonschemago.FilesTreeSyncV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// InventoryAdjustV1_0_0 answers inventory.adjust@1.0.0.
-func (jsonschemagoEcho) InventoryAdjustV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.InventoryAdjustV1_0_0Args) (*mcp.Result, error) {
+// InventoryAdjustV1 answers inventory.adjust 1.x.
+func (jsonschemagoEcho) InventoryAdjustV1(_ context.Context, _ *mcp.Call, args jsonschemago.InventoryAdjustV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// OrdersCreateV1_0_0 answers orders.create@1.0.0.
-func (jsonschemagoEcho) OrdersCreateV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.OrdersCreateV1_0_0Args) (*mcp.Result, error) {
+// OrdersCreateV1 answers orders.create 1.x.
+func (jsonschemagoEcho) OrdersCreateV1(_ context.Context, _ *mcp.Call, args jsonschemago.OrdersCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// PaymentsChargeV1_0_0 answers payments.charge@1.0.0.
-func (jsonschemagoEcho) PaymentsChargeV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.PaymentsChargeV1_0_0Args) (*mcp.Result, error) {
+// PaymentsChargeV1 answers payments.charge 1.x.
+func (jsonschemagoEcho) PaymentsChargeV1(_ context.Context, _ *mcp.Call, args jsonschemago.PaymentsChargeV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SearchQueryV1_0_0 answers search.query@1.0.0.
-func (jsonschemagoEcho) SearchQueryV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.SearchQueryV1_0_0Args) (*mcp.Result, error) {
+// SearchQueryV1 answers search.query 1.x.
+func (jsonschemagoEcho) SearchQueryV1(_ context.Context, _ *mcp.Call, args jsonschemago.SearchQueryV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SettingsSetV1_0_0 answers settings.set@1.0.0.
-func (jsonschemagoEcho) SettingsSetV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.SettingsSetV1_0_0Args) (*mcp.Result, error) {
+// SettingsSetV1 answers settings.set 1.x.
+func (jsonschemagoEcho) SettingsSetV1(_ context.Context, _ *mcp.Call, args jsonschemago.SettingsSetV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// TicketsUpdateV1_0_0 answers tickets.update@1.0.0.
-func (jsonschemagoEcho) TicketsUpdateV1_0_0(_ context.Context, _ *mcp.Call, args jsonschemago.TicketsUpdateV1_0_0Args) (*mcp.Result, error) {
+// TicketsUpdateV1 answers tickets.update 1.x.
+func (jsonschemagoEcho) TicketsUpdateV1(_ context.Context, _ *mcp.Call, args jsonschemago.TicketsUpdateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
 // pydanticEcho answers every call of package pydantic with its arguments.
 type pydanticEcho struct{}
 
-// CalendarEventsCreateV1_0_0 answers calendar.events.create@1.0.0.
-func (pydanticEcho) CalendarEventsCreateV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.CalendarEventsCreateV1_0_0Args) (*mcp.Result, error) {
+// CalendarEventsCreateV1 answers calendar.events.create 1.x.
+func (pydanticEcho) CalendarEventsCreateV1(_ context.Context, _ *mcp.Call, args pydantic.CalendarEventsCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// FilesTreeSyncV1_0_0 answers files.tree.sync@1.0.0.
-func (pydanticEcho) FilesTreeSyncV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.FilesTreeSyncV1_0_0Args) (*mcp.Result, error) {
+// FilesTreeSyncV1 answers files.tree.sync 1.x.
+func (pydanticEcho) FilesTreeSyncV1(_ context.Context, _ *mcp.Call, args pydantic.FilesTreeSyncV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// InventoryAdjustV1_0_0 answers inventory.adjust@1.0.0.
-func (pydanticEcho) InventoryAdjustV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.InventoryAdjustV1_0_0Args) (*mcp.Result, error) {
+// InventoryAdjustV1 answers inventory.adjust 1.x.
+func (pydanticEcho) InventoryAdjustV1(_ context.Context, _ *mcp.Call, args pydantic.InventoryAdjustV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// OrdersCreateV1_0_0 answers orders.create@1.0.0.
-func (pydanticEcho) OrdersCreateV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.OrdersCreateV1_0_0Args) (*mcp.Result, error) {
+// OrdersCreateV1 answers orders.create 1.x.
+func (pydanticEcho) OrdersCreateV1(_ context.Context, _ *mcp.Call, args pydantic.OrdersCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// PaymentsChargeV1_0_0 answers payments.charge@1.0.0.
-func (pydanticEcho) PaymentsChargeV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.PaymentsChargeV1_0_0Args) (*mcp.Result, error) {
+// PaymentsChargeV1 answers payments.charge 1.x.
+func (pydanticEcho) PaymentsChargeV1(_ context.Context, _ *mcp.Call, args pydantic.PaymentsChargeV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SearchQueryV1_0_0 answers search.query@1.0.0.
-func (pydanticEcho) SearchQueryV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.SearchQueryV1_0_0Args) (*mcp.Result, error) {
+// SearchQueryV1 answers search.query 1.x.
+func (pydanticEcho) SearchQueryV1(_ context.Context, _ *mcp.Call, args pydantic.SearchQueryV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SettingsSetV1_0_0 answers settings.set@1.0.0.
-func (pydanticEcho) SettingsSetV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.SettingsSetV1_0_0Args) (*mcp.Result, error) {
+// SettingsSetV1 answers settings.set 1.x.
+func (pydanticEcho) SettingsSetV1(_ context.Context, _ *mcp.Call, args pydantic.SettingsSetV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// TicketsUpdateV1_0_0 answers tickets.update@1.0.0.
-func (pydanticEcho) TicketsUpdateV1_0_0(_ context.Context, _ *mcp.Call, args pydantic.TicketsUpdateV1_0_0Args) (*mcp.Result, error) {
+// TicketsUpdateV1 answers tickets.update 1.x.
+func (pydanticEcho) TicketsUpdateV1(_ context.Context, _ *mcp.Call, args pydantic.TicketsUpdateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
 // zodEcho answers every call of package zod with its arguments.
 type zodEcho struct{}
 
-// CalendarEventsCreateV1_0_0 answers calendar.events.create@1.0.0.
-func (zodEcho) CalendarEventsCreateV1_0_0(_ context.Context, _ *mcp.Call, args zod.CalendarEventsCreateV1_0_0Args) (*mcp.Result, error) {
+// CalendarEventsCreateV1 answers calendar.events.create 1.x.
+func (zodEcho) CalendarEventsCreateV1(_ context.Context, _ *mcp.Call, args zod.CalendarEventsCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// FilesTreeSyncV1_0_0 answers files.tree.sync@1.0.0.
-func (zodEcho) FilesTreeSyncV1_0_0(_ context.Context, _ *mcp.Call, args zod.FilesTreeSyncV1_0_0Args) (*mcp.Result, error) {
+// FilesTreeSyncV1 answers files.tree.sync 1.x.
+func (zodEcho) FilesTreeSyncV1(_ context.Context, _ *mcp.Call, args zod.FilesTreeSyncV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// InventoryAdjustV1_0_0 answers inventory.adjust@1.0.0.
-func (zodEcho) InventoryAdjustV1_0_0(_ context.Context, _ *mcp.Call, args zod.InventoryAdjustV1_0_0Args) (*mcp.Result, error) {
+// InventoryAdjustV1 answers inventory.adjust 1.x.
+func (zodEcho) InventoryAdjustV1(_ context.Context, _ *mcp.Call, args zod.InventoryAdjustV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// OrdersCreateV1_0_0 answers orders.create@1.0.0.
-func (zodEcho) OrdersCreateV1_0_0(_ context.Context, _ *mcp.Call, args zod.OrdersCreateV1_0_0Args) (*mcp.Result, error) {
+// OrdersCreateV1 answers orders.create 1.x.
+func (zodEcho) OrdersCreateV1(_ context.Context, _ *mcp.Call, args zod.OrdersCreateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// PaymentsChargeV1_0_0 answers payments.charge@1.0.0.
-func (zodEcho) PaymentsChargeV1_0_0(_ context.Context, _ *mcp.Call, args zod.PaymentsChargeV1_0_0Args) (*mcp.Result, error) {
+// PaymentsChargeV1 answers payments.charge 1.x.
+func (zodEcho) PaymentsChargeV1(_ context.Context, _ *mcp.Call, args zod.PaymentsChargeV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SearchQueryV1_0_0 answers search.query@1.0.0.
-func (zodEcho) SearchQueryV1_0_0(_ context.Context, _ *mcp.Call, args zod.SearchQueryV1_0_0Args) (*mcp.Result, error) {
+// SearchQueryV1 answers search.query 1.x.
+func (zodEcho) SearchQueryV1(_ context.Context, _ *mcp.Call, args zod.SearchQueryV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// SettingsSetV1_0_0 answers settings.set@1.0.0.
-func (zodEcho) SettingsSetV1_0_0(_ context.Context, _ *mcp.Call, args zod.SettingsSetV1_0_0Args) (*mcp.Result, error) {
+// SettingsSetV1 answers settings.set 1.x.
+func (zodEcho) SettingsSetV1(_ context.Context, _ *mcp.Call, args zod.SettingsSetV1Args) (*mcp.Result, error) {
 	return echo(args)
 }
 
-// TicketsUpdateV1_0_0 answers tickets.update@1.0.0.
-func (zodEcho) TicketsUpdateV1_0_0(_ context.Context, _ *mcp.Call, args zod.TicketsUpdateV1_0_0Args) (*mcp.Result, error) {
+// TicketsUpdateV1 answers tickets.update 1.x.
+func (zodEcho) TicketsUpdateV1(_ context.Context, _ *mcp.Call, args zod.TicketsUpdateV1Args) (*mcp.Result, error) {
 	return echo(args)
 }

@@ -38,15 +38,19 @@ func Options() mcp.Options {
 	}
 }
 
-// Handler is the service's implementation of the estate: one method per tool
-// version, called only with arguments that passed the version's schema (a
-// violation never reaches it). A returned error becomes a tool failure
-// (isError: true) the model sees; a panic is contained by the server.
+// Handler is the service's implementation of the estate: one method per major
+// line of a tool, called with the arguments of the line's newest version. A
+// call of an older version of the line is first validated against that
+// version's own contract, then decoded as the newest: a minor only loosens
+// the contract, so the arguments are valid for both, and Call.Spec says which
+// version was called. A violation never reaches the handler. A returned
+// error becomes a tool failure (isError: true) the model sees; a panic is
+// contained by the server.
 type Handler interface {
-	// FillLooseV1_0_0 handles fill.loose@1.0.0 (active, read): .
-	FillLooseV1_0_0(ctx context.Context, call *mcp.Call, args tools.LooseArgs) (*mcp.Result, error)
-	// FillShapesV1_0_0 handles fill.shapes@1.0.0 (active, read): .
-	FillShapesV1_0_0(ctx context.Context, call *mcp.Call, args tools.ShapesArgs) (*mcp.Result, error)
+	// FillLooseV1 handles fill.loose 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	FillLooseV1(ctx context.Context, call *mcp.Call, args tools.LooseArgs) (*mcp.Result, error)
+	// FillShapesV1 handles fill.shapes 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	FillShapesV1(ctx context.Context, call *mcp.Call, args tools.ShapesArgs) (*mcp.Result, error)
 }
 
 // toolVersions is every tool version of the package in publish order (by name,
@@ -89,9 +93,9 @@ func specFillLooseV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindFillLooseV1_0_0 binds fill.loose@1.0.0 to h.FillLooseV1_0_0.
+// bindFillLooseV1_0_0 binds fill.loose@1.0.0 to h.FillLooseV1.
 func bindFillLooseV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.FillLooseV1_0_0, decode.Adapt(DecodeFillLooseV1_0_0Args))
+	return mcp.TypedTool(h.FillLooseV1, decode.Adapt(DecodeFillLooseV1_0_0Args))
 }
 
 // specFillShapesV1_0_0 returns the spec of fill.shapes@1.0.0.
@@ -109,9 +113,9 @@ func specFillShapesV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindFillShapesV1_0_0 binds fill.shapes@1.0.0 to h.FillShapesV1_0_0.
+// bindFillShapesV1_0_0 binds fill.shapes@1.0.0 to h.FillShapesV1.
 func bindFillShapesV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.FillShapesV1_0_0, decode.Adapt(DecodeFillShapesV1_0_0Args))
+	return mcp.TypedTool(h.FillShapesV1, decode.Adapt(DecodeFillShapesV1_0_0Args))
 }
 
 // RepairArguments applies the deterministic repair of name@version to raw
