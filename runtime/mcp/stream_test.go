@@ -188,7 +188,9 @@ func TestServeStreamReportsReadErrors(t *testing.T) {
 // running after its answer went out (here, past its deadline) while later
 // calls are served.
 func TestServeStreamKeepsAnAbandonedCallIntact(t *testing.T) {
-	b := newBank(t, mcp.Options{CallTimeout: 20 * time.Millisecond})
+	// The deadline is the slow call's, and also each quick call's: long
+	// enough that a loaded machine does not run a quick call past it.
+	b := newBank(t, mcp.Options{CallTimeout: 250 * time.Millisecond})
 	started, release := make(chan struct{}), make(chan struct{})
 	intact := make(chan string, 1)
 	b.bind(t, freeTool("linger", estate.Read), func(c *mcp.Call) (*mcp.Result, error) {
