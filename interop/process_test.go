@@ -36,7 +36,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "bankpayments")
-	build := exec.Command("go", "build", "-o", binary, "github.com/mcpgen/mcpgen/examples/bankpayments")
+	// Built in the main module, with its requirements: this module's
+	// tests import the service's packages, not everything its main does.
+	build := exec.Command("go", "build", "-o", binary, "./examples/bankpayments")
+	build.Dir = ".."
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	code := 1
 	if err := build.Run(); err != nil {

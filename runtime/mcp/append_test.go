@@ -21,6 +21,8 @@ func reflectEncode(t *testing.T, v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
 }
 
+// TestToolResultAppendsWhatReflectionEncodes holds callToolResult.AppendJSON
+// to encoding/json's reading of its tags, with and without every optional
 // member.
 func TestToolResultAppendsWhatReflectionEncodes(t *testing.T) {
 	ttl := int64(0)

@@ -2,25 +2,14 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
-// reflectEncode is encoding/json's encoding of v without HTML escaping: the
-// encoding the appenders must reproduce.
-func reflectEncode(t *testing.T, v any) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
-}
-
 // TestContentAppendsWhatItsWireFormEncodes holds Content.AppendJSON to the
-// wire form the reflective encoder writes, block type by block type.
+// wire form the reflective encoder writes (jsonrpc.Marshal: encoding/json
+// without HTML escaping), block type by block type.
 func TestContentAppendsWhatItsWireFormEncodes(t *testing.T) {
 	text, data, mime := "a \"quoted\" <b> & é\n", "aGVsbG8=", "image/png"
 	res := &ResourceContents{URI: "file:///a", MIMEType: "text/plain", Text: "x"}
@@ -44,7 +33,11 @@ func TestContentAppendsWhatItsWireFormEncodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := append([]byte("prefix:"), reflectEncode(t, wireResourceForm(c.wire))...)
+		ref, err := jsonrpc.Marshal(wireResourceForm(c.wire))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := append([]byte("prefix:"), ref...)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%+v:\n got %s\nwant %s", c.c, got, want)
 		}
@@ -75,6 +68,3 @@ func wireResourceForm(w wireContent) any {
 	}
 	return out
 }
-
-// TestToolResultAppendsWhatReflectionEncodes holds callToolResult.AppendJSON
-// to encoding/json's reading of its tags, with and without every optional
