@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -389,13 +390,19 @@ func positioned(err error, est *manifest.Estate) error {
 	return list
 }
 
+// rename is os.Rename, for writeAll's renames and their rollback; a test
+// replaces it to make a rename fail half way through a write.
+var rename = os.Rename
+
 // writeAll writes files into dir (a file's name may have a directory, a
 // shard's) atomically: every changed file is first written to a temporary
 // file beside its target, and only when all are written are they renamed
 // into place. A generated file of an earlier run that this run does not
 // write (a shard the estate no longer needs) is removed in the same step.
-// A failure removes the temporary files and leaves the previous output as
-// it was.
+// A failure removes the temporary files and the directories this run made,
+// and puts back every file already replaced or removed, so that the
+// previous output is as it was; should that fail too, the error says so,
+// with what could not be undone.
 func writeAll(dir string, files []emit.File, res *Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -405,22 +412,47 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 		return err
 	}
 	type pending struct{ tmp, final, name string }
-	var todo []pending
-	var madeDirs []string
-	cleanup := func() {
-		for _, p := range todo {
-			os.Remove(p.tmp)
+	type moved struct{ backup, final string }
+	var (
+		todo     []pending
+		madeDirs []string
+		renamed  int      // todo[:renamed] are in place
+		done     []moved  // files moved aside, to put back
+		created  []string // files that did not exist before this run
+	)
+	// fail undoes what this run did, newest first, and returns err with
+	// whatever could not be undone.
+	fail := func(err error) error {
+		var undo []error
+		remove := func(name string) {
+			if e := os.Remove(name); e != nil && !errors.Is(e, fs.ErrNotExist) {
+				undo = append(undo, e)
+			}
+		}
+		for _, p := range todo[renamed:] {
+			remove(p.tmp)
+		}
+		for _, f := range created {
+			remove(f)
+		}
+		for i := len(done) - 1; i >= 0; i-- {
+			if e := rename(done[i].backup, done[i].final); e != nil {
+				undo = append(undo, e)
+			}
 		}
 		for i := len(madeDirs) - 1; i >= 0; i-- {
-			os.Remove(madeDirs[i])
+			remove(madeDirs[i])
 		}
+		if len(undo) > 0 {
+			return fmt.Errorf("%w; restoring the previous output of %s failed too, it may hold a mix of both runs: %w", err, dir, errors.Join(undo...))
+		}
+		return err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	for _, f := range files {
 		final := filepath.Join(dir, filepath.FromSlash(f.Name))
 		if st, err := os.Lstat(final); err == nil && st.IsDir() {
-			cleanup()
-			return fmt.Errorf("%s is a directory; the generator writes a file there", final)
+			return fail(fmt.Errorf("%s is a directory; the generator writes a file there", final))
 		}
 		if old, err := os.ReadFile(final); err == nil && bytes.Equal(old, f.Data) {
 			res.Unchanged = append(res.Unchanged, f.Name)
@@ -429,27 +461,22 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 		made, err := mkdirs(filepath.Dir(final))
 		madeDirs = append(madeDirs, made...)
 		if err != nil {
-			cleanup()
-			return err
+			return fail(err)
 		}
 		tmp, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+".tmp*")
 		if err != nil {
-			cleanup()
-			return err
+			return fail(err)
 		}
 		todo = append(todo, pending{tmp.Name(), final, f.Name})
 		if _, err := tmp.Write(f.Data); err != nil {
 			tmp.Close()
-			cleanup()
-			return err
+			return fail(err)
 		}
 		if err := tmp.Close(); err != nil {
-			cleanup()
-			return err
+			return fail(err)
 		}
 		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-			cleanup()
-			return err
+			return fail(err)
 		}
 	}
 	// The record goes last: were a rename to fail half way, the record
@@ -459,50 +486,28 @@ func writeAll(dir string, files []emit.File, res *Result) error {
 	slices.SortStableFunc(todo, func(a, b pending) int {
 		return cmpBool(a.name == record.FileName, b.name == record.FileName)
 	})
-	type moved struct{ backup, final string }
-	var done []moved
-	var created []string
-	rollback := func(from int) {
-		for _, p := range todo[from:] {
-			os.Remove(p.tmp)
-		}
-		for _, f := range created {
-			os.Remove(f)
-		}
-		for i := len(done) - 1; i >= 0; i-- {
-			os.Rename(done[i].backup, done[i].final)
-		}
-		for i := len(madeDirs) - 1; i >= 0; i-- {
-			os.Remove(madeDirs[i])
-		}
-	}
 	for _, final := range stale {
 		backup := filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".old")
-		if err := os.Rename(final, backup); err != nil {
-			rollback(0)
-			return err
+		if err := rename(final, backup); err != nil {
+			return fail(err)
 		}
 		done = append(done, moved{backup, final})
 	}
-	for i, p := range todo {
-		backup := ""
+	for _, p := range todo {
+		existed := false
 		if _, err := os.Lstat(p.final); err == nil {
-			backup = p.tmp + ".old"
-			if err := os.Rename(p.final, backup); err != nil {
-				rollback(i)
-				return err
+			existed = true
+			backup := p.tmp + ".old"
+			if err := rename(p.final, backup); err != nil {
+				return fail(err)
 			}
-		}
-		if err := os.Rename(p.tmp, p.final); err != nil {
-			if backup != "" {
-				os.Rename(backup, p.final)
-			}
-			rollback(i)
-			return err
-		}
-		if backup != "" {
 			done = append(done, moved{backup, p.final})
-		} else {
+		}
+		if err := rename(p.tmp, p.final); err != nil {
+			return fail(err)
+		}
+		renamed++
+		if !existed {
 			created = append(created, p.final)
 		}
 	}

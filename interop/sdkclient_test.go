@@ -12,35 +12,24 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
+	"github.com/mcpgen/mcpgen/internal/banktest"
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/client/sdkclient"
 	"github.com/mcpgen/mcpgen/runtime/drift"
-	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcphttp"
-	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-// investigator is the principal an in-process server serves sdkSession's
-// connection as: it may read payments.
-var investigator = estate.Principal{AgentID: "inv", Tenant: "wholesale",
-	Scopes: []string{"payments.read", "crm.write"}, MaxClassification: estate.Confidential}
-
-// sdkSession connects the official Go SDK client to srv over the stdio
-// framing (in-memory pipes).
+// sdkSession connects the official Go SDK client to srv, served as the
+// investigator over in-memory stdio pipes.
 func sdkSession(t *testing.T, srv *mcp.Server) *sdk.ClientSession {
 	t.Helper()
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	go func() {
-		srv.ServeStream(context.Background(), toServer, fromServer, investigator)
-		fromServer.Close()
-	}()
+	r, w := banktest.ServeStdio(srv, banktest.Investigator)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c := sdk.NewClient(&sdk.Implementation{Name: "sdk-host", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: io.NopCloser(r), Writer: w}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,22 +58,12 @@ func TestTypedClientOverTheSDK(t *testing.T) {
 }
 
 func TestDriftOverTheSDK(t *testing.T) {
-	srv, _ := mcp.NewServer(mcp.Options{})
-	var spec estate.ToolSpec
-	for _, s := range bank.Specs() {
-		if s.Key() == "payments.lookup@1.0.0" {
-			spec = s
-		}
-	}
-	spec.Lifecycle = estate.Active
-	spec.InputSchema = schema.MustParseJSON(`{"type":"object","properties":{"reference":{"type":"string"}}}`)
-	ran := false
-	srv.Bind(spec, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) { ran = true; return nil, nil }})
+	srv, spec, ran := banktest.DriftedLookup(t)
 	typed := bank.NewClient(sdkclient.Session{Session: sdkSession(t, srv)})
 	_, err := typed.PaymentsLookupV1_0_0(context.Background(), bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
 	var d *drift.Error
-	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() || ran {
-		t.Fatalf("drift over the SDK: %v (handler ran: %v)", err, ran)
+	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() || ran.Load() != 0 {
+		t.Fatalf("drift over the SDK: %v (handler ran %d times)", err, ran.Load())
 	}
 }
 
@@ -101,15 +80,8 @@ func TestTypedClientOverHTTP(t *testing.T) {
 		t.Errorf("typed call over HTTP: %+v %v", res, err)
 	}
 
-	drifted, _ := mcp.NewServer(mcp.Options{})
-	spec := bank.Specs()[1] // payments.lookup@1.0.0
-	spec.Lifecycle = estate.Active
-	spec.InputSchema = schema.MustParseJSON(`{"type":"object","properties":{"reference":{"type":"string"}}}`)
-	drifted.Bind(spec, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
-		t.Error("the handler of a drifted contract ran")
-		return nil, nil
-	}})
-	h := mcphttp.NewHandler(drifted, mcphttp.Options{Authenticator: auth.Static{Principal: investigator}})
+	drifted, spec, ran := banktest.DriftedLookup(t)
+	h := mcphttp.NewHandler(drifted, mcphttp.Options{Authenticator: auth.Static{Principal: banktest.Investigator}})
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() { hs.Close(); h.Close() })
 	c := sdk.NewClient(&sdk.Implementation{Name: "sdk-host", Version: "1"}, nil)
@@ -120,7 +92,7 @@ func TestTypedClientOverHTTP(t *testing.T) {
 	t.Cleanup(func() { cs.Close() })
 	_, err = bank.NewClient(sdkclient.Session{Session: cs}).PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
 	var d *drift.Error
-	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() {
-		t.Errorf("drift over HTTP: %v", err)
+	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() || ran.Load() != 0 {
+		t.Errorf("drift over HTTP: %v (handler ran %d times)", err, ran.Load())
 	}
 }

@@ -31,14 +31,21 @@ const (
 var areas = []string{"Bad input", "Fuzzing", "Faults", "Load", "Security"}
 
 // figure is one row of the report: what was tried, how many inputs or
-// calls, what held. Count is measured by the test that records the row.
+// calls the test made, what it asserts of each, and the command that runs
+// it. Count is the number the recording test made (counted as they were
+// sent, or the number it is written to make; it fails unless every one
+// was answered as Held says). Held is written by hand beside the test's
+// assertions: it says what they check, it is not itself measured.
+// Command is filled in by record (from the test's name) and by
+// measureFuzzTargets.
 type figure struct {
-	ID    string `json:"id"`
-	Area  string `json:"area"`
-	Tried string `json:"tried"`
-	Count int    `json:"count"`
-	Unit  string `json:"unit"`
-	Held  string `json:"held"`
+	ID      string `json:"id"`
+	Area    string `json:"area"`
+	Tried   string `json:"tried"`
+	Count   int    `json:"count"`
+	Unit    string `json:"unit"`
+	Held    string `json:"held"`
+	Command string `json:"command"`
 }
 
 var measured struct {
@@ -53,6 +60,8 @@ func record(t testing.TB, f figure) {
 	if !slices.Contains(areas, f.Area) {
 		t.Fatalf("figure %s: unknown area %q", f.ID, f.Area)
 	}
+	test, _, _ := strings.Cut(t.Name(), "/")
+	f.Command = "go test ./reliability -run '^" + test + "$'"
 	t.Logf("figure %s: %d %s — %s", f.ID, f.Count, f.Unit, f.Held)
 	measured.Lock()
 	defer measured.Unlock()
@@ -183,11 +192,17 @@ func render(rows []figure, measured measuredRun) []byte {
 	var b bytes.Buffer
 	b.WriteString(`# Reliability and security
 
-What the server was put through, how many inputs or calls, and what held. Every figure
-below is measured: the tests of [` + "`reliability`" + `](../reliability) and the fuzz targets record
-them in ` + "`reliability/testdata/figures.json`" + `, and this page is rendered from that file by
-` + "`go test ./reliability -update`" + ` (do not edit it by hand). ` + "`make test`" + ` fails when a full run of
-the package measures other figures than the committed ones.
+What the server was put through, how many inputs or calls, and what the test checks of each,
+with the command that runs it. The tests of [` + "`reliability`" + `](../reliability) and the fuzz targets
+record each row in ` + "`reliability/testdata/figures.json`" + `, and this page is rendered from that file by
+` + "`go test ./reliability -update`" + ` (do not edit it by hand); ` + "`make test`" + ` fails when a full run of
+the package records other rows than the committed ones.
+
+What each column is: **How many** is the number of inputs, calls or requests the test made,
+counted as it sent them or the number it is written to make, and for the fuzz targets the seed
+inputs that ran; **What the test checks** is written beside the test's assertions and says what
+they hold each of those to: the test fails if any one is not answered so. It is a description
+of the checks, not a measurement; the measured costs are in [Measured](#measured).
 
 The tests run the bank's generated package (` + "`examples/bankpayments/bank`" + `, the sample estate
 of ` + "`manifests/`" + `) with the race detector, on loopback only. Fuzz targets run their seed corpora
@@ -203,9 +218,9 @@ in ` + "`make test`" + `; ` + "`make fuzz`" + ` runs each one longer (` + "`FUZZ
 		if len(in) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n| What was tried | How many | What held |\n|---|---:|---|\n", area)
+		fmt.Fprintf(&b, "\n## %s\n\n| What was tried | How many | What the test checks | Command |\n|---|---:|---|---|\n", area)
 		for _, f := range in {
-			fmt.Fprintf(&b, "| %s | %d %s | %s |\n", cell(f.Tried), f.Count, f.Unit, cell(f.Held))
+			fmt.Fprintf(&b, "| %s | %d %s | %s | `%s` |\n", cell(f.Tried), f.Count, f.Unit, cell(f.Held), cell(f.Command))
 		}
 	}
 	if len(measured.Rows) > 0 {
@@ -301,6 +316,7 @@ func measureFuzzTargets() ([]figure, error) {
 			ID: "fuzz " + target, Area: "Fuzzing",
 			Tried: "`" + fn + "` (`" + strings.TrimPrefix(pkg, "./") + "`)",
 			Count: seeds, Unit: "seed inputs", Held: doc,
+			Command: "go test " + pkg + " -run '^" + fn + "$'",
 		})
 	}
 	return rows, nil

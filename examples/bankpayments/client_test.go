@@ -3,32 +3,23 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
+	"github.com/mcpgen/mcpgen/internal/banktest"
 	"github.com/mcpgen/mcpgen/runtime/client"
 	"github.com/mcpgen/mcpgen/runtime/drift"
-	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
-	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
-var investigator = estate.Principal{AgentID: "inv", Tenant: "wholesale",
-	Scopes: []string{"payments.read", "crm.write"}, MaxClassification: estate.Confidential}
-
+// connect connects the runtime's client to srv, served as the
+// investigator over in-memory stdio pipes.
 func connect(t *testing.T, srv *mcp.Server) *client.Client {
 	t.Helper()
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	go func() {
-		srv.ServeStream(context.Background(), toServer, fromServer, investigator)
-		fromServer.Close()
-	}()
-	c := client.New(client.NewStreamConn(toClient, fromClient), client.Options{})
+	r, w := banktest.ServeStdio(srv, banktest.Investigator)
+	c := client.New(client.NewStreamConn(r, w), client.Options{})
 	t.Cleanup(func() { c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -66,27 +57,9 @@ func TestTypedClientAgainstGeneratedServer(t *testing.T) {
 // setup: published versions are immutable) refuses the pinned call with
 // the drift error, and the handler never runs.
 func TestTypedClientDetectsDrift(t *testing.T) {
-	srv, err := mcp.NewServer(mcp.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var spec estate.ToolSpec
-	for _, s := range bank.Specs() {
-		if s.Key() == "payments.lookup@1.0.0" {
-			spec = s
-		}
-	}
-	spec.Lifecycle = estate.Active
-	spec.InputSchema = schema.MustParseJSON(`{"type":"object","properties":{"reference":{"type":"string"}},"required":["reference"]}`)
-	var ran atomic.Int32
-	if err := srv.Bind(spec, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
-		ran.Add(1)
-		return mcp.TextResult("ran"), nil
-	}}); err != nil {
-		t.Fatal(err)
-	}
+	srv, spec, ran := banktest.DriftedLookup(t)
 	typed := bank.NewClient(connect(t, srv))
-	_, err = typed.PaymentsLookupV1_0_0(context.Background(), bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
+	_, err := typed.PaymentsLookupV1_0_0(context.Background(), bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
 	var d *drift.Error
 	if !errors.As(err, &d) {
 		t.Fatalf("want a *drift.Error, got %v", err)

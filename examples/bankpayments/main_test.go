@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +28,24 @@ func TestGeneratedIsUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	gentest.SameFiles(t, out, "bank", "run make generate")
+
+	// The README quotes the line a run prints when nothing changed: a
+	// second run into the same directory prints it.
+	res, err := gen.Generate(gen.Options{Manifests: "../../manifests", Out: out, Package: "bank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := regexp.MustCompile("`(mcpgen: package bank: [^`]*)`").FindSubmatch(readme)
+	if quoted == nil {
+		t.Fatal("README.md quotes no run of mcpgen generate for package bank")
+	}
+	if got := res.Summary(); string(quoted[1]) != got {
+		t.Errorf("README.md quotes %q; a run with nothing changed prints %q", quoted[1], got)
+	}
 }
 
 // TestServiceOverStdio runs the service's main loop on pipes (its real

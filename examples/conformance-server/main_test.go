@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/runtime/client"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // runMainEnv makes the test binary run main() instead of the tests: the
@@ -289,20 +290,21 @@ func TestSuiteScenariosOverStdio(t *testing.T) {
 	})
 	t.Run("tools-call-image", func(t *testing.T) {
 		res := call(t, "test_image_content", map[string]any{})
-		if len(res.Content) != 1 || res.Content[0].Type != "image" || res.Content[0].MimeType != "image/png" || !isPNG(t, res.Content[0].Data) {
+		if len(res.Content) != 1 || res.Content[0].Type != "image" || res.Content[0].MIMEType != "image/png" || !isPNG(t, res.Content[0].Data) {
 			t.Errorf("%+v", res)
 		}
 	})
 	t.Run("tools-call-audio", func(t *testing.T) {
 		res := call(t, "test_audio_content", map[string]any{})
 		data, _ := base64.StdEncoding.DecodeString(res.Content[0].Data)
-		if res.Content[0].Type != "audio" || res.Content[0].MimeType != "audio/wav" || !bytes.HasPrefix(data, []byte("RIFF")) || !bytes.Contains(data, []byte("WAVEfmt ")) {
+		if res.Content[0].Type != "audio" || res.Content[0].MIMEType != "audio/wav" || !bytes.HasPrefix(data, []byte("RIFF")) || !bytes.Contains(data, []byte("WAVEfmt ")) {
 			t.Errorf("%+v", res)
 		}
 	})
 	t.Run("tools-call-embedded-resource", func(t *testing.T) {
 		res := call(t, "test_embedded_resource", map[string]any{})
-		if res.Content[0].Type != "resource" || string(res.Content[0].Resource) != `{"uri":"test://embedded-resource","mimeType":"text/plain","text":"This is an embedded resource content."}` {
+		if res.Content[0].Type != "resource" || res.Content[0].Resource == nil ||
+			*res.Content[0].Resource != (protocol.ResourceContents{URI: "test://embedded-resource", MIMEType: "text/plain", Text: "This is an embedded resource content."}) {
 			t.Errorf("%+v", res)
 		}
 	})
@@ -428,13 +430,13 @@ func TestSuiteScenariosOverStdio(t *testing.T) {
 	})
 	t.Run("resources-read-text", func(t *testing.T) {
 		c, err := sc.ReadResource(ctx, "test://static-text")
-		if err != nil || len(c) != 1 || c[0].MimeType != "text/plain" || c[0].Text != "This is the content of the static text resource." {
+		if err != nil || len(c) != 1 || c[0].MIMEType != "text/plain" || c[0].Text != "This is the content of the static text resource." {
 			t.Errorf("%+v %v", c, err)
 		}
 	})
 	t.Run("resources-read-binary", func(t *testing.T) {
 		c, err := sc.ReadResource(ctx, "test://static-binary")
-		if err != nil || len(c) != 1 || c[0].MimeType != "image/png" || c[0].Text != "" || !isPNG(t, c[0].Blob) {
+		if err != nil || len(c) != 1 || c[0].MIMEType != "image/png" || c[0].Text != "" || !isPNG(t, c[0].Blob) {
 			t.Errorf("%+v %v", c, err)
 		}
 	})
@@ -489,7 +491,8 @@ func TestSuiteScenariosOverStdio(t *testing.T) {
 	t.Run("prompts-get-embedded-resource", func(t *testing.T) {
 		p, err := sc.GetPrompt(ctx, "test_prompt_with_embedded_resource", map[string]string{"resourceUri": "test://example-resource"})
 		if err != nil || len(p.Messages) != 2 || p.Messages[0].Content.Type != "resource" ||
-			string(p.Messages[0].Content.Resource) != `{"uri":"test://example-resource","mimeType":"text/plain","text":"Embedded resource content for testing."}` {
+			p.Messages[0].Content.Resource == nil ||
+			*p.Messages[0].Content.Resource != (protocol.ResourceContents{URI: "test://example-resource", MIMEType: "text/plain", Text: "Embedded resource content for testing."}) {
 			t.Errorf("%+v %v", p, err)
 		}
 	})

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"testing/fstest"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/gen/manifest"
@@ -337,7 +336,7 @@ func schemaProblem(base string, err error) (string, error) {
 // schemas are the published ones: the same contract, by schema hash.
 func verify(name string, data []byte, t Tool, inputSchema json.RawMessage, formats []string) (string, error) {
 	file := name + ".yaml"
-	est, err := manifest.LoadFS(fstest.MapFS{file: {Data: data, Mode: 0o644}}, ".")
+	tool, err := manifest.LoadData(".", file, data)
 	if err != nil {
 		var list manifest.List
 		if errors.As(err, &list) && len(list) > 0 {
@@ -354,7 +353,7 @@ func verify(name string, data []byte, t Tool, inputSchema json.RawMessage, forma
 		}
 		return t.Where, err
 	}
-	v := est.Tools[0].Versions[0]
+	v := tool.Versions[0]
 	opts := schema.Options{AnnotationFormats: formats}
 	in, err := schema.ParseJSONWith(inputSchema, opts)
 	if err != nil || in.Hash() != v.InputSchema.Hash() {

@@ -3,7 +3,6 @@ package importer
 import (
 	"fmt"
 	"io"
-	"testing/fstest"
 
 	"github.com/mcpgen/mcpgen/gen/check"
 	"github.com/mcpgen/mcpgen/gen/manifest"
@@ -80,12 +79,12 @@ func Check(l *List, est *manifest.Estate) *CheckReport {
 			rep.Skipped = append(rep.Skipped, Skip{Tool: t.Name, Where: where, Reason: err.Error()})
 			continue
 		}
-		live, err := manifest.LoadFS(fstest.MapFS{"served.yaml": {Data: data, Mode: 0o644}}, l.Source)
+		live, err := manifest.LoadData(l.Source, "served.yaml", data)
 		if err != nil {
 			rep.Skipped = append(rep.Skipped, Skip{Tool: t.Name, Where: t.Where, Reason: err.Error()})
 			continue
 		}
-		lv := live.Tools[0].Versions[0]
+		lv := live.Versions[0]
 		lv.Tenants = old.Tenants // not published either
 		c := check.Compare(old, lv)
 		if c.Class == schema.None && len(c.Changes) == 0 {

@@ -320,3 +320,29 @@ versions:
 		t.Errorf("null owner: %v, want %s", err, want)
 	}
 }
+
+// TestLoadData: one manifest from its bytes loads as LoadFS loads it from
+// a directory, positions named after dir and name; a server file and a
+// name that is not a manifest's are refused.
+func TestLoadData(t *testing.T) {
+	file := "name: t.do\nversions:\n  - version: 1.0.0\n    description: Do.\n    sideEffect: read\n    dataClassification: public\n    owner: o\n    inputSchema: {type: object}\n"
+	tool, err := LoadData("m", "t.yaml", []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tool.Name != "t.do" || len(tool.Versions) != 1 || tool.Pos.File != filepath.Join("m", "t.yaml") {
+		t.Errorf("LoadData = %s with %d versions at %s", tool.Name, len(tool.Versions), tool.Pos)
+	}
+	for name, want := range map[string]string{
+		"server.yaml": "m/server.yaml: a server file describes no tool",
+		"t.txt":       "m/t.txt: a manifest is a *.yaml, *.yml or *.json file",
+		"sub/t.yaml":  "m/sub/t.yaml: a manifest is a *.yaml, *.yml or *.json file",
+	} {
+		if _, err := LoadData("m", name, []byte(file)); err == nil || err.Error() != want {
+			t.Errorf("LoadData(%s) = %v, want %s", name, err, want)
+		}
+	}
+	if _, err := LoadData("m", "t.yaml", []byte(strings.Replace(file, "owner: o", "owner:", 1))); err == nil {
+		t.Error("LoadData accepted a manifest without an owner")
+	}
+}

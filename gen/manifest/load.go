@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"testing/fstest"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 )
@@ -39,30 +38,69 @@ func LoadDir(dir string) (*Estate, error) {
 // LoadFS is LoadDir reading from the root of fsys; dir is what file names
 // in errors and in the model start with.
 func LoadFS(fsys fs.FS, dir string) (*Estate, error) {
-	var errs List
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, List{{Pos: Pos{File: dir}, Msg: "cannot read the directory: " + pathError(err)}}
 	}
-	e := &Estate{Dir: dir}
-	var serverAt string
+	var files []source
 	for _, entry := range entries {
 		name := entry.Name()
-		ext := path.Ext(name)
-		if entry.IsDir() || strings.HasPrefix(name, ".") || !slices.Contains(manifestExts, ext) {
+		if entry.IsDir() || strings.HasPrefix(name, ".") || !slices.Contains(manifestExts, path.Ext(name)) {
 			continue
 		}
-		file := filepath.Join(dir, name)
-		d := &decoder{file: file}
 		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			errs = append(errs, &Error{Pos: Pos{File: file}, Msg: "cannot read the file: " + pathError(err)})
+		files = append(files, source{name: name, data: data, err: err})
+	}
+	return load(dir, files)
+}
+
+// LoadData loads one tool manifest from its bytes, as if it were the only
+// file of directory dir: name is its base name, whose extension says
+// whether it is YAML or JSON. The importer uses it for the manifests it
+// renders in memory, and LoadFile for a file read on its own; a server
+// file is refused, as it describes no tool.
+func LoadData(dir, name string, data []byte) (*Tool, error) {
+	file := filepath.Join(dir, name)
+	ext := path.Ext(name)
+	switch {
+	case name != filepath.Base(name) || !slices.Contains(manifestExts, ext):
+		return nil, List{{Pos: Pos{File: file}, Msg: "a manifest is a *.yaml, *.yml or *.json file"}}
+	case strings.TrimSuffix(name, ext) == serverFile:
+		return nil, List{{Pos: Pos{File: file}, Msg: "a server file describes no tool"}}
+	}
+	e, err := load(dir, []source{{name: name, data: data}})
+	if err != nil {
+		return nil, err
+	}
+	return e.Tools[0], nil
+}
+
+// source is one manifest file to load: its base name and its bytes, or why
+// they could not be read.
+type source struct {
+	name string
+	data []byte
+	err  error
+}
+
+// load decodes the files of directory dir into an estate; LoadFS and
+// LoadData differ only in where the bytes come from.
+func load(dir string, files []source) (*Estate, error) {
+	var errs List
+	e := &Estate{Dir: dir}
+	var serverAt string
+	for _, f := range files {
+		ext := path.Ext(f.name)
+		file := filepath.Join(dir, f.name)
+		if f.err != nil {
+			errs = append(errs, &Error{Pos: Pos{File: file}, Msg: "cannot read the file: " + pathError(f.err)})
 			continue
 		}
-		root := d.readFile(data, ext == ".json")
+		d := &decoder{file: file}
+		root := d.readFile(f.data, ext == ".json")
 		switch {
 		case root == nil:
-		case strings.TrimSuffix(name, ext) == serverFile:
+		case strings.TrimSuffix(f.name, ext) == serverFile:
 			if serverAt != "" {
 				d.errorf(root, "a directory has one server file; %s is one already", serverAt)
 				break
@@ -171,13 +209,5 @@ func LoadFile(file string) (*Tool, error) {
 	if err != nil {
 		return nil, List{{Pos: Pos{File: file}, Msg: "cannot read the file: " + pathError(err)}}
 	}
-	base := filepath.Base(file)
-	if strings.TrimSuffix(base, path.Ext(base)) == serverFile {
-		return nil, List{{Pos: Pos{File: file}, Msg: "a server file describes no tool"}}
-	}
-	e, err := LoadFS(fstest.MapFS{base: {Data: data, Mode: 0o644}}, filepath.Dir(file))
-	if err != nil {
-		return nil, err
-	}
-	return e.Tools[0], nil
+	return LoadData(filepath.Dir(file), filepath.Base(file), data)
 }

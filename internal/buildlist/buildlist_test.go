@@ -102,3 +102,21 @@ func TestRequirementsAreTheREADMEs(t *testing.T) {
 		}
 	}
 }
+
+// TestNoTestingPackageAtRunTime: what a user links — the CLI, the
+// generator and the runtime — imports no package of the standard library's
+// testing tree (testing, testing/fstest, …): those belong to tests, and a
+// production path that needs an in-memory file takes its bytes instead.
+func TestNoTestingPackageAtRunTime(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./cmd/...", "./gen/...", "./runtime/...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "testing" || strings.HasPrefix(p, "testing/") {
+			t.Errorf("a non-test package of cmd/, gen/ or runtime/ imports %s (go list -deps)", p)
+		}
+	}
+}

@@ -253,27 +253,27 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments any, opts 
 }
 
 // ListResources returns the resources the server shows this client.
-func (c *Client) ListResources(ctx context.Context) ([]Resource, error) {
+func (c *Client) ListResources(ctx context.Context) ([]protocol.Resource, error) {
 	var res struct {
-		Resources []Resource `json:"resources"`
+		Resources []protocol.Resource `json:"resources"`
 	}
 	err := c.call(ctx, protocol.MethodResourcesList, map[string]any{}, &res)
 	return res.Resources, err
 }
 
 // ReadResource reads a resource.
-func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
+func (c *Client) ReadResource(ctx context.Context, uri string) ([]protocol.ResourceContents, error) {
 	var res struct {
-		Contents []ResourceContents `json:"contents"`
+		Contents []protocol.ResourceContents `json:"contents"`
 	}
 	err := c.call(ctx, protocol.MethodResourcesRead, map[string]any{"uri": uri}, &res)
 	return res.Contents, err
 }
 
 // ListPrompts returns the prompts the server offers.
-func (c *Client) ListPrompts(ctx context.Context) ([]Prompt, error) {
+func (c *Client) ListPrompts(ctx context.Context) ([]protocol.Prompt, error) {
 	var res struct {
-		Prompts []Prompt `json:"prompts"`
+		Prompts []protocol.Prompt `json:"prompts"`
 	}
 	err := c.call(ctx, protocol.MethodPromptsList, map[string]any{}, &res)
 	return res.Prompts, err

@@ -8,7 +8,8 @@ import (
 
 // The result types hold what the client reads from the wire. Fields the
 // client does not interpret stay as raw JSON so nothing a server sends is
-// lost.
+// lost. Content blocks, resources and prompts are package protocol's
+// types, the ones the server writes.
 
 // Implementation names a client or a server (clientInfo, serverInfo).
 type Implementation struct {
@@ -54,24 +55,13 @@ type ToolMeta struct {
 	SupersededBy string `json:"supersededBy,omitempty"`
 }
 
-// Content is one block of a tool result or prompt message. Text is set for
-// text blocks; Raw keeps the block as sent so image, audio and resource
-// blocks survive intact.
-type Content struct {
-	Type     string          `json:"type"`
-	Text     string          `json:"text,omitempty"`
-	MimeType string          `json:"mimeType,omitempty"`
-	Data     string          `json:"data,omitempty"`
-	Resource json.RawMessage `json:"resource,omitempty"`
-}
-
 // CallResult is a tools/call result. IsError marks a tool failure: the call
 // reached the tool and the tool reports an error the model should see. It is
 // not a protocol error, which comes back as a *jsonrpc.Error instead.
 type CallResult struct {
-	Content           []Content       `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError"`
+	Content           []protocol.Content `json:"content"`
+	StructuredContent json.RawMessage    `json:"structuredContent,omitempty"`
+	IsError           bool               `json:"isError"`
 }
 
 // Text joins the text blocks of the result.
@@ -85,46 +75,8 @@ func (r *CallResult) Text() string {
 	return s
 }
 
-// Resource is one entry of resources/list.
-type Resource struct {
-	URI         string `json:"uri"`
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
-	Description string `json:"description,omitempty"`
-	MimeType    string `json:"mimeType,omitempty"`
-}
-
-// ResourceContents is one element of a resources/read result.
-type ResourceContents struct {
-	URI      string `json:"uri"`
-	MimeType string `json:"mimeType,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Blob     string `json:"blob,omitempty"`
-}
-
-// Prompt is one entry of prompts/list.
-type Prompt struct {
-	Name        string           `json:"name"`
-	Title       string           `json:"title,omitempty"`
-	Description string           `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments,omitempty"`
-}
-
-// PromptArgument is one argument a prompt takes.
-type PromptArgument struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required,omitempty"`
-}
-
-// PromptMessage is one message of a prompts/get result.
-type PromptMessage struct {
-	Role    string  `json:"role"`
-	Content Content `json:"content"`
-}
-
 // PromptResult is a prompts/get result.
 type PromptResult struct {
-	Description string          `json:"description,omitempty"`
-	Messages    []PromptMessage `json:"messages"`
+	Description string                   `json:"description,omitempty"`
+	Messages    []protocol.PromptMessage `json:"messages"`
 }

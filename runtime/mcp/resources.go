@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Resource is a resource at a fixed URI: text, a binary blob, or contents
@@ -107,19 +108,6 @@ type PromptGet struct {
 // as an internal error.
 type PromptGetter func(ctx context.Context, get *PromptGet) ([]PromptMessage, error)
 
-// PromptMessage is one message of a prompts/get result.
-type PromptMessage struct {
-	Role    string  `json:"role"`
-	Content Content `json:"content"`
-}
-
-// PromptArgument declares one argument of a prompt.
-type PromptArgument struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required"`
-}
-
 // checkCatalogue refuses resources and prompts that cannot be served
 // unambiguously: a missing or repeated URI or name, a repeated argument.
 // (Templates are checked as they are compiled.)
@@ -151,16 +139,8 @@ func checkCatalogue(resources []Resource, prompts []Prompt) error {
 	return nil
 }
 
-type resourceEntry struct {
-	URI         string `json:"uri"`
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
-	Description string `json:"description,omitempty"`
-	MIMEType    string `json:"mimeType,omitempty"`
-}
-
 type resourcesListResult struct {
-	Resources []resourceEntry `json:"resources"`
+	Resources []protocol.Resource `json:"resources"`
 	common
 }
 
@@ -170,11 +150,11 @@ type resourcesReadResult struct {
 }
 
 func (s *Server) resourcesList(r *request) (any, *jsonrpc.Error) {
-	res := &resourcesListResult{Resources: []resourceEntry{}}
+	res := &resourcesListResult{Resources: []protocol.Resource{}}
 	for i := range s.resources { // sorted by URI
 		rs := &s.resources[i]
 		if rs.visibleTo(r.session.principal.Tenant) {
-			res.Resources = append(res.Resources, resourceEntry{rs.URI, rs.Name, rs.Title, rs.Description, rs.MIMEType})
+			res.Resources = append(res.Resources, protocol.Resource{URI: rs.URI, Name: rs.Name, Title: rs.Title, Description: rs.Description, MIMEType: rs.MIMEType})
 		}
 	}
 	s.finish(r.rev, &res.common, cacheScopePrivate)
@@ -239,15 +219,8 @@ func (s *Server) resourcesRead(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
-type promptEntry struct {
-	Name        string           `json:"name"`
-	Title       string           `json:"title,omitempty"`
-	Description string           `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments"`
-}
-
 type promptsListResult struct {
-	Prompts []promptEntry `json:"prompts"`
+	Prompts []protocol.Prompt `json:"prompts"`
 	common
 }
 
@@ -258,13 +231,13 @@ type promptsGetResult struct {
 }
 
 func (s *Server) promptsList(r *request) (any, *jsonrpc.Error) {
-	res := &promptsListResult{Prompts: make([]promptEntry, 0, len(s.prompts))}
+	res := &promptsListResult{Prompts: make([]protocol.Prompt, 0, len(s.prompts))}
 	for _, p := range s.prompts { // sorted by name
 		args := p.Arguments
 		if args == nil {
 			args = []PromptArgument{}
 		}
-		res.Prompts = append(res.Prompts, promptEntry{p.Name, p.Title, p.Description, args})
+		res.Prompts = append(res.Prompts, protocol.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args})
 	}
 	s.finish(r.rev, &res.common, cacheScopePrivate)
 	return res, nil

@@ -1,8 +1,10 @@
 // Package protocol is the vocabulary of the Model Context Protocol that the
 // server (runtime/mcp), the client (runtime/client) and the generator share:
-// the revisions, the method and notification names, the _meta keys and the
-// content block types. It holds names only, no behaviour, and imports
-// nothing, so that a package needing a name does not link the server.
+// the revisions, the method and notification names, the _meta keys, and
+// the wire types of content blocks, resources and prompts with their JSON
+// form. It imports only the standard library and the runtime's JSON
+// string writer, so that a package needing a name or a content block does
+// not link the server.
 //
 // The MCP specification (modelcontextprotocol.io/specification, one page
 // per revision) defines every name here except the estate's _meta keys,

@@ -105,6 +105,16 @@ func Kind(v []byte) byte {
 	return 0
 }
 
+// AppendMember appends `,"name":"value"` to dst, value quoted as
+// AppendQuote does; name must need no escaping (the writers of the
+// runtime's results pass constants).
+func AppendMember(dst []byte, name, value string) []byte {
+	dst = append(dst, ',', '"')
+	dst = append(dst, name...)
+	dst = append(dst, '"', ':')
+	return AppendQuote(dst, value)
+}
+
 // AppendQuote appends s to dst as a JSON string literal: the quote, the
 // backslash and the control characters escaped (the short forms where JSON
 // has them), everything else as it is. A byte that is not valid UTF-8 is
