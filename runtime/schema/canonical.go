@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
 // Canonical JSON and the schema hash (docs/concepts.md#the-hash-and-drift).
@@ -194,38 +196,15 @@ func appendCanonicalNumber(b []byte, f float64) []byte {
 	return b
 }
 
+// appendCanonicalString writes s as RFC 8785 says: the quote, the
+// backslash and the control characters escaped (the short forms where
+// JSON has them, lower-case \u00xx for the rest), everything else as it
+// is, which is what textdec.AppendQuote writes for valid UTF-8.
 func appendCanonicalString(b []byte, s string) ([]byte, error) {
 	if !utf8.ValidString(s) {
 		return nil, fmt.Errorf("canonical JSON: string %q is not valid UTF-8", s)
 	}
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			} else {
-				b = append(b, c)
-			}
-		}
-	}
-	return append(b, '"'), nil
+	return textdec.AppendQuote(b, s), nil
 }
 
 // CompareUTF16 orders strings by their UTF-16 code units, as RFC 8785 and
