@@ -199,10 +199,11 @@ record each row in ` + "`reliability/testdata/figures.json`" + `, and this page 
 the package records other rows than the committed ones.
 
 What each column is: **How many** is the number of inputs, calls or requests the test made,
-counted as it sent them or the number it is written to make, and for the fuzz targets the seed
-inputs that ran; **What the test checks** is written beside the test's assertions and says what
-they hold each of those to: the test fails if any one is not answered so. It is a description
-of the checks, not a measurement; the measured costs are in [Measured](#measured).
+counted as it sent them or the number it is written to make, and for the fuzz targets the
+inputs of their checked-in corpus that ran; **What the test checks** is written beside the
+test's assertions and says what they hold each of those to: the test fails if any one is not
+answered so. It is a description of the checks, not a measurement; the measured costs are in
+[Measured](#measured).
 
 The tests run the bank's generated package (` + "`examples/bankpayments/bank`" + `, the sample estate
 of ` + "`manifests/`" + `) with the race detector, on loopback only. Fuzz targets run their seed corpora
@@ -286,7 +287,7 @@ and, for the measured section, without the race detector (a few minutes on two c
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
-// measureFuzzTargets runs the seed corpus of every fuzz target the
+// measureFuzzTargets runs the checked-in corpus of every fuzz target the
 // Makefile lists and counts its inputs; what each target checks is the
 // first paragraph of its doc comment.
 func measureFuzzTargets() ([]figure, error) {

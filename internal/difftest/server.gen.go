@@ -489,7 +489,7 @@ func Register(s *mcp.Server, h Handler) error {
 func specCorpusS00V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20000.",
+		Description:        "Takes arguments of the corpus schema numbered 20000.",
 		InputSchema:        schemaCorpusS00V1_0_0Input,
 		Name:               "corpus.s00",
 		Owner:              "difftest",
@@ -508,7 +508,7 @@ func bindCorpusS00V1_0_0(h Handler) mcp.Tool {
 func specCorpusS01V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20001.",
+		Description:        "Takes arguments of the corpus schema numbered 20001.",
 		InputSchema:        schemaCorpusS01V1_0_0Input,
 		Name:               "corpus.s01",
 		Owner:              "difftest",
@@ -527,7 +527,7 @@ func bindCorpusS01V1_0_0(h Handler) mcp.Tool {
 func specCorpusS02V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20002.",
+		Description:        "Takes arguments of the corpus schema numbered 20002.",
 		InputSchema:        schemaCorpusS02V1_0_0Input,
 		Name:               "corpus.s02",
 		Owner:              "difftest",
@@ -546,7 +546,7 @@ func bindCorpusS02V1_0_0(h Handler) mcp.Tool {
 func specCorpusS03V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20003.",
+		Description:        "Takes arguments of the corpus schema numbered 20003.",
 		InputSchema:        schemaCorpusS03V1_0_0Input,
 		Name:               "corpus.s03",
 		Owner:              "difftest",
@@ -565,7 +565,7 @@ func bindCorpusS03V1_0_0(h Handler) mcp.Tool {
 func specCorpusS04V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20004.",
+		Description:        "Takes arguments of the corpus schema numbered 20004.",
 		InputSchema:        schemaCorpusS04V1_0_0Input,
 		Name:               "corpus.s04",
 		Owner:              "difftest",
@@ -584,7 +584,7 @@ func bindCorpusS04V1_0_0(h Handler) mcp.Tool {
 func specCorpusS05V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20005.",
+		Description:        "Takes arguments of the corpus schema numbered 20005.",
 		InputSchema:        schemaCorpusS05V1_0_0Input,
 		Name:               "corpus.s05",
 		Owner:              "difftest",
@@ -603,7 +603,7 @@ func bindCorpusS05V1_0_0(h Handler) mcp.Tool {
 func specCorpusS06V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20006.",
+		Description:        "Takes arguments of the corpus schema numbered 20006.",
 		InputSchema:        schemaCorpusS06V1_0_0Input,
 		Name:               "corpus.s06",
 		Owner:              "difftest",
@@ -622,7 +622,7 @@ func bindCorpusS06V1_0_0(h Handler) mcp.Tool {
 func specCorpusS07V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20007.",
+		Description:        "Takes arguments of the corpus schema numbered 20007.",
 		InputSchema:        schemaCorpusS07V1_0_0Input,
 		Name:               "corpus.s07",
 		Owner:              "difftest",
@@ -641,7 +641,7 @@ func bindCorpusS07V1_0_0(h Handler) mcp.Tool {
 func specCorpusS08V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20008.",
+		Description:        "Takes arguments of the corpus schema numbered 20008.",
 		InputSchema:        schemaCorpusS08V1_0_0Input,
 		Name:               "corpus.s08",
 		Owner:              "difftest",
@@ -660,7 +660,7 @@ func bindCorpusS08V1_0_0(h Handler) mcp.Tool {
 func specCorpusS09V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20009.",
+		Description:        "Takes arguments of the corpus schema numbered 20009.",
 		InputSchema:        schemaCorpusS09V1_0_0Input,
 		Name:               "corpus.s09",
 		Owner:              "difftest",
@@ -679,7 +679,7 @@ func bindCorpusS09V1_0_0(h Handler) mcp.Tool {
 func specCorpusS10V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20010.",
+		Description:        "Takes arguments of the corpus schema numbered 20010.",
 		InputSchema:        schemaCorpusS10V1_0_0Input,
 		Name:               "corpus.s10",
 		Owner:              "difftest",
@@ -698,7 +698,7 @@ func bindCorpusS10V1_0_0(h Handler) mcp.Tool {
 func specCorpusS11V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20011.",
+		Description:        "Takes arguments of the corpus schema numbered 20011.",
 		InputSchema:        schemaCorpusS11V1_0_0Input,
 		Name:               "corpus.s11",
 		Owner:              "difftest",
@@ -717,7 +717,7 @@ func bindCorpusS11V1_0_0(h Handler) mcp.Tool {
 func specCorpusS12V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20012.",
+		Description:        "Takes arguments of the corpus schema numbered 20012.",
 		InputSchema:        schemaCorpusS12V1_0_0Input,
 		Name:               "corpus.s12",
 		Owner:              "difftest",
@@ -736,7 +736,7 @@ func bindCorpusS12V1_0_0(h Handler) mcp.Tool {
 func specCorpusS13V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20013.",
+		Description:        "Takes arguments of the corpus schema numbered 20013.",
 		InputSchema:        schemaCorpusS13V1_0_0Input,
 		Name:               "corpus.s13",
 		Owner:              "difftest",
@@ -755,7 +755,7 @@ func bindCorpusS13V1_0_0(h Handler) mcp.Tool {
 func specCorpusS14V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20014.",
+		Description:        "Takes arguments of the corpus schema numbered 20014.",
 		InputSchema:        schemaCorpusS14V1_0_0Input,
 		Name:               "corpus.s14",
 		Owner:              "difftest",
@@ -774,7 +774,7 @@ func bindCorpusS14V1_0_0(h Handler) mcp.Tool {
 func specCorpusS15V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20015.",
+		Description:        "Takes arguments of the corpus schema numbered 20015.",
 		InputSchema:        schemaCorpusS15V1_0_0Input,
 		Name:               "corpus.s15",
 		Owner:              "difftest",
@@ -793,7 +793,7 @@ func bindCorpusS15V1_0_0(h Handler) mcp.Tool {
 func specCorpusS16V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20016.",
+		Description:        "Takes arguments of the corpus schema numbered 20016.",
 		InputSchema:        schemaCorpusS16V1_0_0Input,
 		Name:               "corpus.s16",
 		Owner:              "difftest",
@@ -812,7 +812,7 @@ func bindCorpusS16V1_0_0(h Handler) mcp.Tool {
 func specCorpusS17V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20017.",
+		Description:        "Takes arguments of the corpus schema numbered 20017.",
 		InputSchema:        schemaCorpusS17V1_0_0Input,
 		Name:               "corpus.s17",
 		Owner:              "difftest",
@@ -831,7 +831,7 @@ func bindCorpusS17V1_0_0(h Handler) mcp.Tool {
 func specCorpusS18V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20018.",
+		Description:        "Takes arguments of the corpus schema numbered 20018.",
 		InputSchema:        schemaCorpusS18V1_0_0Input,
 		Name:               "corpus.s18",
 		Owner:              "difftest",
@@ -850,7 +850,7 @@ func bindCorpusS18V1_0_0(h Handler) mcp.Tool {
 func specCorpusS19V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20019.",
+		Description:        "Takes arguments of the corpus schema numbered 20019.",
 		InputSchema:        schemaCorpusS19V1_0_0Input,
 		Name:               "corpus.s19",
 		Owner:              "difftest",
@@ -869,7 +869,7 @@ func bindCorpusS19V1_0_0(h Handler) mcp.Tool {
 func specCorpusS20V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20020.",
+		Description:        "Takes arguments of the corpus schema numbered 20020.",
 		InputSchema:        schemaCorpusS20V1_0_0Input,
 		Name:               "corpus.s20",
 		Owner:              "difftest",
@@ -888,7 +888,7 @@ func bindCorpusS20V1_0_0(h Handler) mcp.Tool {
 func specCorpusS21V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20021.",
+		Description:        "Takes arguments of the corpus schema numbered 20021.",
 		InputSchema:        schemaCorpusS21V1_0_0Input,
 		Name:               "corpus.s21",
 		Owner:              "difftest",
@@ -907,7 +907,7 @@ func bindCorpusS21V1_0_0(h Handler) mcp.Tool {
 func specCorpusS22V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20022.",
+		Description:        "Takes arguments of the corpus schema numbered 20022.",
 		InputSchema:        schemaCorpusS22V1_0_0Input,
 		Name:               "corpus.s22",
 		Owner:              "difftest",
@@ -926,7 +926,7 @@ func bindCorpusS22V1_0_0(h Handler) mcp.Tool {
 func specCorpusS23V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20023.",
+		Description:        "Takes arguments of the corpus schema numbered 20023.",
 		InputSchema:        schemaCorpusS23V1_0_0Input,
 		Name:               "corpus.s23",
 		Owner:              "difftest",
@@ -945,7 +945,7 @@ func bindCorpusS23V1_0_0(h Handler) mcp.Tool {
 func specCorpusS24V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20024.",
+		Description:        "Takes arguments of the corpus schema numbered 20024.",
 		InputSchema:        schemaCorpusS24V1_0_0Input,
 		Name:               "corpus.s24",
 		Owner:              "difftest",
@@ -964,7 +964,7 @@ func bindCorpusS24V1_0_0(h Handler) mcp.Tool {
 func specCorpusS25V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20025.",
+		Description:        "Takes arguments of the corpus schema numbered 20025.",
 		InputSchema:        schemaCorpusS25V1_0_0Input,
 		Name:               "corpus.s25",
 		Owner:              "difftest",
@@ -983,7 +983,7 @@ func bindCorpusS25V1_0_0(h Handler) mcp.Tool {
 func specCorpusS26V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20026.",
+		Description:        "Takes arguments of the corpus schema numbered 20026.",
 		InputSchema:        schemaCorpusS26V1_0_0Input,
 		Name:               "corpus.s26",
 		Owner:              "difftest",
@@ -1002,7 +1002,7 @@ func bindCorpusS26V1_0_0(h Handler) mcp.Tool {
 func specCorpusS27V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20027.",
+		Description:        "Takes arguments of the corpus schema numbered 20027.",
 		InputSchema:        schemaCorpusS27V1_0_0Input,
 		Name:               "corpus.s27",
 		Owner:              "difftest",
@@ -1021,7 +1021,7 @@ func bindCorpusS27V1_0_0(h Handler) mcp.Tool {
 func specCorpusS28V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20028.",
+		Description:        "Takes arguments of the corpus schema numbered 20028.",
 		InputSchema:        schemaCorpusS28V1_0_0Input,
 		Name:               "corpus.s28",
 		Owner:              "difftest",
@@ -1040,7 +1040,7 @@ func bindCorpusS28V1_0_0(h Handler) mcp.Tool {
 func specCorpusS29V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20029.",
+		Description:        "Takes arguments of the corpus schema numbered 20029.",
 		InputSchema:        schemaCorpusS29V1_0_0Input,
 		Name:               "corpus.s29",
 		Owner:              "difftest",
@@ -1059,7 +1059,7 @@ func bindCorpusS29V1_0_0(h Handler) mcp.Tool {
 func specCorpusS30V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20030.",
+		Description:        "Takes arguments of the corpus schema numbered 20030.",
 		InputSchema:        schemaCorpusS30V1_0_0Input,
 		Name:               "corpus.s30",
 		Owner:              "difftest",
@@ -1078,7 +1078,7 @@ func bindCorpusS30V1_0_0(h Handler) mcp.Tool {
 func specCorpusS31V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20031.",
+		Description:        "Takes arguments of the corpus schema numbered 20031.",
 		InputSchema:        schemaCorpusS31V1_0_0Input,
 		Name:               "corpus.s31",
 		Owner:              "difftest",
@@ -1097,7 +1097,7 @@ func bindCorpusS31V1_0_0(h Handler) mcp.Tool {
 func specCorpusS32V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20032.",
+		Description:        "Takes arguments of the corpus schema numbered 20032.",
 		InputSchema:        schemaCorpusS32V1_0_0Input,
 		Name:               "corpus.s32",
 		Owner:              "difftest",
@@ -1116,7 +1116,7 @@ func bindCorpusS32V1_0_0(h Handler) mcp.Tool {
 func specCorpusS33V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20033.",
+		Description:        "Takes arguments of the corpus schema numbered 20033.",
 		InputSchema:        schemaCorpusS33V1_0_0Input,
 		Name:               "corpus.s33",
 		Owner:              "difftest",
@@ -1135,7 +1135,7 @@ func bindCorpusS33V1_0_0(h Handler) mcp.Tool {
 func specCorpusS34V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20034.",
+		Description:        "Takes arguments of the corpus schema numbered 20034.",
 		InputSchema:        schemaCorpusS34V1_0_0Input,
 		Name:               "corpus.s34",
 		Owner:              "difftest",
@@ -1154,7 +1154,7 @@ func bindCorpusS34V1_0_0(h Handler) mcp.Tool {
 func specCorpusS35V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20035.",
+		Description:        "Takes arguments of the corpus schema numbered 20035.",
 		InputSchema:        schemaCorpusS35V1_0_0Input,
 		Name:               "corpus.s35",
 		Owner:              "difftest",
@@ -1173,7 +1173,7 @@ func bindCorpusS35V1_0_0(h Handler) mcp.Tool {
 func specCorpusS36V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20036.",
+		Description:        "Takes arguments of the corpus schema numbered 20036.",
 		InputSchema:        schemaCorpusS36V1_0_0Input,
 		Name:               "corpus.s36",
 		Owner:              "difftest",
@@ -1192,7 +1192,7 @@ func bindCorpusS36V1_0_0(h Handler) mcp.Tool {
 func specCorpusS37V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20037.",
+		Description:        "Takes arguments of the corpus schema numbered 20037.",
 		InputSchema:        schemaCorpusS37V1_0_0Input,
 		Name:               "corpus.s37",
 		Owner:              "difftest",
@@ -1211,7 +1211,7 @@ func bindCorpusS37V1_0_0(h Handler) mcp.Tool {
 func specCorpusS38V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20038.",
+		Description:        "Takes arguments of the corpus schema numbered 20038.",
 		InputSchema:        schemaCorpusS38V1_0_0Input,
 		Name:               "corpus.s38",
 		Owner:              "difftest",
@@ -1230,7 +1230,7 @@ func bindCorpusS38V1_0_0(h Handler) mcp.Tool {
 func specCorpusS39V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20039.",
+		Description:        "Takes arguments of the corpus schema numbered 20039.",
 		InputSchema:        schemaCorpusS39V1_0_0Input,
 		Name:               "corpus.s39",
 		Owner:              "difftest",
@@ -1249,7 +1249,7 @@ func bindCorpusS39V1_0_0(h Handler) mcp.Tool {
 func specCorpusS40V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20040.",
+		Description:        "Takes arguments of the corpus schema numbered 20040.",
 		InputSchema:        schemaCorpusS40V1_0_0Input,
 		Name:               "corpus.s40",
 		Owner:              "difftest",
@@ -1268,7 +1268,7 @@ func bindCorpusS40V1_0_0(h Handler) mcp.Tool {
 func specCorpusS41V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20041.",
+		Description:        "Takes arguments of the corpus schema numbered 20041.",
 		InputSchema:        schemaCorpusS41V1_0_0Input,
 		Name:               "corpus.s41",
 		Owner:              "difftest",
@@ -1287,7 +1287,7 @@ func bindCorpusS41V1_0_0(h Handler) mcp.Tool {
 func specCorpusS42V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20042.",
+		Description:        "Takes arguments of the corpus schema numbered 20042.",
 		InputSchema:        schemaCorpusS42V1_0_0Input,
 		Name:               "corpus.s42",
 		Owner:              "difftest",
@@ -1306,7 +1306,7 @@ func bindCorpusS42V1_0_0(h Handler) mcp.Tool {
 func specCorpusS43V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20043.",
+		Description:        "Takes arguments of the corpus schema numbered 20043.",
 		InputSchema:        schemaCorpusS43V1_0_0Input,
 		Name:               "corpus.s43",
 		Owner:              "difftest",
@@ -1325,7 +1325,7 @@ func bindCorpusS43V1_0_0(h Handler) mcp.Tool {
 func specCorpusS44V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20044.",
+		Description:        "Takes arguments of the corpus schema numbered 20044.",
 		InputSchema:        schemaCorpusS44V1_0_0Input,
 		Name:               "corpus.s44",
 		Owner:              "difftest",
@@ -1344,7 +1344,7 @@ func bindCorpusS44V1_0_0(h Handler) mcp.Tool {
 func specCorpusS45V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20045.",
+		Description:        "Takes arguments of the corpus schema numbered 20045.",
 		InputSchema:        schemaCorpusS45V1_0_0Input,
 		Name:               "corpus.s45",
 		Owner:              "difftest",
@@ -1363,7 +1363,7 @@ func bindCorpusS45V1_0_0(h Handler) mcp.Tool {
 func specCorpusS46V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20046.",
+		Description:        "Takes arguments of the corpus schema numbered 20046.",
 		InputSchema:        schemaCorpusS46V1_0_0Input,
 		Name:               "corpus.s46",
 		Owner:              "difftest",
@@ -1382,7 +1382,7 @@ func bindCorpusS46V1_0_0(h Handler) mcp.Tool {
 func specCorpusS47V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20047.",
+		Description:        "Takes arguments of the corpus schema numbered 20047.",
 		InputSchema:        schemaCorpusS47V1_0_0Input,
 		Name:               "corpus.s47",
 		Owner:              "difftest",
@@ -1401,7 +1401,7 @@ func bindCorpusS47V1_0_0(h Handler) mcp.Tool {
 func specCorpusS48V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20048.",
+		Description:        "Takes arguments of the corpus schema numbered 20048.",
 		InputSchema:        schemaCorpusS48V1_0_0Input,
 		Name:               "corpus.s48",
 		Owner:              "difftest",
@@ -1420,7 +1420,7 @@ func bindCorpusS48V1_0_0(h Handler) mcp.Tool {
 func specCorpusS49V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20049.",
+		Description:        "Takes arguments of the corpus schema numbered 20049.",
 		InputSchema:        schemaCorpusS49V1_0_0Input,
 		Name:               "corpus.s49",
 		Owner:              "difftest",
@@ -1439,7 +1439,7 @@ func bindCorpusS49V1_0_0(h Handler) mcp.Tool {
 func specCorpusS50V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20050.",
+		Description:        "Takes arguments of the corpus schema numbered 20050.",
 		InputSchema:        schemaCorpusS50V1_0_0Input,
 		Name:               "corpus.s50",
 		Owner:              "difftest",
@@ -1458,7 +1458,7 @@ func bindCorpusS50V1_0_0(h Handler) mcp.Tool {
 func specCorpusS51V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20051.",
+		Description:        "Takes arguments of the corpus schema numbered 20051.",
 		InputSchema:        schemaCorpusS51V1_0_0Input,
 		Name:               "corpus.s51",
 		Owner:              "difftest",
@@ -1477,7 +1477,7 @@ func bindCorpusS51V1_0_0(h Handler) mcp.Tool {
 func specCorpusS52V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20052.",
+		Description:        "Takes arguments of the corpus schema numbered 20052.",
 		InputSchema:        schemaCorpusS52V1_0_0Input,
 		Name:               "corpus.s52",
 		Owner:              "difftest",
@@ -1496,7 +1496,7 @@ func bindCorpusS52V1_0_0(h Handler) mcp.Tool {
 func specCorpusS53V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20053.",
+		Description:        "Takes arguments of the corpus schema numbered 20053.",
 		InputSchema:        schemaCorpusS53V1_0_0Input,
 		Name:               "corpus.s53",
 		Owner:              "difftest",
@@ -1515,7 +1515,7 @@ func bindCorpusS53V1_0_0(h Handler) mcp.Tool {
 func specCorpusS54V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20054.",
+		Description:        "Takes arguments of the corpus schema numbered 20054.",
 		InputSchema:        schemaCorpusS54V1_0_0Input,
 		Name:               "corpus.s54",
 		Owner:              "difftest",
@@ -1534,7 +1534,7 @@ func bindCorpusS54V1_0_0(h Handler) mcp.Tool {
 func specCorpusS55V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20055.",
+		Description:        "Takes arguments of the corpus schema numbered 20055.",
 		InputSchema:        schemaCorpusS55V1_0_0Input,
 		Name:               "corpus.s55",
 		Owner:              "difftest",
@@ -1553,7 +1553,7 @@ func bindCorpusS55V1_0_0(h Handler) mcp.Tool {
 func specCorpusS56V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20056.",
+		Description:        "Takes arguments of the corpus schema numbered 20056.",
 		InputSchema:        schemaCorpusS56V1_0_0Input,
 		Name:               "corpus.s56",
 		Owner:              "difftest",
@@ -1572,7 +1572,7 @@ func bindCorpusS56V1_0_0(h Handler) mcp.Tool {
 func specCorpusS57V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20057.",
+		Description:        "Takes arguments of the corpus schema numbered 20057.",
 		InputSchema:        schemaCorpusS57V1_0_0Input,
 		Name:               "corpus.s57",
 		Owner:              "difftest",
@@ -1591,7 +1591,7 @@ func bindCorpusS57V1_0_0(h Handler) mcp.Tool {
 func specCorpusS58V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20058.",
+		Description:        "Takes arguments of the corpus schema numbered 20058.",
 		InputSchema:        schemaCorpusS58V1_0_0Input,
 		Name:               "corpus.s58",
 		Owner:              "difftest",
@@ -1610,7 +1610,7 @@ func bindCorpusS58V1_0_0(h Handler) mcp.Tool {
 func specCorpusS59V1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
 		DataClassification: estate.Classification("internal"),
-		Description:        "Takes arguments of the corpus schema of seed 20059.",
+		Description:        "Takes arguments of the corpus schema numbered 20059.",
 		InputSchema:        schemaCorpusS59V1_0_0Input,
 		Name:               "corpus.s59",
 		Owner:              "difftest",

@@ -10,7 +10,7 @@ import (
 
 // CorpusS00V1_0_0Args are the arguments of corpus.s00 1.0.0: Corpus schema 00.
 //
-// Takes arguments of the corpus schema of seed 20000.
+// Takes arguments of the corpus schema numbered 20000.
 type CorpusS00V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -23,7 +23,7 @@ type CorpusS00V1Args = CorpusS00V1_0_0Args
 
 // CorpusS01V1_0_0Args are the arguments of corpus.s01 1.0.0: Corpus schema 01.
 //
-// Takes arguments of the corpus schema of seed 20001.
+// Takes arguments of the corpus schema numbered 20001.
 type CorpusS01V1_0_0Args struct {
 	// Legs is the "legs" property (required).
 	Legs string `json:"legs"`
@@ -40,7 +40,7 @@ type CorpusS01V1Args = CorpusS01V1_0_0Args
 
 // CorpusS02V1_0_0Args are the arguments of corpus.s02 1.0.0: Corpus schema 02.
 //
-// Takes arguments of the corpus schema of seed 20002.
+// Takes arguments of the corpus schema numbered 20002.
 type CorpusS02V1_0_0Args struct {
 	// V is the "v" property (required).
 	V optional.Nullable[bool] `json:"v"`
@@ -53,7 +53,7 @@ type CorpusS02V1Args = CorpusS02V1_0_0Args
 
 // CorpusS03V1_0_0Args are the arguments of corpus.s03 1.0.0: Corpus schema 03.
 //
-// Takes arguments of the corpus schema of seed 20003.
+// Takes arguments of the corpus schema numbered 20003.
 type CorpusS03V1_0_0Args struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[int64] `json:"0,omitzero"`
@@ -82,7 +82,7 @@ type CorpusS03V1Args = CorpusS03V1_0_0Args
 
 // CorpusS04V1_0_0Args are the arguments of corpus.s04 1.0.0: Corpus schema 04.
 //
-// Takes arguments of the corpus schema of seed 20004.
+// Takes arguments of the corpus schema numbered 20004.
 type CorpusS04V1_0_0Args struct{}
 
 // CorpusS04V1Args is what Handler.CorpusS04V1 takes: the arguments of corpus.s04@1.0.0,
@@ -92,7 +92,7 @@ type CorpusS04V1Args = CorpusS04V1_0_0Args
 
 // CorpusS05V1_0_0Args are the arguments of corpus.s05 1.0.0: Corpus schema 05.
 //
-// Takes arguments of the corpus schema of seed 20005.
+// Takes arguments of the corpus schema numbered 20005.
 type CorpusS05V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -105,7 +105,7 @@ type CorpusS05V1Args = CorpusS05V1_0_0Args
 
 // CorpusS06V1_0_0Args are the arguments of corpus.s06 1.0.0: Corpus schema 06.
 //
-// Takes arguments of the corpus schema of seed 20006.
+// Takes arguments of the corpus schema numbered 20006.
 type CorpusS06V1_0_0Args struct {
 	// V is the "v" property (required).
 	V []any `json:"v"`
@@ -118,7 +118,7 @@ type CorpusS06V1Args = CorpusS06V1_0_0Args
 
 // CorpusS07V1_0_0Args are the arguments of corpus.s07 1.0.0: Corpus schema 07.
 //
-// Takes arguments of the corpus schema of seed 20007.
+// Takes arguments of the corpus schema numbered 20007.
 type CorpusS07V1_0_0Args struct {
 	// É is the "é" property (required).
 	É any `json:"é"`
@@ -131,7 +131,7 @@ type CorpusS07V1Args = CorpusS07V1_0_0Args
 
 // CorpusS08V1_0_0Args are the arguments of corpus.s08 1.0.0: Corpus schema 08.
 //
-// Takes arguments of the corpus schema of seed 20008.
+// Takes arguments of the corpus schema numbered 20008.
 type CorpusS08V1_0_0Args struct {
 	// V is the "v" property (required).
 	V CorpusS08V1_0_0ArgsV `json:"v"`
@@ -156,7 +156,7 @@ type CorpusS08V1Args = CorpusS08V1_0_0Args
 
 // CorpusS09V1_0_0Args are the arguments of corpus.s09 1.0.0: Corpus schema 09.
 //
-// Takes arguments of the corpus schema of seed 20009.
+// Takes arguments of the corpus schema numbered 20009.
 type CorpusS09V1_0_0Args struct {
 	// AB is the "a b" property (required).
 	AB float64 `json:"a b"`
@@ -171,7 +171,7 @@ type CorpusS09V1Args = CorpusS09V1_0_0Args
 
 // CorpusS10V1_0_0Args are the arguments of corpus.s10 1.0.0: Corpus schema 10.
 //
-// Takes arguments of the corpus schema of seed 20010.
+// Takes arguments of the corpus schema numbered 20010.
 type CorpusS10V1_0_0Args struct {
 	// Ok is the "ok" property (required).
 	Ok any `json:"ok"`
@@ -184,7 +184,7 @@ type CorpusS10V1Args = CorpusS10V1_0_0Args
 
 // CorpusS11V1_0_0Args are the arguments of corpus.s11 1.0.0: Corpus schema 11.
 //
-// Takes arguments of the corpus schema of seed 20011.
+// Takes arguments of the corpus schema numbered 20011.
 type CorpusS11V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -197,7 +197,7 @@ type CorpusS11V1Args = CorpusS11V1_0_0Args
 
 // CorpusS12V1_0_0Args are the arguments of corpus.s12 1.0.0: Corpus schema 12.
 //
-// Takes arguments of the corpus schema of seed 20012.
+// Takes arguments of the corpus schema numbered 20012.
 type CorpusS12V1_0_0Args struct {
 	// Legs is the "legs" property (optional).
 	Legs optional.Value[CorpusS12V1_0_0ArgsLegs] `json:"legs,omitzero"`
@@ -216,7 +216,7 @@ type CorpusS12V1Args = CorpusS12V1_0_0Args
 
 // CorpusS13V1_0_0Args are the arguments of corpus.s13 1.0.0: Corpus schema 13.
 //
-// Takes arguments of the corpus schema of seed 20013.
+// Takes arguments of the corpus schema numbered 20013.
 type CorpusS13V1_0_0Args struct {
 	// Legs is the "legs" property (optional). generated
 	Legs optional.Value[[]any] `json:"legs,omitzero"`
@@ -237,7 +237,7 @@ type CorpusS13V1Args = CorpusS13V1_0_0Args
 
 // CorpusS14V1_0_0Args are the arguments of corpus.s14 1.0.0: Corpus schema 14.
 //
-// Takes arguments of the corpus schema of seed 20014.
+// Takes arguments of the corpus schema numbered 20014.
 type CorpusS14V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -250,7 +250,7 @@ type CorpusS14V1Args = CorpusS14V1_0_0Args
 
 // CorpusS15V1_0_0Args are the arguments of corpus.s15 1.0.0: Corpus schema 15.
 //
-// Takes arguments of the corpus schema of seed 20015.
+// Takes arguments of the corpus schema numbered 20015.
 type CorpusS15V1_0_0Args struct {
 	// Legs is the "legs" property (required).
 	Legs bool `json:"legs"`
@@ -269,7 +269,7 @@ type CorpusS15V1Args = CorpusS15V1_0_0Args
 
 // CorpusS16V1_0_0Args are the arguments of corpus.s16 1.0.0: Corpus schema 16.
 //
-// Takes arguments of the corpus schema of seed 20016.
+// Takes arguments of the corpus schema numbered 20016.
 type CorpusS16V1_0_0Args struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[CorpusS16V1_0_0ArgsX0] `json:"0,omitzero"`
@@ -304,7 +304,7 @@ type CorpusS16V1Args = CorpusS16V1_0_0Args
 
 // CorpusS17V1_0_0Args are the arguments of corpus.s17 1.0.0: Corpus schema 17.
 //
-// Takes arguments of the corpus schema of seed 20017.
+// Takes arguments of the corpus schema numbered 20017.
 type CorpusS17V1_0_0Args struct {
 	// Meta is the "meta" property (optional).
 	Meta optional.Value[int64] `json:"meta,omitzero"`
@@ -323,7 +323,7 @@ type CorpusS17V1Args = CorpusS17V1_0_0Args
 
 // CorpusS18V1_0_0Args are the arguments of corpus.s18 1.0.0: Corpus schema 18.
 //
-// Takes arguments of the corpus schema of seed 20018.
+// Takes arguments of the corpus schema numbered 20018.
 type CorpusS18V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -336,7 +336,7 @@ type CorpusS18V1Args = CorpusS18V1_0_0Args
 
 // CorpusS19V1_0_0Args are the arguments of corpus.s19 1.0.0: Corpus schema 19.
 //
-// Takes arguments of the corpus schema of seed 20019.
+// Takes arguments of the corpus schema numbered 20019.
 type CorpusS19V1_0_0Args struct {
 	// V is the "v" property (required).
 	V map[string]any `json:"v"`
@@ -349,7 +349,7 @@ type CorpusS19V1Args = CorpusS19V1_0_0Args
 
 // CorpusS20V1_0_0Args are the arguments of corpus.s20 1.0.0: Corpus schema 20.
 //
-// Takes arguments of the corpus schema of seed 20020.
+// Takes arguments of the corpus schema numbered 20020.
 type CorpusS20V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -362,7 +362,7 @@ type CorpusS20V1Args = CorpusS20V1_0_0Args
 
 // CorpusS21V1_0_0Args are the arguments of corpus.s21 1.0.0: Corpus schema 21.
 //
-// Takes arguments of the corpus schema of seed 20021.
+// Takes arguments of the corpus schema numbered 20021.
 type CorpusS21V1_0_0Args struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
@@ -375,7 +375,7 @@ type CorpusS21V1Args = CorpusS21V1_0_0Args
 
 // CorpusS22V1_0_0Args are the arguments of corpus.s22 1.0.0: Corpus schema 22.
 //
-// Takes arguments of the corpus schema of seed 20022.
+// Takes arguments of the corpus schema numbered 20022.
 type CorpusS22V1_0_0Args struct {
 	// Amount is the "amount" property (required).
 	Amount any `json:"amount"`
@@ -398,7 +398,7 @@ type CorpusS22V1Args = CorpusS22V1_0_0Args
 
 // CorpusS23V1_0_0Args are the arguments of corpus.s23 1.0.0: Corpus schema 23.
 //
-// Takes arguments of the corpus schema of seed 20023.
+// Takes arguments of the corpus schema numbered 20023.
 type CorpusS23V1_0_0Args struct {
 	// V is the "v" property (required).
 	V optional.Nullable[float64] `json:"v"`
@@ -411,7 +411,7 @@ type CorpusS23V1Args = CorpusS23V1_0_0Args
 
 // CorpusS24V1_0_0Args are the arguments of corpus.s24 1.0.0: Corpus schema 24.
 //
-// Takes arguments of the corpus schema of seed 20024.
+// Takes arguments of the corpus schema numbered 20024.
 type CorpusS24V1_0_0Args struct {
 	// ID is the "id" property (optional). generated
 	ID optional.Value[CorpusS24V1_0_0ArgsID] `json:"id,omitzero"`
@@ -440,7 +440,7 @@ type CorpusS24V1Args = CorpusS24V1_0_0Args
 
 // CorpusS25V1_0_0Args are the arguments of corpus.s25 1.0.0: Corpus schema 25.
 //
-// Takes arguments of the corpus schema of seed 20025.
+// Takes arguments of the corpus schema numbered 20025.
 type CorpusS25V1_0_0Args struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[any] `json:"0,omitzero"`
@@ -457,7 +457,7 @@ type CorpusS25V1Args = CorpusS25V1_0_0Args
 
 // CorpusS26V1_0_0Args are the arguments of corpus.s26 1.0.0: Corpus schema 26.
 //
-// Takes arguments of the corpus schema of seed 20026.
+// Takes arguments of the corpus schema numbered 20026.
 type CorpusS26V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -470,7 +470,7 @@ type CorpusS26V1Args = CorpusS26V1_0_0Args
 
 // CorpusS27V1_0_0Args are the arguments of corpus.s27 1.0.0: Corpus schema 27.
 //
-// Takes arguments of the corpus schema of seed 20027.
+// Takes arguments of the corpus schema numbered 20027.
 type CorpusS27V1_0_0Args struct{}
 
 // CorpusS27V1Args is what Handler.CorpusS27V1 takes: the arguments of corpus.s27@1.0.0,
@@ -480,7 +480,7 @@ type CorpusS27V1Args = CorpusS27V1_0_0Args
 
 // CorpusS28V1_0_0Args are the arguments of corpus.s28 1.0.0: Corpus schema 28.
 //
-// Takes arguments of the corpus schema of seed 20028.
+// Takes arguments of the corpus schema numbered 20028.
 type CorpusS28V1_0_0Args struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
@@ -493,7 +493,7 @@ type CorpusS28V1Args = CorpusS28V1_0_0Args
 
 // CorpusS29V1_0_0Args are the arguments of corpus.s29 1.0.0: Corpus schema 29.
 //
-// Takes arguments of the corpus schema of seed 20029.
+// Takes arguments of the corpus schema numbered 20029.
 type CorpusS29V1_0_0Args struct {
 	// XY is the "x-y" property (required).
 	XY int64 `json:"x-y"`
@@ -514,7 +514,7 @@ type CorpusS29V1Args = CorpusS29V1_0_0Args
 
 // CorpusS30V1_0_0Args are the arguments of corpus.s30 1.0.0: Corpus schema 30.
 //
-// Takes arguments of the corpus schema of seed 20030.
+// Takes arguments of the corpus schema numbered 20030.
 type CorpusS30V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -527,7 +527,7 @@ type CorpusS30V1Args = CorpusS30V1_0_0Args
 
 // CorpusS31V1_0_0Args are the arguments of corpus.s31 1.0.0: Corpus schema 31.
 //
-// Takes arguments of the corpus schema of seed 20031.
+// Takes arguments of the corpus schema numbered 20031.
 type CorpusS31V1_0_0Args struct {
 	// V is the "v" property (required).
 	V []CorpusS31V1_0_0ArgsVItem `json:"v"`
@@ -550,7 +550,7 @@ type CorpusS31V1Args = CorpusS31V1_0_0Args
 
 // CorpusS32V1_0_0Args are the arguments of corpus.s32 1.0.0: Corpus schema 32.
 //
-// Takes arguments of the corpus schema of seed 20032.
+// Takes arguments of the corpus schema numbered 20032.
 type CorpusS32V1_0_0Args struct {
 	// ID is the "id" property (required).
 	ID []any `json:"id"`
@@ -563,7 +563,7 @@ type CorpusS32V1Args = CorpusS32V1_0_0Args
 
 // CorpusS33V1_0_0Args are the arguments of corpus.s33 1.0.0: Corpus schema 33.
 //
-// Takes arguments of the corpus schema of seed 20033.
+// Takes arguments of the corpus schema numbered 20033.
 type CorpusS33V1_0_0Args struct {
 	// V is the "v" property (required).
 	V map[string]any `json:"v"`
@@ -576,7 +576,7 @@ type CorpusS33V1Args = CorpusS33V1_0_0Args
 
 // CorpusS34V1_0_0Args are the arguments of corpus.s34 1.0.0: Corpus schema 34.
 //
-// Takes arguments of the corpus schema of seed 20034.
+// Takes arguments of the corpus schema numbered 20034.
 type CorpusS34V1_0_0Args struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
@@ -589,7 +589,7 @@ type CorpusS34V1Args = CorpusS34V1_0_0Args
 
 // CorpusS35V1_0_0Args are the arguments of corpus.s35 1.0.0: Corpus schema 35.
 //
-// Takes arguments of the corpus schema of seed 20035.
+// Takes arguments of the corpus schema numbered 20035.
 type CorpusS35V1_0_0Args struct {
 	// V is the "v" property (required).
 	V int64 `json:"v"`
@@ -602,7 +602,7 @@ type CorpusS35V1Args = CorpusS35V1_0_0Args
 
 // CorpusS36V1_0_0Args are the arguments of corpus.s36 1.0.0: Corpus schema 36.
 //
-// Takes arguments of the corpus schema of seed 20036.
+// Takes arguments of the corpus schema numbered 20036.
 type CorpusS36V1_0_0Args struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
@@ -615,7 +615,7 @@ type CorpusS36V1Args = CorpusS36V1_0_0Args
 
 // CorpusS37V1_0_0Args are the arguments of corpus.s37 1.0.0: Corpus schema 37.
 //
-// Takes arguments of the corpus schema of seed 20037.
+// Takes arguments of the corpus schema numbered 20037.
 type CorpusS37V1_0_0Args struct {
 	// ID is the "id" property (required).
 	ID any `json:"id"`
@@ -641,7 +641,7 @@ type CorpusS37V1Args = CorpusS37V1_0_0Args
 
 // CorpusS38V1_0_0Args are the arguments of corpus.s38 1.0.0: Corpus schema 38.
 //
-// Takes arguments of the corpus schema of seed 20038.
+// Takes arguments of the corpus schema numbered 20038.
 type CorpusS38V1_0_0Args struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
@@ -654,7 +654,7 @@ type CorpusS38V1Args = CorpusS38V1_0_0Args
 
 // CorpusS39V1_0_0Args are the arguments of corpus.s39 1.0.0: Corpus schema 39.
 //
-// Takes arguments of the corpus schema of seed 20039.
+// Takes arguments of the corpus schema numbered 20039.
 type CorpusS39V1_0_0Args struct {
 	// X0 is the "0" property (required).
 	X0 CorpusS39V1_0_0ArgsX0 `json:"0"`
@@ -685,7 +685,7 @@ type CorpusS39V1Args = CorpusS39V1_0_0Args
 
 // CorpusS40V1_0_0Args are the arguments of corpus.s40 1.0.0: Corpus schema 40.
 //
-// Takes arguments of the corpus schema of seed 20040.
+// Takes arguments of the corpus schema numbered 20040.
 type CorpusS40V1_0_0Args struct {
 	// AB is the "a b" property (required).
 	AB []any `json:"a b"`
@@ -727,7 +727,7 @@ type CorpusS40V1Args = CorpusS40V1_0_0Args
 
 // CorpusS41V1_0_0Args are the arguments of corpus.s41 1.0.0: Corpus schema 41.
 //
-// Takes arguments of the corpus schema of seed 20041.
+// Takes arguments of the corpus schema numbered 20041.
 type CorpusS41V1_0_0Args struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[any] `json:"0,omitzero"`
@@ -744,7 +744,7 @@ type CorpusS41V1Args = CorpusS41V1_0_0Args
 
 // CorpusS42V1_0_0Args are the arguments of corpus.s42 1.0.0: Corpus schema 42.
 //
-// Takes arguments of the corpus schema of seed 20042.
+// Takes arguments of the corpus schema numbered 20042.
 type CorpusS42V1_0_0Args struct {
 	// V is the "v" property (required).
 	V CorpusS42V1_0_0ArgsV `json:"v"`
@@ -765,7 +765,7 @@ type CorpusS42V1Args = CorpusS42V1_0_0Args
 
 // CorpusS43V1_0_0Args are the arguments of corpus.s43 1.0.0: Corpus schema 43.
 //
-// Takes arguments of the corpus schema of seed 20043.
+// Takes arguments of the corpus schema numbered 20043.
 type CorpusS43V1_0_0Args struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
@@ -778,7 +778,7 @@ type CorpusS43V1Args = CorpusS43V1_0_0Args
 
 // CorpusS44V1_0_0Args are the arguments of corpus.s44 1.0.0: Corpus schema 44.
 //
-// Takes arguments of the corpus schema of seed 20044.
+// Takes arguments of the corpus schema numbered 20044.
 type CorpusS44V1_0_0Args struct {
 	// X0 is the "0" property (required).
 	X0 any `json:"0"`
@@ -795,7 +795,7 @@ type CorpusS44V1Args = CorpusS44V1_0_0Args
 
 // CorpusS45V1_0_0Args are the arguments of corpus.s45 1.0.0: Corpus schema 45.
 //
-// Takes arguments of the corpus schema of seed 20045.
+// Takes arguments of the corpus schema numbered 20045.
 type CorpusS45V1_0_0Args struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[string] `json:"0,omitzero"`
@@ -823,7 +823,7 @@ type CorpusS45V1Args = CorpusS45V1_0_0Args
 
 // CorpusS46V1_0_0Args are the arguments of corpus.s46 1.0.0: Corpus schema 46.
 //
-// Takes arguments of the corpus schema of seed 20046.
+// Takes arguments of the corpus schema numbered 20046.
 type CorpusS46V1_0_0Args struct {
 	// Meta is the "meta" property (required).
 	Meta CorpusS46V1_0_0ArgsMeta `json:"meta"`
@@ -854,7 +854,7 @@ type CorpusS46V1Args = CorpusS46V1_0_0Args
 
 // CorpusS47V1_0_0Args are the arguments of corpus.s47 1.0.0: Corpus schema 47.
 //
-// Takes arguments of the corpus schema of seed 20047.
+// Takes arguments of the corpus schema numbered 20047.
 type CorpusS47V1_0_0Args struct {
 	// Name is the "name" property (required).
 	Name int64 `json:"name"`
@@ -869,7 +869,7 @@ type CorpusS47V1Args = CorpusS47V1_0_0Args
 
 // CorpusS48V1_0_0Args are the arguments of corpus.s48 1.0.0: Corpus schema 48.
 //
-// Takes arguments of the corpus schema of seed 20048.
+// Takes arguments of the corpus schema numbered 20048.
 type CorpusS48V1_0_0Args struct {
 	// V is the "v" property (required).
 	V string `json:"v"`
@@ -882,7 +882,7 @@ type CorpusS48V1Args = CorpusS48V1_0_0Args
 
 // CorpusS49V1_0_0Args are the arguments of corpus.s49 1.0.0: Corpus schema 49.
 //
-// Takes arguments of the corpus schema of seed 20049.
+// Takes arguments of the corpus schema numbered 20049.
 type CorpusS49V1_0_0Args struct {
 	// X0 is the "0" property (required).
 	X0 int64 `json:"0"`
@@ -907,7 +907,7 @@ type CorpusS49V1Args = CorpusS49V1_0_0Args
 
 // CorpusS50V1_0_0Args are the arguments of corpus.s50 1.0.0: Corpus schema 50.
 //
-// Takes arguments of the corpus schema of seed 20050.
+// Takes arguments of the corpus schema numbered 20050.
 type CorpusS50V1_0_0Args struct {
 	// Amount is the "amount" property (optional).
 	Amount optional.Value[string] `json:"amount,omitzero"`
@@ -920,7 +920,7 @@ type CorpusS50V1Args = CorpusS50V1_0_0Args
 
 // CorpusS51V1_0_0Args are the arguments of corpus.s51 1.0.0: Corpus schema 51.
 //
-// Takes arguments of the corpus schema of seed 20051.
+// Takes arguments of the corpus schema numbered 20051.
 type CorpusS51V1_0_0Args struct {
 	// ID is the "id" property (required).
 	ID int64 `json:"id"`
@@ -933,7 +933,7 @@ type CorpusS51V1Args = CorpusS51V1_0_0Args
 
 // CorpusS52V1_0_0Args are the arguments of corpus.s52 1.0.0: Corpus schema 52.
 //
-// Takes arguments of the corpus schema of seed 20052.
+// Takes arguments of the corpus schema numbered 20052.
 type CorpusS52V1_0_0Args struct {
 	// V is the "v" property (required).
 	V []bool `json:"v"`
@@ -946,7 +946,7 @@ type CorpusS52V1Args = CorpusS52V1_0_0Args
 
 // CorpusS53V1_0_0Args are the arguments of corpus.s53 1.0.0: Corpus schema 53.
 //
-// Takes arguments of the corpus schema of seed 20053.
+// Takes arguments of the corpus schema numbered 20053.
 type CorpusS53V1_0_0Args struct {
 	// V is the "v" property (required).
 	V int64 `json:"v"`
@@ -959,7 +959,7 @@ type CorpusS53V1Args = CorpusS53V1_0_0Args
 
 // CorpusS54V1_0_0Args are the arguments of corpus.s54 1.0.0: Corpus schema 54.
 //
-// Takes arguments of the corpus schema of seed 20054.
+// Takes arguments of the corpus schema numbered 20054.
 type CorpusS54V1_0_0Args struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
@@ -972,7 +972,7 @@ type CorpusS54V1Args = CorpusS54V1_0_0Args
 
 // CorpusS55V1_0_0Args are the arguments of corpus.s55 1.0.0: Corpus schema 55.
 //
-// Takes arguments of the corpus schema of seed 20055.
+// Takes arguments of the corpus schema numbered 20055.
 type CorpusS55V1_0_0Args struct {
 	// V is the "v" property (required).
 	V []bool `json:"v"`
@@ -985,7 +985,7 @@ type CorpusS55V1Args = CorpusS55V1_0_0Args
 
 // CorpusS56V1_0_0Args are the arguments of corpus.s56 1.0.0: Corpus schema 56.
 //
-// Takes arguments of the corpus schema of seed 20056.
+// Takes arguments of the corpus schema numbered 20056.
 type CorpusS56V1_0_0Args struct {
 	// V is the "v" property (required).
 	V int64 `json:"v"`
@@ -998,7 +998,7 @@ type CorpusS56V1Args = CorpusS56V1_0_0Args
 
 // CorpusS57V1_0_0Args are the arguments of corpus.s57 1.0.0: Corpus schema 57.
 //
-// Takes arguments of the corpus schema of seed 20057.
+// Takes arguments of the corpus schema numbered 20057.
 type CorpusS57V1_0_0Args struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[int64] `json:"0,omitzero"`
@@ -1015,7 +1015,7 @@ type CorpusS57V1Args = CorpusS57V1_0_0Args
 
 // CorpusS58V1_0_0Args are the arguments of corpus.s58 1.0.0: Corpus schema 58.
 //
-// Takes arguments of the corpus schema of seed 20058.
+// Takes arguments of the corpus schema numbered 20058.
 type CorpusS58V1_0_0Args struct {
 	// ID is the "id" property (optional).
 	ID optional.Value[bool] `json:"id,omitzero"`
@@ -1052,7 +1052,7 @@ type CorpusS58V1Args = CorpusS58V1_0_0Args
 
 // CorpusS59V1_0_0Args are the arguments of corpus.s59 1.0.0: Corpus schema 59.
 //
-// Takes arguments of the corpus schema of seed 20059.
+// Takes arguments of the corpus schema numbered 20059.
 type CorpusS59V1_0_0Args struct {
 	// X0 is the "0" property (required).
 	X0 bool `json:"0"`

@@ -2,9 +2,9 @@
 // supported subset and of values for them. Tests that must hold for every
 // schema draw from it: the repair properties, the reference validator's
 // agreement with an independent implementation, and the generated decoders'
-// agreement with the reference validator. The same seed always gives the
-// same schemas and values, so a failure found with it is reproducible from
-// the seed the test prints.
+// agreement with the reference validator. The same starting number always
+// gives the same schemas and values, so a failure found with it is
+// reproducible from the number the test prints.
 //
 // Schemas are feasible by construction (every generated schema has valid
 // values), so the valid-value generator always succeeds: numeric bounds lie

@@ -119,7 +119,7 @@ func addSchemaValueSeeds(f *testing.F) {
 }
 
 // failOnPanic turns a panic into a failure of this input alone, with its
-// stack, so that one crasher in the seed corpus does not stop every other
+// stack, so that one crasher in the checked-in corpus does not stop every other
 // test of the package.
 func failOnPanic(t *testing.T, input []byte) {
 	if r := recover(); r != nil {

@@ -243,7 +243,7 @@ func corpusVersion(i int) (CorpusTool, estate.ToolSpec, error) {
 		return tool, estate.ToolSpec{}, fmt.Errorf("corpus seed %d: %w", seed, err)
 	}
 	spec, err := toolSpec(fmt.Sprintf("corpus.s%02d", i), fmt.Sprintf("Corpus schema %02d", i),
-		fmt.Sprintf("Takes arguments of the corpus schema of seed %d.", seed), in)
+		fmt.Sprintf("Takes arguments of the corpus schema numbered %d.", seed), in)
 	if err != nil {
 		return tool, spec, err
 	}
