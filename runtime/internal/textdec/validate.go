@@ -164,7 +164,7 @@ func (s *scanner) scan() error {
 				}
 				continue
 			case '"':
-				end, _, err := s.str(i)
+				end, err := s.str(i)
 				if err != nil {
 					return err
 				}
@@ -238,7 +238,7 @@ func (s *scanner) scan() error {
 			if data[i] != '"' {
 				return s.fail(i, invalidChar(data[i], "at start of object member name (expecting '\"')"))
 			}
-			end, _, err := s.str(i)
+			end, err := s.str(i)
 			if err != nil {
 				return err
 			}
@@ -302,12 +302,12 @@ func special8(w uint64) bool {
 }
 
 // str checks the string whose opening quote is at data[open] and returns
-// the offset after its closing quote, and whether it has an escape. The scan looks for the bytes that
+// the offset after its closing quote. The scan looks for the bytes that
 // end a run of plain text, 8 at a time, and notes whether any byte was
 // non-ASCII; only then is the string's text checked as UTF-8, by
 // utf8.Valid, which is fast on it (escapes are ASCII, so they can be
 // checked along).
-func (s *scanner) str(open int) (end int, escaped bool, err error) {
+func (s *scanner) str(open int) (int, error) {
 	data := s.data
 	i := open + 1
 	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
@@ -325,26 +325,25 @@ func (s *scanner) str(open int) (end int, escaped bool, err error) {
 			i++
 		}
 		if i >= len(data) {
-			return 0, false, s.eof()
+			return 0, s.eof()
 		}
 		switch c := data[i]; {
 		case c == '"':
 			if hi&highs != 0 && !utf8.Valid(data[open+1:i]) {
-				return 0, false, s.invalidUTF8(open+1, i)
+				return 0, s.invalidUTF8(open+1, i)
 			}
-			return i + 1, escaped, nil
+			return i + 1, nil
 		case c == '\\':
 			n, err := s.escape(i)
 			if err != nil {
-				return 0, false, err
+				return 0, err
 			}
 			i += n
-			escaped = true
 		default:
 			if err := s.invalidUTF8(open+1, i); err != nil {
-				return 0, false, err // invalid text before the control character
+				return 0, err // invalid text before the control character
 			}
-			return 0, false, s.fail(i, invalidChar(c, "in string (expecting non-control character)"))
+			return 0, s.fail(i, invalidChar(c, "in string (expecting non-control character)"))
 		}
 	}
 }
@@ -376,7 +375,7 @@ func (s *scanner) escape(i int) (int, error) {
 	default:
 		return 0, s.fail(i, errors.New("invalid escape sequence "+strconv.Quote(string(data[i:i+2]))+" in string"))
 	}
-	r, err := s.hex4(i)
+	r, err := s.escapedRune(i)
 	if err != nil {
 		return 0, err
 	}
@@ -387,7 +386,7 @@ func (s *scanner) escape(i int) (int, error) {
 		return 0, s.fail(i, errors.New("invalid surrogate `"+string(data[i:i+6])+"` in string (a low surrogate with no high one)"))
 	}
 	if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-		lo, err := s.hex4(i + 6)
+		lo, err := s.escapedRune(i + 6)
 		if err != nil {
 			return 0, err
 		}
@@ -400,26 +399,18 @@ func (s *scanner) escape(i int) (int, error) {
 	return 0, s.fail(i, errors.New("invalid surrogate `"+string(data[i:i+6])+"` in string (a high surrogate with no low one)"))
 }
 
-// hex4 reads the four hex digits of the \u escape at data[i].
-func (s *scanner) hex4(i int) (rune, error) {
-	data := s.data
-	if i+6 > len(data) {
-		for j := i + 2; j < len(data); j++ {
-			if unhex(data[j]) < 0 {
-				return 0, s.fail(j, invalidChar(data[j], "in \\u escape (expecting a hex digit)"))
-			}
-		}
-		return 0, s.eof()
+// escapedRune reads the \u escape at data[i] (hex4), saying where it goes
+// wrong when it does: the first byte that is no hex digit, or the end.
+func (s *scanner) escapedRune(i int) (rune, error) {
+	if r, ok := hex4(s.data, i); ok {
+		return r, nil
 	}
-	var r rune
-	for j := i + 2; j < i+6; j++ {
-		h := unhex(data[j])
-		if h < 0 {
-			return 0, s.fail(j, invalidChar(data[j], "in \\u escape (expecting a hex digit)"))
+	for j := i + 2; j < min(i+6, len(s.data)); j++ {
+		if unhex(s.data[j]) < 0 {
+			return 0, s.fail(j, invalidChar(s.data[j], "in \\u escape (expecting a hex digit)"))
 		}
-		r = r<<4 | h
 	}
-	return r, nil
+	return 0, s.eof()
 }
 
 func unhex(c byte) rune {
