@@ -16,7 +16,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
-	"github.com/mcpgen/mcpgen/gen/record"
 )
 
 // Header is the first line of every generated file (the form `go generate`
@@ -108,7 +107,6 @@ func (g *gen) render(dir string) ([]File, error) {
 		files["schemas.gen.go"] = g.schemas()
 	}
 	if g.role != shardPart {
-		files["estate.gen.go"] = g.estateRecord()
 		files["client.gen.go"] = g.client()
 	} else {
 		files["client.gen.go"] = g.shardCalls()
@@ -227,20 +225,3 @@ func doc(f *jen.File, text string) {
 // docf is doc with formatting.
 func docf(f *jen.File, format string, args ...any) { doc(f, fmt.Sprintf(format, args...)) }
 
-// estateRecord embeds the estate record into the package.
-func (g *gen) estateRecord() *jen.File {
-	f := g.newFile()
-	f.Anon("embed")
-	doc(f, "estateRecord is the estate record this package was generated from ("+record.FileName+"):\n"+
-		"every tool version with its contract and schema hashes. The next mcpgen\n"+
-		"generate or check compares the manifests with it.\n"+
-		"\n"+
-		"//go:embed "+record.FileName)
-	f.Var().Id("estateRecord").Index().Byte()
-	f.Line()
-	doc(f, "EstateRecord returns a copy of the estate record this package was generated from.")
-	f.Func().Id("EstateRecord").Params().Index().Byte().Block(
-		jen.Return(jen.Append(jen.Index().Byte().Values(), jen.Id("estateRecord").Op("..."))),
-	)
-	return f
-}
