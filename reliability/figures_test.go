@@ -32,9 +32,10 @@ var areas = []string{"Bad input", "Fuzzing", "Faults", "Load", "Security"}
 
 // figure is one row of the report: what was tried, how many inputs or
 // calls the test made, what it asserts of each, and the command that runs
-// it. Count is the number the recording test made (counted as they were
-// sent, or the number it is written to make; it fails unless every one
-// was answered as Held says). Held is written by hand beside the test's
+// it. Count is how many inputs or calls the recording test counted as it
+// checked them: each is counted once its own assertions held, so a figure
+// never says more than what was checked (and the test fails unless every
+// one it sent held). Held is written by hand beside the test's
 // assertions: it says what they check, it is not itself measured.
 // Command is filled in by record (from the test's name) and by
 // measureFuzzTargets.
@@ -198,9 +199,9 @@ record each row in ` + "`reliability/testdata/figures.json`" + `, and this page 
 ` + "`go test ./reliability -update`" + ` (do not edit it by hand); ` + "`make test`" + ` fails when a full run of
 the package records other rows than the committed ones.
 
-What each column is: **How many** is the number of inputs, calls or requests the test made,
-counted as it sent them or the number it is written to make, and for the fuzz targets the
-inputs of their checked-in corpus that ran; **What the test checks** is written beside the
+What each column is: **How many** is the number of inputs, calls or requests the test
+checked, each counted once its assertions held, and for the fuzz targets the inputs of their
+checked-in corpus that ran; **What the test checks** is written beside the
 test's assertions and says what they hold each of those to: the test fails if any one is not
 answered so. It is a description of the checks, not a measurement; the measured costs are in
 [Measured](#measured).
