@@ -56,7 +56,23 @@ var decodeCases = []decodeCase{
 		typed: func() any { return new(releaseArgs) },
 	},
 	{
+		name: "lookup-long-valid", key: "payments.lookup@2.0.0", input: lookupLongValid,
+		generated: func(b []byte) (schema.Errors, error) {
+			_, errs, err := bank.DecodePaymentsLookupV2_0_0Args(b)
+			return errs, err
+		},
+		typed: func() any { return new(lookupV2Args) },
+	},
+	{
 		name: "instruct-valid", key: "payments.instruct@1.0.0", input: instructValid,
+		generated: func(b []byte) (schema.Errors, error) {
+			_, errs, err := instruct.DecodePaymentsInstructV1_0_0Args(b)
+			return errs, err
+		},
+		typed: func() any { return new(instructArgs) },
+	},
+	{
+		name: "instruct-long-valid", key: "payments.instruct@1.0.0", input: instructLongValid,
 		generated: func(b []byte) (schema.Errors, error) {
 			_, errs, err := instruct.DecodePaymentsInstructV1_0_0Args(b)
 			return errs, err

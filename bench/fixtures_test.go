@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
@@ -23,6 +24,10 @@ var (
 	// latter the version a call without a pin reaches in the bank's estate
 	// (unpinnedLookup).
 	lookupV2Valid = []byte(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`)
+	// lookupLongValid are arguments of payments.lookup 2.0.0 (about 190
+	// bytes) whose strings are long: a reference with many digits for the
+	// pattern to walk and a free-text as_of.
+	lookupLongValid = []byte(`{"reference": "PMT-7710000000000000000000000000000000000000000000000000", "include_legs": true, "as_of": "the close of business on the last working day of March 2026, Dubai time, before the cut-off"}`)
 	// instructValid are arguments of payments.instruct, the $ref/oneOf
 	// row: two parties through $ref, their accounts a union told apart by
 	// "kind", a nullable address, formats.
@@ -32,6 +37,15 @@ var (
 			"address": {"street": "Sheikh Zayed Road 1", "city": "Dubai", "country": "AE"}},
 		"creditor": {"name": "Blue Dhow LLC", "account": {"kind": "wallet", "wallet_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7"}, "address": null},
 		"execute_on": "2026-03-12", "purpose": "invoice 2026-114", "tags": ["trade", "q1"]}`)
+	// instructLongValid is instructValid with every bounded string at its
+	// bound in Arabic script (two bytes a code point, so maxLength is
+	// counted in code points, not bytes) and five tags: about 1.4 KB.
+	instructLongValid = []byte(`{"instruction_id": "3f2b8c1e-9d4a-4e7b-8c21-5a6f0e9d1b23",
+		"amount": {"amount_minor": 250000, "currency": "AED"},
+		"debtor": {"name": "` + strings.Repeat("شركة أكمي", 14) + `", "account": {"kind": "iban", "iban": "AE070331234567890123456789012345"},
+			"address": {"street": "` + strings.Repeat("شارع الشيخ زايد ", 6) + `", "city": "دبي", "country": "AE"}},
+		"creditor": {"name": "` + strings.Repeat("ذا بلو داو ", 12) + `abcdefgh", "account": {"kind": "card", "pan": "4111111111111111", "expiry": "04/29"}, "address": null},
+		"execute_on": "2026-03-12", "purpose": "` + strings.Repeat("فاتورة رقم ١١٤ ", 9) + `12345", "tags": ["` + strings.Repeat("ت", 20) + `", "trade", "q1", "` + strings.Repeat("x", 20) + `", "قسط"]}`)
 	// instructInvalid breaks it in five places: a date that does not
 	// exist, a card number too short, an unknown kind of account, a
 	// currency outside the enum and an undeclared property.

@@ -131,6 +131,11 @@ type Reader struct {
 	objs  []jx.ObjIter
 	arrs  []jx.ArrIter
 	slots []*[slotChunk]Loc
+	// levels is how many levels of slots this reading used: Release
+	// clears only those (a chunk cleared whole is 16 locations of
+	// pointers, write barriers and all, for the one or two levels a
+	// typical call has).
+	levels int
 	// undeclared is set when a member name no schema declares was read, or
 	// an object skipped: Finish then looks for repeated names in the whole
 	// input, unless distinct says there are none (BeginChecked).
@@ -159,9 +164,10 @@ func (r *Reader) Release() {
 	if len(r.slots) > 4 {
 		r.slots = nil // a deep input's levels are not kept for the next
 	}
-	for _, c := range r.slots {
-		clear(c[:])
+	for d := range min(r.levels, len(r.slots)*slotChunk) {
+		r.slots[d/slotChunk][d%slotChunk] = Loc{}
 	}
+	r.levels = 0
 	r.own.Reset()
 	r.c = nil
 	readers.Put(r)
@@ -272,8 +278,11 @@ const slotChunk = 16
 // array open at level d. Its address never changes, as the locations of
 // deeper values link to it.
 func (r *Reader) slot(d int) *Loc {
-	for d >= len(r.slots)*slotChunk {
-		r.slots = append(r.slots, new([slotChunk]Loc))
+	if d >= r.levels {
+		r.levels = d + 1
+		for d >= len(r.slots)*slotChunk {
+			r.slots = append(r.slots, new([slotChunk]Loc))
+		}
 	}
 	return &r.slots[d/slotChunk][d%slotChunk]
 }
