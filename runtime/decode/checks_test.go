@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // codePoints must count what utf8.RuneCountInString counts in every valid
@@ -69,5 +70,51 @@ func TestLengthBoundsInCodePoints(t *testing.T) {
 				r.Release()
 			}
 		}
+	}
+}
+
+// The strings of one reading are substrings of one copy of the input
+// (one allocation for them all), never of the caller's bytes, which it
+// may reuse; a string with escapes is copied on its own.
+func TestStringsShareOneCopyOfTheInput(t *testing.T) {
+	data := []byte(`{"a":"first","b":"line\nbreak","c":"third"}`)
+	read := func() (a, b, c string) {
+		r := NewReader(data)
+		defer r.Release()
+		o := r.Object(nil, Object)
+		for o.Next() {
+			s, _ := r.Str(nil, String)
+			switch string(o.Name()) {
+			case "a":
+				a = s
+			case "b":
+				b = s
+			case "c":
+				c = s
+			}
+		}
+		return a, b, c
+	}
+	a, b, c := read()
+	if a != "first" || b != "line\nbreak" || c != "third" {
+		t.Fatalf("read %q %q %q", a, b, c)
+	}
+	pa, pc := uintptr(unsafe.Pointer(unsafe.StringData(a))), uintptr(unsafe.Pointer(unsafe.StringData(c)))
+	if pc-pa != uintptr(strings.Index(string(data), "third")-strings.Index(string(data), "first")) {
+		t.Errorf("a and c are not substrings of one copy")
+	}
+	for i := range data {
+		data[i] = 'x' // the caller reuses its buffer
+	}
+	if a != "first" || b != "line\nbreak" || c != "third" {
+		t.Errorf("the caller's bytes changed the strings read: %q %q %q", a, b, c)
+	}
+	allocs := func(in string) float64 {
+		data = []byte(in)
+		return testing.AllocsPerRun(100, func() { read() })
+	}
+	plain, escaped, all := allocs(`{"a":"first","c":"third"}`), allocs(`{"b":"line\nbreak"}`), allocs(`{"a":"first","b":"line\nbreak","c":"third"}`)
+	if plain != 1 || all != plain+escaped {
+		t.Errorf("allocations a reading: %v for two plain strings (want 1, the copy), %v for an escaped one alone, %v for the three", plain, escaped, all)
 	}
 }

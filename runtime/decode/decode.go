@@ -36,6 +36,7 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-faster/jx"
 
@@ -140,6 +141,11 @@ type Reader struct {
 	// an object skipped: Finish then looks for repeated names in the whole
 	// input, unless distinct says there are none (BeginChecked).
 	undeclared, distinct bool
+	// copied is the copy of data the strings read share (see text).
+	copied string
+	// outer is the Reader a sub-reader (On, Quiet) reads part of: its
+	// strings share outer's copy. Nil for a Reader of a whole input.
+	outer *Reader
 }
 
 var readers = sync.Pool{New: func() any { return &Reader{d: jx.GetDecoder()} }}
@@ -156,7 +162,7 @@ func NewReader(data []byte) *Reader {
 // Release returns r to the pool. r must not be used after.
 func (r *Reader) Release() {
 	r.d.ResetBytes(nil)
-	r.data = nil
+	r.data, r.copied, r.outer = nil, "", nil
 	r.err, r.quiet, r.num, r.distinct, r.undeclared = nil, false, nil, false, false
 	clear(r.objs)
 	clear(r.arrs)
@@ -491,9 +497,65 @@ func (r *Reader) Str(at *Loc, t *Types) (s string, ok bool) {
 	if !r.expect(at, jx.String, t) {
 		return "", false
 	}
-	s, err := r.d.Str()
-	r.fail(err)
-	return s, err == nil
+	b, err := r.d.StrBytes()
+	if err != nil {
+		r.fail(err)
+		return "", false
+	}
+	return r.text(b), true
+}
+
+// sharedText is the largest input whose strings share one copy of it (see
+// Reader.text).
+const sharedText = 16 << 10
+
+// text returns b, a string just read, as a Go string. A string written
+// without escapes lies in the input as it is: when the input is small,
+// every such string of one reading is a substring of one copy of the
+// input, made at the first, so that a value of many strings costs one
+// allocation instead of one each. A value's strings then keep that copy
+// alive, at most sharedText bytes, as long as any of them lives. Strings
+// with escapes, and every string of a larger input (where one short
+// string should not keep a large copy), are copied on their own.
+func (r *Reader) text(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if r.outer != nil {
+		r = r.outer
+	}
+	if len(r.data) <= sharedText {
+		if off, ok := offsetIn(r.data, b); ok {
+			if r.copied == "" {
+				r.copied = string(r.data)
+			}
+			return r.copied[off : off+len(b)]
+		}
+	}
+	return string(b)
+}
+
+// outermost is the Reader of the whole input r reads part of.
+func (r *Reader) outermost() *Reader {
+	if r.outer != nil {
+		return r.outer
+	}
+	return r
+}
+
+// offsetIn reports where b lies in data, when it does: b is a slice of
+// data (jx hands out a string without escapes in place) or of the
+// decoder's own buffer (one it unescaped).
+func offsetIn(data, b []byte) (int, bool) {
+	if len(data) == 0 {
+		return 0, false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if len(b) > len(data) || p < base || p-base > uintptr(len(data)-len(b)) {
+		return 0, false
+	}
+	return int(p - base), true
 }
 
 // StrBytes reads a string in place, valid until the next read: generated
@@ -632,6 +694,7 @@ func (r *Reader) On(raw []byte) *Reader {
 	}
 	sub := NewReader(raw)
 	sub.c, sub.quiet, sub.distinct = r.c, r.quiet, r.distinct
+	sub.outer = r.outermost()
 	return sub
 }
 
@@ -641,6 +704,7 @@ func (r *Reader) Quiet(raw []byte) *Reader {
 	sub := NewReader(raw)
 	sub.c, sub.distinct = r.c, r.distinct
 	sub.quiet = true
+	sub.outer = r.outermost()
 	return sub
 }
 
@@ -736,7 +800,7 @@ func (m *Members) Field(seen *bool, name, rootPath string) *Loc {
 // declares, and returns it.
 func (m *Members) undeclared() string {
 	m.note()
-	return string(m.Name())
+	return m.r.text(m.Name())
 }
 
 // note counts an undeclared name. Repeats among such names are found by
