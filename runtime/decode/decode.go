@@ -638,15 +638,27 @@ func (r *Reader) Raw() []byte {
 	return raw
 }
 
-// Skip skips the next value. A repeated member name inside it is found by
-// Finish (see Members.undeclared).
+// Skip skips the next value. A repeated member name inside it is looked
+// for in the value alone, by the strict scanner: only when it finds one
+// does Finish scan the whole input again, to report it at its place (see
+// Members.undeclared). Input read strictly already (BeginChecked) has
+// none to look for.
 func (r *Reader) Skip() {
 	if r.err != nil {
 		return
 	}
 	switch r.d.Next() {
 	case jx.Object, jx.Array:
-		r.undeclared = true
+		if r.distinct {
+			break
+		}
+		raw, err := r.d.Raw()
+		if err != nil {
+			r.fail(err)
+		} else if textdec.Validate(raw) != nil {
+			r.undeclared = true
+		}
+		return
 	}
 	r.fail(r.d.Skip())
 }
