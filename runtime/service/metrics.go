@@ -36,7 +36,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"tool", "version", "outcome"}),
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcp_refusals_total",
-			Help: "Requests refused, by kind: envelope, unknown_tool, drift, schema, handler_error.",
+			Help: "Requests refused, by kind: envelope, unknown_tool, drift, schema, request_state, handler_error.",
 		}, []string{"kind"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "mcp_tool_call_duration_seconds",
