@@ -27,24 +27,25 @@ func TestTypeScriptSDKConfirmsRelease(t *testing.T) {
 			t.Skipf("%v: run bash interop/ts/install.sh (needs npm)", err)
 		}
 	}
-	// The script resolves its imports from the installed node_modules, so
-	// it runs from a copy beside them.
-	script, err := os.ReadFile(filepath.Join("ts", "elicit.mjs"))
+	// The scripts resolve their imports from the installed node_modules,
+	// so they run from a directory beside them.
+	dir, err := os.MkdirTemp(cache, "interop-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	copied, err := os.CreateTemp(cache, "elicit-*.mjs")
-	if err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, name := range []string{"check.mjs", "elicit.mjs"} {
+		data, err := os.ReadFile(filepath.Join("ts", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	t.Cleanup(func() { os.Remove(copied.Name()) })
-	if _, err := copied.Write(script); err != nil {
-		t.Fatal(err)
-	}
-	copied.Close()
 
 	svc := startHTTP(t, append([]string{"-insecure-dev"}, operatorFlags...)...)
-	out, err := exec.CommandContext(timeout(t), node, copied.Name(), svc.url).CombinedOutput()
+	out, err := exec.CommandContext(timeout(t), node, filepath.Join(dir, "elicit.mjs"), svc.url).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s\nservice log:\n%s", err, out, svc.logs)
 	}

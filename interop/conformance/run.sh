@@ -23,7 +23,7 @@ results="$cache/results"
 
 bash interop/ts/install.sh
 # The client scripts resolve their imports from the installed node_modules.
-cp interop/ts/client.mjs interop/ts/elicit.mjs "$cache/"
+cp interop/ts/check.mjs interop/ts/client.mjs interop/ts/elicit.mjs "$cache/"
 export PATH="$(cd "$(dirname "$node")" && pwd):$PATH"
 "$node" --version
 

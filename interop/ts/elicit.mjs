@@ -13,6 +13,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { check, finish, text } from "./check.mjs";
 
 const [url] = process.argv.slice(2);
 if (!url) {
@@ -20,18 +21,6 @@ if (!url) {
   process.exit(2);
 }
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok    ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL  ${name}: ${JSON.stringify(detail)}`);
-  }
-}
-const text = (content) => content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
 
 // release calls payments.release as a client answering each elicitation
 // with answer (none: no elicitation capability), and returns the result
@@ -84,5 +73,4 @@ try {
   check("session", false, String(err?.stack ?? err));
 }
 
-console.log(`ts-elicit: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish("ts-elicit");

@@ -263,15 +263,7 @@ func (c *Call) Sample(ctx context.Context, req SamplingRequest) (*SamplingResult
 	if len(req.Messages) == 0 || req.MaxTokens <= 0 {
 		return nil, errors.New("mcp: a sampling request needs at least one message and a positive MaxTokens")
 	}
-	raw, err := c.ask(ctx, req.Name, "sampling", methodCreateMessage, req)
-	if err != nil {
-		return nil, err
-	}
-	res, err := decodeSamplingResult(raw)
-	if err != nil {
-		return nil, errors.New("mcp: " + err.Error())
-	}
-	return res, nil
+	return ask(ctx, c, req.Name, "sampling", methodCreateMessage, req, decodeSamplingResult)
 }
 
 // decodeSamplingResult reads the client's sampling result.
@@ -410,15 +402,7 @@ func (c *Call) mayElicit(mode string) error {
 }
 
 func (c *Call) elicit(ctx context.Context, name string, params map[string]any) (*ElicitResult, error) {
-	raw, err := c.ask(ctx, name, "elicitation", methodElicit, params)
-	if err != nil {
-		return nil, err
-	}
-	res, err := decodeElicitResult(raw)
-	if err != nil {
-		return nil, errors.New("mcp: " + err.Error())
-	}
-	return res, nil
+	return ask(ctx, c, name, "elicitation", methodElicit, params, decodeElicitResult)
 }
 
 // decodeElicitResult reads the client's elicitation result.
@@ -485,15 +469,7 @@ func (c *Call) Roots(ctx context.Context) ([]Root, error) {
 	if _, err := c.mayRequest(methodListRoots, "roots"); err != nil {
 		return nil, err
 	}
-	raw, err := c.ask(ctx, "", "roots", methodListRoots, struct{}{})
-	if err != nil {
-		return nil, err
-	}
-	roots, err := decodeRoots(raw)
-	if err != nil {
-		return nil, errors.New("mcp: " + err.Error())
-	}
-	return roots, nil
+	return ask(ctx, c, "", "roots", methodListRoots, struct{}{}, decodeRoots)
 }
 
 // decodeRoots reads the client's roots/list result.

@@ -73,15 +73,26 @@ func (in *callInput) pending() bool {
 	return len(in.asked) > 0
 }
 
-// ask puts a question to the client of this call: in the handshake era as
-// a request on the session, awaited; in the stateless era through the
-// call's rounds (callInput.ask). name is its key in inputRequests ("" for
-// the default); kind names the default.
-func (c *Call) ask(ctx context.Context, name, kind, method string, params any) (json.RawMessage, error) {
-	if c.Revision.ClientRequests() {
-		return c.session.request(ctx, method, params)
+// ask puts a question to the client of call and reads its answer with
+// decode: in the handshake era as a request on the session, awaited; in
+// the stateless era through the call's rounds (callInput.ask). name is its
+// key in inputRequests ("" for the default); kind names the default.
+func ask[T any](ctx context.Context, call *Call, name, kind, method string, params any, decode func(json.RawMessage) (T, error)) (T, error) {
+	var raw json.RawMessage
+	var err error
+	if call.Revision.ClientRequests() {
+		raw, err = call.session.request(ctx, method, params)
+	} else {
+		raw, err = call.input.ask(name, kind, method, params)
 	}
-	return c.input.ask(name, kind, method, params)
+	var answer T
+	if err != nil {
+		return answer, err
+	}
+	if answer, err = decode(raw); err != nil {
+		return answer, errors.New("mcp: " + err.Error())
+	}
+	return answer, nil
 }
 
 // resultInputRequired is the resultType of a call that waits for the
