@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strconv"
 	"sync"
 
@@ -123,7 +124,7 @@ func (s *Server) inputRequired(r *request, call *Call) (any, *jsonrpc.Error) {
 	next.Answers = in.answers
 	state, err := s.sealer.seal(next)
 	if err != nil {
-		s.log.Error("sealing a requestState failed", "tool", call.Spec.Key(), "error", err.Error())
+		s.log.LogAttrs(r.ctx, slog.LevelError, "sealing a requestState failed", slog.String("tool", call.Spec.Key()), slog.String("error", err.Error()))
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
 	}
 	res := &inputRequiredResult{InputRequests: in.asked, RequestState: state}
