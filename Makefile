@@ -51,7 +51,7 @@ FUZZ_TARGETS = \
 	./runtime/schema:FuzzCanonical ./runtime/schema:FuzzClassify ./runtime/schema:FuzzCompilePattern ./runtime/schema:FuzzFixedShape \
 	./runtime/schema:FuzzFormats ./runtime/jsonrpc:FuzzDecode \
 	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzValidate \
-	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes \
+	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes ./runtime/mcp:FuzzOpenRequestState \
 	./internal/difftest:FuzzDecoders ./internal/structfill:FuzzCopy
 fuzz:
 	@failed=""; for t in $(FUZZ_TARGETS); do \

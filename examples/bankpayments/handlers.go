@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
@@ -73,13 +74,41 @@ func (h *handlers) PaymentsLookupV3(ctx context.Context, call *mcp.Call, args ba
 	return h.PaymentsLookupV2(ctx, call, bank.PaymentsLookupV2Args(args))
 }
 
-// PaymentsReleaseV1 releases a held payment.
+// releaseForm is what the user confirms a release with.
+var releaseForm = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"confirm": map[string]any{"type": "boolean", "title": "Release the payment", "description": "A release cannot be undone."},
+	},
+	"required": []any{"confirm"},
+}
+
+// PaymentsReleaseV1 releases a held payment once the user has confirmed
+// it: a release cannot be undone, so a model's decision alone is not
+// enough. The question goes to the user through the client (an
+// elicitation request in the handshake era; in the stateless era the call
+// is answered with the question and runs again with the answer), and a
+// client that cannot ask its user cannot release.
 func (h *handlers) PaymentsReleaseV1(ctx context.Context, call *mcp.Call, args bank.PaymentsReleaseV1Args) (*mcp.Result, error) {
 	p, ok := h.ledger[args.Reference]
 	if !ok || p.Status != "HELD" {
 		return mcp.ErrorResult(fmt.Sprintf("%s is not a held payment", args.Reference)), nil
 	}
-	return mcp.TextResult("released"), nil
+	answer, err := call.Elicit(ctx, mcp.ElicitRequest{
+		Name: "confirm",
+		Message: fmt.Sprintf("Release %s: %d %s (minor units) to '%s'? This cannot be undone.",
+			args.Reference, args.AmountMinor, args.Currency, p.Beneficiary),
+		RequestedSchema: releaseForm,
+	})
+	switch {
+	case errors.Is(err, mcp.ErrUnavailable):
+		return mcp.ErrorResult(fmt.Sprintf("%s was not released: a release needs the user's confirmation, and this client cannot ask for it", args.Reference)), nil
+	case err != nil:
+		return nil, err
+	case answer.Action != mcp.ElicitAccept || answer.Content["confirm"] != true:
+		return mcp.ErrorResult(fmt.Sprintf("%s was not released: the user did not confirm (%s)", args.Reference, answer.Action)), nil
+	}
+	return mcp.TextResult(fmt.Sprintf("%s released", args.Reference)), nil
 }
 
 // CrmNotesAppendV1 appends a note.

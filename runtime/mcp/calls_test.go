@@ -217,11 +217,12 @@ func TestClientRequestsNeedCapabilityAndRevision(t *testing.T) {
 			t.Errorf("%s: %s", tc.name, got)
 		}
 	}
-	// The stateless era sends the client no requests, whatever it declares.
+	// The stateless era asks through the call's result, and only for what
+	// the request's _meta declares.
 	w := serve(t, callServer(t, sampler), investigator)
-	params := strings.Replace(withStatelessMeta(`{"name":"t"}`), `"clientCapabilities":{}`, `"clientCapabilities":{"sampling":{}}`, 1)
+	params := strings.Replace(withStatelessMeta(`{"name":"t"}`), `clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)
 	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + params + `}`); jget(t, got, "result", "content", 0, "text") !=
-		"unavailable=true: mcp: cannot send sampling/createMessage: protocol revision 2026-07-28 has no requests from server to client" {
+		"unavailable=true: mcp: cannot send sampling/createMessage: the client did not declare the sampling capability" {
 		t.Errorf("stateless: %s", got)
 	}
 	// A transport without a sink for server messages cannot carry them.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -35,10 +36,10 @@ type clientAnswer struct {
 // when its session ended: the answer can no longer arrive.
 var ErrSessionClosed = errors.New("mcp: the session closed before the client answered")
 
-// ErrUnavailable is what Call.Sample and Call.Elicit return (wrapped in an
-// *UnavailableError) when the request cannot be sent: the client did not
-// declare the capability, the revision has no such request, or the
-// transport cannot carry server-initiated messages.
+// ErrUnavailable is what Call.Sample, Call.Elicit, Call.ElicitURL and
+// Call.Roots return (wrapped in an *UnavailableError) when the client
+// cannot be asked: it did not declare the capability, the revision has no
+// such request, or the transport cannot carry server-initiated messages.
 var ErrUnavailable = errors.New("mcp: request not available on this connection")
 
 // UnavailableError says why a request to the client could not be sent.
@@ -171,14 +172,16 @@ func (s *Session) closePeer() {
 	}
 }
 
-// mayRequest decides whether the server may send method to the client of
-// this call: the revision must have such requests and the client must have
-// declared capability (an object) in its capabilities.
+// mayRequest decides whether the server may ask the client of this call
+// for method: the revision must have a way to ask (requests on the session
+// in the handshake era, input_required results in the stateless one) and
+// the client must have declared capability (an object) in its
+// capabilities, which it returns.
 func (c *Call) mayRequest(method, capability string) (map[string]any, error) {
 	if c.session == nil {
 		return nil, &UnavailableError{Method: method, Reason: "the call has no session"}
 	}
-	if !c.Revision.ClientRequests() {
+	if !c.Revision.ClientRequests() && !c.Revision.InputRequiredResults() {
 		return nil, &UnavailableError{Method: method, Reason: "protocol revision " + string(c.Revision) + " has no requests from server to client"}
 	}
 	caps, declared := c.ClientCapabilities()[capability].(map[string]any)
@@ -198,6 +201,9 @@ const (
 // (sampling/createMessage). The client, and usually its user, decide
 // whether to run it and may change it.
 type SamplingRequest struct {
+	// Name is the request's key in a stateless-era inputRequests; empty
+	// means "sampling-1" for the first request without a name, and so on.
+	Name     string            `json:"-"`
 	Messages []SamplingMessage `json:"messages"`
 	// SystemPrompt is a system prompt the client may use.
 	SystemPrompt string `json:"systemPrompt,omitempty"`
@@ -242,12 +248,14 @@ type SamplingResult struct {
 	StopReason string `json:"stopReason,omitempty"`
 }
 
-// Sample asks the client's model for a completion and waits for the
-// answer. It needs a client that declared the sampling capability in a
-// revision with requests to the client (see Revision.ClientRequests);
-// otherwise it returns an *UnavailableError without sending anything. The
-// client's refusal comes back as a *jsonrpc.Error. It waits for as long as
-// ctx allows: a caller that cancels the tool call cancels the request too.
+// Sample asks the client's model for a completion. It needs a client that
+// declared the sampling capability; otherwise it returns an
+// *UnavailableError without asking. In the handshake era it sends the
+// request and waits for as long as ctx allows (a caller that cancels the
+// tool call cancels the request too); the client's refusal comes back as a
+// *jsonrpc.Error. In the stateless era it returns the client's answer when
+// this round carries it, and ErrInputRequired otherwise (see
+// ErrInputRequired).
 func (c *Call) Sample(ctx context.Context, req SamplingRequest) (*SamplingResult, error) {
 	if _, err := c.mayRequest(methodCreateMessage, "sampling"); err != nil {
 		return nil, err
@@ -255,13 +263,17 @@ func (c *Call) Sample(ctx context.Context, req SamplingRequest) (*SamplingResult
 	if len(req.Messages) == 0 || req.MaxTokens <= 0 {
 		return nil, errors.New("mcp: a sampling request needs at least one message and a positive MaxTokens")
 	}
-	raw, err := c.session.request(ctx, methodCreateMessage, req)
-	if err != nil {
-		return nil, err
-	}
+	return ask(ctx, c, req.Name, "sampling", methodCreateMessage, req, decodeSamplingResult)
+}
+
+// decodeSamplingResult reads the client's sampling result.
+func decodeSamplingResult(raw json.RawMessage) (*SamplingResult, error) {
 	var res SamplingResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("mcp: the client's sampling result: %w", err)
+		return nil, fmt.Errorf("the client's sampling result: %w", err)
+	}
+	if res.Role == "" {
+		return nil, errors.New("the client's sampling result has no role")
 	}
 	return &res, nil
 }
@@ -271,7 +283,8 @@ type ElicitAction string
 
 // The answers to an elicitation.
 const (
-	// ElicitAccept: the user submitted the form; Content holds the values.
+	// ElicitAccept: the user submitted the form (Content holds the
+	// values), or agreed to open the URL.
 	ElicitAccept ElicitAction = "accept"
 	// ElicitDecline: the user said no.
 	ElicitDecline ElicitAction = "decline"
@@ -282,6 +295,10 @@ const (
 // ElicitRequest asks the user, through the client, to fill in a form
 // (elicitation/create in form mode).
 type ElicitRequest struct {
+	// Name is the request's key in a stateless-era inputRequests; empty
+	// means "elicitation-1" for the first elicitation without a name, and
+	// so on.
+	Name string
 	// Message tells the user what is asked and why.
 	Message string
 	// RequestedSchema describes the form: an object schema whose
@@ -295,28 +312,23 @@ type ElicitRequest struct {
 // ElicitResult is the user's answer.
 type ElicitResult struct {
 	Action ElicitAction
-	// Content holds the submitted values when Action is ElicitAccept, in
-	// the JSON value model of package schema (numbers are json.Number).
-	// The client should have checked them against the requested schema;
-	// the server does not.
+	// Content holds the submitted values of a form when Action is
+	// ElicitAccept, in the JSON value model of package schema (numbers are
+	// json.Number). The client should have checked them against the
+	// requested schema; the server does not.
 	Content map[string]any
 }
 
-// Elicit asks the user for input and waits for the answer. It needs a
-// client that declared the elicitation capability (with form mode, when it
-// lists modes) in a revision that has elicitation; otherwise it returns an
-// *UnavailableError without sending anything. It waits for as long as ctx
-// allows.
+// Elicit asks the user for input through a form. It needs a client that
+// declared the elicitation capability (with form mode, when it lists
+// modes) in a revision that has elicitation; otherwise it returns an
+// *UnavailableError without asking. In the handshake era it sends the
+// request and waits for as long as ctx allows; in the stateless era it
+// returns the answer when this round carries it, and ErrInputRequired
+// otherwise (see ErrInputRequired).
 func (c *Call) Elicit(ctx context.Context, req ElicitRequest) (*ElicitResult, error) {
-	caps, err := c.mayRequest(methodElicit, "elicitation")
-	if err != nil {
+	if err := c.mayElicit("form"); err != nil {
 		return nil, err
-	}
-	if !c.Revision.Elicitation() {
-		return nil, &UnavailableError{Method: methodElicit, Reason: "protocol revision " + string(c.Revision) + " has no elicitation"}
-	}
-	if _, form := caps["form"]; len(caps) > 0 && !form {
-		return nil, &UnavailableError{Method: methodElicit, Reason: "the client does not accept form elicitation"}
 	}
 	if req.RequestedSchema["type"] != "object" {
 		return nil, errors.New(`mcp: an elicitation's requested schema must be an object schema ("type": "object")`)
@@ -325,28 +337,151 @@ func (c *Call) Elicit(ctx context.Context, req ElicitRequest) (*ElicitResult, er
 	if c.Revision.ElicitationMode() {
 		params["mode"] = "form"
 	}
-	raw, err := c.session.request(ctx, methodElicit, params)
-	if err != nil {
+	return c.elicit(ctx, req.Name, params)
+}
+
+// ElicitURLRequest asks the user, through the client, to open a URL
+// (elicitation/create in URL mode, 2025-11-25 on): for what must not pass
+// through the client, such as credentials or a payment's approval on the
+// bank's own pages. The interaction happens out of band; the server learns
+// of its end itself.
+type ElicitURLRequest struct {
+	// Name is the request's key in a stateless-era inputRequests; empty
+	// means the default (see ElicitRequest.Name).
+	Name string
+	// Message tells the user why the URL should be opened.
+	Message string
+	// URL is the page to open: an absolute URL.
+	URL string
+	// ElicitationID identifies the interaction, for the completion
+	// notification (Call.NotifyElicitationComplete) and the server's own
+	// bookkeeping. It is required.
+	ElicitationID string
+}
+
+// ElicitURL asks the user to open a URL. It needs a revision with URL
+// mode (2025-11-25 on) and a client that declared it in its elicitation
+// capability; otherwise it returns an *UnavailableError without asking.
+// ElicitAccept means the user agreed to open the page, not that the
+// interaction there is over. It waits or returns ErrInputRequired as
+// Elicit does.
+func (c *Call) ElicitURL(ctx context.Context, req ElicitURLRequest) (*ElicitResult, error) {
+	if err := c.mayElicit("url"); err != nil {
 		return nil, err
 	}
+	if u, err := url.Parse(req.URL); err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("mcp: an elicitation URL must be absolute, got %q", req.URL)
+	}
+	if req.ElicitationID == "" {
+		return nil, errors.New("mcp: a URL elicitation needs an ElicitationID")
+	}
+	return c.elicit(ctx, req.Name, map[string]any{
+		"mode": "url", "message": req.Message, "url": req.URL, "elicitationId": req.ElicitationID,
+	})
+}
+
+// mayElicit decides whether the client of this call may be asked for an
+// elicitation in mode ("form" or "url"). A client that declares the
+// capability without listing modes accepts forms only.
+func (c *Call) mayElicit(mode string) error {
+	caps, err := c.mayRequest(methodElicit, "elicitation")
+	if err != nil {
+		return err
+	}
+	if !c.Revision.Elicitation() {
+		return &UnavailableError{Method: methodElicit, Reason: "protocol revision " + string(c.Revision) + " has no elicitation"}
+	}
+	if mode == "url" && !c.Revision.ElicitationMode() {
+		return &UnavailableError{Method: methodElicit, Reason: "protocol revision " + string(c.Revision) + " has no URL elicitation"}
+	}
+	_, declared := caps[mode]
+	if declared || (mode == "form" && len(caps) == 0) {
+		return nil
+	}
+	return &UnavailableError{Method: methodElicit, Reason: "the client does not accept " + mode + " elicitation"}
+}
+
+func (c *Call) elicit(ctx context.Context, name string, params map[string]any) (*ElicitResult, error) {
+	return ask(ctx, c, name, "elicitation", methodElicit, params, decodeElicitResult)
+}
+
+// decodeElicitResult reads the client's elicitation result.
+func decodeElicitResult(raw json.RawMessage) (*ElicitResult, error) {
 	v, err := schema.DecodeJSON(raw)
 	obj, isObject := v.(map[string]any)
 	if err != nil || !isObject {
-		return nil, errors.New("mcp: the client's elicitation result is not a JSON object")
+		return nil, errors.New("the client's elicitation result is not a JSON object")
 	}
 	res := &ElicitResult{}
 	switch a, _ := obj["action"].(string); ElicitAction(a) {
 	case ElicitAccept, ElicitDecline, ElicitCancel:
 		res.Action = ElicitAction(a)
 	default:
-		return nil, fmt.Errorf("mcp: the client's elicitation result has action %q (want accept, decline or cancel)", a)
+		return nil, fmt.Errorf("the client's elicitation result has action %q (want accept, decline or cancel)", echo(a))
 	}
 	if content, present := obj["content"]; present && res.Action == ElicitAccept {
 		m, isObject := content.(map[string]any)
 		if !isObject {
-			return nil, errors.New("mcp: the client's elicitation content is not an object")
+			return nil, errors.New("the client's elicitation content is not an object")
 		}
 		res.Content = m
 	}
 	return res, nil
+}
+
+// NotifyElicitationComplete tells the client that the out-of-band
+// interaction of the URL elicitation id has ended
+// (notifications/elicitation/complete), so that it can move on without
+// its user saying so. It exists in the handshake era from 2025-11-25, to a
+// client that declared URL elicitation, while the handler runs; in the
+// stateless era the client learns of the end by calling again, and this
+// returns an *UnavailableError.
+func (c *Call) NotifyElicitationComplete(ctx context.Context, id string) error {
+	if err := c.mayElicit("url"); err != nil {
+		return err
+	}
+	if !c.Revision.ClientRequests() {
+		return &UnavailableError{Method: notificationElicitationComplete, Reason: "protocol revision " + string(c.Revision) + " has no notifications outside a request's answer"}
+	}
+	msg, err := jsonrpc.EncodeNotification(notificationElicitationComplete, map[string]any{"elicitationId": id})
+	if err != nil {
+		return err
+	}
+	c.session.sendRelated(ctx, msg)
+	return nil
+}
+
+// Root is a directory or file the client lets the server work in
+// (roots/list).
+type Root struct {
+	// URI is a file:// URI.
+	URI string `json:"uri"`
+	// Name is a display name, optional.
+	Name string `json:"name,omitempty"`
+}
+
+// Roots asks the client for its roots. It needs a client that declared
+// the roots capability; otherwise it returns an *UnavailableError without
+// asking. It waits or returns ErrInputRequired as Elicit does; in the
+// stateless era its inputRequests key is "roots-1" for the first, and so
+// on.
+func (c *Call) Roots(ctx context.Context) ([]Root, error) {
+	if _, err := c.mayRequest(methodListRoots, "roots"); err != nil {
+		return nil, err
+	}
+	return ask(ctx, c, "", "roots", methodListRoots, struct{}{}, decodeRoots)
+}
+
+// decodeRoots reads the client's roots/list result.
+func decodeRoots(raw json.RawMessage) ([]Root, error) {
+	var res struct {
+		Roots *[]Root `json:"roots"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("the client's roots: %w", err)
+	}
+	if res.Roots == nil {
+		return nil, errors.New("the client's roots result has no roots")
+	}
+	return *res.Roots, nil
 }

@@ -38,6 +38,10 @@ const (
 	RefusedDrift Refusal = "drift"
 	// RefusedSchema: the arguments break the version's input schema.
 	RefusedSchema Refusal = "schema"
+	// RefusedRequestState: a stateless-era call's requestState is forged,
+	// expired, another call's or another caller's, or its inputResponses
+	// are malformed (see Call.Elicit).
+	RefusedRequestState Refusal = "request_state"
 )
 
 // Event is what the server reports to Options.Observe. It is a value with

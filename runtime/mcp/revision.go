@@ -48,8 +48,13 @@ import (
 //     resources/unsubscribe do not exist in it: -32601. A request chooses
 //     the log messages it receives with _meta
 //     "io.modelcontextprotocol/logLevel" (an unknown level is -32602).
-//   - The server sends the client no requests (no sampling, no
-//     elicitation): Call.Sample and Call.Elicit report ErrUnavailable.
+//   - The server sends the client no requests. Call.Elicit, Call.ElicitURL,
+//     Call.Sample and Call.Roots ask through the call's result instead: a
+//     tools/call is answered {"resultType": "input_required",
+//     "inputRequests": {name: {method, params}}, "requestState": sealed},
+//     and the client's next call carries "inputResponses" {name: result}
+//     and the same "requestState" as params members (SEP-2322). See
+//     docs/concepts.md#asking-the-client.
 //
 // Decisions where the specification leaves room:
 //
@@ -144,10 +149,18 @@ func (r Revision) Serves(method string) bool {
 }
 
 // ClientRequests reports whether the server may send requests to the client
-// (sampling, elicitation) while it serves a request. The handshake era has
-// a session to carry them; the stateless era has none (it asks for input
-// with a result instead, SEP-2322, which this package does not implement).
+// (sampling, elicitation, roots) while it serves a request. The handshake
+// era has a session to carry them; the stateless era has none, and asks
+// with a result instead (InputRequiredResults).
 func (r Revision) ClientRequests() bool { return !r.Stateless() }
+
+// InputRequiredResults reports whether the server asks the client for
+// input by answering a call with resultType "input_required", its
+// questions in inputRequests and a sealed requestState, which the client's
+// next call echoes with its answers in inputResponses (multi round-trip
+// requests, SEP-2322): the stateless era's way, since it has no requests
+// from server to client.
+func (r Revision) InputRequiredResults() bool { return r.Stateless() }
 
 // Elicitation reports whether elicitation/create exists in r: it arrived
 // in 2025-06-18.
@@ -225,6 +238,9 @@ const (
 	// The requests the server sends to the client.
 	methodCreateMessage = protocol.MethodCreateMessage
 	methodElicit        = protocol.MethodElicit
+	methodListRoots     = protocol.MethodListRoots
+
+	notificationElicitationComplete = protocol.NotificationElicitationComplete
 )
 
 func init() {
@@ -237,6 +253,7 @@ func init() {
 		notificationInitialized, notificationCancelled,
 		"_meta", "name", "arguments", "uri", "cursor", "level", "requestId", "notifications",
 		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context", "toolsListChanged",
+		"inputResponses", "requestState",
 	)
 }
 

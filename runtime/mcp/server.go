@@ -6,9 +6,12 @@
 // Other transports drive a Session message by message.
 //
 // A tool handler talks to the client through its *Call: Progress and Log
-// send notifications about the call, Sample and Elicit send requests to the
-// client and wait for the answer, where the client declared the capability
-// and the revision allows it.
+// send notifications about the call; Elicit, ElicitURL, Sample and Roots
+// ask the client, where it declared the capability. In the handshake era
+// they send a request and wait for the answer; in the stateless era the
+// call is answered input_required with the question and a sealed
+// requestState, and the handler runs again when the client calls back
+// with its answer (docs/concepts.md#asking-the-client).
 //
 // A server is usable from hand-written Go; generated code only saves typing:
 //
@@ -89,6 +92,16 @@ type Options struct {
 	// beyond the request's own context. A call whose handler overruns it is
 	// answered with a failure at once (see Handler).
 	CallTimeout time.Duration
+	// RequestStateKey is the AES-256 key (RequestStateKeySize bytes) that
+	// seals the requestState of a stateless-era call waiting for the
+	// client's input (see Call.Elicit). Nil means a random key of this
+	// process: replicas behind one load balancer must share a key, so that
+	// any of them can continue a call another one started, and a restart
+	// ends the calls waiting for input.
+	RequestStateKey []byte
+	// RequestStateTTL is how long such a requestState opens; zero means
+	// DefaultRequestStateTTL.
+	RequestStateTTL time.Duration
 	// Observe, when set, is told of every tool call, refusal and session
 	// (see Event), synchronously on the goroutine serving the request: it
 	// must be quick and safe for concurrent use. Metrics hang here.
@@ -113,6 +126,7 @@ type Server struct {
 	maxInFlight     int
 	callTimeout     time.Duration
 	observe         func(Event)
+	sealer          *sealer
 	resources       []Resource          // sorted by URI
 	prompts         []Prompt            // sorted by name
 	templates       []*resourceTemplate // sorted by URI template
@@ -137,12 +151,17 @@ type Server struct {
 }
 
 // NewServer builds a server. It fails only on resources or prompts that
-// cannot be served unambiguously.
+// cannot be served unambiguously, and on a RequestStateKey of the wrong
+// size.
 func NewServer(opts Options) (*Server, error) {
 	if err := checkCatalogue(opts.Resources, opts.Prompts); err != nil {
 		return nil, err
 	}
 	templates, err := compileTemplates(opts.ResourceTemplates)
+	if err != nil {
+		return nil, err
+	}
+	sealer, err := newSealer(opts.RequestStateKey, opts.RequestStateTTL)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +174,7 @@ func NewServer(opts Options) (*Server, error) {
 		maxInFlight:     opts.MaxInFlight,
 		callTimeout:     opts.CallTimeout,
 		observe:         opts.Observe,
+		sealer:          sealer,
 		resources:       slices.Clone(opts.Resources),
 		prompts:         slices.Clone(opts.Prompts),
 		templates:       templates,

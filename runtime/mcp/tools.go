@@ -78,6 +78,9 @@ type Call struct {
 	// messages, sampling and elicitation requests.
 	session  *Session
 	progress progressState
+	// input is what the stateless era's rounds of this call have
+	// answered, and what this run of the handler asked (see Call.Elicit).
+	input callInput
 
 	// metaMembers are the _meta members the server reads (see params);
 	// rawCaps is the text of the client's capabilities.
@@ -558,16 +561,37 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 		RawMeta: r.params.meta, Revision: r.rev, RequestID: r.id,
 		metaMembers: r.params.metaMembers, rawCaps: r.clientCaps, session: r.session,
 	}
+	if r.rev.InputRequiredResults() {
+		if err := s.openRound(r, call); err != nil {
+			s.Observe(Event{Kind: Refused, Refusal: RefusedRequestState, Tool: spec.Name, Version: spec.Version.String()})
+			return nil, err
+		}
+	}
 	s.logCall(r.ctx, call)
 	if s.observe == nil {
-		return s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult), nil
+		return s.answerCall(r, s.invoke(r, bound.tool.Handler))
 	}
 	version := spec.Version.String()
 	s.observe(Event{Kind: CallStarted, Tool: spec.Name, Version: version})
 	start := time.Now()
-	res := s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult)
-	s.observe(Event{Kind: CallFinished, Tool: spec.Name, Version: version, Duration: time.Since(start), Failed: res.IsError})
-	return res, nil
+	res, rpcErr := s.answerCall(r, s.invoke(r, bound.tool.Handler))
+	failed := rpcErr != nil
+	if res, ok := res.(*callToolResult); ok {
+		failed = res.IsError
+	}
+	s.observe(Event{Kind: CallFinished, Tool: spec.Name, Version: version, Duration: time.Since(start), Failed: failed})
+	return res, rpcErr
+}
+
+// answerCall is the answer to a call whose handler returned out: its
+// result, or, when the handler asked the client what it has not answered
+// yet (the stateless era), the input_required result carrying the
+// questions. A call whose context ended is answered with out, its failure.
+func (s *Server) answerCall(r *request, out *Result) (any, *jsonrpc.Error) {
+	if r.call.input.pending() && r.ctx.Err() == nil {
+		return s.inputRequired(r, &r.call)
+	}
+	return s.callResult(r.ctx, r.rev, r.call.Spec, out, &r.toolResult), nil
 }
 
 // callResult is the tools/call result carrying what the handler returned,

@@ -44,6 +44,7 @@ const (
 const (
 	MethodCreateMessage = "sampling/createMessage"
 	MethodElicit        = "elicitation/create"
+	MethodListRoots     = "roots/list"
 )
 
 // The notifications.
@@ -55,6 +56,10 @@ const (
 	NotificationProgress        = "notifications/progress"
 	NotificationMessage         = "notifications/message"
 	NotificationResourceUpdated = "notifications/resources/updated"
+	// NotificationElicitationComplete tells the client that the
+	// out-of-band interaction of a URL-mode elicitation has ended
+	// (2025-11-25).
+	NotificationElicitationComplete = "notifications/elicitation/complete"
 )
 
 // The _meta keys of the stateless era (reserved by MCP).

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // Config is what the shared flags say. Every flag defaults to an
@@ -32,6 +34,13 @@ type Config struct {
 	// a handler that waits on a system behind it past it is answered
 	// with a failure and holds no place in flight any longer.
 	CallTimeout time.Duration
+	// RequestStateKeyFile names a file holding the key that seals the
+	// requestState of a call waiting for the client's input
+	// (mcp.Options.RequestStateKey), base64-encoded: 32 random bytes, as
+	// `openssl rand -base64 32` writes them. Replicas behind one load
+	// balancer must share it. "" keeps Service.Options' key, whose nil is
+	// a random key of this process: enough for one replica.
+	RequestStateKeyFile string
 	// ShutdownDelay is how long, after SIGTERM, the service reports not
 	// ready while it still serves, before it stops taking requests: the
 	// time a load balancer needs to see /readyz fail and stop sending new
@@ -122,9 +131,26 @@ func (c *Config) Flags(fs *flag.FlagSet, env Env) {
 	env.StringVar(fs, &c.Lifecycle, "lifecycle", "", `JSON file of lifecycle changes, {"name@X.Y.Z": "active"|"deprecated"|"retired"}, applied at start, on SIGHUP and when it changes`)
 	env.DurationVar(fs, &c.LifecyclePoll, "lifecycle-poll", DefaultLifecyclePoll, "how often the lifecycle file is read for a change; 0 for SIGHUP only")
 	env.DurationVar(fs, &c.CallTimeout, "call-timeout", DefaultCallTimeout, "the deadline of every tool call; 0 for none")
+	env.StringVar(fs, &c.RequestStateKeyFile, "request-state-key-file", "", "a file holding the base64 key (32 bytes) that seals the state of calls waiting for the client's input; replicas must share it (default: a random key of this process)")
 	env.DurationVar(fs, &c.ShutdownDelay, "shutdown-delay", 0, "http: how long after SIGTERM /readyz fails while requests are still served, before shutdown")
 	env.StringVar(fs, &c.Transport, "transport", "stdio", "stdio or http (Streamable HTTP)")
 	c.HTTP.flags(fs, env)
+}
+
+// requestStateKey reads the key RequestStateKeyFile names; nil when none.
+func (c *Config) requestStateKey() ([]byte, error) {
+	if c.RequestStateKeyFile == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(c.RequestStateKeyFile)
+	if err != nil {
+		return nil, err
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(data)))
+	if err != nil || len(key) != mcp.RequestStateKeySize {
+		return nil, fmt.Errorf("-request-state-key-file %s: want %d bytes, base64-encoded", c.RequestStateKeyFile, mcp.RequestStateKeySize)
+	}
+	return key, nil
 }
 
 // check refuses a configuration that cannot serve, at start.

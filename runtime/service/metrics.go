@@ -36,7 +36,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"tool", "version", "outcome"}),
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mcp_refusals_total",
-			Help: "Requests refused, by kind: envelope, unknown_tool, drift, schema, handler_error.",
+			Help: "Requests refused, by kind: envelope, unknown_tool, drift, schema, request_state, handler_error.",
 		}, []string{"kind"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "mcp_tool_call_duration_seconds",
@@ -55,7 +55,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	reg.MustRegister(m.calls, m.refusals, m.latency, m.sessions, m.inFlight)
 	// Every kind is exported from the start, at 0, so that a rate over
 	// it is defined before the first refusal.
-	for _, k := range []mcp.Refusal{mcp.RefusedEnvelope, mcp.RefusedUnknownTool, mcp.RefusedDrift, mcp.RefusedSchema, RefusedHandlerError} {
+	for _, k := range []mcp.Refusal{mcp.RefusedEnvelope, mcp.RefusedUnknownTool, mcp.RefusedDrift, mcp.RefusedSchema, mcp.RefusedRequestState, RefusedHandlerError} {
 		m.refusals.WithLabelValues(string(k))
 	}
 	return m

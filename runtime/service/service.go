@@ -187,6 +187,11 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 	opts := s.Options
 	opts.Logger = logger
 	opts.CallTimeout = cfg.CallTimeout
+	if key, err := cfg.requestStateKey(); err != nil {
+		return err
+	} else if key != nil {
+		opts.RequestStateKey = key
+	}
 	opts.Observe = newMetrics(reg).observe
 	srv, err := mcp.NewServer(opts)
 	if err != nil {

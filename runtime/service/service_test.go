@@ -226,6 +226,7 @@ func TestMetricsCountCallsAndRefusals(t *testing.T) {
 		`mcp_refusals_total{kind="unknown_tool"} 1`,
 		`mcp_refusals_total{kind="schema"} 1`,
 		`mcp_refusals_total{kind="drift"} 0`,
+		`mcp_refusals_total{kind="request_state"} 0`,
 		`mcp_refusals_total{kind="handler_error"} 1`,
 		`mcp_tool_calls_in_flight 0`,
 		`mcp_sessions 1`,
@@ -297,5 +298,30 @@ func TestEnvironmentDefaultsUnderThePrefix(t *testing.T) {
 	}
 	if cfg, _ := (&service.Service{Register: register}).Parse(nil); cfg.CallTimeout != service.DefaultCallTimeout || service.DefaultCallTimeout <= 0 {
 		t.Errorf("calls have no deadline by default: %v", cfg.CallTimeout)
+	}
+}
+
+// TestRequestStateKeyFile: the key file must hold 32 bytes, base64; any
+// other content stops the service at start, naming the flag.
+func TestRequestStateKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ content, want string }{
+		{"c2hvcnQ=\n", "want 32 bytes, base64-encoded"},
+		{"not base64!", "want 32 bytes, base64-encoded"},
+	} {
+		file := filepath.Join(dir, "key")
+		if err := os.WriteFile(file, []byte(tc.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err := (&service.Service{Options: mcp.Options{Name: "warehouse"}, Register: register, Stderr: io.Discard}).
+			Run(context.Background(), []string{"-agent", "picker-1", "-request-state-key-file", file})
+		if err == nil || !strings.Contains(err.Error(), "-request-state-key-file "+file+": "+tc.want) {
+			t.Errorf("%q: %v", tc.content, err)
+		}
+	}
+	err := (&service.Service{Options: mcp.Options{Name: "warehouse"}, Register: register, Stderr: io.Discard}).
+		Run(context.Background(), []string{"-agent", "picker-1", "-request-state-key-file", filepath.Join(dir, "missing")})
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
 	}
 }

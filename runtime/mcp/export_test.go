@@ -1,0 +1,8 @@
+package mcp
+
+import "time"
+
+// SetClock makes s read the time from now when it seals and opens a
+// requestState, so that a test can move past an expiry without waiting
+// for it. Call it before s serves.
+func SetClock(s *Server, now func() time.Time) { s.sealer.now = now }
