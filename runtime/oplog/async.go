@@ -47,10 +47,16 @@ type queue struct {
 	closed bool
 }
 
+// item is a record waiting to be written: r, or call when isCall. ctx is
+// the caller's, which may be cancelled by the time the record is written:
+// the writer hands the next handler context.WithoutCancel of it, made
+// there rather than on the caller's path.
 type item struct {
-	h   slog.Handler
-	ctx context.Context
-	r   slog.Record
+	h      slog.Handler
+	ctx    context.Context
+	r      slog.Record
+	call   CallRecord
+	isCall bool
 }
 
 // NewAsync starts the goroutine that writes to next.
@@ -80,12 +86,35 @@ func (a *Async) Handle(ctx context.Context, r slog.Record) error {
 	} else {
 		r = clipRecord(r, a.limits)
 	}
-	select {
-	case q.items <- item{h: a.next, ctx: context.WithoutCancel(ctx), r: r}:
-	default:
-		q.dropped.Add(1)
-	}
+	a.queue(item{h: a.next, ctx: ctx, r: r})
 	return nil
+}
+
+// queue queues it, or drops and counts it when the queue is full. The
+// caller holds q.mu for reading.
+func (a *Async) queue(it item) {
+	select {
+	case a.q.items <- it:
+	default:
+		a.q.dropped.Add(1)
+	}
+}
+
+// logCall queues a call record (see LogCall): as it is when it needs no
+// clipping, the common case, or else as its clipped slog record.
+func (a *Async) logCall(ctx context.Context, c *CallRecord) {
+	if !fitsCall(c, a.limits) {
+		_ = a.Handle(ctx, c.Record())
+		return
+	}
+	q := a.q
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.closed {
+		q.dropped.Add(1)
+		return
+	}
+	a.queue(item{h: a.next, ctx: ctx, call: *c, isCall: true})
 }
 
 // fits reports whether r needs no clipping: a short message and short
@@ -180,7 +209,11 @@ func (a *Async) drain() (n int, open bool) {
 
 func (a *Async) handle(it item) {
 	a.reportDropped()
-	_ = it.h.Handle(it.ctx, it.r) // a log that cannot be written is not the request's failure
+	r := it.r
+	if it.isCall {
+		r = it.call.Record()
+	}
+	_ = it.h.Handle(context.WithoutCancel(it.ctx), r) // a log that cannot be written is not the request's failure
 }
 
 // reportDropped writes the warning for the records dropped since the last.
