@@ -63,6 +63,11 @@ type inflight struct {
 	// handling is the tools/call whose handler is running: while it is
 	// set, the call can be answered before its handler returns.
 	handling atomic.Pointer[request]
+	// detached is set, by the goroutine that runs the request, when the
+	// request was answered while its handler kept running on a goroutine
+	// of its own (see Server.invoke): the handler still uses the request,
+	// which must not be reused.
+	detached bool
 
 	// Under sess.mu.
 	cancelled bool          // by notifications/cancelled: the answer is dropped
@@ -190,13 +195,31 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 // (gate 1 passed), so that one that reads the message to route it does not
 // decode it twice.
 func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte {
-	now, f := s.start(ctx, msg, nil)
+	spare := spareRequests.Get().(*inflight)
+	now, f := s.start(ctx, msg, spare)
 	if f == nil {
+		spareRequests.Put(spare) // not taken
 		return now
 	}
 	rep, _ := f.settle(s.run(f))
-	return rep.bytes()
+	out := rep.bytes()
+	if f.detached {
+		return out // its handler still runs: f is the handler's until it returns
+	}
+	// The request was run and settled on this goroutine, and its handler
+	// has returned without keeping its Call (see Handler): nothing refers
+	// to f any more. Its answer buffer goes with out, which may be it.
+	*f = inflight{}
+	spareRequests.Put(f)
+	return out
 }
+
+// spareRequests are requests HandleMessage ran to the end, for the next to
+// reuse: a request in flight is more than a kilobyte (most of it the
+// Call), which the HTTP transport, serving each message through
+// HandleMessage, would otherwise allocate per message. A stream reuses its
+// own (see streamReader).
+var spareRequests = sync.Pool{New: func() any { return new(inflight) }}
 
 // start takes a decoded message through the gates that need no work and
 // registers a request as in flight. It returns either the answer to send

@@ -656,6 +656,7 @@ func (s *Server) invoke(r *request, h Handler) *Result {
 		case res := <-done:
 			return res
 		case <-r.ctx.Done():
+			f.detached = true // the handler may still be running
 			return s.abandoned(r)
 		}
 	}
