@@ -77,12 +77,13 @@
 // the connection that had it, which is closed. On 2025-11-25 sessions
 // every stream starts with a priming event (an id and empty data, SEP-1699),
 // so a client can resume before the first message, and with
-// Options.PollAfter the server closes a request's connection once the
+// Options.PollAfter the server closes a request's response once the
 // request has run that long, having told the client in the priming
-// event's retry field how long to wait before it reconnects: a long call
-// then holds no connection while it runs. A client that accepts only JSON,
-// and earlier revisions' sessions, get no priming event and keep their
-// connection. The stateless era has no resumable streams: closing a
+// event's retry field how long to wait before it reconnects; the
+// connection it reconnects on carries the rest, the answer last. A long
+// call thus holds no POST (nor whatever a proxy in front allots a request)
+// for longer than PollAfter. A client that accepts only JSON keeps its
+// connection, and earlier revisions' sessions get no priming event either. The stateless era has no resumable streams: closing a
 // response cancels its request.
 //
 // A replay is written as live events are, one event at a time on the same
@@ -250,12 +251,12 @@ type Options struct {
 	// by several handlers or replicas is keyed by session id, which is
 	// unique.
 	Events eventstore.Store
-	// PollAfter, when positive, closes the connection of a request's
-	// event stream once the request has run that long (and a resumed
-	// connection once it has been open that long) while the request still
-	// runs, so that the client polls for the rest with Last-Event-ID
-	// instead of holding a connection for the whole of a long call
-	// (2025-11-25 sessions only, SEP-1699). Zero never closes one.
+	// PollAfter, when positive, closes a request's response, its event
+	// stream started, once the request has run that long and still runs,
+	// so that the client comes back for the rest with Last-Event-ID
+	// rather than hold the POST for the whole of a long call (2025-11-25
+	// sessions whose client accepts event streams, SEP-1699). Zero never
+	// closes one.
 	PollAfter time.Duration
 	// PollRetry is how long a client is told to wait before it
 	// reconnects to a stream closed for polling; zero means

@@ -206,8 +206,10 @@ func (s *session) polls() bool {
 // resume serves a GET naming the last event its client received
 // (lastID): the rest of that event's stream is replayed, and then, when
 // the stream goes on, the connection carries it until the client leaves,
-// the session or the handler ends (done), a request's stream ends, or,
-// when the server polls, PollAfter has passed. An id that names no event of
+// the session or the handler ends (done), or a request's stream ends with
+// its answer. The server closes a request's own response for polling, not
+// the connection a client comes back on, as the SDKs' servers do: a
+// client that reconnects once gets the answer, however long it takes. An id that names no event of
 // this session's streams is answered 400; one whose events after it are no
 // longer kept, 410.
 func (s *session) resume(w http.ResponseWriter, reqCtx, done context.Context, lastID string) {
@@ -228,19 +230,12 @@ func (s *session) resume(w http.ResponseWriter, reqCtx, done context.Context, la
 		refuseResume(w, lastID, err)
 		return
 	}
-	var poll <-chan time.Time
-	if es != s.standalone && s.polls() {
-		t := time.NewTimer(s.h.opts.PollAfter)
-		defer t.Stop()
-		poll = t.C
-	}
 	select {
 	case <-reqCtx.Done():
 	case <-done.Done():
 	case <-s.gone:
 	case <-conn.stop: // the client stopped reading, or another connection took over
 	case <-es.done: // the request's answer went out
-	case <-poll:
 	}
 	es.detach(conn)
 	conn.close()

@@ -238,9 +238,9 @@ func TestResumeRefused(t *testing.T) {
 	}
 }
 
-// With PollAfter, a 2025-11-25 call still running has its connection
-// closed after a priming event carrying the retry; the client reconnects
-// with Last-Event-ID for the answer. A client that does not accept
+// With PollAfter, a 2025-11-25 call still running has its response closed
+// after a priming event carrying the retry; the connection the client
+// reconnects on with Last-Event-ID carries the answer. A client that does not accept
 // streams, and an earlier revision's session, get the answer on the
 // connection they asked on.
 func TestPolling(t *testing.T) {
@@ -258,8 +258,8 @@ func TestPolling(t *testing.T) {
 		t.Fatalf("the stream goes on while the call runs: %+v", e)
 	}
 	<-g.entered
-	close(g.release) // the call is answered while no connection is open
 	_, br = stream(t, http.MethodGet, url, map[string]string{mcphttp.HeaderSessionID: sid[mcphttp.HeaderSessionID], mcphttp.HeaderLastEventID: prime.id}, "")
+	close(g.release) // answered on the connection the client came back on
 	var answer map[string]any
 	for e, ok := next(t, br); ok; e, ok = next(t, br) {
 		if e.data != "" {
