@@ -230,14 +230,22 @@ func (s *session) resume(w http.ResponseWriter, reqCtx, done context.Context, la
 		refuseResume(w, lastID, err)
 		return
 	}
+	s.carry(es, conn, reqCtx, done)
+}
+
+// carry keeps conn attached to e until the client leaves, the session or
+// the handler ends (done), another connection takes e over, or e, a
+// request's stream, ends with its answer; then it takes conn off and ends
+// the response.
+func (s *session) carry(e *eventStream, conn *sseStream, reqCtx, done context.Context) {
 	select {
 	case <-reqCtx.Done():
 	case <-done.Done():
 	case <-s.gone:
-	case <-conn.stop: // the client stopped reading, or another connection took over
-	case <-es.done: // the request's answer went out
+	case <-conn.stop: // the client stopped reading, or resumed on another connection
+	case <-e.done:
 	}
-	es.detach(conn)
+	e.detach(conn)
 	conn.close()
 }
 

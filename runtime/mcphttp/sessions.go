@@ -266,14 +266,7 @@ func (s *session) serveStream(w http.ResponseWriter, reqCtx, done context.Contex
 		writeError(w, http.StatusConflict, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, err.Error()))
 		return
 	}
-	select {
-	case <-reqCtx.Done():
-	case <-done.Done():
-	case <-s.gone:
-	case <-conn.stop: // the client stopped reading, or resumed on another connection
-	}
-	s.standalone.detach(conn)
-	conn.close()
+	s.carry(s.standalone, conn, reqCtx, done)
 }
 
 // close ends the session and its streams' connections, and drops its
