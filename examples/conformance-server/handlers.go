@@ -102,7 +102,9 @@ func (handlers) TestErrorHandlingV1(context.Context, *mcp.Call, conformance.Test
 	return nil, errors.New("This tool intentionally returns an error for testing")
 }
 
-// TestReconnectionV1 answers after a pause.
+// TestReconnectionV1 answers after a pause: long enough for a transport
+// that polls (-poll-after) to close the call's stream before the answer,
+// which the client then gets by resuming the stream.
 func (handlers) TestReconnectionV1(ctx context.Context, _ *mcp.Call, _ conformance.TestReconnectionV1Args) (*mcp.Result, error) {
 	if err := pause(ctx, 2*step); err != nil {
 		return nil, err

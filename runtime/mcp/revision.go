@@ -182,6 +182,15 @@ func (r Revision) ProgressMessage() bool { return r >= Revision20250326 }
 // receives none.
 func (r Revision) SessionLogLevel() bool { return !r.Stateless() }
 
+// StreamPolling reports whether an event stream of r's Streamable HTTP
+// transport starts with a priming event (an id, no message) and may be
+// closed by the server before it ends, the client reconnecting with
+// Last-Event-ID to poll the rest (2025-11-25, SEP-1699). Earlier
+// revisions' clients expect every event to carry a message and a stream
+// to stay open until the answer; the stateless era has no resumable
+// streams.
+func (r Revision) StreamPolling() bool { return r >= Revision20251125 && !r.Stateless() }
+
 // ResourceSubscriptions reports whether resources/subscribe exists in r,
 // and so whether the server declares resources.subscribe.
 func (r Revision) ResourceSubscriptions() bool { return !r.Stateless() }

@@ -663,6 +663,14 @@ func (s *Session) toolsChanged() {
 	}
 }
 
+// Revision is the revision the session's handshake negotiated, "" before
+// initialize is answered.
+func (s *Session) Revision() Revision {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.revision
+}
+
 // Close ends the session: its subscriptions end without an answer and it
 // receives no more notifications. It does not wait for requests in flight.
 func (s *Session) Close() {

@@ -25,8 +25,9 @@
 // it: a request on it authenticated as someone else is answered 404 as
 // well, so a leaked session id is worth nothing without its owner's token.
 // GET opens the session's notification stream (one at a time, 409 for a
-// second; notifications/tools/list_changed arrives there; a few sent while
-// no stream is open are kept for the next one); DELETE ends the session.
+// second; notifications/tools/list_changed arrives there; those sent while
+// no stream is open are kept for the next one, see Resumable streams);
+// DELETE ends the session.
 // Requests are not cancelled when their connection drops (the 2025-11-25
 // rule: a client cancels with notifications/cancelled). An
 // MCP-Protocol-Version header, when present, must name a revision this
@@ -59,6 +60,37 @@
 // negotiated revision and client capabilities) was considered and left out:
 // the GET notification stream of such a session could still live on one
 // replica only, and clients of the current revision need none of it.
+//
+// # Resumable streams
+//
+// In the handshake era every event of a stream carries an id naming the
+// stream and the event's place in it, and is kept (Options.Events, in
+// memory by default) until the session ends or the store's bounds drop
+// it. A client whose connection broke sends GET with the last id it
+// received in Last-Event-ID and gets the rest of that stream, the GET
+// stream's or a request's, then the stream goes on live; a request's
+// stream ends with its answer, and can be replayed after it too. Ids are
+// random per stream, so only the session that owns a stream can name it:
+// any other id is answered 400 (-32600), and an id whose following events
+// the store no longer holds 410, since replaying what is left would skip
+// events without the client knowing. Resuming takes over the stream from
+// the connection that had it, which is closed. On 2025-11-25 sessions
+// every stream starts with a priming event (an id and empty data, SEP-1699),
+// so a client can resume before the first message, and with
+// Options.PollAfter the server closes a request's response once the
+// request has run that long, having told the client in the priming
+// event's retry field how long to wait before it reconnects; the
+// connection it reconnects on carries the rest, the answer last. A long
+// call thus holds no POST (nor whatever a proxy in front allots a request)
+// for longer than PollAfter. A client that accepts only JSON keeps its
+// connection, and earlier revisions' sessions get no priming event either. The stateless era has no resumable streams: closing a
+// response cancels its request.
+//
+// A replay is written as live events are, one event at a time on the same
+// connection under the same flow control, so a huge backlog is never
+// copied into the connection's buffers at once; the events a client never
+// collects cost at most the store's bound for a stream, and the oldest go
+// first when the store is full (eventstore.MemoryOptions).
 //
 // # Bounds
 //
@@ -108,6 +140,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/eventstore"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/oplog"
@@ -211,6 +244,24 @@ type Options struct {
 	// that proxies do not close it; zero means DefaultKeepAlive, negative
 	// none.
 	KeepAlive time.Duration
+	// Events keeps the events of handshake-era streams, so that a client
+	// whose connection broke resumes with Last-Event-ID (see "Resumable
+	// streams" in the package documentation). Nil means a store in memory
+	// with eventstore's default bounds, the handler's own; a store shared
+	// by several handlers or replicas is keyed by session id, which is
+	// unique.
+	Events eventstore.Store
+	// PollAfter, when positive, closes a request's response, its event
+	// stream started, once the request has run that long and still runs,
+	// so that the client comes back for the rest with Last-Event-ID
+	// rather than hold the POST for the whole of a long call (2025-11-25
+	// sessions whose client accepts event streams, SEP-1699). Zero never
+	// closes one.
+	PollAfter time.Duration
+	// PollRetry is how long a client is told to wait before it
+	// reconnects to a stream closed for polling; zero means
+	// DefaultPollRetry.
+	PollRetry time.Duration
 	// Logger receives the access log and transport errors; nil discards
 	// them.
 	Logger *slog.Logger
@@ -260,6 +311,12 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 	}
 	if opts.KeepAlive == 0 {
 		opts.KeepAlive = DefaultKeepAlive
+	}
+	if opts.Events == nil {
+		opts.Events = eventstore.NewMemory(eventstore.MemoryOptions{})
+	}
+	if opts.PollRetry <= 0 {
+		opts.PollRetry = DefaultPollRetry
 	}
 	def := func(v *int, d int) {
 		if *v <= 0 {
@@ -572,6 +629,14 @@ func (a *admission) toStream() error {
 	return nil
 }
 
+// handOff moves what a holds to another admission, released by whoever
+// serves the request on once a's request handler has returned.
+func (a *admission) handOff() *admission {
+	b := *a
+	a.placed, a.stream = false, false
+	return &b
+}
+
 func (a *admission) release() {
 	if a.placed {
 		<-a.h.places
@@ -624,7 +689,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 	if stateless {
 		h.postStateless(w, r, p, msg, bodyVersion, acc, a)
 	} else {
-		h.postHandshake(w, r, p, msg, acc)
+		h.postHandshake(w, r, p, msg, acc, a)
 	}
 	return msg.Method
 }
@@ -713,8 +778,8 @@ func (h *Handler) untrack(s *mcp.Session) {
 }
 
 // postHandshake serves a message of the handshake era on its session, or
-// opens one (initialize).
-func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, acc acceptance) {
+// opens one (initialize), admitted as a.
+func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, acc acceptance, a *admission) {
 	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
 		if _, known := mcp.ParseRevision(v); !known {
 			writeError(w, http.StatusBadRequest, answerID(msg), unsupportedHeader(v))
@@ -756,22 +821,55 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	// request sends the client on its way (progress, log messages,
 	// requests) streams ahead of its answer when the client accepts a
 	// stream, and otherwise goes to the session's GET stream.
-	ctx := context.WithoutCancel(r.Context())
-	// ... but a server that is shutting down does cancel it, once the
-	// grace period is nearly over, so the handler returns and the request
-	// is answered before the connection closes.
-	if drain, ok := r.Context().Value(drainKey{}).(context.Context); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(drain, cancel)
-		defer stop()
-	}
+	ctx, stop := requestContext(r)
 	rep := newReply(w, acc, h.opts.KeepAlive)
+	rep.sess = s
 	if acc.sse {
 		ctx = mcp.WithRelatedSender(ctx, rep.push)
 	}
-	rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, msg))
+	if !acc.sse || !s.polls() {
+		defer stop()
+		rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, msg))
+		return
+	}
+	// The server may close the response for the client to poll: the
+	// request runs apart from it, holding its place until answered.
+	held := a.handOff()
+	answered := make(chan struct{})
+	go func() {
+		defer held.release()
+		defer stop()
+		rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, msg))
+		close(answered)
+	}()
+	timer := time.NewTimer(h.opts.PollAfter)
+	defer timer.Stop()
+	select {
+	case <-answered:
+	case <-timer.C:
+		if !rep.poll() {
+			<-answered // the answer is being written on this response
+		}
+	}
+}
+
+// requestContext is the context a handshake-era request runs under: a
+// dropped connection does not cancel it, but a server that is shutting
+// down does, once the grace period is nearly over, so the handler returns
+// and the request is answered before the connection closes. stop releases
+// it once the request is answered.
+func requestContext(r *http.Request) (ctx context.Context, stop func()) {
+	ctx = context.WithoutCancel(r.Context())
+	drain, ok := r.Context().Value(drainKey{}).(context.Context)
+	if !ok {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	unhook := context.AfterFunc(drain, cancel)
+	return ctx, func() {
+		unhook()
+		cancel()
+	}
 }
 
 // statelessOnly is a stateless handler's answer to a handshake-era
@@ -822,7 +920,11 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 		return
 	}
 	defer h.closeStream(s.caller)
-	s.serveStream(w, r.Context(), h.ctx, h.opts.KeepAlive)
+	if lastID, resuming := header(r.Header, HeaderLastEventID); resuming {
+		s.resume(w, r.Context(), h.ctx, lastID)
+		return
+	}
+	s.serveStream(w, r.Context(), h.ctx)
 }
 
 // sessionOf is the handshake-era session the request's Mcp-Session-Id

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -15,19 +16,18 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
-// maxPending bounds the notifications a session keeps while no GET stream
-// is open. They are list-change notifications, each meaning "list again",
-// so the oldest can go.
-const maxPending = 16
-
 // session is a handshake-era session: the mcp.Session, the principal it is
-// bound to, and the notification stream its client may have open.
+// bound to, and its resumable streams (see eventStream).
 type session struct {
+	h         *Handler
 	id        string
 	principal estate.Principal
 	caller    string // callerKey(principal)
 	mcp       *mcp.Session
 	gone      chan struct{} // closed when the session ends
+	// standalone is the GET stream: the session's notifications, kept
+	// for the next GET while none is open.
+	standalone *eventStream
 
 	// Under Handler.mu: when the session was last used, and its places in
 	// the table's lists.
@@ -37,8 +37,7 @@ type session struct {
 	registered bool
 
 	mu      sync.Mutex
-	stream  *sseStream // the open GET stream, nil when none
-	pending [][]byte   // notifications sent while no stream was open
+	streams map[string]*eventStream // the request streams not yet answered, by id
 	closed  bool
 }
 
@@ -62,7 +61,8 @@ type sessionTable struct {
 func callerKey(p estate.Principal) string { return p.Tenant + "\x00" + p.AgentID }
 
 func (h *Handler) newSession(p estate.Principal) *session {
-	s := &session{id: newSessionID(), principal: p, caller: callerKey(p), gone: make(chan struct{})}
+	s := &session{h: h, id: newSessionID(), principal: p, caller: callerKey(p), gone: make(chan struct{})}
+	s.standalone = newEventStream(s)
 	s.mcp = h.srv.NewSession(p, s.send)
 	return s
 }
@@ -215,59 +215,62 @@ func (h *Handler) expireIdle() {
 	}
 }
 
-// send is the mcp.Session's send function: to the open stream, or kept for
-// the next one.
-func (s *session) send(msg []byte) {
+// send is the mcp.Session's send function: the GET stream's next event.
+func (s *session) send(msg []byte) { s.standalone.send(msg) }
+
+// requestStream starts the resumable stream of a request.
+func (s *session) requestStream() *eventStream {
+	e := newEventStream(s)
 	s.mu.Lock()
-	st := s.stream
-	if st == nil {
-		if !s.closed {
-			if len(s.pending) == maxPending {
-				s.pending = s.pending[1:]
-			}
-			s.pending = append(s.pending, msg)
-		}
-		s.mu.Unlock()
-		return
+	if s.streams == nil {
+		s.streams = map[string]*eventStream{}
 	}
+	s.streams[e.id] = e
 	s.mu.Unlock()
-	st.send(msg)
+	return e
 }
 
-// serveStream serves the session's GET stream until the client leaves, the
-// session ends or the handler closes (done).
-func (s *session) serveStream(w http.ResponseWriter, reqCtx, done context.Context, keepAlive time.Duration) {
+// forgetStream drops a request's stream once it has ended.
+func (s *session) forgetStream(e *eventStream) {
 	s.mu.Lock()
-	if s.closed || s.stream != nil {
-		s.mu.Unlock()
-		writeError(w, http.StatusConflict, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the session already has a notification stream open"))
-		return
-	}
-	st := startSSE(w, http.StatusOK, keepAlive)
-	// Pending notifications go out before the stream is published, so
-	// that none overtakes them.
-	for _, msg := range s.pending {
-		st.send(msg)
-	}
-	s.pending = nil
-	s.stream = st
+	delete(s.streams, e.id)
 	s.mu.Unlock()
+}
 
+// liveStream is the stream id names that is still going: the GET stream,
+// or a request stream not yet answered; nil when there is none.
+func (s *session) liveStream(id string) *eventStream {
+	if id == s.standalone.id {
+		return s.standalone
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.streams[id]
+}
+
+func (s *session) isGone() bool {
 	select {
-	case <-reqCtx.Done():
-	case <-done.Done():
 	case <-s.gone:
-	case <-st.stop: // the client stopped reading
+		return true
+	default:
+		return false
 	}
-	s.mu.Lock()
-	if s.stream == st {
-		s.stream = nil
-	}
-	s.mu.Unlock()
-	st.close()
 }
 
-// close ends the session and its stream.
+// serveStream serves a GET stream that names no event (no Last-Event-ID):
+// the notifications sent while no stream was open first, then the others,
+// until the client leaves, the session ends or the handler closes (done).
+func (s *session) serveStream(w http.ResponseWriter, reqCtx, done context.Context) {
+	conn, err := s.standalone.attach(w, 0, true)
+	if err != nil {
+		writeError(w, http.StatusConflict, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, err.Error()))
+		return
+	}
+	s.carry(s.standalone, conn, reqCtx, done)
+}
+
+// close ends the session and its streams' connections, and drops its
+// events from the store.
 func (s *session) close() {
 	s.mu.Lock()
 	if s.closed {
@@ -275,8 +278,10 @@ func (s *session) close() {
 		return
 	}
 	s.closed = true
-	s.pending = nil
 	close(s.gone)
 	s.mu.Unlock()
 	s.mcp.Close()
+	if err := s.h.opts.Events.ForgetSession(context.Background(), s.id); err != nil {
+		s.h.log.LogAttrs(context.Background(), slog.LevelWarn, "session's events not forgotten", slog.String("error", err.Error()))
+	}
 }

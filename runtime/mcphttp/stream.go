@@ -8,7 +8,7 @@ import (
 )
 
 // sseStream writes Server-Sent Events, one JSON-RPC message per "message"
-// event. Writes from several goroutines are serialised; after close, or
+// event, with the event's id when its stream is resumable. Writes from several goroutines are serialised; after close, or
 // after a write fails, nothing more is written, so a message racing the end
 // of the handler never touches a finished response.
 type sseStream struct {
@@ -37,17 +37,39 @@ func startSSE(w http.ResponseWriter, status int, keepAlive time.Duration) *sseSt
 	return s
 }
 
-// send writes one message as an event; it reports false when the stream is
-// closed or broken.
-func (s *sseStream) send(msg []byte) bool {
+// send writes one message as an event, with id unless it is ""; it reports
+// false when the stream is closed or broken.
+func (s *sseStream) send(id string, msg []byte) bool {
 	var b bytes.Buffer
 	b.WriteString("event: message\n")
+	if id != "" {
+		b.WriteString("id: ")
+		b.WriteString(id)
+		b.WriteByte('\n')
+	}
 	for _, line := range bytes.Split(msg, []byte{'\n'}) {
 		b.WriteString("data: ")
 		b.Write(line)
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
+	return s.write(b.Bytes())
+}
+
+// prime writes an event with an id and no message, so that the client has
+// an id to resume from before the first message (2025-11-25, SEP-1699),
+// and, when retry is positive, the time it waits before reconnecting.
+func (s *sseStream) prime(id string, retry time.Duration) bool {
+	var b bytes.Buffer
+	b.WriteString("id: ")
+	b.WriteString(id)
+	b.WriteByte('\n')
+	if retry > 0 {
+		b.WriteString("retry: ")
+		b.WriteString(itoa(retry.Milliseconds()))
+		b.WriteByte('\n')
+	}
+	b.WriteString("data: \n\n")
 	return s.write(b.Bytes())
 }
 
@@ -99,14 +121,18 @@ func (s *sseStream) closeLocked() {
 
 // reply answers one POST request: JSON by default, or an event stream as
 // soon as the session has a message to send before the answer (push), or
-// when the client accepts only event streams.
+// when the client accepts only event streams. The stream of a
+// handshake-era request is resumable (sess is set; see eventStream).
 type reply struct {
 	w         http.ResponseWriter
 	acc       acceptance
 	keepAlive time.Duration
+	sess      *session
 
 	mu       sync.Mutex
-	stream   *sseStream
+	stream   *sseStream   // the stream of a request that is not resumable
+	events   *eventStream // the resumable stream, once started
+	conn     *sseStream   // the response's own connection to events
 	finished bool
 }
 
@@ -123,25 +149,63 @@ func (r *reply) push(msg []byte) {
 		r.mu.Unlock()
 		return
 	}
+	if r.sess != nil {
+		e := r.eventsLocked()
+		r.mu.Unlock()
+		e.send(msg)
+		return
+	}
 	if r.stream == nil {
 		r.stream = startSSE(r.w, http.StatusOK, r.keepAlive)
 	}
 	s := r.stream
 	r.mu.Unlock()
-	s.send(msg)
+	s.send("", msg)
+}
+
+// eventsLocked is the request's resumable stream, started on the response
+// when it is not yet.
+func (r *reply) eventsLocked() *eventStream {
+	if r.events == nil {
+		r.events = r.sess.requestStream()
+		r.conn, _ = r.events.attach(r.w, 0, false) // a new stream: nothing to replay
+	}
+	return r.events
+}
+
+// poll closes the response's connection while the request runs on, so
+// that its client reconnects for the rest (SEP-1699): the stream is
+// started first, primed with an event id to resume from. It reports false
+// when the answer was given already, and then the response is being
+// written or done.
+func (r *reply) poll() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return false
+	}
+	r.eventsLocked().detach(r.conn)
+	r.conn.close()
+	return true
 }
 
 // finish writes the answer (nil when there is none: the request was
-// cancelled) and ends the response.
+// cancelled) and ends the response, or, once the response is closed for
+// polling, the stream a client reconnects to.
 func (r *reply) finish(status int, out []byte) {
 	r.mu.Lock()
 	r.finished = true
-	s := r.stream
+	if r.sess != nil && r.events == nil && !r.acc.json && out != nil {
+		r.eventsLocked()
+	}
+	s, e := r.stream, r.events
 	r.mu.Unlock()
 	switch {
+	case e != nil:
+		e.end(out)
 	case s != nil:
 		if out != nil {
-			s.send(out)
+			s.send("", out)
 		}
 		s.close()
 	case out == nil:
@@ -152,7 +216,7 @@ func (r *reply) finish(status int, out []byte) {
 		_, _ = r.w.Write(out)
 	default:
 		s := startSSE(r.w, status, 0)
-		s.send(out)
+		s.send("", out)
 		s.close()
 	}
 }

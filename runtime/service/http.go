@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -37,6 +38,9 @@ type HTTPConfig struct {
 	JWTTypes string
 	// The transport's bounds (mcphttp.Options); zero means its defaults.
 	MaxInFlight, MaxInFlightPerCaller, MaxSessions, MaxSessionsPerCaller, MaxStreams, MaxStreamsPerCaller int
+	// PollAfter closes a long request's event stream for its client to
+	// poll (mcphttp.Options.PollAfter); zero never does.
+	PollAfter time.Duration
 }
 
 func (h *HTTPConfig) flags(fs *flag.FlagSet, env Env) {
@@ -53,6 +57,7 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env Env) {
 	env.IntVar(fs, &h.MaxSessionsPerCaller, "max-sessions-per-caller", 0, "http: sessions of one agent; its next initialize ends its least recently used one"+zero(mcphttp.DefaultMaxSessionsPerCaller))
 	env.IntVar(fs, &h.MaxStreams, "max-streams", 0, "http: open event streams, GET and subscriptions/listen together"+zero(mcphttp.DefaultMaxStreams))
 	env.IntVar(fs, &h.MaxStreamsPerCaller, "max-streams-per-caller", 0, "http: open event streams of one agent"+zero(mcphttp.DefaultMaxStreamsPerCaller))
+	env.DurationVar(fs, &h.PollAfter, "poll-after", 0, "http: close the event stream of a request still running after this long, for the client to reconnect with Last-Event-ID for the rest (2025-11-25 sessions; 0: never)")
 	env.StringVar(fs, &h.JWTIssuer, "jwt-issuer", "", "http: the issuer (iss) bearer tokens must carry")
 	env.StringVar(fs, &h.JWTAudience, "jwt-audience", "", "http: the audience (aud) bearer tokens must name")
 	env.StringVar(fs, &h.JWKSURL, "jwks-url", "", "http: the issuer's JWKS URL")
@@ -79,6 +84,7 @@ func (h *HTTPConfig) server(ctx context.Context, srv *mcp.Server, dev estate.Pri
 		MaxSessionsPerCaller: h.MaxSessionsPerCaller,
 		MaxStreams:           h.MaxStreams,
 		MaxStreamsPerCaller:  h.MaxStreamsPerCaller,
+		PollAfter:            h.PollAfter,
 		Logger:               logger,
 	}
 	var issuers []string
