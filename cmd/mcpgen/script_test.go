@@ -53,6 +53,8 @@ func TestMain(m *testing.M) {
 //	                         free a moment ago, for a server the script starts
 //	waitport ADDR            wait (up to 60s) until ADDR accepts connections:
 //	                         a server started in the background is serving
+//	append SRC DST           add SRC's content to the end of DST, as a team
+//	                         adds a version to the end of a manifest
 //
 // and the environment variable MCPGEN_ROOT, the absolute path of this
 // module, for a script that builds a module against it. Go's own settings
@@ -99,6 +101,7 @@ func TestScript(t *testing.T) {
 			"sarif":    cmdSarif,
 			"freeport": cmdFreePort,
 			"waitport": cmdWaitPort,
+			"append":   cmdAppend,
 		},
 	})
 }
@@ -258,4 +261,16 @@ func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// cmdAppend adds a file's content to the end of another file.
+func cmdAppend(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: append SRC DST")
+	}
+	data := ts.ReadFile(args[0])
+	f, err := os.OpenFile(ts.MkAbs(args[1]), os.O_APPEND|os.O_WRONLY, 0)
+	ts.Check(err)
+	_, err = f.WriteString(data)
+	ts.Check(errors.Join(err, f.Close()))
 }
