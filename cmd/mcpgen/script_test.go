@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +56,10 @@ func TestMain(m *testing.M) {
 //	                         a server started in the background is serving
 //	append SRC DST           add SRC's content to the end of DST, as a team
 //	                         adds a version to the end of a manifest
+//	haslines stdout|stderr FILE
+//	                         insist that every line of FILE is a line of the
+//	                         last command's stdout (stderr), for output a
+//	                         document quotes in part
 //
 // and the environment variable MCPGEN_ROOT, the absolute path of this
 // module, for a script that builds a module against it. Go's own settings
@@ -102,6 +107,7 @@ func TestScript(t *testing.T) {
 			"freeport": cmdFreePort,
 			"waitport": cmdWaitPort,
 			"append":   cmdAppend,
+			"haslines": cmdHasLines,
 		},
 	})
 }
@@ -273,4 +279,17 @@ func cmdAppend(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	_, err = f.WriteString(data)
 	ts.Check(errors.Join(err, f.Close()))
+}
+
+// cmdHasLines checks that the output holds every line of a file.
+func cmdHasLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 || (args[0] != "stdout" && args[0] != "stderr") {
+		ts.Fatalf("usage: haslines stdout|stderr FILE")
+	}
+	out := strings.Split(ts.ReadFile(args[0]), "\n")
+	for _, line := range strings.Split(strings.TrimSuffix(ts.ReadFile(args[1]), "\n"), "\n") {
+		if !slices.Contains(out, line) {
+			ts.Fatalf("no line %q in %s", line, args[0])
+		}
+	}
 }
