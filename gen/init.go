@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -150,7 +151,8 @@ func refuseExisting(dir string, files []emit.File) error {
 	}
 	var others []string
 	for _, g := range goFiles {
-		if name := filepath.Base(g); !hasFile(files, name) {
+		name := filepath.Base(g)
+		if !slices.ContainsFunc(files, func(f emit.File) bool { return f.Name == name }) {
 			others = append(others, name)
 		}
 	}
@@ -158,8 +160,12 @@ func refuseExisting(dir string, files []emit.File) error {
 		taken = append(taken, initOut+"/")
 	}
 	var problems []string
-	if len(taken) > 0 {
-		problems = append(problems, fmt.Sprintf("%s already exist%s", strings.Join(taken, ", "), plural(len(taken), "s", "")))
+	switch len(taken) {
+	case 0:
+	case 1:
+		problems = append(problems, taken[0]+" already exists")
+	default:
+		problems = append(problems, strings.Join(taken, ", ")+" already exist")
 	}
 	if len(others) > 0 {
 		problems = append(problems, fmt.Sprintf("%s holds a Go package (%s): init writes a new main package, so give it a directory of its own with -dir", dirName(dir), strings.Join(others, ", ")))
@@ -168,23 +174,6 @@ func refuseExisting(dir string, files []emit.File) error {
 		return fmt.Errorf("%s; nothing was written", strings.Join(problems, "; "))
 	}
 	return nil
-}
-
-func hasFile(files []emit.File, name string) bool {
-	for _, f := range files {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// plural is one for n == 1, other otherwise.
-func plural(n int, one, other string) string {
-	if n == 1 {
-		return one
-	}
-	return other
 }
 
 func dirName(dir string) string {
