@@ -10,6 +10,7 @@
 //	mcpgen extract  -source PKG -manifests DIR [-out DIR]
 //	mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
 //	mcpgen import   [-check] -manifests DIR [decisions] -file FILE | -url URL [-token-env VAR] | -- COMMAND [ARGS]
+//	mcpgen init     [-dir DIR]
 //
 // Exit status: 0 accepted, 1 refused, 2 bad input or usage. It is a thin
 // shell over the library in package gen; every rule lives there and in the
@@ -55,6 +56,7 @@ Usage:
   mcpgen extract  -source PKG -manifests DIR [-out DIR]
   mcpgen estate   -manifests DIR | -source PKG [-out DIR]  [-principals FILE] [-format text|markdown|json]
   mcpgen import   [-check] -manifests DIR [decisions] -file FILE | -url URL [-token-env VAR] | -- COMMAND [ARGS]
+  mcpgen init     [-dir DIR]
 
 F is one of text, json, github, markdown, sarif. check compares with the
 estate record in git history (-against REF, or the merge base of HEAD and
@@ -64,7 +66,9 @@ reasons), promoted, deprecated and retired between two revisions' records.
 
 -source names a Go package (a directory or an import path) whose struct
 types carry //mcpgen:tool directives; it takes the place of -manifests.
-import brings an existing MCP server's tools over as manifests.
+import brings an existing MCP server's tools over as manifests. init
+starts a service in a Go module: a manifest, the go:generate lines, a
+main.go and handlers that answer the tool.
 
 Run "mcpgen COMMAND -h" for a command's flags.
 `
@@ -89,6 +93,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return extractCmd(args[1:], stdout, stderr)
 	case "import":
 		return importCmd(args[1:], stdout, stderr)
+	case "init":
+		return initCmd(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -359,6 +365,37 @@ func extractCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, res.SummaryOf(*manifests))
 	return exitOK
+}
+
+func initCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("init", stderr)
+	dir := fs.String("dir", ".", "directory of the service's main package, inside a Go module; it must hold no Go files yet")
+	if code, ok := parse(fs, args, nil); !ok {
+		return code
+	}
+	res, err := gen.Init(gen.InitOptions{Dir: *dir})
+	if res != nil {
+		fmt.Fprintf(stdout, "mcpgen init: service %s: wrote %s\n", res.Name, strings.Join(res.Files, ", "))
+		if res.Generated != nil {
+			fmt.Fprintln(stdout, res.Generated.Summary())
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen init: %v\n", err)
+		if res != nil {
+			printNext(stdout, res.Next)
+		}
+		return exitUsage
+	}
+	printNext(stdout, res.Next)
+	return exitOK
+}
+
+func printNext(w io.Writer, commands []string) {
+	fmt.Fprintln(w, "Next:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%s\n", c)
+	}
 }
 
 // formatList names the formats of check and diff for their usage lines.

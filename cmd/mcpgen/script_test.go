@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,6 +54,12 @@ func TestMain(m *testing.M) {
 //	                         free a moment ago, for a server the script starts
 //	waitport ADDR            wait (up to 60s) until ADDR accepts connections:
 //	                         a server started in the background is serving
+//	append SRC DST           add SRC's content to the end of DST, as a team
+//	                         adds a version to the end of a manifest
+//	haslines stdout|stderr FILE
+//	                         insist that every line of FILE is a line of the
+//	                         last command's stdout (stderr), for output a
+//	                         document quotes in part
 //
 // and the environment variable MCPGEN_ROOT, the absolute path of this
 // module, for a script that builds a module against it. Go's own settings
@@ -99,6 +106,8 @@ func TestScript(t *testing.T) {
 			"sarif":    cmdSarif,
 			"freeport": cmdFreePort,
 			"waitport": cmdWaitPort,
+			"append":   cmdAppend,
+			"haslines": cmdHasLines,
 		},
 	})
 }
@@ -257,5 +266,30 @@ func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("nothing listens on %s: %v", args[0], err)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// cmdAppend adds a file's content to the end of another file.
+func cmdAppend(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: append SRC DST")
+	}
+	data := ts.ReadFile(args[0])
+	f, err := os.OpenFile(ts.MkAbs(args[1]), os.O_APPEND|os.O_WRONLY, 0)
+	ts.Check(err)
+	_, err = f.WriteString(data)
+	ts.Check(errors.Join(err, f.Close()))
+}
+
+// cmdHasLines checks that the output holds every line of a file.
+func cmdHasLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 || (args[0] != "stdout" && args[0] != "stderr") {
+		ts.Fatalf("usage: haslines stdout|stderr FILE")
+	}
+	out := strings.Split(ts.ReadFile(args[0]), "\n")
+	for _, line := range strings.Split(strings.TrimSuffix(ts.ReadFile(args[1]), "\n"), "\n") {
+		if !slices.Contains(out, line) {
+			ts.Fatalf("no line %q in %s", line, args[0])
+		}
 	}
 }

@@ -50,6 +50,10 @@ func TestTypedClientAgainstGeneratedServer(t *testing.T) {
 	if err != nil || !strings.HasPrefix(res.Text(), "PMT-771: HELD") {
 		t.Fatalf("1.0.0: %+v %v", res, err)
 	}
+	// and its result says so, with the version to move the pin to.
+	if want := (client.CallMeta{Lifecycle: "deprecated", SupersededBy: "payments.lookup@2.0.0"}); res.Meta != want {
+		t.Errorf("1.0.0's result _meta %+v, want %+v", res.Meta, want)
+	}
 }
 
 // TestTypedClientDetectsDrift: a server whose payments.lookup@1.0.0 has

@@ -134,6 +134,56 @@ func TestSchemaHashPin(t *testing.T) {
 	}
 }
 
+// TestResultSaysLifecycle: a pinned call that reaches a version which is
+// not listed, a preview or a deprecated one, is told so in its result's
+// _meta, with the successor to move to; a call of the active version is
+// told nothing.
+func TestResultSaysLifecycle(t *testing.T) {
+	srv, reg, _ := newServer(t)
+	preview := lookupSpec("2.0.0", lookupSchema)
+	preview.Lifecycle = estate.Preview
+	if err := srv.Bind(preview, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
+		return mcp.TextResult("ok"), nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	c := pipe(srv, investigator, client.Options{})
+	defer c.Close()
+	ctx := ctxT(t)
+	if _, err := c.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"reference": "PMT-771"}
+	for _, step := range []struct {
+		name   string
+		change func() error
+		pin    string
+		want   client.CallMeta
+	}{
+		{name: "active, unpinned", want: client.CallMeta{}},
+		{name: "preview, pinned", pin: "2.0.0", want: client.CallMeta{Lifecycle: "preview"}},
+		{name: "deprecated, pinned", pin: "1.0.0", want: client.CallMeta{Lifecycle: "deprecated", SupersededBy: "payments.lookup@2.0.0"},
+			change: func() error { return reg.Deprecate("payments.lookup", "1.0.0", "payments.lookup@2.0.0") }},
+	} {
+		if step.change != nil {
+			if err := step.change(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var opts []client.CallOption
+		if step.pin != "" {
+			opts = append(opts, client.WithVersion(step.pin))
+		}
+		res, err := c.CallTool(ctx, "payments.lookup", args, opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if res.Meta != step.want {
+			t.Errorf("%s: _meta %+v, want %+v", step.name, res.Meta, step.want)
+		}
+	}
+}
+
 // TestStatelessClient: in 2026-07-28 the client sends no handshake, learns
 // about the server from server/discover, and every request carries _meta.
 func TestStatelessClient(t *testing.T) {

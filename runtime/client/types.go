@@ -62,6 +62,20 @@ type CallResult struct {
 	Content           []protocol.Content `json:"content"`
 	StructuredContent json.RawMessage    `json:"structuredContent,omitempty"`
 	IsError           bool               `json:"isError"`
+	// Meta is the result's _meta: what the estate says of the version the
+	// call reached.
+	Meta CallMeta `json:"_meta"`
+}
+
+// CallMeta is the estate metadata of a tools/call result. A pinned call
+// is where a client meets a version that is not listed, so its result
+// says so: a deprecated version, with its successor, or a preview.
+type CallMeta struct {
+	// Lifecycle is "deprecated" or "preview" for a call that reached such a
+	// version, "" for an active one.
+	Lifecycle string `json:"lifecycle,omitempty"`
+	// SupersededBy is the successor ("name@X.Y.Z") to move the pin to.
+	SupersededBy string `json:"supersededBy,omitempty"`
 }
 
 // Text joins the text blocks of the result.

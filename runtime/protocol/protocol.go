@@ -77,10 +77,10 @@ const (
 // the version names its successor), on a tools/call request (version: a
 // constraint pinning the version the call reaches; schemaHash: the input
 // schema hash the caller planned against), and on the result of a call
-// that reached a deprecated version or one that names its successor
-// (lifecycle: "deprecated"; supersededBy: "name@X.Y.Z", the version to move
-// the pin to). Deprecated versions are never listed, so a pinned call's
-// result is where a client meets them.
+// that reached a deprecated or preview version, or one that names its
+// successor (lifecycle: "deprecated" or "preview"; supersededBy:
+// "name@X.Y.Z", the version to move the pin to). Neither is listed, so a
+// pinned call's result is where a client meets them.
 const (
 	MetaVersion      = "version"
 	MetaSideEffect   = "sideEffect"
