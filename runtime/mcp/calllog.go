@@ -15,18 +15,22 @@ import (
 const Redacted = "[REDACTED]"
 
 // logCall writes the call log: one record per call that reaches a handler
-// (a call refused at a gate is not a call). It names the tool, the version
-// and the request id, and carries the arguments with every x-secret value
-// replaced by Redacted, at any depth. Nothing about the principal is logged:
+// (a call refused at a gate is not a call). It names the tool, the version,
+// the schema hash of the contract the call ran under (what a caller pins,
+// docs/concepts.md#the-hash-and-drift: the record says which contract the
+// arguments were checked against, whatever the version's number) and the
+// request id, and carries the arguments with every x-secret value replaced
+// by Redacted, at any depth. Nothing about the principal is logged:
 // who called is the audit trail's business, and a principal may carry
 // credentials. The arguments logged are what loggedArguments says.
-func (s *Server) logCall(ctx context.Context, call *Call) {
+func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
 	if !s.log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
 	s.log.LogAttrs(ctx, slog.LevelInfo, "tool call",
 		slog.String("tool", call.Spec.Name),
 		slog.String("version", call.Spec.Version.String()),
+		slog.String("schema_hash", schemaHash),
 		slog.String("request_id", call.RequestID.String()),
 		slog.Any("arguments", loggedArguments(call)),
 	)

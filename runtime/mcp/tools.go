@@ -558,7 +558,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 		RawMeta: r.params.meta, Revision: r.rev, RequestID: r.id,
 		metaMembers: r.params.metaMembers, rawCaps: r.clientCaps, session: r.session,
 	}
-	s.logCall(r.ctx, call)
+	s.logCall(r.ctx, call, info.hash)
 	if s.observe == nil {
 		return s.callResult(r.ctx, r.rev, spec, s.invoke(r, bound.tool.Handler), &r.toolResult), nil
 	}

@@ -316,7 +316,8 @@ func TestCallLogRedactsSecretsAtAnyDepth(t *testing.T) {
 	if string(args) != want {
 		t.Errorf("logged arguments:\n got %s\nwant %s", args, want)
 	}
-	if recs[0]["tool"] != "transfer" || recs[0]["version"] != "1.0.0" || recs[0]["request_id"] != "2" {
+	if recs[0]["tool"] != "transfer" || recs[0]["version"] != "1.0.0" || recs[0]["request_id"] != "2" ||
+		recs[0]["schema_hash"] != spec.InputSchema.Hash() {
 		t.Errorf("record: %v", recs[0])
 	}
 	for _, who := range []string{"payments-investigator", "wholesale", "payments.read"} {
