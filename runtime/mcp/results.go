@@ -82,10 +82,10 @@ type implementation struct {
 	Version string `json:"version"`
 }
 
-// capabilities is what the server declares: tools with list-change
-// notifications; resources, which are fixed at construction and so never
-// change, with subscriptions where the revision has resources/subscribe;
-// prompts, fixed too; log messages; and argument completion.
+// capabilities is what the server declares: tools, resources and prompts,
+// each with list-change notifications (Server.AddResource, AddPrompt...),
+// resources with subscriptions where the revision has resources/subscribe;
+// log messages; and argument completion.
 type capabilities struct {
 	Tools       listChangedCap `json:"tools"`
 	Resources   resourcesCap   `json:"resources"`
@@ -107,7 +107,8 @@ type resourcesCap struct {
 func capabilitiesFor(rev Revision) capabilities {
 	return capabilities{
 		Tools:     listChangedCap{ListChanged: true},
-		Resources: resourcesCap{Subscribe: rev.ResourceSubscriptions()},
+		Resources: resourcesCap{Subscribe: rev.ResourceSubscriptions(), ListChanged: true},
+		Prompts:   listChangedCap{ListChanged: true},
 	}
 }
 
@@ -143,6 +144,19 @@ type subscriptionFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+}
+
+// follows reports whether the stream carries changes of the list kind.
+func (f subscriptionFilter) follows(kind listKind) bool {
+	switch kind {
+	case listTools:
+		return f.ToolsListChanged
+	case listResources:
+		return f.ResourcesListChanged
+	case listPrompts:
+		return f.PromptsListChanged
+	}
+	return false
 }
 
 type subscriptionAck struct {

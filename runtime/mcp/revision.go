@@ -214,13 +214,15 @@ const (
 	methodResourcesUnsubscribe  = protocol.MethodResourcesUnsubscribe
 	methodComplete              = protocol.MethodComplete
 
-	notificationInitialized     = protocol.NotificationInitialized
-	notificationCancelled       = protocol.NotificationCancelled
-	notificationToolsChanged    = protocol.NotificationToolsChanged
-	notificationSubscriptionAck = protocol.NotificationSubscriptionAck
-	notificationProgress        = protocol.NotificationProgress
-	notificationMessage         = protocol.NotificationMessage
-	notificationResourceUpdated = protocol.NotificationResourceUpdated
+	notificationInitialized      = protocol.NotificationInitialized
+	notificationCancelled        = protocol.NotificationCancelled
+	notificationToolsChanged     = protocol.NotificationToolsChanged
+	notificationResourcesChanged = protocol.NotificationResourcesChanged
+	notificationPromptsChanged   = protocol.NotificationPromptsChanged
+	notificationSubscriptionAck  = protocol.NotificationSubscriptionAck
+	notificationProgress         = protocol.NotificationProgress
+	notificationMessage          = protocol.NotificationMessage
+	notificationResourceUpdated  = protocol.NotificationResourceUpdated
 
 	// The requests the server sends to the client.
 	methodCreateMessage = protocol.MethodCreateMessage
@@ -237,6 +239,7 @@ func init() {
 		notificationInitialized, notificationCancelled,
 		"_meta", "name", "arguments", "uri", "cursor", "level", "requestId", "notifications",
 		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context", "toolsListChanged",
+		"resourcesListChanged", "promptsListChanged",
 	)
 }
 

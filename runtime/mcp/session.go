@@ -363,17 +363,6 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	if r.params.metaState == metaMalformed {
 		return nil, invalidParams("_meta must be an object")
 	}
-	switch msg.Method {
-	case methodToolsList, methodResourcesList, methodResourceTemplatesList, methodPromptsList:
-		// Nothing is paginated, so no cursor was ever issued: any cursor
-		// is invalid, which MCP answers with -32602.
-		if raw := r.params.member("cursor"); raw != nil {
-			if kindOf(raw) != '"' {
-				return nil, invalidParams("cursor must be a string")
-			}
-			return nil, invalidParams("invalid cursor")
-		}
-	}
 	if err := checkRequestLogLevel(r); err != nil {
 		return nil, err
 	}
@@ -524,8 +513,8 @@ func (s *Server) discover(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
-// listen serves subscriptions/listen: acknowledge what is honoured (tool
-// list changes; resources and prompts never change), then hold the request
+// listen serves subscriptions/listen: acknowledge what is honoured (tool,
+// resource and prompt list changes), then hold the request
 // open until the client cancels it, the transport ends, or the server
 // shuts down (the one case that is answered).
 func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
@@ -539,10 +528,15 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 		}
 		requested.split(raw)
 	}
+	asked := func(name string) bool { return string(requested.member(name)) == "true" }
 	sub := &subscription{
-		id:     r.id,
-		filter: subscriptionFilter{ToolsListChanged: string(requested.member("toolsListChanged")) == "true"},
-		end:    make(chan struct{}),
+		id: r.id,
+		filter: subscriptionFilter{
+			ToolsListChanged:     asked("toolsListChanged"),
+			ResourcesListChanged: asked("resourcesListChanged"),
+			PromptsListChanged:   asked("promptsListChanged"),
+		},
+		end: make(chan struct{}),
 	}
 	ack, err := jsonrpc.EncodeNotification(notificationSubscriptionAck, subscriptionAck{
 		Meta:          map[string]any{MetaSubscriptionID: r.id},
@@ -605,13 +599,15 @@ func (s *Session) endSubscriptions(graceful bool) {
 	}
 }
 
-// toolsChanged tells the client the tool list changed: in the handshake era
-// when the session is initialized (the server declared tools.listChanged),
-// and on every open subscription that asked for tool list changes.
-func (s *Session) toolsChanged() {
+// listChanged tells the client the list kind changed: in the handshake era
+// when the session is initialized (the server declares listChanged for
+// tools, resources and prompts), and on every open subscription that asked
+// for that list's changes.
+func (s *Session) listChanged(kind listKind) {
 	if s.send == nil {
 		return
 	}
+	method := kind.changedNotification()
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
 	s.mu.Lock()
@@ -622,18 +618,18 @@ func (s *Session) toolsChanged() {
 	handshake := s.initialized
 	var ids []jsonrpc.ID
 	for _, sub := range s.listens {
-		if sub.filter.ToolsListChanged {
+		if sub.filter.follows(kind) {
 			ids = append(ids, sub.id)
 		}
 	}
 	s.mu.Unlock()
 	slices.SortFunc(ids, func(a, b jsonrpc.ID) int { return strings.Compare(a.String(), b.String()) })
 	if handshake {
-		msg, _ := jsonrpc.EncodeNotification(notificationToolsChanged, nil)
+		msg, _ := jsonrpc.EncodeNotification(method, nil)
 		s.send(msg)
 	}
 	for _, id := range ids {
-		msg, _ := jsonrpc.EncodeNotification(notificationToolsChanged, map[string]any{
+		msg, _ := jsonrpc.EncodeNotification(method, map[string]any{
 			"_meta": map[string]any{MetaSubscriptionID: id},
 		})
 		s.send(msg)

@@ -417,6 +417,10 @@ func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 }
 
 func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
+	pg, rpcErr := s.pageOf(r, listTools)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
 	view, err := s.registry.DiscoverView(r.session.principal)
 	if err != nil {
 		s.log.LogAttrs(r.ctx, slog.LevelError, "tool discovery failed", slog.String("error", err.Error()))
@@ -425,36 +429,63 @@ func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
 	// The list is encoded once per view and kept on it: every principal
 	// with that view, until the estate changes, is answered with the same
 	// bytes. It is read-only from here on.
-	list := view.Memo(s, func(specs []estate.ToolSpec) any { return s.encodeToolList(specs) }).([]byte)
+	list := view.Memo(s, func(specs []estate.ToolSpec) any { return s.encodeToolList(specs) }).(*toolList)
+	start, end, more := pg.bounds(len(view.Tools), func(i int) string { return view.Tools[i].Name })
 	var c common
 	s.finish(r.rev, &c, cacheScopePrivate)
-	rest, err := c.appendMembers(nil)
+	rest := []byte{']'}
+	if more {
+		rest = appendMember(rest, "nextCursor", pg.next(listTools, more, view.Tools[end-1].Name))
+	}
+	rest, err = c.appendMembers(rest)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
 	}
-	// The list's bytes are shared, not copied: the answer adds its own
-	// members and the closing brace after them.
-	return sharedResult{open: list[:len(list)-1], rest: append(rest, '}')}, nil
+	// The page's entries are shared, not copied: the answer adds the
+	// opening, its own members and the closing brace around them.
+	return sharedResult{lead: toolsListOpen, open: list.entries(start, end), rest: append(rest, '}')}, nil
 }
 
-// encodeToolList is the result of tools/list for specs, without the members
-// the revision adds: {"tools":[...]}.
-func (s *Server) encodeToolList(specs []estate.ToolSpec) []byte {
+// toolsListOpen opens a tools/list result, up to its first entry.
+var toolsListOpen = []byte(`{"tools":[`)
+
+// toolList is a view's tools/list entries encoded once, one after the
+// other with commas between them, and where each ends: a page of any
+// range of them is a slice of the one encoding.
+type toolList struct {
+	body []byte
+	ends []int
+}
+
+// entries is the encoding of the entries [start, end), commas between.
+func (l *toolList) entries(start, end int) []byte {
+	if start >= end {
+		return nil
+	}
+	from := 0
+	if start > 0 {
+		from = l.ends[start-1] + 1 // past the comma
+	}
+	return l.body[from:l.ends[end-1]]
+}
+
+// encodeToolList encodes the tools/list entries of specs (see toolList).
+func (s *Server) encodeToolList(specs []estate.ToolSpec) *toolList {
 	entries := make([]json.RawMessage, len(specs))
-	n := len(`{"tools":[]}`)
+	n := 0
 	for i := range specs {
 		entries[i] = s.specInfo(specs[i]).entry
 		n += len(entries[i]) + 1
 	}
-	b := make([]byte, 0, n)
-	b = append(b, `{"tools":[`...)
+	l := &toolList{body: make([]byte, 0, n), ends: make([]int, len(entries))}
 	for i, entry := range entries {
 		if i > 0 {
-			b = append(b, ',')
+			l.body = append(l.body, ',')
 		}
-		b = append(b, entry...)
+		l.body = append(l.body, entry...)
+		l.ends[i] = len(l.body)
 	}
-	return append(b, ']', '}')
+	return l
 }
 
 // unknownTool is the one answer for a tool the caller cannot reach, whether

@@ -48,13 +48,15 @@ const (
 
 // The notifications.
 const (
-	NotificationInitialized     = "notifications/initialized"
-	NotificationCancelled       = "notifications/cancelled"
-	NotificationToolsChanged    = "notifications/tools/list_changed"
-	NotificationSubscriptionAck = "notifications/subscriptions/acknowledged"
-	NotificationProgress        = "notifications/progress"
-	NotificationMessage         = "notifications/message"
-	NotificationResourceUpdated = "notifications/resources/updated"
+	NotificationInitialized      = "notifications/initialized"
+	NotificationCancelled        = "notifications/cancelled"
+	NotificationToolsChanged     = "notifications/tools/list_changed"
+	NotificationResourcesChanged = "notifications/resources/list_changed"
+	NotificationPromptsChanged   = "notifications/prompts/list_changed"
+	NotificationSubscriptionAck  = "notifications/subscriptions/acknowledged"
+	NotificationProgress         = "notifications/progress"
+	NotificationMessage          = "notifications/message"
+	NotificationResourceUpdated  = "notifications/resources/updated"
 )
 
 // The _meta keys of the stateless era (reserved by MCP).

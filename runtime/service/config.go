@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // Config is what the shared flags say. Every flag defaults to an
@@ -32,6 +33,10 @@ type Config struct {
 	// a handler that waits on a system behind it past it is answered
 	// with a failure and holds no place in flight any longer.
 	CallTimeout time.Duration
+	// PageSize is the most entries a page of tools/list, resources/list,
+	// resources/templates/list or prompts/list holds
+	// (mcp.Options.PageSize); 0 keeps Options.PageSize.
+	PageSize int
 	// ShutdownDelay is how long, after SIGTERM, the service reports not
 	// ready while it still serves, before it stops taking requests: the
 	// time a load balancer needs to see /readyz fail and stop sending new
@@ -122,6 +127,7 @@ func (c *Config) Flags(fs *flag.FlagSet, env Env) {
 	env.StringVar(fs, &c.Lifecycle, "lifecycle", "", `JSON file of lifecycle changes, {"name@X.Y.Z": "active"|"deprecated"|"retired"}, applied at start, on SIGHUP and when it changes`)
 	env.DurationVar(fs, &c.LifecyclePoll, "lifecycle-poll", DefaultLifecyclePoll, "how often the lifecycle file is read for a change; 0 for SIGHUP only")
 	env.DurationVar(fs, &c.CallTimeout, "call-timeout", DefaultCallTimeout, "the deadline of every tool call; 0 for none")
+	env.IntVar(fs, &c.PageSize, "page-size", 0, fmt.Sprintf("the most entries a page of tools/list and the other lists holds; negative for one page whatever the length (default %d)", mcp.DefaultPageSize))
 	env.DurationVar(fs, &c.ShutdownDelay, "shutdown-delay", 0, "http: how long after SIGTERM /readyz fails while requests are still served, before shutdown")
 	env.StringVar(fs, &c.Transport, "transport", "stdio", "stdio or http (Streamable HTTP)")
 	c.HTTP.flags(fs, env)
