@@ -143,6 +143,12 @@ func (r Revision) Serves(method string) bool {
 	return false
 }
 
+// Batches reports whether a client may send a JSON-RPC batch (an array
+// of messages) in r: 2025-03-26 requires a server to accept them, and
+// 2025-06-18 removed them again. Every other revision's session refuses a
+// batch with one -32600.
+func (r Revision) Batches() bool { return r == Revision20250326 }
+
 // ClientRequests reports whether the server may send requests to the client
 // (sampling, elicitation) while it serves a request. The handshake era has
 // a session to carry them; the stateless era has none (it asks for input

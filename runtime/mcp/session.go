@@ -178,12 +178,72 @@ var noResponse = noResponseType{}
 // Server.Close). Handle may be called concurrently. raw must not change
 // until Handle returns, and a handler's Call.Raw aliases it.
 func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
+	if jsonrpc.IsBatch(raw) && s.AcceptsBatches() {
+		return s.HandleBatch(ctx, raw)
+	}
 	msg, rpcErr := jsonrpc.Decode(raw)
 	if rpcErr != nil {
 		s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
 		return jsonrpc.EncodeError(msg.ID, rpcErr) // gate 1
 	}
 	return s.HandleMessage(ctx, msg)
+}
+
+// AcceptsBatches reports whether s serves a JSON-RPC batch: when its
+// handshake negotiated a revision that has them (Revision.Batches). Every
+// other session refuses one as jsonrpc.Decode does, with one -32600.
+func (s *Session) AcceptsBatches() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.revision.Batches()
+}
+
+// HandleBatch serves a JSON-RPC batch (raw is a JSON array) and returns
+// the encoded answer: an array of the members' answers, nil when no
+// member is answered (notifications and responses only). Each member is a
+// message of its own and passes every gate alone (its envelope, its id,
+// the handshake, dispatch); a malformed member is answered with its error
+// in the array, the others are served. Text that is not well formed, or an
+// empty array, is one error under id null. initialize is refused inside a
+// batch (-32600): the handshake is the first exchange, alone.
+//
+// Notifications and responses are handled in the batch's order, each
+// before any member that follows it (notifications/initialized first,
+// then the requests it allows); requests run at once, at most
+// Options.MaxInFlight of them at a time. The answer is written when every
+// request is answered, in the members' order. Use it only where
+// AcceptsBatches is true; Handle chooses by itself.
+func (s *Session) HandleBatch(ctx context.Context, raw []byte) []byte {
+	members, rpcErr := jsonrpc.SplitBatch(raw)
+	if rpcErr != nil {
+		s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
+		return jsonrpc.EncodeError(jsonrpc.ID{}, rpcErr)
+	}
+	answers := make([][]byte, len(members))
+	places := make(chan struct{}, s.srv.maxInFlight)
+	var wg sync.WaitGroup
+	for i, m := range members {
+		msg, rpcErr := jsonrpc.Decode(m)
+		switch {
+		case rpcErr != nil:
+			s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
+			answers[i] = jsonrpc.EncodeError(msg.ID, rpcErr)
+		case msg.Method == methodInitialize:
+			answers[i] = jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "initialize must not be part of a batch"))
+		case !msg.IsRequest():
+			answers[i] = s.HandleMessage(ctx, msg)
+		default:
+			places <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				answers[i] = s.HandleMessage(ctx, msg)
+				<-places
+			}()
+		}
+	}
+	wg.Wait()
+	return jsonrpc.AppendBatch(nil, slices.DeleteFunc(answers, func(a []byte) bool { return a == nil }))
 }
 
 // HandleMessage is Handle for a message the transport has already decoded

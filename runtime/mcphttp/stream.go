@@ -132,7 +132,8 @@ func (r *reply) push(msg []byte) {
 }
 
 // finish writes the answer (nil when there is none: the request was
-// cancelled) and ends the response.
+// cancelled, answered 204, or a batch answered nothing, answered 202 when
+// status says so) and ends the response.
 func (r *reply) finish(status int, out []byte) {
 	r.mu.Lock()
 	r.finished = true
@@ -144,6 +145,8 @@ func (r *reply) finish(status int, out []byte) {
 			s.send(out)
 		}
 		s.close()
+	case out == nil && status == http.StatusAccepted:
+		r.w.WriteHeader(http.StatusAccepted)
 	case out == nil:
 		r.w.WriteHeader(http.StatusNoContent)
 	case r.acc.json:
