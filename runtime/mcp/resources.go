@@ -165,7 +165,7 @@ func (s *Server) resourcesList(r *request) (any, *jsonrpc.Error) {
 	start, end, more := pg.bounds(len(visible), func(i int) string { return visible[i].URI })
 	res := &resourcesListResult{Resources: make([]protocol.Resource, 0, end-start)}
 	for _, rs := range visible[start:end] {
-		res.Resources = append(res.Resources, protocol.Resource{URI: rs.URI, Name: rs.Name, Title: rs.Title, Description: rs.Description, MIMEType: rs.MIMEType})
+		res.Resources = append(res.Resources, protocol.Resource{URI: rs.URI, Name: rs.Name, Title: titleOn(r.rev, rs.Title), Description: rs.Description, MIMEType: rs.MIMEType})
 	}
 	if more {
 		res.NextCursor = pg.next(listResources, more, visible[end-1].URI)
@@ -258,7 +258,7 @@ func (s *Server) promptsList(r *request) (any, *jsonrpc.Error) {
 		if args == nil {
 			args = []PromptArgument{}
 		}
-		res.Prompts = append(res.Prompts, protocol.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args})
+		res.Prompts = append(res.Prompts, protocol.Prompt{Name: p.Name, Title: titleOn(r.rev, p.Title), Description: p.Description, Arguments: args})
 	}
 	if more {
 		res.NextCursor = pg.next(listPrompts, more, prompts[end-1].Name)
@@ -326,6 +326,11 @@ func (s *Server) promptsGet(r *request) (any, *jsonrpc.Error) {
 	} else {
 		text := strings.NewReplacer(pairs...).Replace(p.Template)
 		res.Messages = []PromptMessage{{Role: RoleUser, Content: TextContent(text)}}
+	}
+	if !r.rev.Has(FeatureAudioContent) {
+		for i := range res.Messages {
+			res.Messages[i].Content = withoutAudio([]Content{res.Messages[i].Content})[0]
+		}
 	}
 	s.finish(r.rev, &res.common, "")
 	return res, nil

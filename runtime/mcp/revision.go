@@ -11,6 +11,8 @@ import (
 // Revision is an MCP protocol revision, named by its date. Every rule that
 // differs between revisions is a method here and nowhere else: the server
 // asks the revision in force for a request, it never compares dates itself.
+// The members and capabilities a revision defines are one table (Feature,
+// Revision.Has).
 //
 // # The two eras
 //
@@ -162,10 +164,6 @@ func (r Revision) Elicitation() bool { return r >= Revision20250618 }
 // ElicitationMode reports whether an elicitation/create request names its
 // mode ("form"): 2025-11-25 added URL mode, and with it the member.
 func (r Revision) ElicitationMode() bool { return r >= Revision20251125 }
-
-// ProgressMessage reports whether a progress notification may carry a
-// "message": it arrived in 2025-03-26.
-func (r Revision) ProgressMessage() bool { return r >= Revision20250326 }
 
 // SessionLogLevel reports how the client chooses which log messages it
 // receives. In the handshake era logging/setLevel sets a minimum level for

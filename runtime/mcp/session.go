@@ -545,7 +545,7 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	res := &initializeResult{
 		ProtocolVersion: rev,
 		Capabilities:    capabilitiesFor(rev),
-		ServerInfo:      s.srv.info,
+		ServerInfo:      s.srv.infoOn(rev),
 		Instructions:    s.srv.instructions,
 	}
 	s.srv.finish(rev, &res.common, "")

@@ -191,7 +191,7 @@ func (s *Server) resourceTemplatesList(r *request) (any, *jsonrpc.Error) {
 	start, end, more := pg.bounds(len(visible), func(i int) string { return visible[i].URITemplate })
 	res := &resourceTemplatesListResult{ResourceTemplates: make([]resourceTemplateEntry, 0, end-start)}
 	for _, t := range visible[start:end] {
-		res.ResourceTemplates = append(res.ResourceTemplates, resourceTemplateEntry{t.URITemplate, t.Name, t.Title, t.Description, t.MIMEType})
+		res.ResourceTemplates = append(res.ResourceTemplates, resourceTemplateEntry{t.URITemplate, t.Name, titleOn(r.rev, t.Title), t.Description, t.MIMEType})
 	}
 	if more {
 		res.NextCursor = pg.next(listResourceTemplates, more, visible[end-1].URITemplate)
