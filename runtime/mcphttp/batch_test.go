@@ -2,7 +2,6 @@ package mcphttp_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -35,7 +34,7 @@ func openRevision(t *testing.T, url, token, rev string) map[string]string {
 func TestBatchOverHTTP(t *testing.T) {
 	_, url := endpoint(t, newMCPServer(t), mcphttp.Options{Authenticator: tokens{}})
 	on := openRevision(t, url, "teller", "2025-03-26")
-	status, raw := postBatch(t, url, on, `[`+
+	r := do(t, http.MethodPost, url, on, `[`+
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"},`+
 		`{"jsonrpc":"2.0","method":"notifications/progress","params":{}},`+
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"status.ping"}},`+
@@ -43,8 +42,8 @@ func TestBatchOverHTTP(t *testing.T) {
 		`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{}}},`+
 		`{"id":5}]`)
 	var answers []map[string]any
-	if err := json.Unmarshal([]byte(raw), &answers); status != http.StatusOK || err != nil || len(answers) != 5 {
-		t.Fatalf("batch: %d %s", status, raw)
+	if err := json.Unmarshal([]byte(r.raw), &answers); r.status != http.StatusOK || err != nil || len(answers) != 5 {
+		t.Fatalf("batch: %d %s", r.status, r.raw)
 	}
 	byID := map[string]map[string]any{}
 	for _, a := range answers {
@@ -65,7 +64,7 @@ func TestBatchOverHTTP(t *testing.T) {
 	// The teller may not see the lookup; initialize is refused in a
 	// batch; a member that is not a message is an invalid request.
 	if code("3") != -32601 || code("4") != -32600 || code("5") != -32600 {
-		t.Errorf("refused members: %s", raw)
+		t.Errorf("refused members: %s", r.raw)
 	}
 
 	if r := do(t, http.MethodPost, url, on, `[{"jsonrpc":"2.0","method":"notifications/progress","params":{}}]`); r.status != http.StatusAccepted || r.raw != "" {
@@ -87,25 +86,6 @@ func TestBatchOverHTTP(t *testing.T) {
 			t.Errorf("%s: %d %s", name, r.status, r.raw)
 		}
 	}
-}
-
-// postBatch posts body and returns the status and the body answered,
-// which for a batch is an array, not the object do reads.
-func postBatch(t *testing.T, url string, headers map[string]string, body string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(raw)
 }
 
 func must[T any](v T, err error) T {
