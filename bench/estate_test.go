@@ -17,7 +17,10 @@ import (
 // tool visible to every tenant).
 
 // estateKey names one synthetic estate.
-type estateKey struct{ tools, groups int }
+// estateKey names a synthetic estate: its tools, the tenant groups they
+// are split into (0: every tool open to every tenant), and the server's
+// page size (0: mcp.DefaultPageSize).
+type estateKey struct{ tools, groups, pageSize int }
 
 // builtEstate is a server over a synthetic estate, built once per process.
 type builtEstate struct {
@@ -49,7 +52,7 @@ func syntheticEstate(tb testing.TB, k estateKey) *builtEstate {
 	}
 	base := bankSpec(tb, "payments.lookup@2.0.0")
 	doc := schemaJSON(tb, base.InputSchema)
-	srv, err := mcp.NewServer(mcp.Options{Name: "estate", Version: "1.0.0"})
+	srv, err := mcp.NewServer(mcp.Options{Name: "estate", Version: "1.0.0", PageSize: k.pageSize})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"sync"
@@ -179,6 +180,53 @@ func BenchmarkListScale(b *testing.B) {
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(c.visible), "tools/list")
+		})
+	}
+}
+
+// BenchmarkListPages is tools/list over an estate of 5,000 tools, all
+// visible, in pages of 100, through Session.Handle: the first page, one
+// from the middle and the last, each asked for with its cursor. A page
+// is a slice of the view's encoded list found by binary search, so its
+// time should not grow with its position in the list.
+func BenchmarkListPages(b *testing.B) {
+	const tools, size = 5000, 100
+	e := syntheticEstate(b, estateKey{tools: tools, pageSize: size})
+	sess := initializedSession(b, e.srv, principalOf(0))
+	// The cursors of every page, found by paging through once.
+	requests := [][]byte{listRequest}
+	for {
+		resp := sess.Handle(context.Background(), requests[len(requests)-1])
+		if n := countTools(resp); n != size {
+			b.Fatalf("page %d lists %d tools, want %d", len(requests), n, size)
+		}
+		var page struct {
+			Result struct {
+				NextCursor string `json:"nextCursor"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(resp, &page); err != nil {
+			b.Fatal(err)
+		}
+		if page.Result.NextCursor == "" {
+			break
+		}
+		requests = append(requests, request(2, "tools/list", map[string]any{"cursor": page.Result.NextCursor}))
+	}
+	if len(requests) != tools/size {
+		b.Fatalf("%d pages, want %d", len(requests), tools/size)
+	}
+	runtime.GC()
+	for _, at := range []struct {
+		name string
+		page int
+	}{{"first", 0}, {"middle", len(requests) / 2}, {"last", len(requests) - 1}} {
+		b.Run("page="+at.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sess.Handle(context.Background(), requests[at.page])
+			}
+			b.ReportMetric(size, "tools/page")
 		})
 	}
 }

@@ -221,8 +221,31 @@ func TestStatelessReplicas(t *testing.T) {
 	// speaks.
 	res, msg := post(t, rr.targets[1].String(), map[string]string{"Authorization": "Bearer " + iss.investigator(t)},
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`)
-	if e, _ := msg["error"].(map[string]any); res.StatusCode != 400 || e["code"] != float64(-32022) {
+	e, _ := msg["error"].(map[string]any)
+	if res.StatusCode != 400 || e["code"] != float64(-32022) {
 		t.Errorf("initialize on a stateless replica: %d %v", res.StatusCode, msg)
+	}
+	supported, _ := e["data"].(map[string]any)["supported"].([]any)
+
+	// server/discover advertises exactly the revisions the replica
+	// accepts: the ones initialize's refusal lists, and each of them is
+	// served when a request names it.
+	discover := `{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{` + statelessMeta + `}}`
+	res, msg = post(t, rr.targets[0].String(), map[string]string{"Authorization": "Bearer " + iss.investigator(t),
+		"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}, discover)
+	result, _ := msg["result"].(map[string]any)
+	advertised, _ := result["supportedVersions"].([]any)
+	if res.StatusCode != 200 || len(advertised) == 0 || !slices.Equal(advertised, supported) {
+		t.Fatalf("server/discover on a stateless replica: %d %v (initialize's refusal lists %v)", res.StatusCode, msg, supported)
+	}
+	for _, v := range advertised {
+		rev := v.(string)
+		body := strings.Replace(discover, `"protocolVersion":"2026-07-28"`, `"protocolVersion":"`+rev+`"`, 1)
+		res, msg := post(t, rr.targets[0].String(), map[string]string{"Authorization": "Bearer " + iss.investigator(t),
+			"MCP-Protocol-Version": rev, "Mcp-Method": "server/discover"}, body)
+		if res.StatusCode != 200 || msg["result"] == nil {
+			t.Errorf("server/discover naming the advertised %s: %d %v", rev, res.StatusCode, msg)
+		}
 	}
 }
 

@@ -299,7 +299,7 @@ func TestBadInputIsAnsweredExactly(t *testing.T) {
 			`"huge"`, `{"jsonrpc":"2.0","id":"huge","error":{"code":-32602,"message":"arguments failed schema validation","data":{"errors":["$.amount_minor: expected type integer, got number"]}}}`},
 		exchange{"an integral float for an integer", `{"jsonrpc":"2.0","id":"f","method":"tools/call","params":{"name":"payments.release","arguments":{"reference":"PMT-771","amount_minor":5.0,"currency":"AED"}}}`,
 			`"f"`, `{"jsonrpc":"2.0","id":"f","error":{"code":-32602,"message":"arguments failed schema validation","data":{"errors":["$.amount_minor: expected type integer, got number"]}}}`},
-		exchange{"a cursor this server never issued", `{"jsonrpc":"2.0","id":"cur","method":"tools/list","params":{"cursor":"bmV4dA=="}}`, `"cur"`, rpcError(`"cur"`, invalidParams, "invalid cursor")},
+		exchange{"a cursor this server never issued", `{"jsonrpc":"2.0","id":"cur","method":"tools/list","params":{"cursor":"bmV4dA=="}}`, `"cur"`, rpcError(`"cur"`, invalidParams, "invalid cursor: it is not a cursor this server issued; list again without one")},
 		exchange{"a prompt argument that is not a string", `{"jsonrpc":"2.0","id":"pa","method":"prompts/get","params":{"name":"investigate","arguments":{"reference":771}}}`,
 			`"pa"`, rpcError(`"pa"`, invalidParams, "argument reference must be a string")},
 		exchange{"an unsupported stateless revision", `{"jsonrpc":"2.0","id":"sv","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,

@@ -232,7 +232,7 @@ func TestSuiteScenariosOverStdio(t *testing.T) {
 				t.Errorf("capability %s not declared", c)
 			}
 		}
-		if string(info.Capabilities["resources"]) != `{"subscribe":true,"listChanged":false}` {
+		if string(info.Capabilities["resources"]) != `{"subscribe":true,"listChanged":true}` {
 			t.Errorf("resources capability: %s", info.Capabilities["resources"])
 		}
 	})

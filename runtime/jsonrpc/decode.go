@@ -16,8 +16,9 @@
 //     the handler reads the last is a way to smuggle a value past a check.
 //   - Member names match exactly; "Method" is not "method".
 //   - A JSON array (a batch) is refused with one -32600 error and id null:
-//     MCP has no batches from 2025-06-18 on, and answering a batch element
-//     by element would let one message bypass the per-message gates.
+//     MCP has batches in 2025-03-26 only, where a server splits them with
+//     SplitBatch and takes each member through Decode and every gate of
+//     its own; Decode itself reads one message.
 //   - A request has jsonrpc "2.0", a non-empty string method, an id that is
 //     a string or an integer literal (1.5, 1.0, 1e3, null, booleans, arrays
 //     and objects are -32600), and params that are an object when present.

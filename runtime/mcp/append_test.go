@@ -49,12 +49,12 @@ func TestToolResultAppendsWhatReflectionEncodes(t *testing.T) {
 // TestSharedReplyIsTheEncodedResult: a reply that leaves its result's bytes
 // shared is, written out, the same message EncodeResult makes of them.
 func TestSharedReplyIsTheEncodedResult(t *testing.T) {
-	list := []byte(`{"tools":[{"name":"a"},{"name":"b"}]}`)
-	for _, rest := range []string{"}", `,"ttlMs":60000}`} {
-		r := sharedResult{open: list[:len(list)-1], rest: []byte(rest)}
+	list := []byte(`{"name":"a"},{"name":"b"}`)
+	for _, rest := range []string{"]}", `],"nextCursor":"c","ttlMs":60000}`} {
+		r := sharedResult{lead: []byte(`{"tools":[`), open: list, rest: []byte(rest)}
 		for _, id := range []jsonrpc.ID{jsonrpc.IntID(7), jsonrpc.StringID("x")} {
 			got := replyWithShared(id, r).bytes()
-			whole := append(append([]byte{}, r.open...), r.rest...)
+			whole := append(append(append([]byte{}, r.lead...), r.open...), r.rest...)
 			want, err := jsonrpc.EncodeResult(id, json.RawMessage(whole))
 			if err != nil {
 				t.Fatal(err)
@@ -64,7 +64,7 @@ func TestSharedReplyIsTheEncodedResult(t *testing.T) {
 			}
 		}
 	}
-	if string(list) != `{"tools":[{"name":"a"},{"name":"b"}]}` {
+	if string(list) != `{"name":"a"},{"name":"b"}` {
 		t.Errorf("the shared bytes changed: %s", list)
 	}
 }

@@ -107,11 +107,10 @@ func (s *Server) complete(r *request) (any, *jsonrpc.Error) {
 	var completer Completer
 	switch p.Ref.Type {
 	case "ref/prompt":
-		i, found := slices.BinarySearchFunc(s.prompts, p.Ref.Name, func(pr Prompt, name string) int { return strings.Compare(pr.Name, name) })
+		pr, found := s.cat().prompt(p.Ref.Name)
 		if !found {
 			return nil, invalidParams("unknown prompt: " + echo(p.Ref.Name))
 		}
-		pr := &s.prompts[i]
 		if !slices.ContainsFunc(pr.Arguments, func(a PromptArgument) bool { return a.Name == name }) {
 			return nil, invalidParams("prompt " + pr.Name + " has no argument " + echo(name))
 		}

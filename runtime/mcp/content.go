@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/base64"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
@@ -68,3 +69,22 @@ func isBase64(s string) bool {
 	_, err := base64.StdEncoding.DecodeString(s)
 	return err == nil
 }
+
+// withoutAudio returns content for a revision without audio blocks
+// (FeatureAudioContent): each audio block becomes a text block saying what
+// was left out, so that the model knows a block was there, and the
+// answer holds only blocks the revision defines. content is not modified.
+func withoutAudio(content []Content) []Content {
+	if !slices.ContainsFunc(content, isAudio) {
+		return content
+	}
+	out := slices.Clone(content)
+	for i, c := range out {
+		if isAudio(c) {
+			out[i] = TextContent("[audio content (" + c.MIMEType + ") left out: this protocol revision has no audio blocks]")
+		}
+	}
+	return out
+}
+
+func isAudio(c Content) bool { return c.Type == ContentAudio }

@@ -46,7 +46,7 @@ func ExampleServer_Bind() {
 		panic(err)
 	}
 	// Output:
-	// {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":false},"prompts":{"listChanged":false},"logging":{},"completions":{}},"serverInfo":{"name":"payments","version":"1.0.0"}}}
+	// {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"payments","version":"1.0.0"}}}
 	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"PMT-771: HELD"}],"isError":false}}
 }
 
@@ -59,7 +59,7 @@ func ExampleSession_Handle() {
 	out := sess.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
 	fmt.Println(string(out))
 	// Output:
-	// {"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":false},"prompts":{"listChanged":false},"logging":{},"completions":{}},"resultType":"complete","ttlMs":60000,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"payments","version":"1.0.0"}}}}
+	// {"jsonrpc":"2.0","id":"d","result":{"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"resultType":"complete","ttlMs":60000,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"payments","version":"1.0.0"}}}}
 }
 
 func BenchmarkToolsCall(b *testing.B) {

@@ -65,7 +65,7 @@ func (c *Call) Progress(ctx context.Context, progress, total float64, message st
 	if total > 0 {
 		n.Total = &total
 	}
-	if c.Revision.ProgressMessage() {
+	if c.Revision.Has(FeatureProgressMessage) {
 		n.Message = message
 	}
 	msg, err := jsonrpc.EncodeNotification(notificationProgress, n)

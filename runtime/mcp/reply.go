@@ -24,15 +24,17 @@ func (r reply) bytes() []byte {
 	return append(append(append(b, r.head...), r.body...), r.tail...)
 }
 
-// sharedResult is a result whose encoding is open + rest: open is shared,
-// read-only bytes (an object's encoding without its closing brace), rest
-// the members this answer adds and the closing brace.
-type sharedResult struct{ open, rest []byte }
+// sharedResult is a result whose encoding is lead + open + rest: open is
+// shared, read-only bytes (a run of a cached encoding), lead the few bytes
+// before it and rest the members this answer adds and the closing brace.
+// lead is read-only too.
+type sharedResult struct{ lead, open, rest []byte }
 
 // replyWithShared encodes the success response carrying r, leaving r.open
 // shared.
 func replyWithShared(id jsonrpc.ID, r sharedResult) reply {
-	head := jsonrpc.AppendResultHead(make([]byte, 0, 48), id)
+	head := jsonrpc.AppendResultHead(make([]byte, 0, 48+len(r.lead)), id)
+	head = append(head, r.lead...)
 	tail := make([]byte, 0, len(r.rest)+1)
 	tail = append(append(tail, r.rest...), '}')
 	return reply{head: head, body: r.open, tail: tail}

@@ -140,7 +140,8 @@ func checkCatalogue(resources []Resource, prompts []Prompt) error {
 }
 
 type resourcesListResult struct {
-	Resources []protocol.Resource `json:"resources"`
+	Resources  []protocol.Resource `json:"resources"`
+	NextCursor string              `json:"nextCursor,omitempty"`
 	common
 }
 
@@ -150,12 +151,24 @@ type resourcesReadResult struct {
 }
 
 func (s *Server) resourcesList(r *request) (any, *jsonrpc.Error) {
-	res := &resourcesListResult{Resources: []protocol.Resource{}}
-	for i := range s.resources { // sorted by URI
-		rs := &s.resources[i]
-		if rs.visibleTo(r.session.principal.Tenant) {
-			res.Resources = append(res.Resources, protocol.Resource{URI: rs.URI, Name: rs.Name, Title: rs.Title, Description: rs.Description, MIMEType: rs.MIMEType})
+	pg, rpcErr := s.pageOf(r, listResources)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	var visible []*Resource
+	cat := s.cat()
+	for i := range cat.resources { // sorted by URI
+		if rs := &cat.resources[i]; rs.visibleTo(r.session.principal.Tenant) {
+			visible = append(visible, rs)
 		}
+	}
+	start, end, more := pg.bounds(len(visible), func(i int) string { return visible[i].URI })
+	res := &resourcesListResult{Resources: make([]protocol.Resource, 0, end-start)}
+	for _, rs := range visible[start:end] {
+		res.Resources = append(res.Resources, protocol.Resource{URI: rs.URI, Name: rs.Name, Title: titleOn(r.rev, rs.Title), Description: rs.Description, MIMEType: rs.MIMEType})
+	}
+	if more {
+		res.NextCursor = pg.next(listResources, more, visible[end-1].URI)
 	}
 	s.finish(r.rev, &res.common, cacheScopePrivate)
 	return res, nil
@@ -172,11 +185,12 @@ func unknownResource(uri string) *jsonrpc.Error {
 // match. Resources and templates outside the tenant are passed over, as
 // if they did not exist.
 func (s *Server) findResource(tenant, uri string) (*Resource, *resourceTemplate, *templateMatch) {
-	i, found := slices.BinarySearchFunc(s.resources, uri, func(rs Resource, uri string) int { return strings.Compare(rs.URI, uri) })
-	if found && s.resources[i].visibleTo(tenant) {
-		return &s.resources[i], nil, nil
+	cat := s.cat()
+	i, found := slices.BinarySearchFunc(cat.resources, uri, func(rs Resource, uri string) int { return strings.Compare(rs.URI, uri) })
+	if found && cat.resources[i].visibleTo(tenant) {
+		return &cat.resources[i], nil, nil
 	}
-	for _, t := range s.templates {
+	for _, t := range cat.templates {
 		if !t.visibleTo(tenant) {
 			continue
 		}
@@ -220,7 +234,8 @@ func (s *Server) resourcesRead(r *request) (any, *jsonrpc.Error) {
 }
 
 type promptsListResult struct {
-	Prompts []protocol.Prompt `json:"prompts"`
+	Prompts    []protocol.Prompt `json:"prompts"`
+	NextCursor string            `json:"nextCursor,omitempty"`
 	common
 }
 
@@ -231,13 +246,22 @@ type promptsGetResult struct {
 }
 
 func (s *Server) promptsList(r *request) (any, *jsonrpc.Error) {
-	res := &promptsListResult{Prompts: make([]protocol.Prompt, 0, len(s.prompts))}
-	for _, p := range s.prompts { // sorted by name
+	pg, rpcErr := s.pageOf(r, listPrompts)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	prompts := s.cat().prompts // sorted by name
+	start, end, more := pg.bounds(len(prompts), func(i int) string { return prompts[i].Name })
+	res := &promptsListResult{Prompts: make([]protocol.Prompt, 0, end-start)}
+	for _, p := range prompts[start:end] {
 		args := p.Arguments
 		if args == nil {
 			args = []PromptArgument{}
 		}
-		res.Prompts = append(res.Prompts, protocol.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args})
+		res.Prompts = append(res.Prompts, protocol.Prompt{Name: p.Name, Title: titleOn(r.rev, p.Title), Description: p.Description, Arguments: args})
+	}
+	if more {
+		res.NextCursor = pg.next(listPrompts, more, prompts[end-1].Name)
 	}
 	s.finish(r.rev, &res.common, cacheScopePrivate)
 	return res, nil
@@ -248,11 +272,10 @@ func (s *Server) promptsGet(r *request) (any, *jsonrpc.Error) {
 	if !ok {
 		return nil, invalidParams("name is required and must be a string")
 	}
-	i, found := slices.BinarySearchFunc(s.prompts, name, func(p Prompt, name string) int { return strings.Compare(p.Name, name) })
+	p, found := s.cat().prompt(name)
 	if !found {
 		return nil, invalidParams("unknown prompt: " + echo(name))
 	}
-	p := &s.prompts[i]
 	// Only the arguments the prompt declares are kept; every value must be
 	// a string all the same.
 	values := map[string]string{}
@@ -303,6 +326,11 @@ func (s *Server) promptsGet(r *request) (any, *jsonrpc.Error) {
 	} else {
 		text := strings.NewReplacer(pairs...).Replace(p.Template)
 		res.Messages = []PromptMessage{{Role: RoleUser, Content: TextContent(text)}}
+	}
+	if !r.rev.Has(FeatureAudioContent) {
+		for i := range res.Messages {
+			res.Messages[i].Content = withoutAudio([]Content{res.Messages[i].Content})[0]
+		}
 	}
 	s.finish(r.rev, &res.common, "")
 	return res, nil

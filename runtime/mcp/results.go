@@ -70,9 +70,16 @@ func (s *Server) finish(rev Revision, c *common, cacheScope string) {
 	if rev.ServerInfoInResults() {
 		meta := make(map[string]any, len(c.Meta)+1)
 		maps.Copy(meta, c.Meta)
-		meta[MetaServerInfo] = s.info
+		meta[MetaServerInfo] = s.infoOn(rev)
 		c.Meta = meta
 	}
+}
+
+// infoOn is serverInfo as rev writes it.
+func (s *Server) infoOn(rev Revision) implementation {
+	info := s.info
+	info.Title = titleOn(rev, info.Title)
+	return info
 }
 
 // implementation is serverInfo (and clientInfo).
@@ -82,16 +89,17 @@ type implementation struct {
 	Version string `json:"version"`
 }
 
-// capabilities is what the server declares: tools with list-change
-// notifications; resources, which are fixed at construction and so never
-// change, with subscriptions where the revision has resources/subscribe;
-// prompts, fixed too; log messages; and argument completion.
+// capabilities is what the server declares: tools, resources and prompts,
+// each with list-change notifications (Server.AddResource, AddPrompt...),
+// resources with subscriptions where the revision has resources/subscribe;
+// log messages; and argument completion where the revision has the
+// capability.
 type capabilities struct {
 	Tools       listChangedCap `json:"tools"`
 	Resources   resourcesCap   `json:"resources"`
 	Prompts     listChangedCap `json:"prompts"`
 	Logging     struct{}       `json:"logging"`
-	Completions struct{}       `json:"completions"`
+	Completions *struct{}      `json:"completions,omitempty"`
 }
 
 type listChangedCap struct {
@@ -105,10 +113,15 @@ type resourcesCap struct {
 
 // capabilitiesFor is what the server declares to a client of rev.
 func capabilitiesFor(rev Revision) capabilities {
-	return capabilities{
+	caps := capabilities{
 		Tools:     listChangedCap{ListChanged: true},
-		Resources: resourcesCap{Subscribe: rev.ResourceSubscriptions()},
+		Resources: resourcesCap{Subscribe: rev.ResourceSubscriptions(), ListChanged: true},
+		Prompts:   listChangedCap{ListChanged: true},
 	}
+	if rev.Has(FeatureCompletions) {
+		caps.Completions = &struct{}{}
+	}
+	return caps
 }
 
 type initializeResult struct {
@@ -143,6 +156,19 @@ type subscriptionFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+}
+
+// follows reports whether the stream carries changes of the list kind.
+func (f subscriptionFilter) follows(kind listKind) bool {
+	switch kind {
+	case listTools:
+		return f.ToolsListChanged
+	case listResources:
+		return f.ResourcesListChanged
+	case listPrompts:
+		return f.PromptsListChanged
+	}
+	return false
 }
 
 type subscriptionAck struct {

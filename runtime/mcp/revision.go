@@ -11,6 +11,8 @@ import (
 // Revision is an MCP protocol revision, named by its date. Every rule that
 // differs between revisions is a method here and nowhere else: the server
 // asks the revision in force for a request, it never compares dates itself.
+// The members and capabilities a revision defines are one table (Feature,
+// Revision.Has).
 //
 // # The two eras
 //
@@ -148,6 +150,12 @@ func (r Revision) Serves(method string) bool {
 	return false
 }
 
+// Batches reports whether a client may send a JSON-RPC batch (an array
+// of messages) in r: 2025-03-26 requires a server to accept them, and
+// 2025-06-18 removed them again. Every other revision's session refuses a
+// batch with one -32600.
+func (r Revision) Batches() bool { return r == Revision20250326 }
+
 // ClientRequests reports whether the server may send requests to the client
 // (sampling, elicitation, roots) while it serves a request. The handshake
 // era has a session to carry them; the stateless era has none, and asks
@@ -169,10 +177,6 @@ func (r Revision) Elicitation() bool { return r >= Revision20250618 }
 // ElicitationMode reports whether an elicitation/create request names its
 // mode ("form"): 2025-11-25 added URL mode, and with it the member.
 func (r Revision) ElicitationMode() bool { return r >= Revision20251125 }
-
-// ProgressMessage reports whether a progress notification may carry a
-// "message": it arrived in 2025-03-26.
-func (r Revision) ProgressMessage() bool { return r >= Revision20250326 }
 
 // SessionLogLevel reports how the client chooses which log messages it
 // receives. In the handshake era logging/setLevel sets a minimum level for
@@ -236,13 +240,15 @@ const (
 	methodResourcesUnsubscribe  = protocol.MethodResourcesUnsubscribe
 	methodComplete              = protocol.MethodComplete
 
-	notificationInitialized     = protocol.NotificationInitialized
-	notificationCancelled       = protocol.NotificationCancelled
-	notificationToolsChanged    = protocol.NotificationToolsChanged
-	notificationSubscriptionAck = protocol.NotificationSubscriptionAck
-	notificationProgress        = protocol.NotificationProgress
-	notificationMessage         = protocol.NotificationMessage
-	notificationResourceUpdated = protocol.NotificationResourceUpdated
+	notificationInitialized      = protocol.NotificationInitialized
+	notificationCancelled        = protocol.NotificationCancelled
+	notificationToolsChanged     = protocol.NotificationToolsChanged
+	notificationResourcesChanged = protocol.NotificationResourcesChanged
+	notificationPromptsChanged   = protocol.NotificationPromptsChanged
+	notificationSubscriptionAck  = protocol.NotificationSubscriptionAck
+	notificationProgress         = protocol.NotificationProgress
+	notificationMessage          = protocol.NotificationMessage
+	notificationResourceUpdated  = protocol.NotificationResourceUpdated
 
 	// The requests the server sends to the client.
 	methodCreateMessage = protocol.MethodCreateMessage
@@ -263,6 +269,7 @@ func init() {
 		"_meta", "name", "arguments", "uri", "cursor", "level", "requestId", "notifications",
 		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context", "toolsListChanged",
 		"inputResponses", "requestState",
+		"resourcesListChanged", "promptsListChanged",
 	)
 }
 

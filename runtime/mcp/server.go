@@ -44,9 +44,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"slices"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -67,8 +66,9 @@ type Options struct {
 	Instructions string
 	// Registry is the estate served; nil means a new, empty one.
 	Registry *estate.Registry
-	// Resources and Prompts are served as given; URIs and names must be
-	// unique.
+	// Resources and Prompts are served as given, until Server.AddResource,
+	// RemoveResource, AddPrompt or RemovePrompt change them; URIs and
+	// names must be unique.
 	Resources []Resource
 	Prompts   []Prompt
 	// ResourceTemplates are served as given; URI templates must be unique
@@ -81,6 +81,12 @@ type Options struct {
 	// ListTTL is the ttlMs hint on list results in the stateless era; zero
 	// means DefaultListTTL and a negative value means 0 (always stale).
 	ListTTL time.Duration
+	// PageSize is the most entries one page of tools/list,
+	// resources/list, resources/templates/list or prompts/list holds (a
+	// longer list is answered a page at a time, with nextCursor); zero
+	// means DefaultPageSize and a negative value one page whatever the
+	// length.
+	PageSize int
 	// MaxMessageBytes bounds one line of ServeStream; zero means 16 MiB.
 	MaxMessageBytes int
 	// MaxInFlight bounds the requests one ServeStream session has in
@@ -122,14 +128,17 @@ type Server struct {
 	info            implementation
 	instructions    string
 	listTTLMs       int64
+	pageSize        int // 0: every list is one page
 	maxMessageBytes int
 	maxInFlight     int
 	callTimeout     time.Duration
 	observe         func(Event)
 	sealer          *sealer
-	resources       []Resource          // sorted by URI
-	prompts         []Prompt            // sorted by name
-	templates       []*resourceTemplate // sorted by URI template
+
+	// catalogue is the resources, templates and prompts served;
+	// catalogueMu orders the changes to it (see Server.change).
+	catalogue   atomic.Pointer[catalogue]
+	catalogueMu sync.Mutex
 
 	toolsMu sync.RWMutex
 	tools   map[versionKey]*binding
@@ -154,10 +163,11 @@ type Server struct {
 // cannot be served unambiguously, and on a RequestStateKey of the wrong
 // size.
 func NewServer(opts Options) (*Server, error) {
-	if err := checkCatalogue(opts.Resources, opts.Prompts); err != nil {
+	templates, err := compileTemplates(opts.ResourceTemplates)
+	if err != nil {
 		return nil, err
 	}
-	templates, err := compileTemplates(opts.ResourceTemplates)
+	cat, err := newCatalogue(opts.Resources, templates, opts.Prompts)
 	if err != nil {
 		return nil, err
 	}
@@ -175,9 +185,6 @@ func NewServer(opts Options) (*Server, error) {
 		callTimeout:     opts.CallTimeout,
 		observe:         opts.Observe,
 		sealer:          sealer,
-		resources:       slices.Clone(opts.Resources),
-		prompts:         slices.Clone(opts.Prompts),
-		templates:       templates,
 		tools:           map[versionKey]*binding{},
 		wire:            map[string]string{},
 		infos:           map[versionKey]*specInfo{},
@@ -198,14 +205,19 @@ func NewServer(opts Options) (*Server, error) {
 	case opts.ListTTL > 0:
 		s.listTTLMs = opts.ListTTL.Milliseconds()
 	}
+	switch {
+	case opts.PageSize == 0:
+		s.pageSize = DefaultPageSize
+	case opts.PageSize > 0:
+		s.pageSize = opts.PageSize
+	}
 	if s.maxMessageBytes <= 0 {
 		s.maxMessageBytes = 16 << 20
 	}
 	if s.maxInFlight <= 0 {
 		s.maxInFlight = DefaultMaxInFlight
 	}
-	slices.SortFunc(s.resources, func(a, b Resource) int { return strings.Compare(a.URI, b.URI) })
-	slices.SortFunc(s.prompts, func(a, b Prompt) int { return strings.Compare(a.Name, b.Name) })
+	s.catalogue.Store(cat)
 	s.stopWatching = s.registry.OnChange(s.estateChanged)
 	return s, nil
 }
@@ -270,14 +282,18 @@ func (s *Server) liveSessionsLocked() []*Session {
 }
 
 // estateChanged runs on every registry change, in the goroutine that made
-// it. Each session is notified from a goroutine of its own: a client slow to
-// read must hold up neither the publish nor the other clients.
-func (s *Server) estateChanged() {
+// it: the tool list changed.
+func (s *Server) estateChanged() { s.listChanged(listTools) }
+
+// listChanged tells every session that the list kind changed. Each session
+// is notified from a goroutine of its own: a client slow to read must hold
+// up neither the change nor the other clients.
+func (s *Server) listChanged(kind listKind) {
 	s.mu.Lock()
 	sessions := s.liveSessionsLocked()
 	s.mu.Unlock()
 	for _, sess := range sessions {
-		go sess.toolsChanged()
+		go sess.listChanged(kind)
 	}
 }
 

@@ -183,12 +183,72 @@ var noResponse = noResponseType{}
 // Server.Close). Handle may be called concurrently. raw must not change
 // until Handle returns, and a handler's Call.Raw aliases it.
 func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
+	if jsonrpc.IsBatch(raw) && s.AcceptsBatches() {
+		return s.HandleBatch(ctx, raw)
+	}
 	msg, rpcErr := jsonrpc.Decode(raw)
 	if rpcErr != nil {
 		s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
 		return jsonrpc.EncodeError(msg.ID, rpcErr) // gate 1
 	}
 	return s.HandleMessage(ctx, msg)
+}
+
+// AcceptsBatches reports whether s serves a JSON-RPC batch: when its
+// handshake negotiated a revision that has them (Revision.Batches). Every
+// other session refuses one as jsonrpc.Decode does, with one -32600.
+func (s *Session) AcceptsBatches() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.revision.Batches()
+}
+
+// HandleBatch serves a JSON-RPC batch (raw is a JSON array) and returns
+// the encoded answer: an array of the members' answers, nil when no
+// member is answered (notifications and responses only). Each member is a
+// message of its own and passes every gate alone (its envelope, its id,
+// the handshake, dispatch); a malformed member is answered with its error
+// in the array, the others are served. Text that is not well formed, or an
+// empty array, is one error under id null. initialize is refused inside a
+// batch (-32600): the handshake is the first exchange, alone.
+//
+// Notifications and responses are handled in the batch's order, each
+// before any member that follows it (notifications/initialized first,
+// then the requests it allows); requests run at once, at most
+// Options.MaxInFlight of them at a time. The answer is written when every
+// request is answered, in the members' order. Use it only where
+// AcceptsBatches is true; Handle chooses by itself.
+func (s *Session) HandleBatch(ctx context.Context, raw []byte) []byte {
+	members, rpcErr := jsonrpc.SplitBatch(raw)
+	if rpcErr != nil {
+		s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
+		return jsonrpc.EncodeError(jsonrpc.ID{}, rpcErr)
+	}
+	answers := make([][]byte, len(members))
+	places := make(chan struct{}, s.srv.maxInFlight)
+	var wg sync.WaitGroup
+	for i, m := range members {
+		msg, rpcErr := jsonrpc.Decode(m)
+		switch {
+		case rpcErr != nil:
+			s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
+			answers[i] = jsonrpc.EncodeError(msg.ID, rpcErr)
+		case msg.Method == methodInitialize:
+			answers[i] = jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "initialize must not be part of a batch"))
+		case !msg.IsRequest():
+			answers[i] = s.HandleMessage(ctx, msg)
+		default:
+			places <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				answers[i] = s.HandleMessage(ctx, msg)
+				<-places
+			}()
+		}
+	}
+	wg.Wait()
+	return jsonrpc.AppendBatch(nil, slices.DeleteFunc(answers, func(a []byte) bool { return a == nil }))
 }
 
 // HandleMessage is Handle for a message the transport has already decoded
@@ -386,17 +446,6 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	if r.params.metaState == metaMalformed {
 		return nil, invalidParams("_meta must be an object")
 	}
-	switch msg.Method {
-	case methodToolsList, methodResourcesList, methodResourceTemplatesList, methodPromptsList:
-		// Nothing is paginated, so no cursor was ever issued: any cursor
-		// is invalid, which MCP answers with -32602.
-		if raw := r.params.member("cursor"); raw != nil {
-			if kindOf(raw) != '"' {
-				return nil, invalidParams("cursor must be a string")
-			}
-			return nil, invalidParams("invalid cursor")
-		}
-	}
 	if err := checkRequestLogLevel(r); err != nil {
 		return nil, err
 	}
@@ -519,7 +568,7 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	res := &initializeResult{
 		ProtocolVersion: rev,
 		Capabilities:    capabilitiesFor(rev),
-		ServerInfo:      s.srv.info,
+		ServerInfo:      s.srv.infoOn(rev),
 		Instructions:    s.srv.instructions,
 	}
 	s.srv.finish(rev, &res.common, "")
@@ -547,8 +596,8 @@ func (s *Server) discover(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
-// listen serves subscriptions/listen: acknowledge what is honoured (tool
-// list changes; resources and prompts never change), then hold the request
+// listen serves subscriptions/listen: acknowledge what is honoured (tool,
+// resource and prompt list changes), then hold the request
 // open until the client cancels it, the transport ends, or the server
 // shuts down (the one case that is answered).
 func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
@@ -562,10 +611,15 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 		}
 		requested.split(raw)
 	}
+	asked := func(name string) bool { return string(requested.member(name)) == "true" }
 	sub := &subscription{
-		id:     r.id,
-		filter: subscriptionFilter{ToolsListChanged: string(requested.member("toolsListChanged")) == "true"},
-		end:    make(chan struct{}),
+		id: r.id,
+		filter: subscriptionFilter{
+			ToolsListChanged:     asked("toolsListChanged"),
+			ResourcesListChanged: asked("resourcesListChanged"),
+			PromptsListChanged:   asked("promptsListChanged"),
+		},
+		end: make(chan struct{}),
 	}
 	ack, err := jsonrpc.EncodeNotification(notificationSubscriptionAck, subscriptionAck{
 		Meta:          map[string]any{MetaSubscriptionID: r.id},
@@ -628,13 +682,15 @@ func (s *Session) endSubscriptions(graceful bool) {
 	}
 }
 
-// toolsChanged tells the client the tool list changed: in the handshake era
-// when the session is initialized (the server declared tools.listChanged),
-// and on every open subscription that asked for tool list changes.
-func (s *Session) toolsChanged() {
+// listChanged tells the client the list kind changed: in the handshake era
+// when the session is initialized (the server declares listChanged for
+// tools, resources and prompts), and on every open subscription that asked
+// for that list's changes.
+func (s *Session) listChanged(kind listKind) {
 	if s.send == nil {
 		return
 	}
+	method := kind.changedNotification()
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
 	s.mu.Lock()
@@ -645,18 +701,18 @@ func (s *Session) toolsChanged() {
 	handshake := s.initialized
 	var ids []jsonrpc.ID
 	for _, sub := range s.listens {
-		if sub.filter.ToolsListChanged {
+		if sub.filter.follows(kind) {
 			ids = append(ids, sub.id)
 		}
 	}
 	s.mu.Unlock()
 	slices.SortFunc(ids, func(a, b jsonrpc.ID) int { return strings.Compare(a.String(), b.String()) })
 	if handshake {
-		msg, _ := jsonrpc.EncodeNotification(notificationToolsChanged, nil)
+		msg, _ := jsonrpc.EncodeNotification(method, nil)
 		s.send(msg)
 	}
 	for _, id := range ids {
-		msg, _ := jsonrpc.EncodeNotification(notificationToolsChanged, map[string]any{
+		msg, _ := jsonrpc.EncodeNotification(method, map[string]any{
 			"_meta": map[string]any{MetaSubscriptionID: id},
 		})
 		s.send(msg)

@@ -18,7 +18,7 @@ func TestStatelessDiscover(t *testing.T) {
 	w := serve(t, b.srv, investigator)
 	got := w.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + statelessMeta + `}}`)
 	want := `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],` +
-		`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":false},"prompts":{"listChanged":false},"logging":{},"completions":{}},` +
+		`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":false,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},` +
 		`"instructions":"Payments tools.","resultType":"complete","ttlMs":60000,"cacheScope":"public",` + serverInfoMeta + `}}`
 	if got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
@@ -130,7 +130,7 @@ func TestStatelessSubscriptions(t *testing.T) {
 		w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{` + statelessMeta + `,"notifications":` + filter + `}}`)
 		return w.notification()
 	}
-	if ack := listen(`"prompts"`, `{"promptsListChanged":true}`); ack != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"prompts"},"notifications":{}}}` {
+	if ack := listen(`"prompts"`, `{"promptsListChanged":true}`); ack != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"prompts"},"notifications":{"promptsListChanged":true}}}` {
 		t.Fatalf("prompts-only ack: %s", ack)
 	}
 	if ack := listen(`7`, `{"toolsListChanged":true,"resourceSubscriptions":["policy://x"]}`); ack != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7},"notifications":{"toolsListChanged":true}}}` {
@@ -142,8 +142,15 @@ func TestStatelessSubscriptions(t *testing.T) {
 	if got := w.notification(); got != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}` {
 		t.Fatalf("change: %s", got)
 	}
+	// A prompt added reaches the prompts stream only.
+	if err := b.srv.AddPrompt(mcp.Prompt{Name: "triage", Template: "Triage."}); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.notification(); got != `{"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"prompts"}}}` {
+		t.Fatalf("prompt change: %s", got)
+	}
 	// A third subscription's acknowledgement goes out after everything the
-	// change produced on this stream: the prompts-only stream got nothing.
+	// changes produced on this stream: each stream got its own kind only.
 	if ack := listen(`"late"`, `{}`); !strings.Contains(ack, `subscriptionId":"late"`) {
 		t.Fatalf("late ack: %s", ack)
 	}

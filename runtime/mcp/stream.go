@@ -20,6 +20,8 @@ import (
 //
 // Each line is one message; blank lines are skipped, and a line longer than
 // Options.MaxMessageBytes is answered with -32600 (id null) and skipped.
+// On a session of 2025-03-26 a line may also be a JSON-RPC batch, answered
+// as Session.HandleBatch answers it, on one line.
 // Messages are served in the order they are read, each by the goroutine
 // that read it, so a pipelined initialize, notifications/initialized,
 // tools/list works. A request other than initialize that runs longer than
@@ -162,6 +164,18 @@ func (rd *streamReader) serve(item line, l *lane) bool {
 	if item.tooLong {
 		rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"message exceeds the limit of "+strconv.Itoa(s.maxMessageBytes)+" bytes"))))
+		return true
+	}
+	if jsonrpc.IsBatch(item.data) && sess.AcceptsBatches() {
+		// A batch holds one place, and runs on a goroutine of its own so
+		// that the reading goes on (a notifications/cancelled for one of
+		// its members is read meanwhile); its members take places of
+		// their own within it (Session.HandleBatch).
+		if !rd.takePlace() {
+			rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, errShuttingDown)))
+			return true
+		}
+		go func() { (*placedSink)(rd).deliver(replyOf(sess.HandleBatch(rd.ctx, item.data))) }()
 		return true
 	}
 	msg, rpcErr := jsonrpc.Decode(item.data)

@@ -173,15 +173,28 @@ type resourceTemplateEntry struct {
 
 type resourceTemplatesListResult struct {
 	ResourceTemplates []resourceTemplateEntry `json:"resourceTemplates"`
+	NextCursor        string                  `json:"nextCursor,omitempty"`
 	common
 }
 
 func (s *Server) resourceTemplatesList(r *request) (any, *jsonrpc.Error) {
-	res := &resourceTemplatesListResult{ResourceTemplates: []resourceTemplateEntry{}}
-	for _, t := range s.templates { // sorted by URI template
+	pg, rpcErr := s.pageOf(r, listResourceTemplates)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	var visible []*resourceTemplate
+	for _, t := range s.cat().templates { // sorted by URI template
 		if t.visibleTo(r.session.principal.Tenant) {
-			res.ResourceTemplates = append(res.ResourceTemplates, resourceTemplateEntry{t.URITemplate, t.Name, t.Title, t.Description, t.MIMEType})
+			visible = append(visible, t)
 		}
+	}
+	start, end, more := pg.bounds(len(visible), func(i int) string { return visible[i].URITemplate })
+	res := &resourceTemplatesListResult{ResourceTemplates: make([]resourceTemplateEntry, 0, end-start)}
+	for _, t := range visible[start:end] {
+		res.ResourceTemplates = append(res.ResourceTemplates, resourceTemplateEntry{t.URITemplate, t.Name, titleOn(r.rev, t.Title), t.Description, t.MIMEType})
+	}
+	if more {
+		res.NextCursor = pg.next(listResourceTemplates, more, visible[end-1].URITemplate)
 	}
 	s.finish(r.rev, &res.common, cacheScopePrivate)
 	return res, nil
@@ -190,7 +203,7 @@ func (s *Server) resourceTemplatesList(r *request) (any, *jsonrpc.Error) {
 // template returns the template with this URI template that tenant may
 // see.
 func (s *Server) template(tenant, uriTemplate string) (*resourceTemplate, bool) {
-	for _, t := range s.templates {
+	for _, t := range s.cat().templates {
 		if t.URITemplate == uriTemplate && t.visibleTo(tenant) {
 			return t, true
 		}

@@ -345,23 +345,52 @@ func referenceValidator(in *schema.Schema) Validator {
 }
 
 // specInfo is what the server derives once per published version: its
-// tools/list entry, encoded, and its input schema hash. A published version
-// never changes (only its lifecycle does, which neither reflects). Its
-// successor can change only by a deprecation, after which the version is
-// no longer listed, so a listed entry's supersededBy is never stale.
+// tools/list entry in each shape a revision asks for, encoded, and its
+// input schema hash. A published version never changes (only its
+// lifecycle does, which neither reflects). Its successor can change only by
+// a deprecation, after which the version is no longer listed, so a listed
+// entry's supersededBy is never stale.
 type specInfo struct {
-	entry json.RawMessage
-	hash  string
+	hash string
+
+	mu      sync.Mutex
+	entries [toolShapes]json.RawMessage // by shape, each made on first use
+}
+
+// toolShape is which members of the feature table a tools/list entry
+// carries on a revision: one bit per feature of a tool.
+type toolShape uint8
+
+const (
+	shapeTitle toolShape = 1 << iota
+	shapeAnnotations
+	shapeOutputSchema
+	toolShapes = 1 << iota
+)
+
+// shapeOf is the shape of a tools/list entry on rev.
+func shapeOf(rev Revision) toolShape {
+	var sh toolShape
+	if rev.Has(FeatureTitle) {
+		sh |= shapeTitle
+	}
+	if rev.Has(FeatureToolAnnotations) {
+		sh |= shapeAnnotations
+	}
+	if rev.Has(FeatureOutputSchema) {
+		sh |= shapeOutputSchema
+	}
+	return sh
 }
 
 type toolEntry struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title"`
-	Description  string          `json:"description"`
-	InputSchema  map[string]any  `json:"inputSchema"`
-	OutputSchema map[string]any  `json:"outputSchema,omitempty"`
-	Annotations  toolAnnotations `json:"annotations"`
-	Meta         toolMeta        `json:"_meta"`
+	Name         string           `json:"name"`
+	Title        *string          `json:"title,omitempty"`
+	Description  string           `json:"description"`
+	InputSchema  map[string]any   `json:"inputSchema"`
+	OutputSchema map[string]any   `json:"outputSchema,omitempty"`
+	Annotations  *toolAnnotations `json:"annotations,omitempty"`
+	Meta         toolMeta         `json:"_meta"`
 }
 
 type toolAnnotations struct {
@@ -380,9 +409,7 @@ type toolMeta struct {
 }
 
 // specInfo returns the derived information of spec, computing it on first
-// use. The entry carries MCP-standard members only: the estate's platform
-// metadata (scopes, classification, owner, tenants) never leaves the
-// server, and the input schema is its public form (no x-secret marker).
+// use.
 func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 	key := keyOf(spec)
 	s.infosMu.RLock()
@@ -392,16 +419,42 @@ func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 		return info
 	}
 	hash := spec.InputSchema.Hash()
-	hints := spec.SideEffect.Hints()
+	s.infosMu.Lock()
+	defer s.infosMu.Unlock()
+	if info, ok := s.infos[key]; ok {
+		return info // derived meanwhile by another caller: one value for all
+	}
+	info = &specInfo{hash: hash}
+	s.infos[key] = info
+	return info
+}
+
+// toolEntry returns spec's tools/list entry in shape, encoding it on first
+// use. The entry carries MCP-standard members only, those of the shape:
+// the estate's platform metadata (scopes, classification, owner, tenants)
+// never leaves the server, and the input schema is its public form (no
+// x-secret marker).
+func (s *Server) toolEntry(spec estate.ToolSpec, shape toolShape) json.RawMessage {
+	info := s.specInfo(spec)
+	info.mu.Lock()
+	defer info.mu.Unlock()
+	if e := info.entries[shape]; e != nil {
+		return e
+	}
 	e := toolEntry{
 		Name:        spec.Published(),
-		Title:       spec.Title,
 		Description: spec.Description,
 		InputSchema: spec.InputSchema.Public(),
-		Annotations: toolAnnotations{ReadOnlyHint: hints.ReadOnly, DestructiveHint: hints.Destructive, IdempotentHint: hints.Idempotent},
-		Meta:        toolMeta{Version: spec.Version.String(), SideEffect: string(spec.SideEffect), SchemaHash: hash, SupersededBy: spec.SupersededBy},
+		Meta:        toolMeta{Version: spec.Version.String(), SideEffect: string(spec.SideEffect), SchemaHash: info.hash, SupersededBy: spec.SupersededBy},
 	}
-	if spec.OutputSchema != nil {
+	if shape&shapeTitle != 0 {
+		e.Title = &spec.Title
+	}
+	if shape&shapeAnnotations != 0 {
+		hints := spec.SideEffect.Hints()
+		e.Annotations = &toolAnnotations{ReadOnlyHint: hints.ReadOnly, DestructiveHint: hints.Destructive, IdempotentHint: hints.Idempotent}
+	}
+	if shape&shapeOutputSchema != 0 && spec.OutputSchema != nil {
 		e.OutputSchema = spec.OutputSchema.Public()
 	}
 	entry, err := jsonrpc.Marshal(e)
@@ -409,17 +462,21 @@ func (s *Server) specInfo(spec estate.ToolSpec) *specInfo {
 		// A parsed schema holds JSON values only.
 		panic("mcp: encoding the tools/list entry of " + spec.Key() + ": " + err.Error())
 	}
-	s.infosMu.Lock()
-	defer s.infosMu.Unlock()
-	if info, ok := s.infos[key]; ok {
-		return info // derived meanwhile by another caller: one value for all
-	}
-	info = &specInfo{entry: entry, hash: hash}
-	s.infos[key] = info
-	return info
+	info.entries[shape] = entry
+	return entry
+}
+
+// listMemo is the key of a view's encoded tools/list in one shape.
+type listMemo struct {
+	srv   *Server
+	shape toolShape
 }
 
 func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
+	pg, rpcErr := s.pageOf(r, listTools)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
 	view, err := s.registry.DiscoverView(r.session.principal)
 	if err != nil {
 		s.log.LogAttrs(r.ctx, slog.LevelError, "tool discovery failed", slog.String("error", err.Error()))
@@ -428,36 +485,65 @@ func (s *Server) toolsList(r *request) (any, *jsonrpc.Error) {
 	// The list is encoded once per view and kept on it: every principal
 	// with that view, until the estate changes, is answered with the same
 	// bytes. It is read-only from here on.
-	list := view.Memo(s, func(specs []estate.ToolSpec) any { return s.encodeToolList(specs) }).([]byte)
+	shape := shapeOf(r.rev)
+	list := view.Memo(listMemo{s, shape}, func(specs []estate.ToolSpec) any { return s.encodeToolList(specs, shape) }).(*toolList)
+	start, end, more := pg.bounds(len(view.Tools), func(i int) string { return view.Tools[i].Name })
 	var c common
 	s.finish(r.rev, &c, cacheScopePrivate)
-	rest, err := c.appendMembers(nil)
+	rest := []byte{']'}
+	if more {
+		rest = appendMember(rest, "nextCursor", pg.next(listTools, more, view.Tools[end-1].Name))
+	}
+	rest, err = c.appendMembers(rest)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error")
 	}
-	// The list's bytes are shared, not copied: the answer adds its own
-	// members and the closing brace after them.
-	return sharedResult{open: list[:len(list)-1], rest: append(rest, '}')}, nil
+	// The page's entries are shared, not copied: the answer adds the
+	// opening, its own members and the closing brace around them.
+	return sharedResult{lead: toolsListOpen, open: list.entries(start, end), rest: append(rest, '}')}, nil
 }
 
-// encodeToolList is the result of tools/list for specs, without the members
-// the revision adds: {"tools":[...]}.
-func (s *Server) encodeToolList(specs []estate.ToolSpec) []byte {
+// toolsListOpen opens a tools/list result, up to its first entry.
+var toolsListOpen = []byte(`{"tools":[`)
+
+// toolList is a view's tools/list entries encoded once, one after the
+// other with commas between them, and where each ends: a page of any
+// range of them is a slice of the one encoding.
+type toolList struct {
+	body []byte
+	ends []int
+}
+
+// entries is the encoding of the entries [start, end), commas between.
+func (l *toolList) entries(start, end int) []byte {
+	if start >= end {
+		return nil
+	}
+	from := 0
+	if start > 0 {
+		from = l.ends[start-1] + 1 // past the comma
+	}
+	return l.body[from:l.ends[end-1]]
+}
+
+// encodeToolList encodes the tools/list entries of specs in shape (see
+// toolList).
+func (s *Server) encodeToolList(specs []estate.ToolSpec, shape toolShape) *toolList {
 	entries := make([]json.RawMessage, len(specs))
-	n := len(`{"tools":[]}`)
+	n := 0
 	for i := range specs {
-		entries[i] = s.specInfo(specs[i]).entry
+		entries[i] = s.toolEntry(specs[i], shape)
 		n += len(entries[i]) + 1
 	}
-	b := make([]byte, 0, n)
-	b = append(b, `{"tools":[`...)
+	l := &toolList{body: make([]byte, 0, n), ends: make([]int, len(entries))}
 	for i, entry := range entries {
 		if i > 0 {
-			b = append(b, ',')
+			l.body = append(l.body, ',')
 		}
-		b = append(b, entry...)
+		l.body = append(l.body, entry...)
+		l.ends[i] = len(l.body)
 	}
-	return append(b, ']', '}')
+	return l
 }
 
 // unknownTool is the one answer for a tool the caller cannot reach, whether
@@ -601,7 +687,10 @@ func (s *Server) callResult(ctx context.Context, rev Revision, spec estate.ToolS
 	if res.Content == nil {
 		res.Content = []Content{}
 	}
-	if out.StructuredContent != nil {
+	if !rev.Has(FeatureAudioContent) {
+		res.Content = withoutAudio(res.Content)
+	}
+	if out.StructuredContent != nil && rev.Has(FeatureStructuredContent) {
 		sc, failure := s.checkOutput(ctx, spec, out)
 		if failure != nil {
 			res = &callToolResult{Content: failure.Content, IsError: true}

@@ -23,8 +23,12 @@ func TestInitializeNegotiatesLeniently(t *testing.T) {
 	for requested, want := range cases {
 		w := serve(t, b.srv, investigator)
 		got := w.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + requested + `","capabilities":{"sampling":{}},"clientInfo":{"name":"kernel","version":"1.0.0"}}}`)
+		completions := `,"completions":{}` // the capability arrived in 2025-03-26
+		if want == "2024-11-05" {
+			completions = ""
+		}
 		wantLine := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"` + want + `",` +
-			`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":false},"prompts":{"listChanged":false},"logging":{},"completions":{}},` +
+			`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{}` + completions + `},` +
 			`"serverInfo":{"name":"bank-payments-mcp","version":"2.3.1"},"instructions":"Payments tools."}}`
 		if got != wantLine {
 			t.Errorf("requested %q:\n got %s\nwant %s", requested, got, wantLine)

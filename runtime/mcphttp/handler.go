@@ -5,7 +5,11 @@
 //
 // # The endpoint
 //
-// POST carries one JSON-RPC message. A request is answered with
+// POST carries one JSON-RPC message, or, on a session of 2025-03-26 (the
+// one revision with batches), a JSON-RPC batch: its members pass the gates
+// one by one and the answer is the array of their answers, or 202 when
+// none is answered (mcp.Session.HandleBatch); a batch anywhere else is
+// refused as before, 400 with -32600. A request is answered with
 // application/json, unless the server sends messages on the request's
 // behalf before answering it: subscriptions/listen (its acknowledgement and
 // the change notifications), and a tool call's progress and log
@@ -676,6 +680,13 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		}
 		return ""
 	}
+	if jsonrpc.IsBatch(body) {
+		if s := h.batchSession(r, p); s != nil {
+			h.postBatch(w, r, s, body, acc)
+			return "batch"
+		}
+		// Anywhere else a batch is refused as jsonrpc.Decode refuses it.
+	}
 	msg, rpcErr := jsonrpc.Decode(body)
 	if rpcErr != nil {
 		h.srv.Observe(mcp.Event{Kind: mcp.Refused, Refusal: mcp.RefusedEnvelope})
@@ -870,6 +881,45 @@ func requestContext(r *http.Request) (ctx context.Context, stop func()) {
 		unhook()
 		cancel()
 	}
+}
+
+// batchSession is the handshake-era session a batch is sent on, when the
+// request names one of p's sessions and that session accepts batches (its
+// revision is 2025-03-26, see mcp.Session.AcceptsBatches); nil otherwise.
+func (h *Handler) batchSession(r *http.Request, p estate.Principal) *session {
+	if h.opts.Stateless {
+		return nil
+	}
+	sid := r.Header.Get(HeaderSessionID)
+	if sid == "" {
+		return nil
+	}
+	s := h.lookup(sid, p)
+	if s == nil || !s.mcp.AcceptsBatches() {
+		return nil
+	}
+	return s
+}
+
+// postBatch serves a JSON-RPC batch on its session: every member passes
+// the gates alone (mcp.Session.HandleBatch), and the answer is the array
+// of the members' answers, or 202 with no body when no member is
+// answered (notifications and responses only), as the 2025-03-26
+// transport requires. The body limit bounds the batch whole.
+func (h *Handler) postBatch(w http.ResponseWriter, r *http.Request, s *session, body []byte, acc acceptance) {
+	ctx, stop := requestContext(r)
+	defer stop()
+	rep := newReply(w, acc, h.opts.KeepAlive)
+	rep.sess = s
+	if acc.sse {
+		ctx = mcp.WithRelatedSender(ctx, rep.push)
+	}
+	out := s.mcp.HandleBatch(ctx, body)
+	if out == nil {
+		rep.finish(http.StatusAccepted, nil)
+		return
+	}
+	rep.finish(http.StatusOK, out)
 }
 
 // statelessOnly is a stateless handler's answer to a handshake-era

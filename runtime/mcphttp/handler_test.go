@@ -113,7 +113,9 @@ func do(t *testing.T, method, url string, headers map[string]string, body string
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	r := response{status: res.StatusCode, header: res.Header, raw: string(raw)}
-	if len(raw) > 0 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+	// An object is decoded into body; an array (a batch's answer) is
+	// left in raw.
+	if len(raw) > 0 && raw[0] == '{' && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &r.body); err != nil {
 			t.Fatalf("%s", raw)
 		}

@@ -190,8 +190,9 @@ func (r *reply) poll() bool {
 }
 
 // finish writes the answer (nil when there is none: the request was
-// cancelled) and ends the response, or, once the response is closed for
-// polling, the stream a client reconnects to.
+// cancelled, answered 204, or a batch answered nothing, answered 202 when
+// status says so) and ends the response, or, once the response is closed
+// for polling, the stream a client reconnects to.
 func (r *reply) finish(status int, out []byte) {
 	r.mu.Lock()
 	r.finished = true
@@ -208,6 +209,8 @@ func (r *reply) finish(status int, out []byte) {
 			s.send("", out)
 		}
 		s.close()
+	case out == nil && status == http.StatusAccepted:
+		r.w.WriteHeader(http.StatusAccepted)
 	case out == nil:
 		r.w.WriteHeader(http.StatusNoContent)
 	case r.acc.json:

@@ -49,13 +49,15 @@ const (
 
 // The notifications.
 const (
-	NotificationInitialized     = "notifications/initialized"
-	NotificationCancelled       = "notifications/cancelled"
-	NotificationToolsChanged    = "notifications/tools/list_changed"
-	NotificationSubscriptionAck = "notifications/subscriptions/acknowledged"
-	NotificationProgress        = "notifications/progress"
-	NotificationMessage         = "notifications/message"
-	NotificationResourceUpdated = "notifications/resources/updated"
+	NotificationInitialized      = "notifications/initialized"
+	NotificationCancelled        = "notifications/cancelled"
+	NotificationToolsChanged     = "notifications/tools/list_changed"
+	NotificationResourcesChanged = "notifications/resources/list_changed"
+	NotificationPromptsChanged   = "notifications/prompts/list_changed"
+	NotificationSubscriptionAck  = "notifications/subscriptions/acknowledged"
+	NotificationProgress         = "notifications/progress"
+	NotificationMessage          = "notifications/message"
+	NotificationResourceUpdated  = "notifications/resources/updated"
 	// NotificationElicitationComplete tells the client that the
 	// out-of-band interaction of a URL-mode elicitation has ended
 	// (2025-11-25).

@@ -41,6 +41,10 @@ type Config struct {
 	// balancer must share it. "" keeps Service.Options' key, whose nil is
 	// a random key of this process: enough for one replica.
 	RequestStateKeyFile string
+	// PageSize is the most entries a page of tools/list, resources/list,
+	// resources/templates/list or prompts/list holds
+	// (mcp.Options.PageSize); 0 keeps Options.PageSize.
+	PageSize int
 	// ShutdownDelay is how long, after SIGTERM, the service reports not
 	// ready while it still serves, before it stops taking requests: the
 	// time a load balancer needs to see /readyz fail and stop sending new
@@ -132,6 +136,7 @@ func (c *Config) Flags(fs *flag.FlagSet, env Env) {
 	env.DurationVar(fs, &c.LifecyclePoll, "lifecycle-poll", DefaultLifecyclePoll, "how often the lifecycle file is read for a change; 0 for SIGHUP only")
 	env.DurationVar(fs, &c.CallTimeout, "call-timeout", DefaultCallTimeout, "the deadline of every tool call; 0 for none")
 	env.StringVar(fs, &c.RequestStateKeyFile, "request-state-key-file", "", "a file holding the base64 key (32 bytes) that seals the state of calls waiting for the client's input; replicas must share it (default: a random key of this process)")
+	env.IntVar(fs, &c.PageSize, "page-size", 0, fmt.Sprintf("the most entries a page of tools/list and the other lists holds; negative for one page whatever the length (default %d)", mcp.DefaultPageSize))
 	env.DurationVar(fs, &c.ShutdownDelay, "shutdown-delay", 0, "http: how long after SIGTERM /readyz fails while requests are still served, before shutdown")
 	env.StringVar(fs, &c.Transport, "transport", "stdio", "stdio or http (Streamable HTTP)")
 	c.HTTP.flags(fs, env)

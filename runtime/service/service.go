@@ -74,7 +74,8 @@ type Service struct {
 	// digits as '_' (BANK_PAYMENTS for bank-payments).
 	EnvPrefix string
 	// Options configure the server (the generated package's Options()).
-	// The service sets Logger, CallTimeout and Observe.
+	// The service sets Logger, CallTimeout and Observe, and PageSize when
+	// -page-size is given.
 	Options mcp.Options
 	// Flags, when set, declares the service's own flags beside the shared
 	// ones, before they are parsed; env names their environment variables.
@@ -191,6 +192,9 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 		return err
 	} else if key != nil {
 		opts.RequestStateKey = key
+	}
+	if cfg.PageSize != 0 {
+		opts.PageSize = cfg.PageSize
 	}
 	opts.Observe = newMetrics(reg).observe
 	srv, err := mcp.NewServer(opts)

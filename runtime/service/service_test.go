@@ -293,6 +293,9 @@ func TestEnvironmentDefaultsUnderThePrefix(t *testing.T) {
 	if err != nil || cfg.CallTimeout != 5*time.Second || cfg.Agent != "picker-9" {
 		t.Fatalf("%+v %v", cfg, err)
 	}
+	if cfg, _ := s.Parse([]string{"-page-size", "50"}); cfg.PageSize != 50 {
+		t.Errorf("-page-size: %d", cfg.PageSize)
+	}
 	if cfg, _ := s.Parse([]string{"-call-timeout", "0"}); cfg.CallTimeout != 0 {
 		t.Errorf("a flag does not win over the environment: %v", cfg.CallTimeout)
 	}
