@@ -224,4 +224,3 @@ func doc(f *jen.File, text string) {
 
 // docf is doc with formatting.
 func docf(f *jen.File, format string, args ...any) { doc(f, fmt.Sprintf(format, args...)) }
-
