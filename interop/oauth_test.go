@@ -1,13 +1,11 @@
 package interop
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +17,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpgen/mcpgen/runtime/client/sdkclient"
 )
 
 // authServer is an OAuth 2.1 authorization server for one user, enough
@@ -203,9 +203,8 @@ func random() string {
 }
 
 // oauthHandler is the SDK's authorization code handler as a host would
-// configure it: dynamic registration with a loopback redirect URI, and a
-// "browser" that follows the authorization URL and reads the code from
-// the redirect it is sent.
+// configure it: dynamic registration with a loopback redirect URI; the
+// code is read from the redirect the authorization server sends.
 func oauthHandler(t *testing.T) auth.OAuthHandler {
 	t.Helper()
 	const redirect = "http://127.0.0.1:8976/callback"
@@ -214,26 +213,7 @@ func oauthHandler(t *testing.T) auth.OAuthHandler {
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{
 			Metadata: &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{redirect}, ClientName: "interop"},
 		},
-		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			browser := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, args.URL, nil)
-			if err != nil {
-				return nil, err
-			}
-			resp, err := browser.Do(req)
-			if err != nil {
-				return nil, err
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusFound {
-				return nil, fmt.Errorf("authorization: %s", resp.Status)
-			}
-			to, err := url.Parse(resp.Header.Get("Location"))
-			if err != nil {
-				return nil, err
-			}
-			return &auth.AuthorizationResult{Code: to.Query().Get("code"), State: to.Query().Get("state")}, nil
-		},
+		AuthorizationCodeFetcher: sdkclient.CodeFromRedirect,
 	})
 	if err != nil {
 		t.Fatal(err)

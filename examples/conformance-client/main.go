@@ -21,8 +21,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
-	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -142,8 +140,8 @@ func (sc *scenario) listAndCall(ctx context.Context, oauth auth.OAuthHandler, op
 }
 
 // redirectURL is where the authorization server sends the code. Nothing
-// listens there: the suite's server approves at once, so the "browser"
-// reads the code from the redirect without following it.
+// listens there: the suite's server approves at once, so the code is read
+// from the redirect without following it (sdkclient.CodeFromRedirect).
 const redirectURL = "http://localhost:3000/callback"
 
 // authorizationCode is the SDK's authorization code handler (PKCE
@@ -153,7 +151,7 @@ const redirectURL = "http://localhost:3000/callback"
 func (sc *scenario) authorizationCode() (auth.OAuthHandler, error) {
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:                    redirectURL,
-		AuthorizationCodeFetcher:       followRedirect,
+		AuthorizationCodeFetcher:       sdkclient.CodeFromRedirect,
 		ClientIDMetadataDocumentConfig: &auth.ClientIDMetadataDocumentConfig{URL: "https://conformance-test.local/client-metadata.json"},
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{
 			Metadata: &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{redirectURL}, ClientName: "mcpgen-conformance-client"},
@@ -164,25 +162,4 @@ func (sc *scenario) authorizationCode() (auth.OAuthHandler, error) {
 			ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: sc.context.ClientSecret}}
 	}
 	return auth.NewAuthorizationCodeHandler(cfg)
-}
-
-// followRedirect plays the user's browser: it opens the authorization URL
-// and reads the code, state and issuer from the redirect it is sent.
-func followRedirect(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-	browser := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, args.URL, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := browser.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	resp.Body.Close()
-	to, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil || to.Query().Get("code") == "" {
-		return nil, fmt.Errorf("authorization: %s without a code in its redirect", resp.Status)
-	}
-	q := to.Query()
-	return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 }
