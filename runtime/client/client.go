@@ -66,11 +66,7 @@ type Client struct {
 
 	info ServerInfo
 
-	cacheMu       sync.Mutex
-	tools         []Tool
-	toolsCached   bool
-	listCalls     int
-	invalidations int
+	tools ToolCache
 }
 
 // New starts a client on conn. Call Connect before anything else.
@@ -145,17 +141,7 @@ func (c *Client) Supports(capability string) bool {
 // when it holds them. The cache is dropped when the server sends
 // notifications/tools/list_changed; force bypasses it.
 func (c *Client) ListTools(ctx context.Context, force bool) ([]Tool, error) {
-	c.cacheMu.Lock()
-	if c.toolsCached && !force {
-		tools := c.tools
-		c.cacheMu.Unlock()
-		return tools, nil
-	}
-	c.cacheMu.Unlock()
-
-	var all []Tool
-	cursor := ""
-	for {
+	return c.tools.List(ctx, force, func(ctx context.Context, cursor string) ([]Tool, string, error) {
 		params := map[string]any{}
 		if cursor != "" {
 			params["cursor"] = cursor
@@ -164,37 +150,18 @@ func (c *Client) ListTools(ctx context.Context, force bool) ([]Tool, error) {
 			Tools      []Tool `json:"tools"`
 			NextCursor string `json:"nextCursor"`
 		}
-		if err := c.call(ctx, protocol.MethodToolsList, params, &page); err != nil {
-			return nil, err
-		}
-		all = append(all, page.Tools...)
-		if page.NextCursor == "" {
-			break
-		}
-		cursor = page.NextCursor
-	}
-	c.cacheMu.Lock()
-	c.tools, c.toolsCached = all, true
-	c.listCalls++
-	c.cacheMu.Unlock()
-	return all, nil
+		err := c.call(ctx, protocol.MethodToolsList, params, &page)
+		return page.Tools, page.NextCursor, err
+	})
 }
 
 // ListCalls counts the tools/list round trips made so far: a test can see
 // that the cache served a list, and that list_changed forced a new one.
-func (c *Client) ListCalls() int {
-	c.cacheMu.Lock()
-	defer c.cacheMu.Unlock()
-	return c.listCalls
-}
+func (c *Client) ListCalls() int { return c.tools.ListCalls() }
 
 // Invalidations counts the list_changed notifications that dropped the
 // cache.
-func (c *Client) Invalidations() int {
-	c.cacheMu.Lock()
-	defer c.cacheMu.Unlock()
-	return c.invalidations
-}
+func (c *Client) Invalidations() int { return c.tools.Invalidations() }
 
 // ToolCaller is what a generated typed client needs of a connection: the
 // runtime's *Client is one; an adapter can make another MCP client one.
@@ -470,10 +437,7 @@ func (c *Client) onNotification(method string, params json.RawMessage) {
 		c.inbound.serverCancelled(params)
 	}
 	if method == protocol.NotificationToolsChanged {
-		c.cacheMu.Lock()
-		c.tools, c.toolsCached = nil, false
-		c.invalidations++
-		c.cacheMu.Unlock()
+		c.tools.Invalidate()
 	}
 	if c.opts.OnNotification != nil {
 		c.opts.OnNotification(method, params)

@@ -21,8 +21,11 @@ import (
 // is sent with every later message, as the transport requires.
 //
 // It opens no GET stream: messages the server sends outside a request's
-// answer (list_changed on the session stream) do not reach this client.
-// That suits a client that lists and calls, and nothing more.
+// answer (list_changed on the session stream) do not reach this client,
+// and a dropped answer stream is not resumed. It serves what the main
+// module itself needs, mcpgen import listing a server's tools; a host
+// that calls tools over HTTP uses the sdkclient module, the typed client
+// over the official Go SDK's transport (resumption, OAuth).
 type HTTPConn struct {
 	endpoint string
 	client   *http.Client

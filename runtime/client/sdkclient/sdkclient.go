@@ -1,17 +1,22 @@
-// Package sdkclient adapts a session of the official Go SDK's client
-// (github.com/modelcontextprotocol/go-sdk) to client.ToolCaller, so a
-// generated typed client runs over it as over the runtime's own client:
-// the same pins in _meta, the same typed drift error, the same results.
+// Package sdkclient runs the generated typed client over the official Go
+// SDK's client (github.com/modelcontextprotocol/go-sdk): its transports
+// (Streamable HTTP with resumption and OAuth, a command's stdio), its
+// protocol eras and its answers to a server's questions, under the
+// runtime's typed layer: the same pins in _meta, the same typed drift
+// error, the same results, the same tools/list cache.
 //
-// It is a package of its own so that only programs that use the SDK link
-// it.
+// Connect opens a Client; Session adapts a session the host opened
+// itself (without the cache, which needs the session's list_changed
+// handler).
+//
+// It is a module of its own so that the main module, and programs that do
+// not use the SDK, never require it.
 package sdkclient
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	sdkjsonrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,15 +61,9 @@ func (s Session) CallTool(ctx context.Context, name string, arguments any, opts 
 		}
 		return nil, err
 	}
-	// The SDK's result and the runtime's describe the same wire object:
-	// converting through JSON keeps every block as sent.
-	data, err := json.Marshal(res)
-	if err != nil {
-		return nil, fmt.Errorf("sdkclient: %w", err)
-	}
 	var out client.CallResult
-	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, fmt.Errorf("sdkclient: %w", err)
+	if err := convert(res, &out); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
