@@ -111,6 +111,7 @@ bench:
 	$(BENCH_ROWS) -bench '^BenchmarkHTTP$$' -benchtime 300ms -count 6 > out/http.txt || (cat out/http.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkList$$' -benchtime 300ms -count $(BENCH_COUNT) > out/list.txt || (cat out/list.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkListScale$$' -benchtime 100ms -count 5 > out/scale.txt || (cat out/scale.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkListPages$$' -benchtime 100ms -count $(BENCH_COUNT) > out/pages.txt || (cat out/pages.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkGenerate$$' -benchtime 1x -count 3 > out/generate.txt || (cat out/generate.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkBuild$$' -benchtime 1x -count $(BENCH_BUILD_COUNT) -args -build-sizes=$(BENCH_BUILD_SIZES) > out/build.txt || (cat out/build.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkResidentMemory$$' -benchtime 1x -count 3 > out/memory.txt || (cat out/memory.txt; exit 1)

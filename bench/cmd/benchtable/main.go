@@ -135,6 +135,7 @@ func (r *results) print(w io.Writer) {
 	r.httpRows(t)
 	r.listRows(t)
 	r.scaleRows(t)
+	r.pageRow(t)
 	r.generateRows(t)
 	r.memoryRow(t)
 	fmt.Fprintln(w)
@@ -362,6 +363,19 @@ func (r *results) scaleRows(t *table) {
 			fmt.Sprintf("warm %s (%s per visible tool); cold view %s", dur(warm), ns(perTool.Center*1e9), dur(cold)),
 			"—", "—", "warm cost follows the visible tools, not the estate", "see curve")
 	}
+}
+
+// pageRow is tools/list of a 5,000-tool estate in pages of 100: the first
+// page, the middle one and the last, whose times should be the same.
+func (r *results) pageRow(t *table) {
+	first, middle, last := r.get("ListPages/page=first", "sec/op"), r.get("ListPages/page=middle", "sec/op"), r.get("ListPages/page=last", "sec/op")
+	if !first.ok() || !last.ok() {
+		return
+	}
+	t.row("tools/list of 5,000 tools in pages of 100, by cursor",
+		fmt.Sprintf("first %s, middle %s, last %s", dur(first), dur(middle), dur(last)),
+		"—", fmt.Sprintf("last/first %.2f", last.Center/first.Center),
+		"a page's time does not grow with its place in the list", yes(last.Center <= 1.2*first.Center))
 }
 
 // scaleOrder sorts the curve by estate, then view size.
