@@ -15,9 +15,13 @@ TEST_MODULES = runtime/client/sdkclient examples/conformance-client interop benc
 # detector, after vet and a gofmt check. It includes the check that the
 # committed generated code is what the generator writes today
 # (examples/bankpayments, internal/difftest).
+# TEST_TIMEOUT is a package's limit: the race detector makes the nesting
+# and difftest packages take minutes on 2 busy cores, past go test's
+# default of 10.
+TEST_TIMEOUT ?= 30m
 test: vet fmtcheck
-	$(GO) test -race -count=1 ./...
-	@for m in $(TEST_MODULES); do echo "cd $$m && $(GO) test -race -count=1 ./..."; (cd $$m && $(GO) test -race -count=1 ./...) || exit 1; done
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	@for m in $(TEST_MODULES); do echo "cd $$m && $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./..."; (cd $$m && $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...) || exit 1; done
 
 vet:
 	$(GO) vet ./...
