@@ -41,22 +41,23 @@ var (
 	// ErrConflict is SetOverlay's error when the overlay changed since
 	// the version the caller read: read it again and decide again.
 	ErrConflict = errors.New("fleet: the lifecycle overlay changed since it was read")
-	// ErrNoSession is LoadSession's error for an id the store does not
-	// hold: it never did, the session ended, or it expired.
-	ErrNoSession = errors.New("fleet: no such session")
 )
 
 // Store is what replicas share. Its methods are safe for concurrent use.
 // A method that could not reach the shared state returns an error, never
 // a guess: a replica that cannot read the state must not answer as if it
 // had.
+//
+// A Store is the mcphttp.SessionStore and eventstore.Store of the
+// replicas' Streamable HTTP handlers.
 type Store interface {
 	// SaveSession keeps a session's record under its id for ttl from
 	// now, replacing what was kept.
 	SaveSession(ctx context.Context, id string, record []byte, ttl time.Duration) error
 	// LoadSession returns the session's record and keeps it for ttl
-	// from now: a session in use does not expire. ErrNoSession when
-	// there is none.
+	// from now: a session in use does not expire. The record is nil when
+	// there is none: the store never had it, the session ended, or it
+	// expired.
 	LoadSession(ctx context.Context, id string, ttl time.Duration) ([]byte, error)
 	// DeleteSession forgets a session.
 	DeleteSession(ctx context.Context, id string) error

@@ -53,7 +53,7 @@ func (m *Memory) LoadSession(_ context.Context, id string, ttl time.Duration) ([
 	s, ok := m.sessions[id]
 	if !ok || time.Now().After(s.expires) {
 		delete(m.sessions, id)
-		return nil, ErrNoSession
+		return nil, nil
 	}
 	s.expires = time.Now().Add(ttl)
 	m.sessions[id] = s

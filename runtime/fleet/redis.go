@@ -122,7 +122,7 @@ func (r *Redis) SaveSession(ctx context.Context, id string, record []byte, ttl t
 func (r *Redis) LoadSession(ctx context.Context, id string, ttl time.Duration) ([]byte, error) {
 	b, err := r.c.GetEx(ctx, r.sessionKey(id), ttl).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return nil, ErrNoSession
+		return nil, nil
 	}
 	return b, err
 }

@@ -74,8 +74,9 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env Env) {
 // authenticate each request (RFC 9728 metadata names the issuer), or, on a
 // development server, every request acts as dev. routes serves the
 // operator's paths beside the endpoint; ready gates the endpoint; store
-// keeps the resumable streams' events.
-func (h *HTTPConfig) server(ctx context.Context, srv *mcp.Server, dev estate.Principal, logger *slog.Logger, routes http.Handler, ready func() bool, store fleet.Store) (*mcphttp.Server, error) {
+// keeps the resumable streams' events, and the sessions too when it is
+// shared by replicas.
+func (h *HTTPConfig) server(ctx context.Context, srv *mcp.Server, dev estate.Principal, logger *slog.Logger, routes http.Handler, ready func() bool, store fleet.Store, shared bool) (*mcphttp.Server, error) {
 	opts := mcphttp.Options{
 		Stateless:            h.Stateless,
 		AllowedHosts:         list(h.AllowedHosts),
@@ -89,6 +90,9 @@ func (h *HTTPConfig) server(ctx context.Context, srv *mcp.Server, dev estate.Pri
 		PollAfter:            h.PollAfter,
 		Events:               store.Events(),
 		Logger:               logger,
+	}
+	if shared {
+		opts.Sessions = store
 	}
 	var issuers []string
 	if h.InsecureDev {

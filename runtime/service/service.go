@@ -297,7 +297,7 @@ func (s *Service) serveHTTP(ctx context.Context, cfg *Config, srv *mcp.Server, p
 	})
 	routes.Handle("GET /metrics", metricsHandler(reg))
 	serving := func() bool { return ready.Load() && shared.err() == nil }
-	hs, err := cfg.HTTP.server(ctx, srv, p, logger, routes, serving, shared.store)
+	hs, err := cfg.HTTP.server(ctx, srv, p, logger, routes, serving, shared.store, cfg.shared())
 	if err != nil {
 		return err
 	}
