@@ -1,6 +1,8 @@
 // Package redistest runs a redis-server of the machine for a test: on a
-// free loopback port, its files in the test's temporary directory, no
-// persistence, stopped when the test ends. A test that needs one is
+// free loopback port, its files in the test's temporary directory, every
+// write in its append-only file before it is acknowledged (so that a
+// server killed and restarted has all it acknowledged, as a production
+// Redis with persistence has), stopped when the test ends. A test that needs one is
 // skipped, saying why, only when redis-server is not installed.
 package redistest
 
@@ -59,14 +61,14 @@ func (s *Server) Stop() {
 	s.cmd = nil
 }
 
-// Restart starts the server again on its port, empty, and waits until it
-// accepts connections.
+// Restart starts the server again on its port, with what it had
+// acknowledged, and waits until it accepts connections.
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Stop()
 	cmd := exec.Command("redis-server",
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--dir", s.dir, "--save", "", "--appendonly", "no")
+		"--dir", s.dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		s.t.Fatal(err)
