@@ -3,9 +3,14 @@ package fleet_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -207,4 +212,49 @@ func TestRedisGone(t *testing.T) {
 	if err := r.Ping(ctx); err != nil {
 		t.Fatalf("Ping once Redis is back: %v", err)
 	}
+}
+
+// TestRedisMemoryPerSession writes 10,000 session records of the size a
+// Go SDK client's session has (its principal, the revision, the
+// capabilities it declares) and logs what Redis holds per session: the
+// figure behind the sizing of a fleet in docs/fleet.md.
+func TestRedisMemoryPerSession(t *testing.T) {
+	srv := redistest.Start(t)
+	r, err := fleet.NewRedis(srv.URL(), fleet.RedisOptions{Prefix: "mcp:bankpayments:"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	defer c.Close()
+	ctx := context.Background()
+	used := func() int64 {
+		info, err := c.Info(ctx, "memory").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(info, "\r\n") {
+			if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+				n, _ := strconv.ParseInt(v, 10, 64)
+				return n
+			}
+		}
+		t.Fatal("INFO memory has no used_memory")
+		return 0
+	}
+	record := []byte(`{"principal":{"AgentID":"payments-investigator","Tenant":"wholesale","Scopes":["payments.read","crm.write"],` +
+		`"MaxClassification":"confidential"},"state":{"revision":"2025-11-25","initialized":true,` +
+		`"capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}}}`)
+	const sessions = 10000
+	before := used()
+	for i := range sessions {
+		if err := r.SaveSession(ctx, fmt.Sprintf("%032x", i), record, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	per := float64(used()-before) / sessions
+	if per < float64(len(record)) {
+		t.Fatalf("%.0f bytes per session, less than its %d-byte record", per, len(record))
+	}
+	t.Logf("Redis holds %.0f bytes per session (a %d-byte record): %.1f MiB for %d sessions", per, len(record), per*sessions/(1<<20), sessions)
 }

@@ -40,8 +40,10 @@ type session struct {
 	streams map[string]*eventStream // the request streams not yet answered, by id
 	closed  bool
 	// shared is the state last read from or written to the shared store
-	// (Options.Sessions).
-	shared mcp.SessionState
+	// (Options.Sessions), and sharedRaw the record it was read from or
+	// written as.
+	shared    mcp.SessionState
+	sharedRaw []byte
 }
 
 // sessionTable holds the handshake-era sessions under Handler.mu: by id;

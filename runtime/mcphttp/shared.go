@@ -1,6 +1,7 @@
 package mcphttp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,7 +67,7 @@ func (h *Handler) share(ctx context.Context, s *session) error {
 		return err
 	}
 	s.mu.Lock()
-	s.shared = st
+	s.shared, s.sharedRaw = st, data
 	s.mu.Unlock()
 	return nil
 }
@@ -88,6 +89,11 @@ func (h *Handler) fromStore(ctx context.Context, id string, p estate.Principal, 
 		h.log.LogAttrs(ctx, slog.LevelWarn, "session store unreadable", slog.String("error", err.Error()))
 		return nil, errStoreUnreadable
 	}
+	if local != nil && bytes.Equal(data, local.sharedRaw) {
+		// The record this replica last read or wrote, unchanged: local
+		// is in its state, and lookup checked its principal.
+		return local, nil
+	}
 	var rec sharedRecord
 	if data == nil || json.Unmarshal(data, &rec) != nil || !rec.Principal.SameAs(p) {
 		// Ended, expired, or another principal's: no session of p's.
@@ -99,7 +105,7 @@ func (h *Handler) fromStore(ctx context.Context, id string, p estate.Principal, 
 	if local != nil {
 		local.mu.Lock()
 		changed := !rec.State.Equal(local.shared)
-		local.shared = rec.State
+		local.shared, local.sharedRaw = rec.State, data
 		local.mu.Unlock()
 		if changed {
 			local.mcp.SetState(rec.State)
@@ -109,7 +115,7 @@ func (h *Handler) fromStore(ctx context.Context, id string, p estate.Principal, 
 	s := &session{h: h, id: id, principal: rec.Principal, caller: callerKey(rec.Principal), gone: make(chan struct{})}
 	s.standalone = newEventStream(s)
 	s.mcp = h.srv.ResumeSession(rec.Principal, s.send, rec.State)
-	s.shared = rec.State
+	s.shared, s.sharedRaw = rec.State, data
 	return h.adopt(s)
 }
 

@@ -23,6 +23,12 @@
 //     {"name@X.Y.Z": "active"|"deprecated"|...} applied at start, on
 //     SIGHUP and whenever its content changes, each change reaching
 //     connected clients as notifications/tools/list_changed;
+//   - the state replicas behind a load balancer share (-store): this
+//     process's memory by default, or a Redis server (redis://...) that
+//     keeps the handshake-era sessions, the resumable streams' events
+//     and the lifecycle overlay, which -lifecycle-set changes once for
+//     every replica (see package fleet); a replica that cannot read it
+//     reports not ready and answers 503;
 //   - structured logging: JSON lines on stderr, written by a goroutine of
 //     their own (oplog.Async), so a stalled stderr costs log lines, never
 //     a request;
