@@ -84,7 +84,10 @@
 // 503 with -32603 and Retry-After, never 404: the session may well exist.
 // A GET stream is one replica's: a client resuming it elsewhere with
 // Last-Event-ID gets what the store kept after that event, then opens a
-// new GET stream. The bounds on sessions are each replica's own.
+// new GET stream. The bounds on sessions are each replica's own: its
+// table is then a cache of the fleet's sessions, and a session resumed
+// into a full table takes the place of the least recently used one,
+// which is read again from the store when its client comes back.
 //
 // # Resumable streams
 //

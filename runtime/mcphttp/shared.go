@@ -121,9 +121,14 @@ func (h *Handler) fromStore(ctx context.Context, id string, p estate.Principal, 
 
 // adopt registers s, a session resumed from the shared store, unless a
 // request racing this one registered it first: then that one is
-// returned and s is closed.
+// returned and s is closed. A full table lets its least recently used
+// session go to make room (MaxSessions bounds a replica's memory; the
+// fleet's sessions are bounded by the store).
 func (h *Handler) adopt(s *session) (*session, error) {
 	err := h.register(s)
+	if errors.Is(err, errTooManyTotal) && h.evictOldest() {
+		err = h.register(s)
+	}
 	if !errors.Is(err, errHeld) {
 		if err != nil {
 			s.close()
@@ -136,6 +141,25 @@ func (h *Handler) adopt(s *session) (*session, error) {
 	held := h.sessions.byID[s.id]
 	h.mu.Unlock()
 	return held, nil
+}
+
+// evictOldest lets go of the least recently used session this handler
+// holds, to make room for one resumed from the shared store: with a
+// shared store the table is a cache of the fleet's sessions, and one let
+// go here is read again from the store when its client comes back. It
+// reports whether there was one.
+func (h *Handler) evictOldest() bool {
+	h.mu.Lock()
+	e := h.sessions.lru.Back()
+	if e == nil {
+		h.mu.Unlock()
+		return false
+	}
+	s := e.Value.(*session)
+	h.removeLocked(s)
+	h.mu.Unlock()
+	s.close()
+	return true
 }
 
 // unshare forgets a session the client ended (DELETE) in the shared

@@ -68,3 +68,22 @@ func TestSessionsSharedByReplicas(t *testing.T) {
 		t.Fatalf("a session ended on b, on a: %d %s", r.status, r.raw)
 	}
 }
+
+// TestSharedSessionsOverflowALocalTable: a replica whose table is full
+// lets its least recently used session go to serve a session of the
+// fleet, which it reads again from the store when its client comes back.
+func TestSharedSessionsOverflowALocalTable(t *testing.T) {
+	store := fleet.NewMemory(eventstore.MemoryOptions{})
+	_, a := endpoint(t, newMCPServer(t), mcphttp.Options{Authenticator: tokens{}, Sessions: store, Events: store.Events()})
+	_, small := endpoint(t, newMCPServer(t), mcphttp.Options{Authenticator: tokens{}, Sessions: store, Events: store.Events(), MaxSessions: 1})
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	first, second := open(t, a, map[string]string{"Authorization": "Bearer inv"}), open(t, a, map[string]string{"Authorization": "Bearer teller"})
+	for _, round := range []string{"first", "again"} {
+		for who, id := range map[string]string{"inv": first, "teller": second} {
+			r := do(t, http.MethodPost, small, map[string]string{"Authorization": "Bearer " + who, mcphttp.HeaderSessionID: id}, list)
+			if r.status != http.StatusOK {
+				t.Fatalf("%s, %s's session on the replica of one place: %d %s", round, who, r.status, r.raw)
+			}
+		}
+	}
+}
