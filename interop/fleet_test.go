@@ -369,23 +369,25 @@ func getStream(t *testing.T, url string, headers map[string]string) *sseStream {
 	return s
 }
 
-// read returns the next whole event; an event cut off by the end of the
-// stream is none.
-func (s *sseStream) read() (sseEvent, error) {
+func (s *sseStream) read() (sseEvent, error) { return readEvent(s.r) }
+
+// readEvent returns the next whole event of an event stream, one with an
+// id or data; an event cut off by the end of the stream is none.
+func readEvent(br *bufio.Reader) (sseEvent, error) {
 	var e sseEvent
 	for {
-		line, err := s.r.ReadString('\n')
+		line, err := br.ReadString('\n')
 		if err != nil {
 			return sseEvent{}, err
 		}
 		line = strings.TrimRight(line, "\r\n")
 		switch {
-		case line == "" && e.id != "":
+		case line == "" && (e.id != "" || e.data != ""):
 			return e, nil
 		case strings.HasPrefix(line, "id:"):
 			e.id = strings.TrimSpace(line[3:])
 		case strings.HasPrefix(line, "data:"):
-			e.data += strings.TrimSpace(line[5:])
+			e.data += strings.TrimPrefix(line[5:], " ")
 		}
 	}
 }
