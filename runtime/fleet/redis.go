@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,19 @@ type RedisOptions struct {
 	// Timeout bounds each command where the URL sets no read_timeout;
 	// zero means DefaultRedisTimeout.
 	Timeout time.Duration
+	// Logger, when set, receives what the Redis client reports (a
+	// connection it could not make, at warning level) instead of its
+	// plain lines on stderr, which a service's JSON log would not parse.
+	// The Redis client has one logger per process: the last store opened
+	// with a Logger sets it.
+	Logger *slog.Logger
+}
+
+// redisLog is the Redis client's logger as structured records.
+type redisLog struct{ l *slog.Logger }
+
+func (r redisLog) Printf(ctx context.Context, format string, v ...any) {
+	r.l.WarnContext(ctx, "redis client", "message", fmt.Sprintf(format, v...))
 }
 
 // Redis is the Store of a Redis server that every replica names. Keys:
@@ -90,6 +104,9 @@ func NewRedis(rawURL string, opts RedisOptions) (*Redis, error) {
 	// A command fails once, fast, rather than retrying into the
 	// request's time: the caller answers with an error it can retry.
 	o.MaxRetries = -1
+	if opts.Logger != nil {
+		redis.SetLogger(redisLog{opts.Logger})
+	}
 	if opts.Prefix == "" {
 		opts.Prefix = "mcp:"
 	}

@@ -25,12 +25,12 @@ const DefaultStoreCheck = time.Second
 // openStore opens the store -store names: the memory of this process
 // ("" or "memory"), or a Redis server (redis:// or rediss://), whose keys
 // start with the service's name so that services share a server.
-func (s *Service) openStore(cfg *Config) (fleet.Store, error) {
+func (s *Service) openStore(cfg *Config, logger *slog.Logger) (fleet.Store, error) {
 	switch {
 	case cfg.Store == "" || cfg.Store == "memory":
 		return fleet.NewMemory(eventstore.MemoryOptions{}), nil
 	case strings.HasPrefix(cfg.Store, "redis://"), strings.HasPrefix(cfg.Store, "rediss://"):
-		return fleet.NewRedis(cfg.Store, fleet.RedisOptions{Prefix: "mcp:" + s.name() + ":"})
+		return fleet.NewRedis(cfg.Store, fleet.RedisOptions{Prefix: "mcp:" + s.name() + ":", Logger: logger})
 	}
 	return nil, fmt.Errorf("-store %q: want memory, or a redis:// or rediss:// URL", cfg.Store)
 }

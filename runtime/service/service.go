@@ -211,7 +211,7 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 		opts.PageSize = cfg.PageSize
 	}
 	opts.Observe = newMetrics(reg).observe
-	store, err := s.openStore(cfg)
+	store, err := s.openStore(cfg, logger)
 	if err != nil {
 		return err
 	}
