@@ -162,18 +162,23 @@ func TestHTTPSecurity(t *testing.T) {
 }
 
 // roundRobin sends each request to the next of several replicas, the way
-// a load balancer without affinity does, and counts what each served.
+// a load balancer without affinity does, and counts what each served. A
+// replica marked down (its health check failed) gets no more.
 type roundRobin struct {
 	mu      sync.Mutex
 	targets []*url.URL
 	next    int
 	served  []int
+	down    map[int]bool
 }
 
 func (rr *roundRobin) RoundTrip(r *http.Request) (*http.Response, error) {
 	rr.mu.Lock()
 	i := rr.next
-	rr.next = (rr.next + 1) % len(rr.targets)
+	for rr.down[i] {
+		i = (i + 1) % len(rr.targets)
+	}
+	rr.next = (i + 1) % len(rr.targets)
 	rr.served[i]++
 	rr.mu.Unlock()
 	r = r.Clone(r.Context())

@@ -89,7 +89,16 @@ func startHTTP(t *testing.T, args ...string) *service {
 	if err := os.WriteFile(lifecycle, []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args = append([]string{"-transport", "http", "-addr", "127.0.0.1:0", "-lifecycle", lifecycle, "-snapshot-date", snapshotDate}, args...)
+	s := runHTTP(t, append([]string{"-lifecycle", lifecycle}, args...)...)
+	s.lifecycle = lifecycle
+	return s
+}
+
+// runHTTP runs bankpayments -transport http on a free loopback port with
+// args and no lifecycle file, and waits until it serves.
+func runHTTP(t *testing.T, args ...string) *service {
+	t.Helper()
+	args = append([]string{"-transport", "http", "-addr", "127.0.0.1:0", "-snapshot-date", snapshotDate}, args...)
 	cmd := exec.Command(binary, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -98,7 +107,7 @@ func startHTTP(t *testing.T, args ...string) *service {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &service{cmd: cmd, logs: &logBuffer{}, lifecycle: lifecycle}
+	s := &service{cmd: cmd, logs: &logBuffer{}}
 	addr := make(chan string, 1)
 	copied := make(chan struct{})
 	go func() {

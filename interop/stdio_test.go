@@ -135,18 +135,14 @@ func nextEvent(t *testing.T, br *bufio.Reader) string {
 	t.Helper()
 	got := make(chan string, 1)
 	go func() {
-		var data string
 		for {
-			line, err := br.ReadString('\n')
+			e, err := readEvent(br)
 			if err != nil {
 				got <- "(the stream ended: " + err.Error() + ")"
 				return
 			}
-			line = strings.TrimRight(line, "\r\n")
-			if d, ok := strings.CutPrefix(line, "data: "); ok {
-				data += d
-			} else if line == "" && data != "" {
-				got <- data
+			if e.data != "" {
+				got <- e.data
 				return
 			}
 		}

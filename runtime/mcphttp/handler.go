@@ -59,11 +59,35 @@
 // A handler in stateless mode (Options.Stateless) serves only the
 // stateless era, as a modern-only server does: initialize is answered 400
 // with -32022 naming the revisions it serves, any other request without the
-// stateless headers and _meta 400 with -32020, GET and DELETE 405. Carrying
-// handshake sessions across replicas (a signed session id holding the
-// negotiated revision and client capabilities) was considered and left out:
-// the GET notification stream of such a session could still live on one
-// replica only, and clients of the current revision need none of it.
+// stateless headers and _meta 400 with -32020, GET and DELETE 405.
+// Handshake sessions are carried across replicas by a shared store
+// (Options.Sessions, see Replicas) rather than in a signed session id: a
+// session's state changes after initialize (its log level, its
+// subscriptions), and a client cannot be handed a new id for each change.
+//
+// # Replicas
+//
+// Handshake-era sessions live in the handler's memory unless
+// Options.Sessions keeps them where every replica reads them: then
+// initialize writes the session's record (its principal and
+// mcp.SessionState) before its id is returned, a request whose state
+// change the session keeps (notifications/initialized, logging/setLevel,
+// resources/subscribe) writes it again, and a request naming a session
+// this replica does not hold is served from the record, bound to the
+// same principal. Every request reads the record, so that a replica never
+// serves a session in a state another one changed, nor one the client
+// ended (DELETE) elsewhere: one read of the store per request is the
+// price. The read keeps the record for SessionIdleTimeout more; unused
+// that long, it expires in the store. A replica that lets a session go (idle
+// here, or shutting down) leaves the record and the stream events for the
+// others; DELETE forgets both. A store that cannot be read is answered
+// 503 with -32603 and Retry-After, never 404: the session may well exist.
+// A GET stream is one replica's: a client resuming it elsewhere with
+// Last-Event-ID gets what the store kept after that event, then opens a
+// new GET stream. The bounds on sessions are each replica's own: its
+// table is then a cache of the fleet's sessions, and a session resumed
+// into a full table takes the place of the least recently used one,
+// which is read again from the store when its client comes back.
 //
 // # Resumable streams
 //
@@ -255,6 +279,12 @@ type Options struct {
 	// by several handlers or replicas is keyed by session id, which is
 	// unique.
 	Events eventstore.Store
+	// Sessions, when set, keeps the handshake-era sessions where every
+	// replica behind a load balancer reads them: a request naming a
+	// session this handler does not hold is served from its record (see
+	// "Replicas" in the package documentation). Give Events a store
+	// the replicas share too, so that a stream resumes on any of them.
+	Sessions SessionStore
 	// PollAfter, when positive, closes a request's response, its event
 	// stream started, once the request has run that long and still runs,
 	// so that the client comes back for the rest with Last-Event-ID
@@ -810,6 +840,11 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 				unavailable(w, msg.ID, err)
 				return
 			}
+			if err := h.share(r.Context(), s); err != nil {
+				h.remove(s)
+				unavailable(w, msg.ID, errStoreUnreadable)
+				return
+			}
 			w.Header().Set(HeaderSessionID, s.id)
 		} else {
 			s.close()
@@ -825,9 +860,16 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 		// A notification, or the client's answer to a request of the
 		// server's (sampling, elicitation).
 		s.mcp.HandleMessage(r.Context(), msg)
+		if h.share(r.Context(), s) != nil {
+			unavailable(w, jsonrpc.ID{}, errStoreUnreadable)
+			return
+		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	// What the request changes of the session's state (its log level,
+	// its subscriptions) reaches the shared store once it is answered.
+	defer h.share(r.Context(), s)
 	// A dropped connection does not cancel a request in this era. What the
 	// request sends the client on its way (progress, log messages,
 	// requests) streams ahead of its answer when the client accepts a
@@ -895,6 +937,11 @@ func (h *Handler) batchSession(r *http.Request, p estate.Principal) *session {
 		return nil
 	}
 	s := h.lookup(sid, p)
+	if h.opts.Sessions != nil {
+		// Unreadable is answered as not found here: the batch is then
+		// refused as a batch, and the client retries.
+		s, _ = h.fromStore(r.Context(), sid, p, s)
+	}
 	if s == nil || !s.mcp.AcceptsBatches() {
 		return nil
 	}
@@ -915,6 +962,7 @@ func (h *Handler) postBatch(w http.ResponseWriter, r *http.Request, s *session, 
 		ctx = mcp.WithRelatedSender(ctx, rep.push)
 	}
 	out := s.mcp.HandleBatch(ctx, body)
+	h.share(ctx, s)
 	if out == nil {
 		rep.finish(http.StatusAccepted, nil)
 		return
@@ -987,6 +1035,13 @@ func (h *Handler) sessionOf(w http.ResponseWriter, r *http.Request, p estate.Pri
 		return nil
 	}
 	s := h.lookup(sid, p)
+	if h.opts.Sessions != nil && !h.isClosed() {
+		var err error
+		if s, err = h.fromStore(r.Context(), sid, p, s); err != nil {
+			unavailable(w, id, err)
+			return nil
+		}
+	}
 	if s == nil {
 		if h.isClosed() {
 			// Close ended every session: the id was not wrong, the
@@ -1006,6 +1061,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, p estate.Princi
 		return
 	}
 	h.remove(s)
+	h.unshare(s)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -39,6 +39,11 @@ type session struct {
 	mu      sync.Mutex
 	streams map[string]*eventStream // the request streams not yet answered, by id
 	closed  bool
+	// shared is the state last read from or written to the shared store
+	// (Options.Sessions), and sharedRaw the record it was read from or
+	// written as.
+	shared    mcp.SessionState
+	sharedRaw []byte
 }
 
 // sessionTable holds the handshake-era sessions under Handler.mu: by id;
@@ -76,6 +81,7 @@ func newSessionID() string {
 
 var (
 	errClosed       = errors.New("the server is shutting down")
+	errHeld         = errors.New("the session is held already")
 	errTooManyTotal = errors.New("the server holds as many sessions as it may: retry later, or end a session you no longer use (DELETE)")
 )
 
@@ -90,6 +96,10 @@ func (h *Handler) register(s *session) error {
 		return errClosed
 	}
 	t := &h.sessions
+	if t.byID[s.id] != nil {
+		h.mu.Unlock()
+		return errHeld
+	}
 	var displaced *session
 	if own := t.byCaller[s.caller]; own != nil && own.Len() >= h.opts.MaxSessionsPerCaller {
 		displaced = own.Back().Value.(*session)
@@ -270,7 +280,7 @@ func (s *session) serveStream(w http.ResponseWriter, reqCtx, done context.Contex
 }
 
 // close ends the session and its streams' connections, and drops its
-// events from the store.
+// events from the store, unless the store is shared (Options.Sessions).
 func (s *session) close() {
 	s.mu.Lock()
 	if s.closed {
@@ -281,6 +291,11 @@ func (s *session) close() {
 	close(s.gone)
 	s.mu.Unlock()
 	s.mcp.Close()
+	if s.h.opts.Sessions != nil {
+		// The session goes on for the other replicas, and its events
+		// with it, until the client ends it or it expires.
+		return
+	}
 	if err := s.h.opts.Events.ForgetSession(context.Background(), s.id); err != nil {
 		s.h.log.LogAttrs(context.Background(), slog.LevelWarn, "session's events not forgotten", slog.String("error", err.Error()))
 	}

@@ -50,6 +50,17 @@ type Config struct {
 	// time a load balancer needs to see /readyz fail and stop sending new
 	// ones. Set it to the readiness probe's period.
 	ShutdownDelay time.Duration
+	// Store is where the state replicas share is kept: "memory" (or "",
+	// the default) for one process, or a Redis URL (redis://host:port/db,
+	// rediss:// for TLS) that every replica names. See package fleet.
+	Store string
+	// StoreCheck is how often a shared store is pinged for readiness and
+	// its lifecycle overlay re-read, whatever its notifications said.
+	StoreCheck time.Duration
+	// LifecycleSet, when set, makes the process apply these lifecycle
+	// changes (name@X.Y.Z=state, comma-separated) to the shared store's
+	// overlay, once for every replica, and exit instead of serving.
+	LifecycleSet string
 	// Transport is "stdio" (the default) or "http"; HTTP configures the
 	// latter.
 	Transport string
@@ -138,6 +149,9 @@ func (c *Config) Flags(fs *flag.FlagSet, env Env) {
 	env.StringVar(fs, &c.RequestStateKeyFile, "request-state-key-file", "", "a file holding the base64 key (32 bytes) that seals the state of calls waiting for the client's input; replicas must share it (default: a random key of this process)")
 	env.IntVar(fs, &c.PageSize, "page-size", 0, fmt.Sprintf("the most entries a page of tools/list and the other lists holds; negative for one page whatever the length (default %d)", mcp.DefaultPageSize))
 	env.DurationVar(fs, &c.ShutdownDelay, "shutdown-delay", 0, "http: how long after SIGTERM /readyz fails while requests are still served, before shutdown")
+	env.StringVar(fs, &c.Store, "store", "memory", "where replicas share sessions, stream events and the lifecycle overlay: memory (this process only) or a redis:// URL")
+	env.DurationVar(fs, &c.StoreCheck, "store-check", DefaultStoreCheck, "how often a shared store is pinged for readiness and its lifecycle overlay re-read")
+	env.StringVar(fs, &c.LifecycleSet, "lifecycle-set", "", "apply lifecycle changes, name@X.Y.Z=state comma-separated, to the shared store's overlay for every replica, and exit")
 	env.StringVar(fs, &c.Transport, "transport", "stdio", "stdio or http (Streamable HTTP)")
 	c.HTTP.flags(fs, env)
 }
@@ -162,6 +176,15 @@ func (c *Config) requestStateKey() ([]byte, error) {
 func (c *Config) check() error {
 	if c.Transport != "stdio" && c.Transport != "http" {
 		return fmt.Errorf("-transport %q: want stdio or http", c.Transport)
+	}
+	if c.shared() && c.Lifecycle != "" {
+		return errors.New("-lifecycle and a shared -store both say what is callable: the fleet's lifecycle is the store's overlay (change it with -lifecycle-set)")
+	}
+	if c.LifecycleSet != "" && !c.shared() {
+		return errors.New("-lifecycle-set changes a shared store's overlay: give -store redis://...")
+	}
+	if c.StoreCheck <= 0 {
+		return errors.New("-store-check must be positive")
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/fleet"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcphttp"
 )
@@ -72,8 +73,10 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env Env) {
 // server builds the Streamable HTTP server of srv: JWT bearer tokens
 // authenticate each request (RFC 9728 metadata names the issuer), or, on a
 // development server, every request acts as dev. routes serves the
-// operator's paths beside the endpoint; ready gates the endpoint.
-func (h *HTTPConfig) server(ctx context.Context, srv *mcp.Server, dev estate.Principal, logger *slog.Logger, routes http.Handler, ready func() bool) (*mcphttp.Server, error) {
+// operator's paths beside the endpoint; ready gates the endpoint; store
+// keeps the resumable streams' events, and the sessions too when it is
+// shared by replicas.
+func (h *HTTPConfig) server(ctx context.Context, srv *mcp.Server, dev estate.Principal, logger *slog.Logger, routes http.Handler, ready func() bool, store fleet.Store, shared bool) (*mcphttp.Server, error) {
 	opts := mcphttp.Options{
 		Stateless:            h.Stateless,
 		AllowedHosts:         list(h.AllowedHosts),
@@ -85,7 +88,11 @@ func (h *HTTPConfig) server(ctx context.Context, srv *mcp.Server, dev estate.Pri
 		MaxStreams:           h.MaxStreams,
 		MaxStreamsPerCaller:  h.MaxStreamsPerCaller,
 		PollAfter:            h.PollAfter,
+		Events:               store.Events(),
 		Logger:               logger,
+	}
+	if shared {
+		opts.Sessions = store
 	}
 	var issuers []string
 	if h.InsecureDev {

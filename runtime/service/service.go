@@ -23,6 +23,12 @@
 //     {"name@X.Y.Z": "active"|"deprecated"|...} applied at start, on
 //     SIGHUP and whenever its content changes, each change reaching
 //     connected clients as notifications/tools/list_changed;
+//   - the state replicas behind a load balancer share (-store): this
+//     process's memory by default, or a Redis server (redis://...) that
+//     keeps the handshake-era sessions, the resumable streams' events
+//     and the lifecycle overlay, which -lifecycle-set changes once for
+//     every replica (see package fleet); a replica that cannot read it
+//     reports not ready and answers 503;
 //   - structured logging: JSON lines on stderr, written by a goroutine of
 //     their own (oplog.Async), so a stalled stderr costs log lines, never
 //     a request;
@@ -132,6 +138,13 @@ func (s *Service) envPrefix() string {
 	}, s.name())
 }
 
+func (s *Service) stdout() io.Writer {
+	if s.Stdout != nil {
+		return s.Stdout
+	}
+	return os.Stdout
+}
+
 func (s *Service) stderr() io.Writer {
 	if s.Stderr != nil {
 		return s.Stderr
@@ -174,8 +187,9 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// -lifecycle-set serves nobody, so it needs no caller.
 	principal, err := cfg.Principal()
-	if err != nil {
+	if err != nil && cfg.LifecycleSet == "" {
 		return err
 	}
 	logger, closeLog := newLogger(s.stderr())
@@ -197,6 +211,21 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 		opts.PageSize = cfg.PageSize
 	}
 	opts.Observe = newMetrics(reg).observe
+	store, err := s.openStore(cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if cfg.LifecycleSet != "" {
+		registry := func() (*estate.Registry, error) {
+			srv, err := mcp.NewServer(opts)
+			if err != nil {
+				return nil, err
+			}
+			return srv.Registry(), s.Register(srv)
+		}
+		return setLifecycle(ctx, store, registry, cfg.LifecycleSet, s.stdout())
+	}
 	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		return err
@@ -205,11 +234,19 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// load binds the handlers and applies the lifecycle file, then keeps
-	// the file applied until Run returns.
+	shared := &fleetState{store: store}
+	// load binds the handlers and applies the lifecycle file, or the
+	// shared store's overlay, then keeps it applied until Run returns. A
+	// store that cannot be read at start leaves the replica not ready
+	// until it can.
 	load := func() error {
 		if err := s.Register(srv); err != nil {
 			return err
+		}
+		if cfg.shared() {
+			_ = shared.sync(ctx, srv.Registry(), logger)
+			go shared.follow(ctx, srv.Registry(), cfg.StoreCheck, logger)
+			return nil
 		}
 		if cfg.Lifecycle == "" {
 			return nil
@@ -226,20 +263,17 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 	}
 	logger.Info("starting", "server", opts.Name, "version", opts.Version, "transport", cfg.Transport)
 	if cfg.Transport == "http" {
-		return s.serveHTTP(ctx, cfg, srv, principal, logger, reg, load)
+		return s.serveHTTP(ctx, cfg, srv, principal, logger, reg, shared, load)
 	}
 	if err := load(); err != nil {
 		return err
 	}
 	logger.Info("serving", "transport", "stdio")
-	stdin, stdout := s.Stdin, s.Stdout
+	stdin := s.Stdin
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	if stdout == nil {
-		stdout = os.Stdout
-	}
-	err = srv.ServeStream(ctx, stdin, stdout, principal)
+	err = srv.ServeStream(ctx, stdin, s.stdout(), principal)
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		// A signal asked for the shutdown, and it is done: every request
 		// in flight, and every open subscription, answered.
@@ -253,19 +287,23 @@ func (s *Service) Run(ctx context.Context, args []string) error {
 // estate loads; the endpoint answers 503 until it has. On shutdown /readyz
 // fails for cfg.ShutdownDelay while requests are still served, and then
 // the server drains.
-func (s *Service) serveHTTP(ctx context.Context, cfg *Config, srv *mcp.Server, p estate.Principal, logger *slog.Logger, reg *prometheus.Registry, load func() error) error {
+func (s *Service) serveHTTP(ctx context.Context, cfg *Config, srv *mcp.Server, p estate.Principal, logger *slog.Logger, reg *prometheus.Registry, shared *fleetState, load func() error) error {
 	var ready atomic.Bool
 	routes := http.NewServeMux()
 	routes.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	routes.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
-		if !ready.Load() {
+		switch err := shared.err(); {
+		case !ready.Load():
 			http.Error(w, "not ready", http.StatusServiceUnavailable)
-			return
+		case err != nil:
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+		default:
+			io.WriteString(w, "ready\n")
 		}
-		io.WriteString(w, "ready\n")
 	})
 	routes.Handle("GET /metrics", metricsHandler(reg))
-	hs, err := cfg.HTTP.server(ctx, srv, p, logger, routes, ready.Load)
+	serving := func() bool { return ready.Load() && shared.err() == nil }
+	hs, err := cfg.HTTP.server(ctx, srv, p, logger, routes, serving, shared.store, cfg.shared())
 	if err != nil {
 		return err
 	}
