@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -13,8 +15,10 @@ import (
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mcphttp"
 )
 
 // listTools is the estate size of the tools/list row.
@@ -185,46 +189,91 @@ func BenchmarkListScale(b *testing.B) {
 }
 
 // BenchmarkListPages is tools/list over an estate of 5,000 tools, all
-// visible, in pages of 100, through Session.Handle: the first page, one
-// from the middle and the last, each asked for with its cursor. A page
-// is a slice of the view's encoded list found by binary search, so its
-// time should not grow with its position in the list.
+// visible, in pages of 100: the first page, one from the middle and the
+// last, each asked for with its cursor, through Session.Handle
+// (transport=none) and over Streamable HTTP (transport=http: the
+// stateless era, one POST a page, as a client pages through a large
+// estate). A page is a slice of the view's encoded list found by binary
+// search, so its time should not grow with its position in the list.
 func BenchmarkListPages(b *testing.B) {
 	const tools, size = 5000, 100
 	e := syntheticEstate(b, estateKey{tools: tools, pageSize: size})
 	sess := initializedSession(b, e.srv, principalOf(0))
-	// The cursors of every page, found by paging through once.
-	requests := [][]byte{listRequest}
-	for {
-		resp := sess.Handle(context.Background(), requests[len(requests)-1])
-		if n := countTools(resp); n != size {
-			b.Fatalf("page %d lists %d tools, want %d", len(requests), n, size)
+	h := mcphttp.NewHandler(e.srv, mcphttp.Options{Authenticator: auth.Static{Principal: principalOf(0)}, Stateless: true})
+	ts := httptest.NewServer(h)
+	b.Cleanup(func() {
+		h.Close()
+		ts.CloseClientConnections()
+		ts.Close()
+	})
+	hc := &http.Client{Transport: newHTTPTransport(b)}
+	web := &rawClient{hc: hc, url: ts.URL + "/mcp", header: http.Header{
+		"Content-Type":                {"application/json"},
+		"Accept":                      {"application/json, text/event-stream"},
+		mcphttp.HeaderProtocolVersion: {statelessRevision},
+		mcphttp.HeaderMethod:          {"tools/list"},
+	}}
+	page := func(cursor string, stateless bool) []byte {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
 		}
-		var page struct {
+		if stateless {
+			params["_meta"] = statelessMeta()
+		}
+		return request(2, "tools/list", params)
+	}
+	// The cursors of every page, found by paging through once, in both
+	// ways; the pages must be the same.
+	var cursors []string
+	for cursor := ""; ; {
+		resp := sess.Handle(context.Background(), page(cursor, false))
+		status, overHTTP, _, err := web.post(page(cursor, true), web.header)
+		if err != nil || status != http.StatusOK {
+			b.Fatalf("page %d over HTTP: %d %v %.300s", len(cursors)+1, status, err, overHTTP)
+		}
+		if n, m := countTools(resp), countTools(overHTTP); n != size || m != size {
+			b.Fatalf("page %d lists %d tools (%d over HTTP), want %d", len(cursors)+1, n, m, size)
+		}
+		cursors = append(cursors, cursor)
+		var next struct {
 			Result struct {
 				NextCursor string `json:"nextCursor"`
 			} `json:"result"`
 		}
-		if err := json.Unmarshal(resp, &page); err != nil {
+		if err := json.Unmarshal(resp, &next); err != nil {
 			b.Fatal(err)
 		}
-		if page.Result.NextCursor == "" {
+		if !bytes.Contains(overHTTP, []byte(`"nextCursor":"`+next.Result.NextCursor+`"`)) && next.Result.NextCursor != "" {
+			b.Fatalf("page %d: HTTP's next cursor is not the session's", len(cursors))
+		}
+		if next.Result.NextCursor == "" {
 			break
 		}
-		requests = append(requests, request(2, "tools/list", map[string]any{"cursor": page.Result.NextCursor}))
+		cursor = next.Result.NextCursor
 	}
-	if len(requests) != tools/size {
-		b.Fatalf("%d pages, want %d", len(requests), tools/size)
+	if len(cursors) != tools/size {
+		b.Fatalf("%d pages, want %d", len(cursors), tools/size)
 	}
 	runtime.GC()
 	for _, at := range []struct {
 		name string
 		page int
-	}{{"first", 0}, {"middle", len(requests) / 2}, {"last", len(requests) - 1}} {
-		b.Run("page="+at.name, func(b *testing.B) {
+	}{{"first", 0}, {"middle", len(cursors) / 2}, {"last", len(cursors) - 1}} {
+		direct, overHTTP := page(cursors[at.page], false), page(cursors[at.page], true)
+		b.Run("transport=none/page="+at.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sess.Handle(context.Background(), requests[at.page])
+				sess.Handle(context.Background(), direct)
+			}
+			b.ReportMetric(size, "tools/page")
+		})
+		b.Run("transport=http/page="+at.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if status, _, _, err := web.post(overHTTP, web.header); err != nil || status != http.StatusOK {
+					b.Fatalf("%d %v", status, err)
+				}
 			}
 			b.ReportMetric(size, "tools/page")
 		})

@@ -365,17 +365,21 @@ func (r *results) scaleRows(t *table) {
 	}
 }
 
-// pageRow is tools/list of a 5,000-tool estate in pages of 100: the first
-// page, the middle one and the last, whose times should be the same.
+// pageRow is tools/list of a 5,000-tool estate in pages of 100, through
+// Session.Handle and over Streamable HTTP: the first page, the middle one
+// and the last, whose times should be the same.
 func (r *results) pageRow(t *table) {
-	first, middle, last := r.get("ListPages/page=first", "sec/op"), r.get("ListPages/page=middle", "sec/op"), r.get("ListPages/page=last", "sec/op")
-	if !first.ok() || !last.ok() {
-		return
+	for _, tr := range []struct{ name, label string }{{"none", "through Session.Handle"}, {"http", "over Streamable HTTP (stateless)"}} {
+		base := "ListPages/transport=" + tr.name + "/page="
+		first, middle, last := r.get(base+"first", "sec/op"), r.get(base+"middle", "sec/op"), r.get(base+"last", "sec/op")
+		if !first.ok() || !last.ok() {
+			continue
+		}
+		t.row("tools/list of 5,000 tools in pages of 100, by cursor, "+tr.label,
+			fmt.Sprintf("first %s, middle %s, last %s", dur(first), dur(middle), dur(last)),
+			"—", fmt.Sprintf("last/first %.2f", last.Center/first.Center),
+			"a page's time does not grow with its place in the list", yes(last.Center <= 1.2*first.Center))
 	}
-	t.row("tools/list of 5,000 tools in pages of 100, by cursor",
-		fmt.Sprintf("first %s, middle %s, last %s", dur(first), dur(middle), dur(last)),
-		"—", fmt.Sprintf("last/first %.2f", last.Center/first.Center),
-		"a page's time does not grow with its place in the list", yes(last.Center <= 1.2*first.Center))
 }
 
 // scaleOrder sorts the curve by estate, then view size.
