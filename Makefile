@@ -93,10 +93,11 @@ conformance:
 # the generated package has shards past 256 versions, see
 # docs/benchmarks.md); BENCH_BUILD_COUNT=1 then keeps the run under 40
 # minutes. Not part of `make test`.
-# The HTTP group (22 results: 6 servers, 2 clients, 1 and 8 concurrent
-# clients) runs 6 times, the fewest that give benchstat an interval, for
-# 300 ms each: with b.N's ramp and the sessions opened, well under a second
-# per result, so about a minute and a half on 2 cores. 300 ms is still some
+# The HTTP group (28 results: 6 servers; the raw client with 1, 8 and 32
+# concurrent clients, the SDK client with 1 and 8) runs 6 times, the
+# fewest that give benchstat an interval, for 300 ms each: with b.N's ramp
+# and the sessions opened, well under a second per result, so about two
+# minutes on 2 cores. 300 ms is still some
 # 3,000 calls per run for mcpgen (its p99 rests on the slowest 30) and a few
 # hundred for the slowest anchor, whose p50 is what mcpgen's p99 is held
 # against.
