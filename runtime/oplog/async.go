@@ -100,10 +100,12 @@ func (a *Async) queue(it item) {
 	}
 }
 
-// logCall queues a call record (see LogCall): as it is when it needs no
-// clipping, the common case, or else as its clipped slog record.
+// logCall queues a call record (see LogCall) as it is, its arguments as
+// text: the writer makes its slog record and clips it as Handle would
+// (see handle). A record whose arguments are a preview value goes through
+// Handle, clipped now: the value is the caller's.
 func (a *Async) logCall(ctx context.Context, c *CallRecord) {
-	if !fitsCall(c, a.limits) {
+	if c.Arguments == nil {
 		_ = a.Handle(ctx, c.Record())
 		return
 	}
@@ -211,7 +213,9 @@ func (a *Async) handle(it item) {
 	a.reportDropped()
 	r := it.r
 	if it.isCall {
-		r = it.call.Record()
+		if r = it.call.Record(); !fits(r, a.limits) {
+			r = clipRecord(r, a.limits)
+		}
 	}
 	_ = it.h.Handle(context.WithoutCancel(it.ctx), r) // a log that cannot be written is not the request's failure
 }

@@ -52,27 +52,12 @@ func (c *CallRecord) Record() slog.Record {
 
 // LogCall writes c to h, which has said it is enabled at Info. An Async
 // queues c as it is, so that the caller pays for neither the record's
-// attributes nor a copy of them; any other handler gets c.Record().
+// attributes, nor a copy of them, nor their clipping (its writer does all
+// three); any other handler gets c.Record().
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
 	if a, ok := h.(*Async); ok {
 		a.logCall(ctx, c)
 		return
 	}
 	_ = h.Handle(ctx, c.Record()) // a log that cannot be written is not the call's failure
-}
-
-// fitsCall is fits for a call record: text arguments and strings that
-// need no clipping.
-func fitsCall(c *CallRecord, limits Limits) bool {
-	if c.Arguments == nil {
-		return false
-	}
-	total := len(CallMessage)
-	for _, n := range [...]int{len(c.Tool), len(c.Version), len(c.SchemaHash), len(c.RequestID), len(c.Arguments)} {
-		if n > limits.MaxString {
-			return false
-		}
-		total += n
-	}
-	return total <= limits.MaxRecord
 }
