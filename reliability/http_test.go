@@ -33,7 +33,6 @@ import (
 type httpExchange struct {
 	name       string
 	method     string // "" is POST
-	token      string // "" is the rig's valid token
 	headers    []string
 	body       string
 	wantStatus int

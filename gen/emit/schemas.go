@@ -164,13 +164,6 @@ func (g *gen) schemaVar(f *jen.File, name, field string, v *ir.Version, s *schem
 	f.Line()
 }
 
-// repairSignature is the parameters and results of a version's Repair
-// function.
-func repairSignature() (params, results *jen.Statement) {
-	return jen.Params(jen.Id("data").Index().Byte(), jen.Id("defaults").Map(jen.String()).Any()),
-		jen.Params(jen.Id("repaired").Index().Byte(), jen.Id("remaining").Qual(pkgSchema, "Errors"), jen.Err().Error())
-}
-
 // repairArgumentsSignature is the parameters and results of RepairArguments.
 func repairArgumentsSignature() *jen.Statement {
 	return jen.Params(

@@ -46,10 +46,6 @@ func ResourceContent(r ResourceContents) Content {
 	return Content{Type: ContentResource, Resource: &r}
 }
 
-// appendString appends s as a JSON string. Invalid UTF-8 is written as
-// U+FFFD, as encoding/json writes it.
-func appendString(b []byte, s string) []byte { return textdec.AppendQuote(b, s) }
-
 // appendMember appends `,"name":"value"`; name needs no escaping.
 func appendMember(b []byte, name, value string) []byte { return textdec.AppendMember(b, name, value) }
 
