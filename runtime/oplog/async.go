@@ -39,24 +39,55 @@ type Async struct {
 }
 
 type queue struct {
-	items   chan item
+	items   chan *entry
 	dropped atomic.Int64
 	done    chan struct{} // closed when the writer goroutine ends
 
 	mu     sync.RWMutex // held for reading while queueing, for writing by Close
 	closed bool
+
+	line []byte // the writer's: the call record's line it writes itself
 }
 
-// item is a record waiting to be written: r, or call when isCall. ctx is
-// the caller's, which may be cancelled by the time the record is written:
-// the writer hands the next handler context.WithoutCancel of it, made
-// there rather than on the caller's path.
-type item struct {
+// entry is a record waiting to be written: r, or call when isCall, whose
+// arguments are in args, a buffer the entry owns. ctx is the caller's,
+// which may be cancelled by the time the record is written: the writer
+// hands the next handler context.WithoutCancel of it, made there rather
+// than on the caller's path.
+//
+// Entries are pooled: the queue holds pointers, so that queueing a record
+// copies a word, not the record, and a call's record, arguments and all,
+// costs its request no allocation once the pool has entries.
+type entry struct {
 	h      slog.Handler
 	ctx    context.Context
 	r      slog.Record
 	call   CallRecord
+	args   []byte
 	isCall bool
+}
+
+var entries = sync.Pool{New: func() any { return new(entry) }}
+
+func newEntry(h slog.Handler, ctx context.Context) *entry {
+	e := entries.Get().(*entry)
+	e.h, e.ctx = h, ctx
+	return e
+}
+
+// maxPooledArgs bounds the arguments' buffer an entry keeps in the pool:
+// one call of a megabyte of arguments (whose line clips them) must not
+// make every pooled entry hold a megabyte.
+const maxPooledArgs = 16 << 10
+
+// release returns e to the pool, holding nothing of the record it was.
+func release(e *entry) {
+	args := e.args[:0]
+	if cap(args) > maxPooledArgs {
+		args = nil
+	}
+	*e = entry{args: args}
+	entries.Put(e)
 }
 
 // NewAsync starts the goroutine that writes to next.
@@ -65,7 +96,7 @@ func NewAsync(next slog.Handler, opts AsyncOptions) *Async {
 		opts.Buffer = DefaultBuffer
 	}
 	a := &Async{next: next, root: next, limits: opts.Limits.withDefaults(),
-		q: &queue{items: make(chan item, opts.Buffer), done: make(chan struct{})}}
+		q: &queue{items: make(chan *entry, opts.Buffer), done: make(chan struct{})}}
 	go a.write()
 	return a
 }
@@ -81,28 +112,30 @@ func (a *Async) Handle(ctx context.Context, r slog.Record) error {
 		q.dropped.Add(1)
 		return nil
 	}
+	e := newEntry(a.next, ctx)
 	if fits(r, a.limits) {
-		r = r.Clone() // its attributes may share an array the caller reuses
+		e.r = r.Clone() // its attributes may share an array the caller reuses
 	} else {
-		r = clipRecord(r, a.limits)
+		e.r = clipRecord(r, a.limits)
 	}
-	a.queue(item{h: a.next, ctx: ctx, r: r})
+	a.queue(e)
 	return nil
 }
 
-// queue queues it, or drops and counts it when the queue is full. The
+// queue queues e, or drops and counts it when the queue is full. The
 // caller holds q.mu for reading.
-func (a *Async) queue(it item) {
+func (a *Async) queue(e *entry) {
 	select {
-	case a.q.items <- it:
+	case a.q.items <- e:
 	default:
 		a.q.dropped.Add(1)
+		release(e)
 	}
 }
 
-// logCall queues a call record (see LogCall) as it is, its arguments as
-// text: the writer makes its slog record and clips it as Handle would
-// (see handle). A record whose arguments are a preview value goes through
+// logCall queues a call record (see LogCall) as it is, its arguments
+// copied into the entry's buffer: the writer writes its line (see
+// writeCall). A record whose arguments are a preview value goes through
 // Handle, clipped now: the value is the caller's.
 func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 	if c.Arguments == nil {
@@ -116,7 +149,14 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 		q.dropped.Add(1)
 		return
 	}
-	a.queue(item{h: a.next, ctx: ctx, call: *c, isCall: true})
+	e := newEntry(a.next, ctx)
+	e.call, e.isCall = *c, true
+	e.args = append(e.args, c.Arguments...)
+	if e.args == nil {
+		e.args = []byte{} // empty text, not the absent text nil stands for
+	}
+	e.call.Arguments = e.args
+	a.queue(e)
 }
 
 // fits reports whether r needs no clipping: a short message and short
@@ -124,8 +164,7 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 // call's arguments), within the record's bytes in all. Anything else, a
 // map or a group, is clipped by clipRecord.
 func fits(r slog.Record, limits Limits) bool {
-	left := limits.MaxRecord - len(r.Message)
-	ok := len(r.Message) <= limits.MaxString
+	f := startFitting(r.Message, limits)
 	r.Attrs(func(at slog.Attr) bool {
 		n := len(at.Key)
 		switch at.Value.Kind() {
@@ -134,19 +173,39 @@ func fits(r slog.Record, limits Limits) bool {
 		case slog.KindAny:
 			raw, isRaw := at.Value.Any().(json.RawMessage)
 			if !isRaw {
-				ok = false
+				f.ok = false
 				return false
 			}
 			n += len(raw)
 		case slog.KindGroup, slog.KindLogValuer:
-			ok = false
+			f.ok = false
 			return false
 		}
-		left -= n
-		ok = ok && n <= limits.MaxString && left >= 0
-		return ok
+		return f.attr(n)
 	})
-	return ok
+	return f.ok
+}
+
+// fitting is fits's count, one attribute at a time: what a record that
+// is not a slog record yet (a CallRecord) is checked with, by the same
+// rule.
+type fitting struct {
+	Limits
+	left int  // bytes of strings the record has left
+	ok   bool // no clipping needed so far
+}
+
+// startFitting starts counting a record whose message is msg.
+func startFitting(msg string, limits Limits) fitting {
+	return fitting{Limits: limits, left: limits.MaxRecord - len(msg), ok: len(msg) <= limits.MaxString}
+}
+
+// attr counts an attribute whose key and value take n bytes, and reports
+// whether the record still needs no clipping.
+func (f *fitting) attr(n int) bool {
+	f.left -= n
+	f.ok = f.ok && n <= f.MaxString && f.left >= 0
+	return f.ok
 }
 
 func (a *Async) WithAttrs(attrs []slog.Attr) slog.Handler {
@@ -175,8 +234,8 @@ const batchPause = 500 * time.Microsecond
 
 func (a *Async) write() {
 	defer close(a.q.done)
-	for it := range a.q.items {
-		a.handle(it)
+	for e := range a.q.items {
+		a.handle(e)
 		for {
 			time.Sleep(batchPause)
 			n, open := a.drain()
@@ -197,11 +256,11 @@ func (a *Async) write() {
 func (a *Async) drain() (n int, open bool) {
 	for {
 		select {
-		case it, ok := <-a.q.items:
+		case e, ok := <-a.q.items:
 			if !ok {
 				return n, false
 			}
-			a.handle(it)
+			a.handle(e)
 			n++
 		default:
 			return n, true
@@ -209,15 +268,37 @@ func (a *Async) drain() (n int, open bool) {
 	}
 }
 
-func (a *Async) handle(it item) {
+// handle writes e and returns it to the pool. Only the writer goroutine
+// calls it.
+func (a *Async) handle(e *entry) {
 	a.reportDropped()
-	r := it.r
-	if it.isCall {
-		if r = it.call.Record(); !fits(r, a.limits) {
-			r = clipRecord(r, a.limits)
+	if e.isCall {
+		a.writeCall(e)
+	} else {
+		_ = e.h.Handle(context.WithoutCancel(e.ctx), e.r) // a log that cannot be written is not the request's failure
+	}
+	release(e)
+}
+
+// writeCall writes a call record as Handle would have queued its slog
+// record: clipped when it does not fit. When the next handler is a
+// JSONHandler and the record fits, the writer appends the record's line
+// itself (see appendCallLine), the line the slog handler would write,
+// without making the slog record.
+func (a *Async) writeCall(e *entry) {
+	c := &e.call
+	if j, ok := e.h.(*JSONHandler); ok && c.fits(a.limits) {
+		var written bool
+		if a.q.line, written = appendCallLine(a.q.line[:0], c); written {
+			j.writeLine(a.q.line)
+			return
 		}
 	}
-	_ = it.h.Handle(context.WithoutCancel(it.ctx), r) // a log that cannot be written is not the request's failure
+	r := c.Record()
+	if !fits(r, a.limits) {
+		r = clipRecord(r, a.limits)
+	}
+	_ = e.h.Handle(context.WithoutCancel(e.ctx), r)
 }
 
 // reportDropped writes the warning for the records dropped since the last.

@@ -1,6 +1,7 @@
 package oplog
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -14,7 +15,8 @@ const CallMessage = "tool call"
 // under which contract, for which request, with what arguments. The server
 // fills one in per call and LogCall writes it; the slog.Record it becomes
 // (see Record) is built only where it is written, which for an Async is
-// the writer's goroutine, not the request's.
+// the writer's goroutine, not the request's, and for an Async over a
+// JSONHandler not at all: the writer appends the record's line itself.
 type CallRecord struct {
 	Time       time.Time
 	Tool       string
@@ -22,11 +24,27 @@ type CallRecord struct {
 	SchemaHash string
 	RequestID  string
 	// Arguments are the call's arguments as the JSON text sent, when
-	// they are logged so; the record must own them (the caller's buffer
-	// is reused). Otherwise Preview is what is logged of them: a value
-	// of package schema's model (a clipped, redacted preview).
+	// they are logged so; LogCall reads them only while it runs (what it
+	// hands on holds a copy: the caller's buffer is reused). Otherwise
+	// Preview is
+	// what is logged of them: a value of package schema's model (a
+	// clipped, redacted preview).
 	Arguments json.RawMessage
 	Preview   any
+}
+
+// argumentsKey is the key of the record's last attribute, its arguments.
+const argumentsKey = "arguments"
+
+// attrs are the record's string attributes, keys and values, in the order
+// they are written; the arguments follow them.
+func (c *CallRecord) attrs() [4][2]string {
+	return [4][2]string{
+		{"tool", c.Tool},
+		{"version", c.Version},
+		{"schema_hash", c.SchemaHash},
+		{"request_id", c.RequestID},
+	}
 }
 
 // Record is c as the slog record every handler takes: CallMessage at
@@ -34,30 +52,43 @@ type CallRecord struct {
 // arguments.
 func (c *CallRecord) Record() slog.Record {
 	r := slog.NewRecord(c.Time, slog.LevelInfo, CallMessage, 0)
+	for _, kv := range c.attrs() {
+		r.AddAttrs(slog.String(kv[0], kv[1]))
+	}
 	var args slog.Value
 	if c.Arguments != nil {
 		args = slog.AnyValue(c.Arguments)
 	} else {
 		args = slog.AnyValue(c.Preview)
 	}
-	r.AddAttrs(
-		slog.String("tool", c.Tool),
-		slog.String("version", c.Version),
-		slog.String("schema_hash", c.SchemaHash),
-		slog.String("request_id", c.RequestID),
-		slog.Attr{Key: "arguments", Value: args},
-	)
+	r.AddAttrs(slog.Attr{Key: argumentsKey, Value: args})
 	return r
 }
 
+// fits is fits(c.Record(), limits) for a record whose arguments are text,
+// without making the record.
+func (c *CallRecord) fits(limits Limits) bool {
+	f := startFitting(CallMessage, limits)
+	for _, kv := range c.attrs() {
+		if !f.attr(len(kv[0]) + len(kv[1])) {
+			return false
+		}
+	}
+	return f.attr(len(argumentsKey) + len(c.Arguments))
+}
+
 // LogCall writes c to h, which has said it is enabled at Info. An Async
-// queues c as it is, so that the caller pays for neither the record's
-// attributes, nor a copy of them, nor their clipping (its writer does all
-// three); any other handler gets c.Record().
+// queues c as it is, its arguments copied into a pooled buffer, so that
+// the caller pays for neither the record's attributes, nor their
+// clipping, nor an allocation (its writer does the rest); any other
+// handler gets c.Record(), with a copy of the arguments (a handler may
+// keep the record).
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
 	if a, ok := h.(*Async); ok {
 		a.logCall(ctx, c)
 		return
 	}
-	_ = h.Handle(ctx, c.Record()) // a log that cannot be written is not the call's failure
+	own := *c
+	own.Arguments = bytes.Clone(c.Arguments)
+	_ = h.Handle(ctx, own.Record()) // a log that cannot be written is not the call's failure
 }

@@ -1,0 +1,136 @@
+package oplog
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// JSONHandler writes records as JSON lines to a writer: it is
+// slog.NewJSONHandler(w, nil), and writes what that handler writes. Under
+// an Async it also writes the call log's lines itself: the Async's writer
+// appends a call record's line as the slog handler would write it, byte
+// for byte, without making a slog record, reflecting on the arguments or
+// allocating (see LogCall). That is why a service's log is an Async over
+// a JSONHandler rather than over slog's own: the call log, one line a
+// call, is most of what it writes.
+//
+// Handlers derived by WithAttrs or WithGroup are slog's: their lines
+// carry more than a call record, and the Async hands them the record.
+type JSONHandler struct {
+	slog.Handler
+	out *lockedWriter
+}
+
+// NewJSONHandler returns a JSONHandler writing to w.
+func NewJSONHandler(w io.Writer) *JSONHandler {
+	out := &lockedWriter{w: w}
+	return &JSONHandler{Handler: slog.NewJSONHandler(out, nil), out: out}
+}
+
+// writeLine writes one line the slog handler would have written.
+func (h *JSONHandler) writeLine(line []byte) {
+	_, _ = h.out.Write(line) // a log that cannot be written is not the request's failure
+}
+
+// lockedWriter keeps the lines written by the slog handler and those
+// written by writeLine whole: each Write is one line.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// appendCallLine appends to dst the line slog.NewJSONHandler(w, nil)
+// writes for c.Record(), for a record with text arguments that needs no
+// clipping (c.fits). ok is false, and dst is not to be used, where the
+// slog handler's line says something went wrong: arguments that are not
+// JSON text, a time whose year has not four digits. The caller then
+// hands it the record.
+func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
+	dst = append(dst, '{')
+	if !c.Time.IsZero() {
+		if y := c.Time.Year(); y < 0 || y >= 10000 {
+			return dst, false
+		}
+		dst = append(dst, `"time":"`...)
+		dst = c.Time.AppendFormat(dst, time.RFC3339Nano)
+		dst = append(dst, `",`...)
+	}
+	dst = append(dst, `"level":"INFO","msg":`...)
+	dst = appendJSONString(dst, CallMessage)
+	for _, kv := range c.attrs() {
+		dst = append(dst, ',')
+		dst = appendJSONString(dst, kv[0])
+		dst = append(dst, ':')
+		dst = appendJSONString(dst, kv[1])
+	}
+	dst = append(dst, `,"`+argumentsKey+`":`...)
+	// slog writes json.RawMessage through json.Encoder, which compacts
+	// it, and fails on text that is not JSON: the same function, here.
+	buf := bytes.NewBuffer(dst)
+	if json.Compact(buf, c.Arguments) != nil {
+		return buf.Bytes(), false
+	}
+	return append(buf.Bytes(), '}', '\n'), true
+}
+
+// appendJSONString appends s as slog's JSON handler writes a string: as
+// encoding/json does with HTML escaping off, which is not quite as
+// textdec.AppendQuote writes the server's answers: \b and \f are written
+// \u0008 and \u000c, and U+2028 and U+2029 are escaped.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

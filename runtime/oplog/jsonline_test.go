@@ -1,0 +1,177 @@
+package oplog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// oddPieces are what the strings of the generated records are made of:
+// everything slog's JSON handler escapes, or might be thought to.
+var oddPieces = []string{
+	"a", "payments.lookup", "3.0.0", " ", `"`, `\`, "/", "<", ">", "&", "\x00", "\x01", "\b", "\f",
+	"\n", "\r", "\t", "\x1f", "\x7f", "é", "ك", "😀", "\u2028", "\u2029", "\ufffd", "\xff", "\xc3",
+	"\xe2\x80", `\u2028`, "{", "}", ":", ",",
+}
+
+func oddString(rng *rand.Rand, pieces int) string {
+	var b strings.Builder
+	for range rng.IntN(pieces + 1) {
+		b.WriteString(oddPieces[rng.IntN(len(oddPieces))])
+	}
+	return b.String()
+}
+
+// oddArguments is JSON text as a peer may send it (spaced out, with
+// escapes, with characters that need none in JSON but do in slog's
+// strings), long or short, and now and then text that is not JSON at all.
+func oddArguments(rng *rand.Rand) json.RawMessage {
+	switch rng.IntN(12) {
+	case 0:
+		return json.RawMessage(`{`)
+	case 1:
+		return json.RawMessage{} // empty, not absent
+	case 2:
+		return json.RawMessage(" \t\n{ \"a\" :\r\n [ 1 , 2.5e3 , true , null , { } , [ ] ] }\n")
+	case 3:
+		return json.RawMessage(`"` + strings.Repeat("x", rng.IntN(300)) + `"`)
+	case 4:
+		return json.RawMessage("{\"raw\":\"\u2028\u2029<>&\xff\"}") // not valid UTF-8 inside a string
+	}
+	v := map[string]any{}
+	for range rng.IntN(6) {
+		v[oddString(rng, 8)] = []any{oddString(rng, 40), rng.Float64(), rng.IntN(2) == 0}
+	}
+	raw, _ := json.Marshal(v)
+	if rng.IntN(2) == 0 {
+		var spaced bytes.Buffer
+		_ = json.Indent(&spaced, raw, " ", "\t ")
+		raw = spaced.Bytes()
+	}
+	return raw
+}
+
+func oddTime(rng *rand.Rand) time.Time {
+	switch rng.IntN(8) {
+	case 0:
+		return time.Time{}
+	case 1:
+		return time.Now() // with a monotonic reading
+	case 2:
+		return time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	case 3:
+		return time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)
+	case 4:
+		return time.Date(2026, 3, 12, 9, 30, 0, 120000000, time.FixedZone("", -(3*3600+30*60)))
+	}
+	return time.Unix(rng.Int64N(1<<34), rng.Int64N(1e9)).In(time.FixedZone("X", rng.IntN(50000)-25000))
+}
+
+func oddCallRecord(rng *rand.Rand) CallRecord {
+	return CallRecord{
+		Time: oddTime(rng), Tool: oddString(rng, 6), Version: oddString(rng, 3),
+		SchemaHash: oddString(rng, 12), RequestID: oddString(rng, 4), Arguments: oddArguments(rng),
+	}
+}
+
+// slogCallLine is the line the slog JSON handler writes for c, clipped as
+// an Async clips it: what the service's log wrote before it wrote call
+// records' lines itself.
+func slogCallLine(t *testing.T, c *CallRecord, limits Limits) string {
+	t.Helper()
+	r := c.Record()
+	if !fits(r, limits) {
+		r = clipRecord(r, limits)
+	}
+	var out bytes.Buffer
+	if err := slog.NewJSONHandler(&out, nil).Handle(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// TestCallLineIsSlogsLine: for every record that needs no clipping,
+// appendCallLine writes the slog JSON handler's line byte for byte, or
+// declines (and then the slog handler's line has an error in it); and
+// a call record fits exactly when its slog record does.
+func TestCallLineIsSlogsLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	limits := Limits{MaxString: 200, MaxRecord: 600}
+	var written, declined int
+	for i := range 20000 {
+		c := oddCallRecord(rng)
+		if got, want := c.fits(limits), fits(c.Record(), limits); got != want {
+			t.Fatalf("record %d: the call record fits %v, its slog record %v: %+v", i, got, want, c)
+		}
+		if !c.fits(limits) {
+			continue
+		}
+		want := slogCallLine(t, &c, limits)
+		line, ok := appendCallLine([]byte("earlier line\n"), &c)
+		if !ok {
+			declined++
+			if !strings.Contains(want, "!ERROR") {
+				t.Fatalf("record %d: declined a line slog writes without an error: %s", i, want)
+			}
+			continue
+		}
+		written++
+		if got := strings.TrimPrefix(string(line), "earlier line\n"); got != want {
+			t.Fatalf("record %d:\nslog  %q\ncall  %q", i, want, got)
+		}
+	}
+	if written < 5000 || declined == 0 {
+		t.Errorf("%d lines written, %d declined: the records do not exercise both", written, declined)
+	}
+}
+
+// TestAsyncCallLinesAreSlogsLines: through an Async over a JSONHandler (a
+// service's log) the call log's lines are the lines an Async over slog's
+// own JSON handler writes, clipped ones included, in order, with other
+// records between them.
+func TestAsyncCallLinesAreSlogsLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	opts := AsyncOptions{Limits: Limits{MaxString: 200, MaxRecord: 600}, Buffer: 1 << 14}
+	var direct, viaSlog bytes.Buffer
+	fast := NewAsync(NewJSONHandler(&direct), opts)
+	slow := NewAsync(slog.NewJSONHandler(&viaSlog, nil), opts)
+	args := make([]byte, 0, 1024)
+	for i := range 5000 {
+		c := oddCallRecord(rng)
+		if i%3 == 0 {
+			c.Arguments, c.Preview = nil, map[string]any{"pin": "[REDACTED]", "n": oddString(rng, 50)}
+		}
+		sent := c.Arguments
+		for _, a := range []*Async{fast, slow} {
+			// The caller's buffer is reused once LogCall returns.
+			if sent != nil {
+				args = append(args[:0], sent...)
+				c.Arguments = args
+			}
+			LogCall(context.Background(), a, &c)
+			clear(args)
+			between := slog.NewRecord(c.Time, slog.LevelInfo, "between", 0)
+			between.AddAttrs(slog.Int("i", i))
+			_ = a.Handle(context.Background(), between)
+		}
+	}
+	for _, a := range []*Async{fast, slow} {
+		if err := a.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, want := strings.Split(direct.String(), "\n"), strings.Split(viaSlog.String(), "\n")
+	if len(got) != 2*5000+1 {
+		t.Fatalf("%d lines written of %d", len(got)-1, 2*5000)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("line %d:\nslog   %q\nsink   %q", i, want[i], got[i])
+		}
+	}
+}
