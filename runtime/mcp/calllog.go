@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -26,10 +25,11 @@ const Redacted = "[REDACTED]"
 // credentials. The arguments logged are what loggedArguments says.
 //
 // The record is an oplog.CallRecord, not a slog call: with the service's
-// asynchronous sink (oplog.Async) it is queued as it is, and its slog
-// record, attributes and all, is built by the sink's writer, so a call
-// with the log on costs the request little more than one with it off
-// (BenchmarkCallHandle in bench/).
+// asynchronous sink (oplog.Async) it is queued as it is, its arguments
+// copied into a buffer the sink pools, and its line is written by the
+// sink's writer (over an oplog.JSONHandler, without a slog record), so a
+// call with the log on costs the request no allocation and little time
+// more than one with it off (BenchmarkCallHandle in bench/).
 func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
 	h := s.log.Handler()
 	if !h.Enabled(ctx, slog.LevelInfo) {
@@ -45,14 +45,15 @@ func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
 
 // loggedArguments is what the call log shows of a call's arguments. When
 // the input schema marks nothing secret and the text fits one string of a
-// record, it is the text as sent, copied (the record is written after the
-// request's buffers are reused): no decoding on the request's path, and
-// the log's writer renders it as it is. Otherwise it is a preview decoded
+// record, it is the text as sent (oplog.LogCall copies what it keeps: the
+// record is written after the request's buffers are reused): no decoding
+// on the request's path, and the log's writer renders it as it is.
+// Otherwise it is a preview decoded
 // as far as one record holds (oplog.Preview: logging a call never decodes
 // more of it than the line shows) with every x-secret value redacted.
 func loggedArguments(call *Call) (text json.RawMessage, preview any) {
 	if !call.Spec.InputSchema.HasSecrets() && len(call.Raw) <= oplog.DefaultMaxString {
-		return bytes.Clone(call.Raw), nil
+		return call.Raw, nil
 	}
 	return nil, redact(oplog.Preview(call.Raw, oplog.Limits{}), call.Spec.InputSchema)
 }
