@@ -71,7 +71,7 @@ func newBankServer(tb testing.TB) *mcp.Server {
 // that the writer's own cost is not the benchmark's).
 func newLoggedBankServer(tb testing.TB) *mcp.Server {
 	tb.Helper()
-	sink := oplog.NewAsync(slog.NewJSONHandler(io.Discard, nil), oplog.AsyncOptions{})
+	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard), oplog.AsyncOptions{})
 	tb.Cleanup(func() { sink.Close(context.Background()) })
 	opts := bank.Options()
 	opts.Logger = slog.New(sink)

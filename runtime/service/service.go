@@ -348,8 +348,10 @@ func (s *Service) serveHTTP(ctx context.Context, cfg *Config, srv *mcp.Server, p
 	return err
 }
 
-// newLogger returns the service's operational log: JSON lines on w,
-// written by a goroutine of their own (oplog.Async), every string clipped.
+// newLogger returns the service's operational log: JSON lines on w
+// (oplog.JSONHandler, which writes the call log's lines without a slog
+// record), written by a goroutine of their own (oplog.Async), every
+// string clipped.
 // A stderr nobody reads costs log lines, dropped and counted (the count is
 // logged once stderr moves again), never a request nor a shutdown. SIGPIPE
 // is ignored from here on: a write to a stderr or stdout whose reader went
@@ -358,7 +360,7 @@ func (s *Service) serveHTTP(ctx context.Context, cfg *Config, srv *mcp.Server, p
 // most.
 func newLogger(w io.Writer) (logger *slog.Logger, close func()) {
 	signal.Ignore(syscall.SIGPIPE)
-	async := oplog.NewAsync(slog.NewJSONHandler(w, nil), oplog.AsyncOptions{})
+	async := oplog.NewAsync(oplog.NewJSONHandler(w), oplog.AsyncOptions{})
 	return slog.New(async), func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
