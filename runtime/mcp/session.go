@@ -54,6 +54,11 @@ type inflight struct {
 	cancel context.CancelFunc
 	req    request // what dispatch reads and the method writes
 	buf    []byte  // what the answer is encoded into, kept when the inflight is reused
+	// seen is the session's handshake when the request was started: the
+	// handshake's gate judges the request by it, so that a request read
+	// before notifications/initialized is refused, and one read after it
+	// served, whichever runs first (a stream runs requests concurrently).
+	seen handshakeSeen
 
 	// sink receives the answer of a request a stream serves, whoever
 	// settles it (see watch). Nil for HandleMessage, whose goroutine
@@ -73,6 +78,14 @@ type inflight struct {
 	cancelled bool          // by notifications/cancelled: the answer is dropped
 	settled   bool          // the one answer is decided, given or dropped
 	watched   chan struct{} // made by watch, closed when the request settles
+}
+
+// handshakeSeen is what the handshake had settled when a request was
+// started.
+type handshakeSeen struct {
+	revision    Revision
+	clientCaps  json.RawMessage
+	initialized bool
 }
 
 // answerSink is where a settled request's answer goes. deliver is called
@@ -376,7 +389,8 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	if f == nil {
 		f = new(inflight)
 	}
-	*f = inflight{sess: s, msg: msg, key: key, buf: f.buf}
+	*f = inflight{sess: s, msg: msg, key: key, buf: f.buf,
+		seen: handshakeSeen{revision: s.revision, clientCaps: s.clientCaps, initialized: s.initialized}}
 	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
 		f.ctx, f.cancel = context.WithTimeout(ctx, timeout)
 	} else {
@@ -432,11 +446,10 @@ func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 		if msg.Method == methodInitialize {
 			return s.initialize(r)
 		}
-		s.mu.Lock()
-		r.rev, r.clientCaps = s.revision, s.clientCaps
-		live := s.initialized
-		s.mu.Unlock()
-		if !live {
+		// The handshake as it stood when the request was read (see
+		// track), however late it runs.
+		r.rev, r.clientCaps = f.seen.revision, f.seen.clientCaps
+		if !f.seen.initialized {
 			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "server not initialized") // gate 4
 		}
 	}

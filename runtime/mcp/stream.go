@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -22,13 +24,18 @@ import (
 // Options.MaxMessageBytes is answered with -32600 (id null) and skipped.
 // On a session of 2025-03-26 a line may also be a JSON-RPC batch, answered
 // as Session.HandleBatch answers it, on one line.
-// Messages are served in the order they are read, each by the goroutine
-// that read it, so a pipelined initialize, notifications/initialized,
-// tools/list works. A request other than initialize that runs longer than
-// handOverAfter hands the reading on to another goroutine, so requests run
-// concurrently: a slow handler holds up neither the requests behind it nor
-// the notifications/cancelled meant for it. Every answer and notification
-// is written whole, followed by "\n", under one mutex.
+// Messages are started in the order they are read (a notification's
+// effect reaches every request read after it), so a pipelined initialize,
+// notifications/initialized, tools/list works. One request in flight is
+// read, started and run by one goroutine; when a client writes ahead,
+// the requests read are run by that goroutine and by a helper per other
+// core (see streamReader). A request other than initialize that runs
+// longer than handOverAfter hands its goroutine's role on to another
+// goroutine, so requests run concurrently: a slow handler holds up
+// neither the requests behind it nor the notifications/cancelled meant
+// for it. Every answer and notification is written whole, followed by
+// "\n"; answers given while another is being written are written together
+// with the next write (see lineWriter).
 //
 // A session has at most Options.MaxInFlight requests in flight: a request
 // read at the bound waits, and the reading with it, until an answer has
@@ -56,14 +63,23 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	// without its answer.
 	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelRequests()
-	out := newLineWriter(w, cancelRequests) // nothing can be answered once a write fails
+	places := make(chan struct{}, s.maxInFlight)
+	// Nothing can be answered once a write fails; a place is given back
+	// once its answer is written.
+	out := newLineWriter(w, cancelRequests, func(n int) {
+		for range n {
+			<-places
+		}
+	})
 	sess := s.NewSession(p, out.write)
 	rd := &streamReader{
 		srv: s, sess: sess, ctx: reqCtx, out: out,
 		workers: newWorkers(),
-		places:  make(chan struct{}, s.maxInFlight),
+		places:  places,
 		br:      bufio.NewReaderSize(r, 64<<10),
 		done:    make(chan error, 1),
+
+		maxHelpers: runtime.GOMAXPROCS(0) - 1,
 	}
 	defer rd.workers.close()
 	rd.workers.run(rd)
@@ -99,18 +115,36 @@ const handOverAfter = 50 * time.Microsecond
 
 // streamReader is the reading of one stream. One goroutine at a time reads
 // (see do); the others are serving requests they read before.
+//
+// Requests are started in reading order (Session.start: the gates that
+// need no work, and a notification's effect, which thus reaches every
+// request read after it) and then queued to run. The reader runs the queue
+// itself whenever no whole line waits to be read, so one request in flight
+// is read, started and run by one goroutine, with nobody woken. When more
+// lines wait behind a request (a client writing ahead), the reader goes on
+// reading and starting them and wakes a helper, one per core beyond the
+// reader's, which runs the queue meanwhile: one wake-up per burst of
+// lines, not per request, which would cost more than a call (a helper that
+// emptied the queue waits helperLinger for more before it stops). A request
+// meets the handshake's gate as the handshake stood when it was started,
+// however late it runs (see inflight.seen); initialize itself runs before
+// anything read after it.
 type streamReader struct {
 	srv  *Server
 	sess *Session
 	ctx  context.Context
 	out  *lineWriter
 	done chan error // receives the reading's end: nil at end of input, or the read error
-	// workers are the goroutines that take the reading over.
+	// workers are the goroutines that take the reading over, and the
+	// helpers that run the queue.
 	workers *workers
 	// places holds a token per request in flight, Options.MaxInFlight at
 	// most: a request takes one before it starts and gives it back once
 	// its answer is written.
 	places chan struct{}
+	// maxHelpers is how many goroutines besides the reader run queued
+	// requests at once: one per core beyond the reader's.
+	maxHelpers int
 
 	// Only the goroutine reading touches these.
 	br      *bufio.Reader
@@ -121,50 +155,103 @@ type streamReader struct {
 	mu       sync.Mutex
 	stopped  bool
 	inflight sync.WaitGroup
+
+	qmu     sync.Mutex
+	queue   []queued     // started and waiting to run, in reading order, from head
+	head    int          // queue[head] runs next
+	queued  atomic.Int32 // len(queue)-head, read without qmu by a lingering helper
+	helpers int          // goroutines running the queue besides the reader
+	// spares are requests served start to end and the lines they were
+	// read into: nothing refers to them any more (a handler does not keep
+	// its Call, see Handler), so the next requests reuse them, and the
+	// memory a request takes (a kilobyte, most of it the Call) stays warm.
+	spares []queued
 }
 
-// do reads and serves lines until the stream ends, or until a request it
-// serves runs long enough for another goroutine to take over the reading.
+// queued is a started request and the line it was read into (its Call's
+// Raw aliases the line, so the line is not reused before the request ends).
+type queued struct {
+	f    *inflight
+	line []byte
+}
+
+// errStopped ends the reading when the server stops: the line read is
+// not served, and the reading ends with nil.
+var errStopped = errors.New("stopped")
+
+// do reads, starts and runs requests until the stream ends, or until a
+// request it runs runs long enough for another goroutine to take over the
+// reading.
 func (rd *streamReader) do() {
-	l := newLane(rd)
+	l := newLane(rd, rd)
 	for {
-		if rd.readErr != nil {
-			if errors.Is(rd.readErr, io.EOF) {
-				rd.readErr = nil
-			}
-			rd.done <- rd.readErr
-			return
-		}
-		var item line
-		item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes, l.line)
-		if !item.tooLong && len(bytes.TrimSpace(item.data)) == 0 {
+		// A line waiting is read first, so that a helper has requests to
+		// run, unless every place is taken: the request it may be would
+		// wait for one, and the reader has requests of its own to run
+		// meanwhile (waiting, it would be woken for every answer written).
+		if rd.lineWaiting() && len(rd.places) < cap(rd.places) {
+			rd.readOne()
 			continue
 		}
-		l.line = nil // the line's now, until it is known to be free again
-		rd.mu.Lock()
-		stopped := rd.stopped
-		if !stopped {
-			rd.inflight.Add(1)
+		if q, ok := rd.popShare(); ok {
+			if !rd.runOn(l, q) {
+				return // another goroutine reads now
+			}
+			continue
 		}
-		rd.mu.Unlock()
-		if stopped {
-			rd.done <- nil
+		if rd.readErr != nil {
+			err := rd.readErr
+			if errors.Is(err, io.EOF) || err == errStopped {
+				err = nil
+			}
+			rd.done <- err
 			return
 		}
-		if !rd.serve(item, l) {
-			return // another goroutine reads now
-		}
+		rd.readOne() // blocks until a line comes
 	}
 }
 
-// serve answers one line, counted in inflight. It reports whether this
-// goroutine still does the reading.
-func (rd *streamReader) serve(item line, l *lane) bool {
+// lineWaiting reports whether a whole line is buffered: reading it does
+// not block.
+func (rd *streamReader) lineWaiting() bool {
+	n := rd.br.Buffered()
+	if n == 0 || rd.readErr != nil {
+		return false
+	}
+	b, _ := rd.br.Peek(n)
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
+// readOne reads the next line and serves it: answers it now, or starts it
+// and queues it.
+func (rd *streamReader) readOne() {
+	spare := rd.takeSpare()
+	var item line
+	item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes, spare.line)
+	if !item.tooLong && len(bytes.TrimSpace(item.data)) == 0 {
+		rd.putSpare(queued{f: spare.f, line: item.data})
+		return
+	}
+	rd.mu.Lock()
+	stopped := rd.stopped
+	if !stopped {
+		rd.inflight.Add(1)
+	}
+	rd.mu.Unlock()
+	if stopped {
+		rd.readErr = errStopped
+		return
+	}
+	rd.serve(item, spare.f)
+}
+
+// serve answers one line, counted in inflight, or starts it and queues it.
+func (rd *streamReader) serve(item line, spare *inflight) {
 	s, sess := rd.srv, rd.sess
 	if item.tooLong {
 		rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"message exceeds the limit of "+strconv.Itoa(s.maxMessageBytes)+" bytes"))))
-		return true
+		return
 	}
 	if jsonrpc.IsBatch(item.data) && sess.AcceptsBatches() {
 		// A batch holds one place, and runs on a goroutine of its own so
@@ -173,66 +260,201 @@ func (rd *streamReader) serve(item line, l *lane) bool {
 		// their own within it (Session.HandleBatch).
 		if !rd.takePlace() {
 			rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, errShuttingDown)))
-			return true
+			return
 		}
 		go func() { (*placedSink)(rd).deliver(replyOf(sess.HandleBatch(rd.ctx, item.data))) }()
-		return true
+		return
 	}
 	msg, rpcErr := jsonrpc.Decode(item.data)
 	if rpcErr != nil {
 		s.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))) // gate 1
-		return true
+		return
 	}
 	if msg.IsRequest() && !rd.takePlace() {
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
-		return true
+		return
 	}
-	now, f := sess.start(rd.ctx, msg, l.spare)
+	now, f := sess.start(rd.ctx, msg, spare)
 	if f == nil {
 		if msg.IsRequest() {
 			<-rd.places
 		}
 		rd.deliver(replyOf(now))
-		return true
+		return
 	}
-	l.spare = nil
 	f.sink = (*placedSink)(rd)
 	if msg.Method == methodInitialize {
 		// Served before anything read after it, however long it takes.
 		f.do()
-		return true
+		return
 	}
-	l.begin(f)
-	f.do()
+	rd.push(queued{f: f, line: item.data})
+}
+
+// push queues a started request, and wakes a helper to run the queue
+// when more lines wait to be read behind it.
+func (rd *streamReader) push(q queued) {
+	rd.qmu.Lock()
+	rd.queue = append(rd.queue, q)
+	rd.queued.Add(1)
+	wake := rd.helpers < rd.maxHelpers && rd.lineWaiting()
+	if wake {
+		rd.helpers++
+	}
+	rd.qmu.Unlock()
+	if wake {
+		rd.workers.run((*queueRunner)(rd))
+	}
+}
+
+// popShare takes a request for the reader to run, when no line waits to
+// be read: the next one, unless a helper runs the queue and has no more
+// than one left, which the reader leaves to it to read on meanwhile (a
+// client writing ahead has more to read by then).
+func (rd *streamReader) popShare() (queued, bool) {
+	rd.qmu.Lock()
+	defer rd.qmu.Unlock()
+	if rd.helpers > 0 && len(rd.queue)-rd.head < 2 {
+		return queued{}, false
+	}
+	return rd.popLocked()
+}
+
+func (rd *streamReader) popLocked() (queued, bool) {
+	if rd.head == len(rd.queue) {
+		return queued{}, false
+	}
+	q := rd.queue[rd.head]
+	rd.queue[rd.head] = queued{}
+	rd.head++
+	rd.queued.Add(-1)
+	if rd.head == len(rd.queue) {
+		rd.queue, rd.head = rd.queue[:0], 0
+	}
+	return q, true
+}
+
+// runOn runs a queued request on the goroutine that watches it with l. It
+// reports whether the goroutine is still free for more (false once the
+// request ran long enough for l to hand the goroutine's role over).
+func (rd *streamReader) runOn(l *lane, q queued) bool {
+	l.begin(q.f)
+	q.f.do()
 	if !l.end() {
 		return false
 	}
 	// Served start to end here, with nothing watching it: nothing refers
-	// to f or its line any more (a handler does not keep its Call, see
-	// Handler), so the next request reuses them, and the memory a request
-	// takes (a kilobyte, most of it the Call) stays warm.
-	l.spare = f
-	if cap(item.data) <= maxKeptBuffer {
-		l.line = item.data[:0]
-	}
+	// to the request or its line any more.
+	rd.putSpare(q)
 	return true
+}
+
+// ensureHelperLocked makes sure a goroutine other than the reader runs
+// the queue when it is not empty, whatever maxHelpers says: the reader is
+// about to wait for a place.
+func (rd *streamReader) ensureHelperLocked() {
+	if rd.head < len(rd.queue) && rd.helpers == 0 {
+		rd.helpers++
+		rd.workers.run((*queueRunner)(rd))
+	}
+}
+
+// takeSpare returns a request and a line to reuse; both may be nil.
+func (rd *streamReader) takeSpare() queued {
+	rd.qmu.Lock()
+	defer rd.qmu.Unlock()
+	n := len(rd.spares)
+	if n == 0 {
+		return queued{}
+	}
+	q := rd.spares[n-1]
+	rd.spares = rd.spares[:n-1]
+	return q
+}
+
+// putSpare keeps a request and its line for reuse, unless as many are
+// kept as there can be requests in flight, or the line is too large to be
+// worth keeping.
+func (rd *streamReader) putSpare(q queued) {
+	if cap(q.line) > maxKeptBuffer {
+		q.line = nil
+	} else {
+		q.line = q.line[:0]
+	}
+	rd.qmu.Lock()
+	if len(rd.spares) < cap(rd.places) {
+		rd.spares = append(rd.spares, q)
+	}
+	rd.qmu.Unlock()
+}
+
+// queueRunner is a helper: it runs the queue until it is empty.
+type queueRunner streamReader
+
+func (h *queueRunner) do() {
+	rd := (*streamReader)(h)
+	l := newLane(rd, h)
+	for {
+		rd.qmu.Lock()
+		q, ok := rd.popLocked()
+		if !ok {
+			rd.qmu.Unlock()
+			if rd.lingered() {
+				continue
+			}
+			rd.qmu.Lock()
+			if rd.head < len(rd.queue) { // pushed since: no wake-up was asked for it
+				rd.qmu.Unlock()
+				continue
+			}
+			rd.helpers--
+			rd.qmu.Unlock()
+			return
+		}
+		rd.qmu.Unlock()
+		if !rd.runOn(l, q) {
+			return // another helper runs the queue now
+		}
+	}
+}
+
+// helperLinger is how long a helper that emptied the queue waits for more
+// before it stops: a client writing ahead sends its next burst soon, and
+// waking a stopped helper costs more than a call.
+const helperLinger = 20 * time.Microsecond
+
+// lingered waits up to helperLinger for a request to be queued, and
+// reports whether one was.
+func (rd *streamReader) lingered() bool {
+	start := time.Now()
+	for time.Since(start) < helperLinger {
+		if rd.queued.Load() > 0 {
+			return true
+		}
+		runtime.Gosched()
+	}
+	return false
 }
 
 // deliver writes an answer and counts its line done.
 func (rd *streamReader) deliver(r reply) {
-	rd.out.writeReply(r)
+	rd.out.writeReply(r, false)
 	rd.inflight.Done()
 }
 
 // takePlace waits for a place for one more request in flight (see
-// ServeStream); it is false when the stream ends first.
+// ServeStream); it is false when the stream ends first. Before it waits,
+// it makes sure the queue is being run: its requests hold places.
 func (rd *streamReader) takePlace() bool {
 	select {
 	case rd.places <- struct{}{}:
 		return true
 	default:
 	}
+	rd.qmu.Lock()
+	rd.ensureHelperLocked()
+	rd.qmu.Unlock()
 	select {
 	case rd.places <- struct{}{}:
 		return true
@@ -242,41 +464,37 @@ func (rd *streamReader) takePlace() bool {
 }
 
 // placedSink is where the answer of a request holding a place goes: it is
-// written, and then the place is given back.
+// written, and then the place is given back (by the writer: see
+// lineWriter).
 type placedSink streamReader
 
 func (p *placedSink) deliver(r reply) {
 	rd := (*streamReader)(p)
-	rd.out.writeReply(r)
-	<-rd.places
+	rd.out.writeReply(r, true)
 	rd.inflight.Done()
 }
 
 // errShuttingDown answers a request read while the server stops.
 var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down")
 
-// lane is a reading goroutine's watch over the request it serves. When
-// the request runs for handOverAfter, the lane's timer has another
-// goroutine take over the reading and then watches the request, so that
-// it is answered early if its context ends while its handler runs (see
-// inflight.watch). A request that ends sooner costs a timer reset and stop.
+// lane is a goroutine's watch over the request it runs. When the request
+// runs for handOverAfter, the lane's timer has another goroutine take
+// over the goroutine's role (next: the reading, or running the queue) and
+// then watches the request, so that it is answered early if its context
+// ends while its handler runs (see inflight.watch). A request that ends
+// sooner costs a timer reset and stop.
 type lane struct {
 	rd    *streamReader
+	next  job // what another goroutine takes over
 	timer *time.Timer
 
 	mu         sync.Mutex
 	serving    *inflight // nil between requests
-	handedOver bool      // the reading went to another goroutine
-
-	// spare is a request this lane served and answered itself, and line
-	// the buffer it was read into, for the next request to reuse. Only
-	// the lane's goroutine touches them.
-	spare *inflight
-	line  []byte
+	handedOver bool      // the goroutine's role went to another goroutine
 }
 
-func newLane(rd *streamReader) *lane {
-	l := &lane{rd: rd}
+func newLane(rd *streamReader, next job) *lane {
+	l := &lane{rd: rd, next: next}
 	l.timer = time.AfterFunc(time.Hour, l.fire)
 	l.timer.Stop()
 	return l
@@ -289,7 +507,7 @@ func (l *lane) begin(f *inflight) {
 	l.timer.Reset(handOverAfter)
 }
 
-// end reports whether the goroutine still does the reading.
+// end reports whether the goroutine still has its role.
 func (l *lane) end() bool {
 	l.timer.Stop()
 	l.mu.Lock()
@@ -307,7 +525,7 @@ func (l *lane) fire() {
 	}
 	l.handedOver = true
 	l.mu.Unlock()
-	l.rd.workers.run(l.rd)
+	l.rd.workers.run(l.next)
 	f.watch()
 }
 
@@ -360,48 +578,150 @@ func readLine(br *bufio.Reader, limit int, buf []byte) (line, error) {
 	}
 }
 
-// lineWriter writes whole messages, one per line, under a mutex, through a
-// buffer flushed after each message (so a small message and its newline
-// are one write, without a copy allocated per message, and a large one
-// goes through without being copied whole). After a write error it writes
-// nothing more and calls failed; after close it writes nothing (a
-// notification racing the end of the stream is dropped).
+// lineWriter writes whole messages, one per line. Messages answered at
+// the same time are written together: the goroutine that finds nobody
+// writing writes its message, and then whatever messages the others left
+// meanwhile, in one write each round, while they go on without waiting
+// (a message is copied, since the buffers it comes from are reused). A
+// client writing ahead thus gets its answers a batch at a time, not a
+// write(2) each; one request in flight costs one write, as before.
+//
+// An answer holds its request's place (see ServeStream) until it is
+// written, not just left for the goroutine writing: placed says so, and
+// the writer gives the place back through released once the answer went
+// out (or could not). The bytes left waiting are bounded too (maxPending,
+// for notifications, which hold no place): past that a goroutine waits
+// for the write in progress. A client that does not read thus holds the
+// server to its requests in flight and their answers. A message larger
+// than the bound is written by the goroutine that has it, its parts as
+// they are, without a copy.
+//
+// After a write error it writes nothing more and calls failed; after close
+// it writes nothing (a notification racing the end of the stream is
+// dropped).
 type lineWriter struct {
-	mu     sync.Mutex
-	bw     *bufio.Writer
-	closed bool
-	werr   error
-	failed func()
+	w        io.Writer
+	failed   func()
+	released func(places int)
+
+	mu      sync.Mutex
+	writing bool       // a goroutine is writing to w, outside mu
+	done    *sync.Cond // on mu: broadcast when a round of writing ends
+	pending []byte     // whole lines left for the goroutine writing
+	placed  int        // how many of them hold a place
+	spare   []byte     // a buffer written before, for the next batch
+	closed  bool
+	werr    error
 }
 
-func newLineWriter(w io.Writer, failed func()) *lineWriter {
-	return &lineWriter{bw: bufio.NewWriterSize(w, 16<<10), failed: failed}
+// maxPending bounds the bytes of messages left for the goroutine writing.
+const maxPending = 64 << 10
+
+func newLineWriter(w io.Writer, failed func(), released func(places int)) *lineWriter {
+	l := &lineWriter{w: w, failed: failed, released: released}
+	l.done = sync.NewCond(&l.mu)
+	return l
 }
 
-func (l *lineWriter) write(msg []byte) { l.writeReply(replyOf(msg)) }
+func (l *lineWriter) write(msg []byte) { l.writeReply(replyOf(msg), false) }
 
-// writeReply writes r's parts and the newline as one message.
-func (l *lineWriter) writeReply(r reply) {
+// writeReply writes r's parts and the newline as one message. placed says
+// that r holds a place, given back once r is written.
+func (l *lineWriter) writeReply(r reply, placed bool) {
+	places := 0
+	if placed {
+		places = 1
+	}
 	if r.none() {
+		l.released(places)
 		return
 	}
+	n := len(r.head) + len(r.body) + len(r.tail) + 1
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	for l.writing && len(l.pending)+n > maxPending && l.werr == nil {
+		l.done.Wait()
+	}
 	if l.closed || l.werr != nil {
+		l.mu.Unlock()
+		l.released(places)
 		return
 	}
-	l.bw.Write(r.head)
-	l.bw.Write(r.body)
-	l.bw.Write(r.tail)
-	l.bw.WriteByte('\n')
-	if err := l.bw.Flush(); err != nil {
-		l.werr = err
-		l.failed()
+	if l.writing {
+		l.pending = appendLine(l.pending, r)
+		l.placed += places
+		l.mu.Unlock()
+		return
+	}
+	l.writing = true
+	var batch []byte
+	if n <= maxPending {
+		batch = appendLine(l.spare[:0], r)
+		l.spare = nil
+	}
+	l.mu.Unlock()
+
+	var err error
+	if batch == nil {
+		err = writeParts(l.w, r)
+	} else {
+		_, err = l.w.Write(batch)
+	}
+	for {
+		l.released(places)
+		l.mu.Lock()
+		failed := err != nil && l.werr == nil
+		if failed {
+			l.werr = err
+		}
+		if err != nil || len(l.pending) == 0 {
+			places = l.placed // dropped after an error
+			l.placed = 0
+			l.writing = false
+			if cap(batch) <= maxPending {
+				l.spare = batch
+			}
+			l.done.Broadcast()
+			l.mu.Unlock()
+			l.released(places)
+			if failed {
+				l.failed()
+			}
+			return
+		}
+		// Others left messages while this one was written: write them
+		// all, in one write, and give the waiting room back.
+		batch, l.pending = l.pending, batch[:0]
+		places, l.placed = l.placed, 0
+		l.done.Broadcast()
+		l.mu.Unlock()
+		_, err = l.w.Write(batch)
 	}
 }
 
+// appendLine appends r's parts and the newline to b.
+func appendLine(b []byte, r reply) []byte {
+	return append(append(append(append(b, r.head...), r.body...), r.tail...), '\n')
+}
+
+// writeParts writes r's parts and the newline in turn.
+func writeParts(w io.Writer, r reply) error {
+	for _, p := range [][]byte{r.head, r.body, r.tail, {'\n'}} {
+		if len(p) == 0 {
+			continue
+		}
+		if _, err := w.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close waits for the write in progress, then stops the writing.
 func (l *lineWriter) close() {
 	l.mu.Lock()
+	for l.writing {
+		l.done.Wait()
+	}
 	l.closed = true
 	l.mu.Unlock()
 }

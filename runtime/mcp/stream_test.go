@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -227,5 +228,50 @@ func TestServeStreamKeepsAnAbandonedCallIntact(t *testing.T) {
 	}
 	if _, err := w.finish(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestServeStreamHandshakeWaitsForWhatWasReadBefore: requests a client
+// wrote ahead of notifications/initialized meet the handshake's gate as
+// it stood when they were read (refused), and those after it are served,
+// however the requests of the burst are spread over goroutines.
+func TestServeStreamHandshakeWaitsForWhatWasReadBefore(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	const n = 300
+	call := `{"jsonrpc":"2.0","id":"%s-%d","method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"}}}` + "\n"
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18"}}` + "\n")
+	for i := range n {
+		fmt.Fprintf(&in, call, "before", i)
+	}
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	for i := range n {
+		fmt.Fprintf(&in, call, "after", i)
+	}
+	var out bytes.Buffer
+	if err := b.srv.ServeStream(context.Background(), strings.NewReader(in.String()), &out, investigator); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 1+2*n {
+		t.Fatalf("%d answers to %d requests", len(lines), 1+2*n)
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		id := jget(t, l, "id").(string)
+		if seen[id] {
+			t.Fatalf("%s answered twice", id)
+		}
+		seen[id] = true
+		switch {
+		case strings.HasPrefix(id, "before-"):
+			if code(t, l) != "-32600" || !strings.Contains(l, "server not initialized") {
+				t.Errorf("read before notifications/initialized, yet: %s", l)
+			}
+		case strings.HasPrefix(id, "after-"):
+			if code(t, l) != "" || jget(t, l, "result", "isError") == true {
+				t.Errorf("read after notifications/initialized, yet: %s", l)
+			}
+		}
 	}
 }
