@@ -69,7 +69,7 @@ func BenchmarkCallHandle(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			srv := newBankServer(b)
 			if logged {
-				srv = newLoggedBankServer(b)
+				srv = newLoggedBankServer(b, serviceLog(b))
 			}
 			b.Cleanup(func() { srv.Close() })
 			sess := initializedSession(b, srv, investigator)

@@ -58,11 +58,13 @@ var httpImpls = []httpImpl{
 
 // mcpgenHTTP is the generated bank package served by runtime/mcphttp, every
 // request acting as the sample estate's investigator (auth.Static: the anchors
-// authenticate nothing either).
+// authenticate nothing either), with the logs a service writes on: the call
+// log and the access log, through the asynchronous sink (see serviceLog).
 func mcpgenHTTP(stateless bool) func(testing.TB, []sdkTool) (http.Handler, func()) {
 	return func(tb testing.TB, _ []sdkTool) (http.Handler, func()) {
-		srv := newBankServer(tb)
-		h := mcphttp.NewHandler(srv, mcphttp.Options{Authenticator: auth.Static{Principal: investigator}, Stateless: stateless})
+		log := serviceLog(tb)
+		srv := newLoggedBankServer(tb, log)
+		h := mcphttp.NewHandler(srv, mcphttp.Options{Authenticator: auth.Static{Principal: investigator}, Stateless: stateless, Logger: log})
 		return h, func() {
 			h.Close()
 			srv.Close()

@@ -66,15 +66,21 @@ func newBankServer(tb testing.TB) *mcp.Server {
 	return srv
 }
 
-// newLoggedBankServer is newBankServer with the call log on, as a service
-// writes it: JSON lines through the asynchronous sink (to io.Discard, so
-// that the writer's own cost is not the benchmark's).
-func newLoggedBankServer(tb testing.TB) *mcp.Server {
-	tb.Helper()
+// serviceLog is the log a service writes: JSON lines through the
+// asynchronous sink, here to io.Discard, so that the writer's own cost is
+// not the benchmark's.
+func serviceLog(tb testing.TB) *slog.Logger {
 	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard), oplog.AsyncOptions{})
 	tb.Cleanup(func() { sink.Close(context.Background()) })
+	return slog.New(sink)
+}
+
+// newLoggedBankServer is newBankServer with the call log on, written to
+// log as a service writes it (see serviceLog).
+func newLoggedBankServer(tb testing.TB, log *slog.Logger) *mcp.Server {
+	tb.Helper()
 	opts := bank.Options()
-	opts.Logger = slog.New(sink)
+	opts.Logger = log
 	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		tb.Fatal(err)
