@@ -82,7 +82,8 @@ conformance:
 
 # bench measures mcpgen against its anchors, side by side in one run, in the
 # bench module (its own go.mod: the anchors never enter this module's
-# dependencies). The rows of the decode, call, HTTP and list groups each run
+# dependencies). The rows of the decode, call (one at a time, pipelined, and
+# with the call log on and off), HTTP and list groups each run
 # in a process of their own (bench/cmd/benchrun), so that no row's garbage
 # lands on another's clock; each row runs BENCH_COUNT times, the rows'
 # order rotating between rounds (generation, builds and the memory run
@@ -113,6 +114,8 @@ bench:
 	cd bench && GOFLAGS=-mod=mod $(GO) test -c -o out/bench.test .
 	$(BENCH_ROWS) -bench '^BenchmarkDecode$$' -benchtime 100ms -count $(BENCH_COUNT) > out/decode.txt || (cat out/decode.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkCall$$' -benchtime 100ms -count $(BENCH_COUNT) > out/call.txt || (cat out/call.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkCallPipelined$$' -benchtime 100ms -count $(BENCH_COUNT) > out/pipelined.txt || (cat out/pipelined.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkCallHandle$$' -benchtime 100ms -count $(BENCH_COUNT) > out/calllog.txt || (cat out/calllog.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkHTTP$$' -benchtime 300ms -count 6 > out/http.txt || (cat out/http.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkList$$' -benchtime 300ms -count $(BENCH_COUNT) > out/list.txt || (cat out/list.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkListScale$$' -benchtime 100ms -count 5 > out/scale.txt || (cat out/scale.txt; exit 1)

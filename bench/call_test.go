@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
@@ -172,6 +173,15 @@ func BenchmarkCallPipelined(b *testing.B) {
 		}
 	}
 	b.Run("impl=mcpgen", func(b *testing.B) {
+		srv := newBankServer(b)
+		b.Cleanup(func() { srv.Close() })
+		run(b, dialed(b, serveMcpgen(srv, investigator)))
+	})
+	b.Run("impl=mcpgen-one-core", func(b *testing.B) {
+		// mcpgen's own rate on one core (GOMAXPROCS=1, the client's side
+		// included), against which the row above shows what the second
+		// core brings.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 		srv := newBankServer(b)
 		b.Cleanup(func() { srv.Close() })
 		run(b, dialed(b, serveMcpgen(srv, investigator)))

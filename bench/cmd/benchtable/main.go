@@ -132,6 +132,8 @@ func (r *results) print(w io.Writer) {
 	t.header()
 	r.decodeRows(t)
 	r.callRow(t)
+	r.pipelinedRow(t)
+	r.callLogRow(t)
 	r.httpRows(t)
 	r.listRows(t)
 	r.scaleRows(t)
@@ -224,6 +226,39 @@ func (r *results) callRow(t *table) {
 		fmt.Sprintf("%.1f× (server alone %.1f×)", bs.Center/m.Center, server),
 		fmt.Sprintf("≥ 10× server alone; ≤ 20 allocs (%g)", allocs.Center),
 		yes(server >= 10)+" "+yes(allocs.Center <= 20))
+}
+
+// pipelinedRow is tools/call with the client writing ahead: mcpgen's
+// calls against the best anchor's (at least 3×), and against its own rate
+// on one core (at least 1.6×: what using both cores brings).
+func (r *results) pipelinedRow(t *table) {
+	m := r.get("CallPipelined/impl=mcpgen", "sec/op")
+	if !m.ok() {
+		return
+	}
+	one := r.get("CallPipelined/impl=mcpgen-one-core", "sec/op")
+	ba, bs := r.best([]anchor{{"mcp-go", "CallPipelined/impl=mcp-go"}, {"go-sdk", "CallPipelined/impl=go-sdk"}})
+	ratio, cores := bs.Center/m.Center, one.Center/m.Center
+	t.row("tools/call pipelined over an in-process pipe (32 requests a write)",
+		fmt.Sprintf("%s a call; on one core %s", dur(m), dur(one)),
+		ba.label+" "+dur(bs),
+		fmt.Sprintf("%.1f× (%.2f× its one-core rate)", ratio, cores),
+		"≥ 3× the best anchor; ≥ 1.6× mcpgen's one-core rate",
+		yes(bs.ok() && ratio >= 3)+" "+yes(one.ok() && cores >= 1.6))
+}
+
+// callLogRow is what the call log costs a call: Session.Handle's
+// tools/call with the log on (JSON lines through the asynchronous sink)
+// against the same call with no logger, within 10%.
+func (r *results) callLogRow(t *table) {
+	off, on := r.get("CallHandle/log=off", "sec/op"), r.get("CallHandle/log=on", "sec/op")
+	if !off.ok() || !on.ok() {
+		return
+	}
+	cost := on.Center/off.Center - 1
+	t.row("tools/call through Session.Handle, call log on against off",
+		fmt.Sprintf("on %s, off %s", dur(on), dur(off)), "—",
+		fmt.Sprintf("+%.0f%%", cost*100), "the log costs ≤ 10%", yes(cost <= 0.10))
 }
 
 // httpName is the name of a BenchmarkHTTP result.
