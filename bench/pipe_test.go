@@ -52,15 +52,40 @@ func dial(serve serveFunc) *pipeConn {
 }
 
 // sink is the server's output: it counts the lines written and, while
-// keep is set, keeps them.
+// keep is set, keeps them. While a count is awaited (see await), it only
+// counts, so that a client expecting many answers costs the server's
+// writes no hand-over per line.
 type sink struct {
 	lines chan []byte // one per line: the line when kept, else nil
 	keep  atomic.Bool
 	mu    sync.Mutex
 	part  []byte // a kept line not yet ended
+
+	counting atomic.Bool
+	counted  atomic.Int64
+	target   int64
+	reached  chan struct{} // closed once counted reaches target
+}
+
+// await counts the next n lines instead of passing them on, and returns a
+// channel closed when all n have been written.
+func (s *sink) await(n int) <-chan struct{} {
+	s.counted.Store(0)
+	s.target = int64(n)
+	s.reached = make(chan struct{})
+	s.counting.Store(true)
+	return s.reached
 }
 
 func (s *sink) Write(p []byte) (int, error) {
+	if s.counting.Load() {
+		n := int64(bytes.Count(p, []byte{'\n'}))
+		if total := s.counted.Add(n); total >= s.target && total-n < s.target {
+			s.counting.Store(false)
+			close(s.reached)
+		}
+		return len(p), nil
+	}
 	if !s.keep.Load() {
 		for n := bytes.Count(p, []byte{'\n'}); n > 0; n-- {
 			s.lines <- nil
