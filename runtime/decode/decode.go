@@ -35,7 +35,6 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/go-faster/jx"
@@ -107,7 +106,7 @@ var (
 // pair) is checked whole by the strict scanner to settle it. Duplicate
 // member names are the Reader's to find.
 func Check(data []byte) error {
-	if !utf8.Valid(data) {
+	if !textdec.ValidUTF8(data) {
 		return ErrInvalidUTF8
 	}
 	if schema.MayEscapeSurrogate(data) {

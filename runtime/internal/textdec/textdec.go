@@ -3,5 +3,5 @@
 // surrogates, distinct member names, depth); EachMember, EachElement and
 // ValueEnd then split text it accepted without checking it again;
 // AppendUnquote and Kind read one value of it, and AppendQuote writes a
-// string as JSON.
+// string as JSON. ValidUTF8 is the UTF-8 check of them all.
 package textdec

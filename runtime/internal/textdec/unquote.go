@@ -23,7 +23,7 @@ func AppendUnquote(dst, quoted []byte) (_ []byte, ok bool) {
 			for i < len(s) && s[i] != '\\' && s[i] != '"' && s[i] >= 0x20 {
 				i++
 			}
-			if !utf8.Valid(s[start:i]) {
+			if !ValidUTF8(s[start:i]) {
 				return dst, false
 			}
 			dst = append(dst, s[start:i]...)

@@ -305,7 +305,7 @@ func special8(w uint64) bool {
 // the offset after its closing quote. The scan looks for the bytes that
 // end a run of plain text, 8 at a time, and notes whether any byte was
 // non-ASCII; only then is the string's text checked as UTF-8, by
-// utf8.Valid, which is fast on it (escapes are ASCII, so they can be
+// ValidUTF8, which is fast on it (escapes are ASCII, so they can be
 // checked along).
 func (s *scanner) str(open int) (int, error) {
 	data := s.data
@@ -329,7 +329,7 @@ func (s *scanner) str(open int) (int, error) {
 		}
 		switch c := data[i]; {
 		case c == '"':
-			if hi&highs != 0 && !utf8.Valid(data[open+1:i]) {
+			if hi&highs != 0 && !ValidUTF8(data[open+1:i]) {
 				return 0, s.invalidUTF8(open+1, i)
 			}
 			return i + 1, nil
