@@ -123,5 +123,6 @@ bench:
 	$(BENCH_TEST) -bench '^BenchmarkGenerate$$' -benchtime 1x -count 3 > out/generate.txt || (cat out/generate.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkBuild$$' -benchtime 1x -count $(BENCH_BUILD_COUNT) -args -build-sizes=$(BENCH_BUILD_SIZES) > out/build.txt || (cat out/build.txt; exit 1)
 	$(BENCH_TEST) -bench '^BenchmarkResidentMemory$$' -benchtime 1x -count 3 > out/memory.txt || (cat out/memory.txt; exit 1)
+	$(BENCH_TEST) -bench '^BenchmarkStdioProcess$$' -benchtime 20000x -count 3 > out/process.txt || (cat out/process.txt; exit 1)
 	cd bench && GOFLAGS=-mod=mod $(GO) run golang.org/x/perf/cmd/benchstat out/*.txt > out/benchstat.txt
 	cd bench && GOFLAGS=-mod=mod $(GO) run ./cmd/benchtable out/*.txt

@@ -1,13 +1,9 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -33,12 +29,7 @@ func BenchmarkResidentMemory(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("reads /proc")
 	}
-	bin := filepath.Join(b.TempDir(), "bankpayments")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/mcpgen/mcpgen/examples/bankpayments")
-	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("building the service: %v\n%s", err, out)
-	}
+	bin := buildCommand(b, "github.com/mcpgen/mcpgen/examples/bankpayments")
 	var idle, warm, after float64
 	for i := 0; i < b.N; i++ {
 		idle, warm, after = residentMemory(b, bin)
@@ -52,47 +43,12 @@ func BenchmarkResidentMemory(b *testing.B) {
 // residentMemory runs one service process through the sequence and returns
 // its resident set (KiB) idle, after the warm-up and at the end.
 func residentMemory(b *testing.B, bin string) (idle, warm, after float64) {
-	cmd := exec.Command(bin, "-agent", "bench", "-tenant", "wholesale",
-		"-scopes", "payments.read,crm.write", "-clearance", "confidential",
-		"-snapshot-date", "2026-03-12") // the date of lookupV2Valid: answered from the ledger
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = io.Discard // the call log: one line per call
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		stdin.Close()
-		cmd.Wait()
-	}()
-	in := bufio.NewWriter(stdin)
-	out := bufio.NewReaderSize(stdout, 1<<16)
-	roundTrip := func(line []byte) []byte {
-		if _, err := in.Write(line); err != nil {
-			b.Fatal(err)
-		}
-		if err := in.Flush(); err != nil {
-			b.Fatal(err)
-		}
-		resp, err := out.ReadSlice('\n')
-		if err != nil {
-			b.Fatal(err)
-		}
-		return resp
-	}
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{}}}`+"\n", protocolVersion)
-	if resp := roundTrip([]byte(init)); !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
-		b.Fatalf("initialize: %s", resp)
-	}
-	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	p := startBankService(b, bin)
+	defer p.close()
+	roundTrip := p.roundTrip
+	pid := p.cmd.Process.Pid
 	time.Sleep(100 * time.Millisecond)
-	idle = rss(b, cmd.Process.Pid)
+	idle = rss(b, pid)
 
 	valid := callRequest(1, "payments.lookup", lookupV2Valid)
 	invalid := callRequest(2, "payments.lookup", lookupInvalid)
@@ -109,10 +65,10 @@ func residentMemory(b *testing.B, bin string) (idle, warm, after float64) {
 			roundTrip(invalid)
 		}
 		if i == memoryWarmup-1 {
-			warm = rss(b, cmd.Process.Pid)
+			warm = rss(b, pid)
 		}
 	}
-	after = rss(b, cmd.Process.Pid)
+	after = rss(b, pid)
 	return idle, warm, after
 }
 

@@ -133,6 +133,7 @@ func (r *results) print(w io.Writer) {
 	r.decodeRows(t)
 	r.callRow(t)
 	r.pipelinedRow(t)
+	r.processRow(t)
 	r.callLogRow(t)
 	r.httpRows(t)
 	r.listRows(t)
@@ -245,6 +246,24 @@ func (r *results) pipelinedRow(t *table) {
 		fmt.Sprintf("%.1f× (%.2f× its one-core rate)", ratio, cores),
 		"≥ 3× the best anchor; ≥ 1.6× mcpgen's one-core rate",
 		yes(bs.ok() && ratio >= 3)+" "+yes(one.ok() && cores >= 1.6))
+}
+
+// processRow is one tools/call at a time to the service as a process over
+// real pipes, against a process that echoes each line: the latency a
+// client waits, and the share of round trips over 30 µs, which the echo
+// shows too (a core woken from sleep). No goal: it explains the tail.
+func (r *results) processRow(t *table) {
+	figures := func(name string) string {
+		return fmt.Sprintf("p50 %s, p90 %s, p99 %s, %.0f%% over 30 µs",
+			ns(r.get(name, "p50-sec").Center*1e9), ns(r.get(name, "p90-sec").Center*1e9),
+			ns(r.get(name, "p99-sec").Center*1e9), r.get(name, "slow-%").Center)
+	}
+	const m, echo = "StdioProcess/impl=mcpgen", "StdioProcess/impl=line-echo"
+	if !r.get(m, "p50-sec").ok() {
+		return
+	}
+	t.row("tools/call to the service as a process, one at a time over real pipes",
+		figures(m), "line echo "+figures(echo), "—", "none: the tail is the pipes' and the cores' (compare the echo)", "—")
 }
 
 // callLogRow is what the call log costs a call: Session.Handle's
