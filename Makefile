@@ -56,6 +56,8 @@ FUZZ_TARGETS = \
 	./runtime/schema:FuzzFormats ./runtime/jsonrpc:FuzzDecode \
 	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzValidate \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes ./runtime/mcp:FuzzOpenRequestState \
+	./runtime/mcp:FuzzServeStreamAnswers ./runtime/internal/textdec:FuzzValidUTF8 ./runtime/internal/textdec:FuzzQuote \
+	./runtime/decode:FuzzCodePoints \
 	./internal/difftest:FuzzDecoders ./internal/structfill:FuzzCopy
 fuzz:
 	@failed=""; for t in $(FUZZ_TARGETS); do \
