@@ -242,16 +242,23 @@ func (rd *streamReader) readOne() {
 		rd.readErr = errStopped
 		return
 	}
-	rd.serve(item, spare.f)
+	if !rd.serve(item, spare.f) && spare.f != nil {
+		// The request memory was not needed (a notification, a response,
+		// an answer given at once); the line may be, by what was read
+		// from it (a response's result, a batch), so it is not kept.
+		rd.putSpare(queued{f: spare.f})
+	}
 }
 
-// serve answers one line, counted in inflight, or starts it and queues it.
-func (rd *streamReader) serve(item line, spare *inflight) {
+// serve answers one line, counted in inflight, or starts it and queues
+// it; it reports whether it started a request, in spare when that was not
+// nil.
+func (rd *streamReader) serve(item line, spare *inflight) (started bool) {
 	s, sess := rd.srv, rd.sess
 	if item.tooLong {
 		rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
 			"message exceeds the limit of "+strconv.Itoa(s.maxMessageBytes)+" bytes"))))
-		return
+		return false
 	}
 	if jsonrpc.IsBatch(item.data) && sess.AcceptsBatches() {
 		// A batch holds one place, and runs on a goroutine of its own so
@@ -260,20 +267,20 @@ func (rd *streamReader) serve(item line, spare *inflight) {
 		// their own within it (Session.HandleBatch).
 		if !rd.takePlace() {
 			rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, errShuttingDown)))
-			return
+			return false
 		}
 		go func() { (*placedSink)(rd).deliver(replyOf(sess.HandleBatch(rd.ctx, item.data))) }()
-		return
+		return false
 	}
 	msg, rpcErr := jsonrpc.Decode(item.data)
 	if rpcErr != nil {
 		s.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))) // gate 1
-		return
+		return false
 	}
 	if msg.IsRequest() && !rd.takePlace() {
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
-		return
+		return false
 	}
 	now, f := sess.start(rd.ctx, msg, spare)
 	if f == nil {
@@ -281,15 +288,16 @@ func (rd *streamReader) serve(item line, spare *inflight) {
 			<-rd.places
 		}
 		rd.deliver(replyOf(now))
-		return
+		return false
 	}
 	f.sink = (*placedSink)(rd)
 	if msg.Method == methodInitialize {
 		// Served before anything read after it, however long it takes.
 		f.do()
-		return
+		return true
 	}
 	rd.push(queued{f: f, line: item.data})
+	return true
 }
 
 // push queues a started request, and wakes a helper to run the queue
