@@ -138,7 +138,7 @@ func BenchmarkGenerate(b *testing.B) {
 // cache. peak-MiB is the largest process of the builds, the largest
 // compilation: go build runs up to GOMAXPROCS of them at once.
 func BenchmarkBuild(b *testing.B) {
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goTool := goCommand()
 	var sizes []int
 	for _, f := range strings.Split(*buildSizes, ",") {
 		var n int

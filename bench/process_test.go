@@ -14,12 +14,16 @@ import (
 	"time"
 )
 
+// goCommand is the go command of the toolchain the benchmarks were built
+// with, for the rows that build code.
+func goCommand() string { return filepath.Join(runtime.GOROOT(), "bin", "go") }
+
 // buildCommand builds the main package pkg into tb's temporary directory
 // and returns the binary's path.
 func buildCommand(tb testing.TB, pkg string) string {
 	tb.Helper()
 	bin := filepath.Join(tb.TempDir(), filepath.Base(pkg))
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, pkg)
+	build := exec.Command(goCommand(), "build", "-o", bin, pkg)
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := build.CombinedOutput(); err != nil {
 		tb.Fatalf("building %s: %v\n%s", pkg, err, out)
