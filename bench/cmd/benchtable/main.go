@@ -277,7 +277,7 @@ func (r *results) callLogRow(t *table) {
 	cost := on.Center/off.Center - 1
 	t.row("tools/call through Session.Handle, call log on against off",
 		fmt.Sprintf("on %s, off %s", dur(on), dur(off)), "—",
-		fmt.Sprintf("+%.0f%%", cost*100), "the log costs ≤ 10%", yes(cost <= 0.10))
+		fmt.Sprintf("%+.0f%%", cost*100), "the log costs ≤ 10%", yes(cost <= 0.10))
 }
 
 // httpName is the name of a BenchmarkHTTP result.
