@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
@@ -174,4 +175,29 @@ func TestAsyncCallLinesAreSlogsLines(t *testing.T) {
 			t.Fatalf("line %d:\nslog   %q\nsink   %q", i, want[i], got[i])
 		}
 	}
+}
+
+// BenchmarkCallLine is the writer's work for one call record of the
+// benchmarks' call (bench/): its line, as the asynchronous sink's
+// goroutine appends it, and the same line through slog's JSON handler.
+func BenchmarkCallLine(b *testing.B) {
+	c := CallRecord{
+		Time: time.Date(2026, 12, 2, 8, 30, 0, 123456789, time.UTC), Tool: "payments.lookup", Version: "2.1.0",
+		SchemaHash: "sha256:" + strings.Repeat("0f1e2d3c", 8), RequestID: "1",
+		Arguments: json.RawMessage(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`),
+	}
+	b.Run("writer=appendCallLine", func(b *testing.B) {
+		var line []byte
+		b.ReportAllocs()
+		for b.Loop() {
+			line, _ = appendCallLine(line[:0], &c)
+		}
+	})
+	b.Run("writer=slog", func(b *testing.B) {
+		h := slog.NewJSONHandler(io.Discard, nil)
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = h.Handle(context.Background(), c.Record())
+		}
+	})
 }

@@ -2,6 +2,7 @@ package textdec
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -222,6 +223,29 @@ func TestEachMember(t *testing.T) {
 	}
 }
 
+// checkCompact holds AppendCompact to encoding/json's Compact on text
+// Validate accepted.
+func checkCompact(t *testing.T, data []byte) {
+	t.Helper()
+	var want bytes.Buffer
+	if err := json.Compact(&want, data); err != nil {
+		t.Fatalf("%q: Validate accepted what json.Compact refuses: %v", data, err)
+	}
+	prefix := []byte("x")
+	if got := AppendCompact(prefix, data); string(got[1:]) != want.String() || got[0] != 'x' {
+		t.Errorf("AppendCompact(%q) = %q; want %q", data, got[1:], want.String())
+	}
+}
+
+// TestAppendCompact removes whitespace between tokens, never within a
+// string, escaped quotes and backslashes included.
+func TestAppendCompact(t *testing.T) {
+	for _, text := range []string{`{}`, ` { } `, "{\n\t\"a\" : [ 1 ,\r\n 2 ] }", `{"a b":" c ","d\\":"\" e \\"," f":{ "g" :[ true , null ] } }`,
+		`"  "`, ` 1 `, `[ "\\\" x" , " y \\" ]`, `{"` + strings.Repeat("long string ", 10) + `" : 1}`} {
+		checkCompact(t, []byte(text))
+	}
+}
+
 // TestAppendUnquote reads string literals as Validate accepts them, and
 // refuses those it refuses.
 func TestAppendUnquote(t *testing.T) {
@@ -261,6 +285,9 @@ func FuzzValidate(f *testing.F) {
 		checkAgainstStrict(t, data)
 		if Validate(data) == nil && Kind(data) == '{' {
 			checkMembers(t, data)
+		}
+		if Validate(data) == nil {
+			checkCompact(t, data)
 		}
 		if len(data) > 0 && data[0] == '"' && Validate(data) == nil {
 			got, ok := AppendUnquote(nil, bytes.TrimRight(data, " \t\r\n"))

@@ -91,3 +91,26 @@ func TrimSpace(v []byte) []byte {
 	}
 	return v[i:j]
 }
+
+// AppendCompact appends data to dst without its insignificant whitespace,
+// as encoding/json's Compact writes it. data must be text Validate
+// accepted: nothing is checked, strings are copied as they are, and text
+// with no whitespace between its tokens (what most writers send) is
+// copied in one append.
+func AppendCompact(dst, data []byte) []byte {
+	start := 0 // data[start:i] is still to be copied
+	for i := 0; i < len(data); {
+		switch data[i] {
+		case '"':
+			end, _ := stringEnd(data, i)
+			i = end + 1
+		case ' ', '\t', '\n', '\r':
+			dst = append(dst, data[start:i]...)
+			i = skipSpace(data, i)
+			start = i
+		default:
+			i++
+		}
+	}
+	return append(dst, data[start:]...)
+}
