@@ -39,12 +39,17 @@ type Async struct {
 }
 
 type queue struct {
-	items   chan *entry
+	bound   int // records queued or being written, at most
 	dropped atomic.Int64
 	done    chan struct{} // closed when the writer goroutine ends
+	wake    chan struct{} // a record for a writer that waits (idle)
 
-	mu     sync.RWMutex // held for reading while queueing, for writing by Close
-	closed bool
+	mu      sync.Mutex
+	pending []*entry // queued, oldest first
+	writing int      // records the writer took and has not finished
+	free    []*entry // entries to reuse, at most maxFree
+	idle    bool     // the writer waits on wake
+	closed  bool
 
 	line []byte // the writer's: the call record's line it writes itself
 }
@@ -55,9 +60,10 @@ type queue struct {
 // hands the next handler context.WithoutCancel of it, made there rather
 // than on the caller's path.
 //
-// Entries are pooled: the queue holds pointers, so that queueing a record
-// copies a word, not the record, and a call's record, arguments and all,
-// costs its request no allocation once the pool has entries.
+// Entries are reused: the writer gives the ones it wrote back to the
+// queue, so that a call's record, arguments and all, costs its request
+// no allocation, and queueing it is a slice append under a lock that is
+// held for a copy.
 type entry struct {
 	h      slog.Handler
 	ctx    context.Context
@@ -67,28 +73,14 @@ type entry struct {
 	isCall bool
 }
 
-var entries = sync.Pool{New: func() any { return new(entry) }}
+// maxFree bounds the entries a queue keeps for reuse: a burst that queued
+// thousands of records does not keep them all.
+const maxFree = 256
 
-func newEntry(h slog.Handler, ctx context.Context) *entry {
-	e := entries.Get().(*entry)
-	e.h, e.ctx = h, ctx
-	return e
-}
-
-// maxPooledArgs bounds the arguments' buffer an entry keeps in the pool:
-// one call of a megabyte of arguments (whose line clips them) must not
-// make every pooled entry hold a megabyte.
+// maxPooledArgs bounds the arguments' buffer a reused entry keeps: one
+// call of a megabyte of arguments (whose line clips them) must not make
+// the entry hold a megabyte.
 const maxPooledArgs = 16 << 10
-
-// release returns e to the pool, holding nothing of the record it was.
-func release(e *entry) {
-	args := e.args[:0]
-	if cap(args) > maxPooledArgs {
-		args = nil
-	}
-	*e = entry{args: args}
-	entries.Put(e)
-}
 
 // NewAsync starts the goroutine that writes to next.
 func NewAsync(next slog.Handler, opts AsyncOptions) *Async {
@@ -96,7 +88,7 @@ func NewAsync(next slog.Handler, opts AsyncOptions) *Async {
 		opts.Buffer = DefaultBuffer
 	}
 	a := &Async{next: next, root: next, limits: opts.Limits.withDefaults(),
-		q: &queue{items: make(chan *entry, opts.Buffer), done: make(chan struct{})}}
+		q: &queue{bound: opts.Buffer, done: make(chan struct{}), wake: make(chan struct{}, 1)}}
 	go a.write()
 	return a
 }
@@ -105,31 +97,47 @@ func (a *Async) Enabled(ctx context.Context, l slog.Level) bool { return a.next.
 
 // Handle queues r, clipped; it never waits.
 func (a *Async) Handle(ctx context.Context, r slog.Record) error {
+	if fits(r, a.limits) {
+		r = r.Clone() // its attributes may share an array the caller reuses
+	} else {
+		r = clipRecord(r, a.limits)
+	}
 	q := a.q
-	q.mu.RLock()
-	defer q.mu.RUnlock()
-	if q.closed {
-		q.dropped.Add(1)
+	q.mu.Lock()
+	e := q.take()
+	if e == nil {
 		return nil
 	}
-	e := newEntry(a.next, ctx)
-	if fits(r, a.limits) {
-		e.r = r.Clone() // its attributes may share an array the caller reuses
-	} else {
-		e.r = clipRecord(r, a.limits)
-	}
-	a.queue(e)
+	e.h, e.ctx, e.r = a.next, ctx, r
+	q.push(e)
 	return nil
 }
 
-// queue queues e, or drops and counts it when the queue is full. The
-// caller holds q.mu for reading.
-func (a *Async) queue(e *entry) {
-	select {
-	case a.q.items <- e:
-	default:
-		a.q.dropped.Add(1)
-		release(e)
+// take returns an entry for a record to queue, or nil, counting the
+// record dropped, when the queue is closed or full; q.mu is then
+// unlocked. Otherwise the caller fills the entry and calls push.
+func (q *queue) take() *entry {
+	if q.closed || len(q.pending)+q.writing >= q.bound {
+		q.mu.Unlock()
+		q.dropped.Add(1)
+		return nil
+	}
+	if n := len(q.free); n > 0 {
+		e := q.free[n-1]
+		q.free = q.free[:n-1]
+		return e
+	}
+	return new(entry)
+}
+
+// push queues e, filled, unlocks q.mu, and wakes the writer if it waits.
+func (q *queue) push(e *entry) {
+	q.pending = append(q.pending, e)
+	wake := q.idle
+	q.idle = false
+	q.mu.Unlock()
+	if wake {
+		q.wake <- struct{}{} // never blocks: one wake-up per wait
 	}
 }
 
@@ -143,20 +151,19 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 		return
 	}
 	q := a.q
-	q.mu.RLock()
-	defer q.mu.RUnlock()
-	if q.closed {
-		q.dropped.Add(1)
+	q.mu.Lock()
+	e := q.take()
+	if e == nil {
 		return
 	}
-	e := newEntry(a.next, ctx)
+	e.h, e.ctx = a.next, ctx
 	e.call, e.isCall = *c, true
 	e.args = append(e.args, c.Arguments...)
 	if e.args == nil {
 		e.args = []byte{} // empty text, not the absent text nil stands for
 	}
 	e.call.Arguments = e.args
-	a.queue(e)
+	q.push(e)
 }
 
 // fits reports whether r needs no clipping: a short message and short
@@ -225,51 +232,57 @@ func (a *Async) WithGroup(name string) slog.Handler {
 func (a *Async) Dropped() int64 { return a.q.dropped.Load() }
 
 // batchPause is how long the writer lets records gather once they come:
-// a writer that waits on the queue is woken by every record, and waking
-// it is a cost (another thread scheduled) on the path of the request that
-// logged. While records keep coming it sleeps this long between batches,
-// and nobody wakes it; when a pause brought none, it waits on the queue
-// again.
+// a writer that waits on the queue is woken by the first record, and
+// waking it is a cost (another thread scheduled) on the path of the
+// request that logged. While records keep coming it sleeps this long
+// between batches, and nobody wakes it; when a pause brought none, it
+// waits to be woken again.
 const batchPause = 500 * time.Microsecond
 
 func (a *Async) write() {
-	defer close(a.q.done)
-	for e := range a.q.items {
-		a.handle(e)
-		for {
-			time.Sleep(batchPause)
-			n, open := a.drain()
-			if !open {
-				a.reportDropped()
+	q := a.q
+	defer close(q.done)
+	var batch []*entry
+	for {
+		q.mu.Lock()
+		batch, q.pending = q.pending, batch[:0]
+		q.writing = len(batch)
+		if len(batch) == 0 {
+			closed := q.closed
+			q.idle = !closed
+			q.mu.Unlock()
+			a.reportDropped()
+			if closed {
 				return
 			}
-			if n == 0 {
-				break
-			}
+			<-q.wake
+			continue
 		}
-	}
-	a.reportDropped()
-}
-
-// drain writes the records queued now, without waiting for more; open is
-// false once the queue is closed and empty.
-func (a *Async) drain() (n int, open bool) {
-	for {
-		select {
-		case e, ok := <-a.q.items:
-			if !ok {
-				return n, false
-			}
+		q.mu.Unlock()
+		for _, e := range batch {
 			a.handle(e)
-			n++
-		default:
-			return n, true
+		}
+		q.mu.Lock()
+		for i, e := range batch {
+			if len(q.free) < maxFree {
+				*e = entry{args: e.args[:0]}
+				if cap(e.args) > maxPooledArgs {
+					e.args = nil
+				}
+				q.free = append(q.free, e)
+			}
+			batch[i] = nil
+		}
+		q.writing = 0
+		closed := q.closed
+		q.mu.Unlock()
+		if !closed {
+			time.Sleep(batchPause)
 		}
 	}
 }
 
-// handle writes e and returns it to the pool. Only the writer goroutine
-// calls it.
+// handle writes e. Only the writer goroutine calls it.
 func (a *Async) handle(e *entry) {
 	a.reportDropped()
 	if e.isCall {
@@ -277,7 +290,6 @@ func (a *Async) handle(e *entry) {
 	} else {
 		_ = e.h.Handle(context.WithoutCancel(e.ctx), e.r) // a log that cannot be written is not the request's failure
 	}
-	release(e)
 }
 
 // writeCall writes a call record as Handle would have queued its slog
@@ -318,11 +330,13 @@ func (a *Async) reportDropped() {
 func (a *Async) Close(ctx context.Context) error {
 	q := a.q
 	q.mu.Lock()
-	if !q.closed {
-		q.closed = true
-		close(q.items)
-	}
+	q.closed = true
+	wake := q.idle
+	q.idle = false
 	q.mu.Unlock()
+	if wake {
+		q.wake <- struct{}{}
+	}
 	select {
 	case <-q.done:
 		return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -55,5 +56,27 @@ func TestCallRecordIsOneLineWhateverTheHandler(t *testing.T) {
 				t.Errorf("the long arguments were not clipped: %s", queued.String())
 			}
 		})
+	}
+}
+
+// BenchmarkLogCall is what logging a call costs the request: LogCall of
+// the benchmarks' call record (bench/) into a service's sink, an Async
+// over a JSONHandler, whose writer runs meanwhile on its own goroutine.
+func BenchmarkLogCall(b *testing.B) {
+	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard), oplog.AsyncOptions{})
+	defer sink.Close(context.Background())
+	c := oplog.CallRecord{
+		Tool: "payments.lookup", Version: "2.1.0",
+		SchemaHash: "sha256:" + strings.Repeat("0f1e2d3c", 8), RequestID: "1",
+		Arguments: json.RawMessage(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`),
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Time = time.Now()
+		oplog.LogCall(ctx, sink, &c)
+	}
+	if n := sink.Dropped(); n > int64(b.N)/100 {
+		b.Logf("%d of %d records dropped: the writer fell behind", n, b.N)
 	}
 }
