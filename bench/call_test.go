@@ -16,7 +16,9 @@ import (
 // which reaches the newest active payments.lookup (unpinnedLookup); every server
 // validates the same arguments against the same schema and runs the same
 // handler. "pipe-echo" is the transport alone: a server that answers every
-// line with itself.
+// line with itself. "mcpgen-logged" is mcpgen with a service's logs on
+// (the call log through the asynchronous sink, see serviceLog): what the
+// call log costs a call.
 func BenchmarkCall(b *testing.B) {
 	spec := bankSpec(b, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
@@ -40,6 +42,11 @@ func BenchmarkCall(b *testing.B) {
 	}
 	b.Run("impl=mcpgen", func(b *testing.B) {
 		srv := newBankServer(b)
+		b.Cleanup(func() { srv.Close() })
+		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
+	})
+	b.Run("impl=mcpgen-logged", func(b *testing.B) {
+		srv := newLoggedBankServer(b, serviceLog(b))
 		b.Cleanup(func() { srv.Close() })
 		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
 	})

@@ -134,7 +134,7 @@ func (r *results) print(w io.Writer) {
 	r.callRow(t)
 	r.pipelinedRow(t)
 	r.processRow(t)
-	r.callLogRow(t)
+	r.callLogRows(t)
 	r.httpRows(t)
 	r.listRows(t)
 	r.scaleRows(t)
@@ -266,18 +266,22 @@ func (r *results) processRow(t *table) {
 		figures(m), "line echo "+figures(echo), "—", "none: the tail is the pipes' and the cores' (compare the echo)", "—")
 }
 
-// callLogRow is what the call log costs a call: Session.Handle's
-// tools/call with the log on (JSON lines through the asynchronous sink)
-// against the same call with no logger, within 10%.
-func (r *results) callLogRow(t *table) {
-	off, on := r.get("CallHandle/log=off", "sec/op"), r.get("CallHandle/log=on", "sec/op")
-	if !off.ok() || !on.ok() {
-		return
+// callLogRows are what the call log costs a call, within 10%: a service's
+// logs on (JSON lines through the asynchronous sink) against none, for
+// Session.Handle's tools/call and for the stdio row's.
+func (r *results) callLogRows(t *table) {
+	for _, row := range []struct{ title, off, on string }{
+		{"tools/call through Session.Handle, call log on against off", "CallHandle/log=off", "CallHandle/log=on"},
+		{"stdio tools/call one in flight, call log on against off", "Call/impl=mcpgen", "Call/impl=mcpgen-logged"},
+	} {
+		off, on := r.get(row.off, "sec/op"), r.get(row.on, "sec/op")
+		if !off.ok() || !on.ok() {
+			continue
+		}
+		cost := on.Center/off.Center - 1
+		t.row(row.title, fmt.Sprintf("on %s, off %s", dur(on), dur(off)), "—",
+			fmt.Sprintf("%+.0f%%", cost*100), "the log costs ≤ 10%", yes(cost <= 0.10))
 	}
-	cost := on.Center/off.Center - 1
-	t.row("tools/call through Session.Handle, call log on against off",
-		fmt.Sprintf("on %s, off %s", dur(on), dur(off)), "—",
-		fmt.Sprintf("%+.0f%%", cost*100), "the log costs ≤ 10%", yes(cost <= 0.10))
 }
 
 // httpName is the name of a BenchmarkHTTP result.
