@@ -275,3 +275,45 @@ func TestServeStreamHandshakeWaitsForWhatWasReadBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestServeStreamRefusesWhatDecodeRefuses: a line that looks like a
+// request (it has an id and a method, which the stream reads to start it
+// in order) but that Decode refuses is answered with Decode's error, as
+// Session.Handle answers it, whether the error is found on reading or by
+// the goroutine that runs the request; and the id it seemed to have is
+// free again afterwards.
+func TestServeStreamRefusesWhatDecodeRefuses(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[}`,                // not JSON
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"a":"` + "\xff" + `"}}`, // invalid UTF-8
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"a":1,"a":2}}`,   // a repeated name
+		`{"jsonrpc":"1.0","id":4,"method":"tools/list"}`,                          // the wrong version
+		`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}`,             // params not an object
+		`{"jsonrpc":"2.0","id":6,"method":"tools/list","result":{}}`,              // a request and a response
+		`{"jsonrpc":"2.0","id":01,"method":"tools/list"}`,                         // a number JSON does not have
+		`{"id":7,"method":"tools/list","jsonrpc":"2.0"} x`,                        // trailing text
+	}
+	b := newBank(t, mcp.Options{})
+	sess := b.srv.NewSession(investigator, nil)
+	defer sess.Close()
+	for _, l := range []string{`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`, `{"jsonrpc":"2.0","method":"notifications/initialized"}`} {
+		sess.Handle(context.Background(), []byte(l))
+	}
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	for _, l := range lines {
+		want := string(sess.Handle(context.Background(), []byte(l)))
+		if code(t, want) == "" {
+			t.Fatalf("Handle served %s: %s", l, want)
+		}
+		w.send(l)
+		if got := w.response(); got != want {
+			t.Errorf("%s\n stream %s\n Handle %s", l, got, want)
+		}
+	}
+	// The ids the refused lines seemed to have are not in flight.
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if l := w.response(); code(t, l) != "" {
+		t.Errorf("id 1 after its refused line: %s", l)
+	}
+}
