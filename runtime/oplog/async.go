@@ -47,7 +47,7 @@ type queue struct {
 	mu      sync.Mutex
 	pending []*entry // queued, oldest first
 	writing int      // records the writer took and has not finished
-	free    []*entry // entries to reuse, at most maxFree
+	free    []*entry // entries to reuse
 	idle    bool     // the writer waits on wake
 	closed  bool
 
@@ -73,14 +73,13 @@ type entry struct {
 	isCall bool
 }
 
-// maxFree bounds the entries a queue keeps for reuse: a burst that queued
-// thousands of records does not keep them all.
-const maxFree = 256
-
 // maxPooledArgs bounds the arguments' buffer a reused entry keeps: one
 // call of a megabyte of arguments (whose line clips them) must not make
-// the entry hold a megabyte.
-const maxPooledArgs = 16 << 10
+// the entry hold a megabyte. A queue makes an entry only when none is
+// free, so it never has more than its bound of them (those queued, being
+// written and free): with the default bound, at most 1024 entries of a
+// few hundred bytes and such a buffer each.
+const maxPooledArgs = 4 << 10
 
 // NewAsync starts the goroutine that writes to next.
 func NewAsync(next slog.Handler, opts AsyncOptions) *Async {
@@ -264,13 +263,11 @@ func (a *Async) write() {
 		}
 		q.mu.Lock()
 		for i, e := range batch {
-			if len(q.free) < maxFree {
-				*e = entry{args: e.args[:0]}
-				if cap(e.args) > maxPooledArgs {
-					e.args = nil
-				}
-				q.free = append(q.free, e)
+			*e = entry{args: e.args[:0]}
+			if cap(e.args) > maxPooledArgs {
+				e.args = nil
 			}
+			q.free = append(q.free, e)
 			batch[i] = nil
 		}
 		q.writing = 0

@@ -201,3 +201,39 @@ func BenchmarkCallLine(b *testing.B) {
 		}
 	})
 }
+
+// TestAsyncKeepsNoMoreEntriesThanItsBound: entries are made only when
+// none is free, so however many records come, and whatever the writer's
+// pace, a queue never has more entries than its bound.
+func TestAsyncKeepsNoMoreEntriesThanItsBound(t *testing.T) {
+	const bound = 8
+	release := make(chan struct{})
+	a := NewAsync(waitingHandler{release}, AsyncOptions{Buffer: bound})
+	c := CallRecord{Tool: "t", Arguments: json.RawMessage(`{}`)}
+	for range 1000 {
+		LogCall(context.Background(), a, &c)
+	}
+	close(release)
+	for range 1000 {
+		LogCall(context.Background(), a, &c)
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.q.mu.Lock()
+	defer a.q.mu.Unlock()
+	if n := len(a.q.free) + len(a.q.pending); n == 0 || n > bound {
+		t.Errorf("%d entries kept with a bound of %d", n, bound)
+	}
+}
+
+// waitingHandler writes nothing until release is closed.
+type waitingHandler struct{ release chan struct{} }
+
+func (w waitingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (w waitingHandler) Handle(context.Context, slog.Record) error {
+	<-w.release
+	return nil
+}
+func (w waitingHandler) WithAttrs([]slog.Attr) slog.Handler { return w }
+func (w waitingHandler) WithGroup(string) slog.Handler      { return w }
