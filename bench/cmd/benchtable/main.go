@@ -2,7 +2,8 @@
 // test -bench -count=N, any number of files) and prints one Markdown table:
 // for each row of the performance issue, mcpgen's median, the best anchor's
 // median, their ratio, the goal and whether it is met. Medians and their 95%
-// confidence intervals are benchstat's (golang.org/x/perf/benchmath).
+// confidence intervals are benchstat's (golang.org/x/perf/benchmath); a
+// ratio is taken round by round, with its interval (see perRound).
 //
 //	go run ./cmd/benchtable out/*.txt
 package main
@@ -17,7 +18,9 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -106,8 +109,66 @@ func (r *results) get(name, unit string) stat {
 	if len(vals) == 0 {
 		return stat{}
 	}
-	sample := benchmath.NewSample(vals, &benchmath.DefaultThresholds)
+	// NewSample sorts what it is given: a copy, so that the results keep
+	// their rounds' order for perRound.
+	sample := benchmath.NewSample(slices.Clone(vals), &benchmath.DefaultThresholds)
 	return stat{benchmath.AssumeNothing.Summary(sample, 0.95), len(vals)}
+}
+
+// ratio is a figure computed from several rows' results round by round,
+// with the 95% confidence interval of its median.
+type ratio struct {
+	center, lo, hi float64
+	interval       bool // lo and hi are known
+}
+
+// perRound computes f of the named rows' results in unit round by round,
+// and summarises what it gives. benchrun runs every row of a group once a
+// round, in an order it rotates between rounds, so the i-th results of two
+// rows of a group were measured within the same minute: a quieter or a
+// busier stretch of the machine falls on both sides of a ratio instead of
+// on one. The center is the median of the rounds' figures, and the
+// interval benchstat's 95% confidence interval for a median. Rows with
+// different numbers of results (not run together) give f of their
+// medians, with no interval.
+func (r *results) perRound(unit string, f func(v ...float64) float64, names ...string) ratio {
+	n := len(r.samples[names[0]][unit])
+	for _, name := range names[1:] {
+		if len(r.samples[name][unit]) != n {
+			n = 0
+		}
+	}
+	if n < 2 {
+		medians := make([]float64, len(names))
+		for i, name := range names {
+			medians[i] = r.get(name, unit).Center
+		}
+		return ratio{center: f(medians...)}
+	}
+	figures := make([]float64, n)
+	v := make([]float64, len(names))
+	for i := range n {
+		for j, name := range names {
+			v[j] = r.samples[name][unit][i]
+		}
+		figures[i] = f(v...)
+	}
+	sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(figures, &benchmath.DefaultThresholds), 0.95)
+	finite := !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) && !math.IsNaN(sum.Lo) && !math.IsNaN(sum.Hi)
+	return ratio{center: sum.Center, lo: sum.Lo, hi: sum.Hi, interval: finite}
+}
+
+// quotient is perRound's f for the first row's result over the second's.
+func quotient(v ...float64) float64 { return v[0] / v[1] }
+
+// times renders a ratio as "10.2× (8.6–11.9)", its interval in brackets;
+// digits is how many decimals.
+func (q ratio) times(digits int) string {
+	s := strconv.FormatFloat(q.center, 'f', digits, 64) + "×"
+	if q.interval {
+		s += " (" + strconv.FormatFloat(q.lo, 'f', digits, 64) + "–" + strconv.FormatFloat(q.hi, 'f', digits, 64) + ")"
+	}
+	return s
 }
 
 // table is the Markdown table being written.
@@ -143,7 +204,9 @@ func (r *results) print(w io.Writer) {
 	r.memoryRow(t)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Times are medians of the runs (± the 95% confidence interval, as benchstat computes it);")
-	fmt.Fprintln(w, "ratios divide the best anchor's median by mcpgen's. A row without results was not run.")
+	fmt.Fprintln(w, "a ratio is the median of the rounds' ratios (each round runs every row of a group once, so both")
+	fmt.Fprintln(w, "sides of a ratio were measured in the same minute), with its 95% confidence interval in brackets.")
+	fmt.Fprintln(w, "A row without results was not run.")
 }
 
 // anchor is a named benchmark to compare with.
@@ -192,12 +255,13 @@ func (r *results) decodeRows(t *table) {
 		floor := r.get(base+"encoding-json-floor", "sec/op")
 		allocs := r.get(base+"mcpgen", "allocs/op")
 		var goals, met []string
-		ratio := bs.Center / m.Center
+		q := r.perRound("sec/op", quotient, ba.name, base+"mcpgen")
 		goals = append(goals, fmt.Sprintf("≥ %g× the best validating anchor", c.goal))
-		met = append(met, yes(ratio >= c.goal))
+		met = append(met, yes(q.center >= c.goal))
 		if san := r.get(base+"santhosh-tekuri", "sec/op"); san.ok() && ba.label != "santhosh-tekuri/jsonschema" {
-			goals = append(goals, fmt.Sprintf("≥ 10× santhosh (%.1f×)", san.Center/m.Center))
-			met = append(met, yes(san.Center/m.Center >= 10))
+			sq := r.perRound("sec/op", quotient, base+"santhosh-tekuri", base+"mcpgen")
+			goals = append(goals, fmt.Sprintf("≥ 10× santhosh (%s)", sq.times(2)))
+			met = append(met, yes(sq.center >= 10))
 		}
 		if floor.ok() {
 			goals = append(goals, fmt.Sprintf("faster than the encoding/json floor (%s, %.1f×)", dur(floor), floor.Center/m.Center))
@@ -208,7 +272,7 @@ func (r *results) decodeRows(t *table) {
 			met = append(met, yes(allocs.Center <= c.allocs))
 		}
 		t.row(c.title, fmt.Sprintf("%s, %g allocs", dur(m), allocs.Center), ba.label+" "+dur(bs),
-			fmt.Sprintf("%.1f×", ratio), strings.Join(goals, "; "), strings.Join(met, " "))
+			q.times(2), strings.Join(goals, "; "), strings.Join(met, " "))
 	}
 }
 
@@ -220,13 +284,15 @@ func (r *results) callRow(t *table) {
 	echo := r.get("Call/impl=pipe-echo", "sec/op")
 	ba, bs := r.best([]anchor{{"mcp-go", "Call/impl=mcp-go"}, {"go-sdk", "Call/impl=go-sdk"}})
 	allocs := r.get("Call/impl=mcpgen", "allocs/op")
-	server := (bs.Center - echo.Center) / (m.Center - echo.Center)
+	q := r.perRound("sec/op", quotient, ba.name, "Call/impl=mcpgen")
+	server := r.perRound("sec/op", func(v ...float64) float64 { return (v[0] - v[2]) / (v[1] - v[2]) },
+		ba.name, "Call/impl=mcpgen", "Call/impl=pipe-echo")
 	t.row("tools/call through the server over an in-process pipe",
 		fmt.Sprintf("%s, %g allocs (server alone %s)", dur(m), allocs.Center, ns((m.Center-echo.Center)*1e9)),
 		fmt.Sprintf("%s %s (server alone %s); pipe echo %s", ba.label, dur(bs), ns((bs.Center-echo.Center)*1e9), dur(echo)),
-		fmt.Sprintf("%.1f× (server alone %.1f×)", bs.Center/m.Center, server),
+		fmt.Sprintf("%s (server alone %s)", q.times(1), server.times(1)),
 		fmt.Sprintf("≥ 10× server alone; ≤ 20 allocs (%g)", allocs.Center),
-		yes(server >= 10)+" "+yes(allocs.Center <= 20))
+		yes(server.center >= 10)+" "+yes(allocs.Center <= 20))
 }
 
 // pipelinedRow is tools/call with the client writing ahead: mcpgen's
@@ -239,13 +305,14 @@ func (r *results) pipelinedRow(t *table) {
 	}
 	one := r.get("CallPipelined/impl=mcpgen-one-core", "sec/op")
 	ba, bs := r.best([]anchor{{"mcp-go", "CallPipelined/impl=mcp-go"}, {"go-sdk", "CallPipelined/impl=go-sdk"}})
-	ratio, cores := bs.Center/m.Center, one.Center/m.Center
+	q := r.perRound("sec/op", quotient, ba.name, "CallPipelined/impl=mcpgen")
+	cores := r.perRound("sec/op", quotient, "CallPipelined/impl=mcpgen-one-core", "CallPipelined/impl=mcpgen")
 	t.row("tools/call pipelined over an in-process pipe (32 requests a write)",
 		fmt.Sprintf("%s a call; on one core %s", dur(m), dur(one)),
 		ba.label+" "+dur(bs),
-		fmt.Sprintf("%.1f× (%.2f× its one-core rate)", ratio, cores),
+		fmt.Sprintf("%s (%s its one-core rate)", q.times(1), cores.times(2)),
 		"≥ 3× the best anchor; ≥ 1.6× mcpgen's one-core rate",
-		yes(bs.ok() && ratio >= 3)+" "+yes(one.ok() && cores >= 1.6))
+		yes(bs.ok() && q.center >= 3)+" "+yes(one.ok() && cores.center >= 1.6))
 }
 
 // processRow is one tools/call at a time to the service as a process over
@@ -278,15 +345,29 @@ func (r *results) callLogRows(t *table) {
 		if !off.ok() || !on.ok() {
 			continue
 		}
-		cost := on.Center/off.Center - 1
+		cost := r.perRound("sec/op", func(v ...float64) float64 { return 100 * (v[0]/v[1] - 1) }, row.on, row.off)
+		figure := fmt.Sprintf("%+.0f%%", cost.center)
+		if cost.interval {
+			figure += fmt.Sprintf(" (%+.0f%% to %+.0f%%)", cost.lo, cost.hi)
+		}
 		t.row(row.title, fmt.Sprintf("on %s, off %s", dur(on), dur(off)), "—",
-			fmt.Sprintf("%+.0f%%", cost*100), "the log costs ≤ 10%", yes(cost <= 0.10))
+			figure, "the log costs ≤ 10%", yes(cost.center <= 10))
 	}
 }
 
 // httpName is the name of a BenchmarkHTTP result.
 func httpName(impl, client string, clients int) string {
 	return fmt.Sprintf("HTTP/impl=%s/client=%s/clients=%d", impl, client, clients)
+}
+
+// stdioServer is the server's part of a stdio tools/call in seconds (the
+// call row's median less the pipe echo's), zero when not run.
+func (r *results) stdioServer() float64 {
+	m, echo := r.get("Call/impl=mcpgen", "sec/op"), r.get("Call/impl=pipe-echo", "sec/op")
+	if !m.ok() || !echo.ok() {
+		return 0
+	}
+	return m.Center - echo.Center
 }
 
 // httpAnchors are the servers the HTTP rows compare mcpgen with, for a
@@ -343,12 +424,15 @@ func (r *results) httpRows(t *table) {
 			if !m.ok() {
 				continue
 			}
-			ratio, ratios := m.Center/bs.Center, fmt.Sprintf("%.1f×", m.Center/bs.Center)
+			q := r.perRound("calls/s", quotient, name, ba.name)
+			ratios := q.times(1)
 			var notes []string
+			above := math.NaN() // mcpgen's time a call above the bare POST's, in seconds
 			if f := r.get(floor, "calls/s"); f.ok() && bs.ok() {
 				// Time per call above the bare POST's, as the pipe row's
 				// "server alone"; none when a median is within the floor's.
 				mine, theirs := 1/m.Center-1/f.Center, 1/bs.Center-1/f.Center
+				above = mine
 				if mine > 0 && theirs > 0 {
 					notes = append(notes, fmt.Sprintf("server alone %.1f×", theirs/mine))
 				} else {
@@ -364,12 +448,16 @@ func (r *results) httpRows(t *table) {
 				ratios += " (" + strings.Join(notes, "; ") + ")"
 			}
 			p99, anchorP50 := r.get(name, "p99-sec"), r.get(ba.name, "p50-sec")
+			goals := fmt.Sprintf("≥ %g× the best anchor's calls/s; p99 < its p50 (%s against %s)", c.goal, ns(p99.Center*1e9), ns(anchorP50.Center*1e9))
+			met := yes(bs.ok() && q.center >= c.goal) + " " + yes(anchorP50.ok() && p99.Center < anchorP50.Center)
+			if stdio := r.stdioServer(); c.clients == 1 && stdio > 0 && !math.IsNaN(above) {
+				goals += fmt.Sprintf("; time a call above the bare POST's within 15 µs of the stdio call's server part (%s against %s)", ns(above*1e9), ns(stdio*1e9))
+				met += " " + yes(above-stdio <= 15e-6)
+			}
 			t.row(fmt.Sprintf("tools/call over Streamable HTTP, %s, raw client, %s", impl.mode, c.label),
 				r.httpFigures(name),
 				fmt.Sprintf("%s %s; bare POST %s", ba.label, r.httpFigures(ba.name), r.httpFigures(floor)),
-				ratios,
-				fmt.Sprintf("≥ %g× the best anchor's calls/s; p99 < its p50 (%s against %s)", c.goal, ns(p99.Center*1e9), ns(anchorP50.Center*1e9)),
-				yes(bs.ok() && ratio >= c.goal)+" "+yes(anchorP50.ok() && p99.Center < anchorP50.Center))
+				ratios, goals, met)
 		}
 	}
 	for _, c := range concurrency {
@@ -400,9 +488,9 @@ func (r *results) listRows(t *table) {
 		if !m.ok() {
 			continue
 		}
-		ratio := bs.Center / m.Center
+		q := r.perRound("sec/op", quotient, ba.name, "List/impl=mcpgen/view="+c.view)
 		t.row(fmt.Sprintf("tools/list, 1,000 tools, principal's view %s", c.view), dur(m), ba.label+" "+dur(bs),
-			fmt.Sprintf("%.0f×", ratio), fmt.Sprintf("≥ %g×", c.goal), yes(ratio >= c.goal))
+			q.times(0), fmt.Sprintf("≥ %g×", c.goal), yes(q.center >= c.goal))
 	}
 }
 

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"math"
+	"testing"
+)
+
+// TestPerRoundPairsTheRounds: a ratio is taken round by round, so a slow
+// round slows both sides of it; the ratio of the medians would not see
+// that the two rows moved together.
+func TestPerRoundPairsTheRounds(t *testing.T) {
+	r := &results{samples: map[string]map[string][]float64{
+		// The anchor is always ten times mcpgen, in rounds of very
+		// different speeds.
+		"anchor": {"sec/op": {10, 20, 40, 10, 80, 10, 20, 10, 30}},
+		"mcpgen": {"sec/op": {1, 2, 4, 1, 8, 1, 2, 1, 3}},
+		// A row run fewer times than the others.
+		"other": {"sec/op": {3, 5}},
+	}}
+	q := r.perRound("sec/op", quotient, "anchor", "mcpgen")
+	if q.center != 10 || !q.interval || q.lo != 10 || q.hi != 10 {
+		t.Errorf("paired: %+v, want 10× with an interval of 10 to 10", q)
+	}
+	// Unpaired, the medians' ratio, with no interval (20 over 4).
+	q = r.perRound("sec/op", quotient, "anchor", "other")
+	if want := 5.0; q.interval || math.Abs(q.center-want) > 1e-9 {
+		t.Errorf("unpaired: %+v, want %g with no interval", q, want)
+	}
+	// The figure may be any function of the rows' results: the
+	// differences are 9, 18, 36, 9, 72, 9, 18, 9 and 27.
+	q = r.perRound("sec/op", func(v ...float64) float64 { return v[0] - v[1] }, "anchor", "mcpgen")
+	if q.center != 18 {
+		t.Errorf("difference: %+v, want a median of 18", q)
+	}
+}
+
+func TestRatioTimes(t *testing.T) {
+	for _, tc := range []struct {
+		q      ratio
+		digits int
+		want   string
+	}{
+		{ratio{center: 9.96, lo: 9.02, hi: 10.31, interval: true}, 2, "9.96× (9.02–10.31)"},
+		{ratio{center: 511.4, lo: 480, hi: 531, interval: true}, 0, "511× (480–531)"},
+		{ratio{center: 1.5}, 1, "1.5×"},
+	} {
+		if got := tc.q.times(tc.digits); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
