@@ -284,14 +284,14 @@ func TestServeStreamHandshakeWaitsForWhatWasReadBefore(t *testing.T) {
 // free again afterwards.
 func TestServeStreamRefusesWhatDecodeRefuses(t *testing.T) {
 	lines := []string{
-		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[}`,                // not JSON
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[}`,                      // not JSON
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"a":"` + "\xff" + `"}}`, // invalid UTF-8
-		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"a":1,"a":2}}`,   // a repeated name
-		`{"jsonrpc":"1.0","id":4,"method":"tools/list"}`,                          // the wrong version
-		`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}`,             // params not an object
-		`{"jsonrpc":"2.0","id":6,"method":"tools/list","result":{}}`,              // a request and a response
-		`{"jsonrpc":"2.0","id":01,"method":"tools/list"}`,                         // a number JSON does not have
-		`{"id":7,"method":"tools/list","jsonrpc":"2.0"} x`,                        // trailing text
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"a":1,"a":2}}`,          // a repeated name
+		`{"jsonrpc":"1.0","id":4,"method":"tools/list"}`,                                 // the wrong version
+		`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}`,                    // params not an object
+		`{"jsonrpc":"2.0","id":6,"method":"tools/list","result":{}}`,                     // a request and a response
+		`{"jsonrpc":"2.0","id":01,"method":"tools/list"}`,                                // a number JSON does not have
+		`{"id":7,"method":"tools/list","jsonrpc":"2.0"} x`,                               // trailing text
 	}
 	b := newBank(t, mcp.Options{})
 	sess := b.srv.NewSession(investigator, nil)
