@@ -242,6 +242,13 @@ func TestFleetBehindALoadBalancer(t *testing.T) {
 				t.Errorf("replica %d's /readyz without Redis: %q", i, body)
 			}
 		}
+		// The outage lasts until the load has met it (a call on a replica
+		// that must read the session from the store), however slowly the
+		// load runs on this machine, or until the deadline says it never
+		// will: the check below then fails.
+		for deadline := time.Now().Add(15 * time.Second); refused.Load() == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
 		redis.Restart()
 		for _, r := range replicas {
 			waitReady(t, r, http.StatusOK)
