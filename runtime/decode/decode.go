@@ -1,6 +1,5 @@
 // Package decode is what generated decoders call: a Reader that reads one
-// JSON value with github.com/go-faster/jx and validates it in the same
-// pass, locations that become "$.a.b[2]" paths only when an error needs
+// JSON value and validates it in the same pass, locations that become "$.a.b[2]" paths only when an error needs
 // one, and one small helper per check, each reporting with the reference
 // validator's message (runtime/schema), so the generated code and the
 // reference cannot drift apart.
@@ -11,8 +10,9 @@
 // whose strict scanner (runtime/internal/textdec) has already checked the
 // whole message in one pass: grammar, UTF-8, escaped lone surrogates,
 // repeated member names at every depth. Or through a package's exported
-// Decode function, which calls Check first for what jx would read
-// leniently (invalid UTF-8 and escaped lone surrogates). A repeated
+// Decode function, which calls Check first for what the Reader would read
+// leniently (invalid UTF-8), and whose Reader checks the grammar and the
+// escapes as it reads (see lexer). A repeated
 // declared property is then found in the pass that decodes (its seen
 // flag); input that holds names no schema declares is handed to the same
 // strict scanner once, at Finish, for repeats among them. Either way a
@@ -31,13 +31,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"sync"
 	"unsafe"
-
-	"github.com/go-faster/jx"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -97,20 +93,15 @@ var (
 	ErrDuplicateName = textdec.ErrDuplicateName
 )
 
-// Check refuses what jx would read more leniently than schema.DecodeJSON,
-// before a one-pass decode of data: invalid UTF-8 anywhere (jx passes such
-// bytes through in strings and property names), and an escaped lone
-// surrogate (jx reads "\ud800" as U+FFFD, which is valid UTF-8, so no later
-// check could tell it from a real U+FFFD). Input that escapes a surrogate at
-// all (a client that escapes every non-ASCII character writes an emoji as a
-// pair) is checked whole by the strict scanner to settle it. Duplicate
-// member names are the Reader's to find.
+// Check refuses what the Reader would read more leniently than
+// schema.DecodeJSON, before a one-pass decode of data: invalid UTF-8
+// anywhere (the Reader hands a string without escapes out as it lies in
+// the input). Everything else it checks as it reads: the grammar, escapes
+// (an escaped lone surrogate included), nesting; duplicate member names
+// are found as described in the package documentation.
 func Check(data []byte) error {
 	if !textdec.ValidUTF8(data) {
 		return ErrInvalidUTF8
-	}
-	if schema.MayEscapeSurrogate(data) {
-		return textdec.Validate(data)
 	}
 	return nil
 }
@@ -118,18 +109,17 @@ func Check(data []byte) error {
 // Reader reads one JSON value and collects the validation errors found in
 // it. A generated type's DecodeFrom method reads its value from a Reader.
 type Reader struct {
-	d     *jx.Decoder
+	lx    lexer
 	err   error
 	c     *schema.Collector
 	own   schema.Collector
 	data  []byte // the input, for failSyntax
 	quiet bool   // fill values without reporting (see Quiet)
-	num   jx.Num // the last number read, as written
-	// objs and arrs are the iterators of the objects and arrays being
-	// read, innermost last, and slots the locations of their current
-	// members and elements, one per level (see Members).
-	objs  []jx.ObjIter
-	arrs  []jx.ArrIter
+	num   []byte // the last number read, as written
+	// open counts the objects and arrays being read; slots are the
+	// locations of their current members and elements, one per level (see
+	// Members).
+	open  int
 	slots []*[slotChunk]Loc
 	// levels is how many levels of slots this reading used: Release
 	// clears only those (a chunk cleared whole is 16 locations of
@@ -147,12 +137,12 @@ type Reader struct {
 	outer *Reader
 }
 
-var readers = sync.Pool{New: func() any { return &Reader{d: jx.GetDecoder()} }}
+var readers = sync.Pool{New: func() any { return new(Reader) }}
 
 // NewReader returns a Reader of data, from a pool; Release returns it.
 func NewReader(data []byte) *Reader {
 	r := readers.Get().(*Reader)
-	r.d.ResetBytes(data)
+	r.lx.reset(data)
 	r.data = data
 	r.c = &r.own
 	return r
@@ -160,12 +150,10 @@ func NewReader(data []byte) *Reader {
 
 // Release returns r to the pool. r must not be used after.
 func (r *Reader) Release() {
-	r.d.ResetBytes(nil)
+	r.lx.reset(nil)
 	r.data, r.copied, r.outer = nil, "", nil
 	r.err, r.quiet, r.num, r.distinct, r.undeclared = nil, false, nil, false, false
-	clear(r.objs)
-	clear(r.arrs)
-	r.objs, r.arrs = r.objs[:0], r.arrs[:0]
+	r.open = 0
 	if len(r.slots) > 4 {
 		r.slots = nil // a deep input's levels are not kept for the next
 	}
@@ -210,7 +198,7 @@ func Begin(data []byte) *Reader {
 // that reader found distinct in every object, are not tracked again.
 func BeginChecked(data []byte) *Reader {
 	r := NewReader(data)
-	r.distinct = true
+	r.distinct, r.lx.distinct = true, true
 	return r
 }
 
@@ -292,19 +280,9 @@ func (r *Reader) slot(d int) *Loc {
 	return &r.slots[d/slotChunk][d%slotChunk]
 }
 
-// iterFailed reports whether an object's or array's iterator stopped on
-// malformed input rather than at the end. It only compares the error with
-// nil: an iterator lives in a Members or Elements beside the location of
-// the value being read, and letting its error escape would tell the
-// compiler that every such location outlives its function, moving each
-// object a decoder reads nested values of to the heap.
-func iterFailed(it *jx.ObjIter) bool { return it.Err() != nil }
-
-// elemsFailed is iterFailed for an array's iterator.
-func elemsFailed(it *jx.ArrIter) bool { return it.Err() != nil }
-
 // failSyntax records why the input is not well formed, found again by the
-// strict scanner on a copy of it (the error path only; see iterFailed).
+// strict scanner on a copy of it (the error path only: the lexer only
+// says that it is not).
 func (r *Reader) failSyntax() {
 	if r.err != nil {
 		return
@@ -323,15 +301,9 @@ func (r *Reader) End() {
 	if r.err != nil {
 		return
 	}
-	if r.d.Next() != jx.Invalid {
-		// Another value starts, whole or not: jx reports a value cut short
-		// inside an object or array as io.EOF too, so reading it would not
-		// tell "{" from nothing.
+	r.lx.skipSpace()
+	if r.lx.pos < len(r.lx.data) {
 		r.fail(ErrTrailingData)
-		return
-	}
-	if err := r.d.Skip(); !errors.Is(err, io.EOF) {
-		r.fail(fmt.Errorf("%w: %v", ErrTrailingData, err))
 	}
 }
 
@@ -349,42 +321,43 @@ func (r *Reader) FailProp(at *Loc, name, msg string) {
 	}
 }
 
-// Next is the JSON type of the next value (jx.Invalid after an error).
-func (r *Reader) Next() jx.Type {
+// next is the JSON type of the next value (tInvalid after an error).
+func (r *Reader) next() jsonType {
 	if r.err != nil {
-		return jx.Invalid
+		return tInvalid
 	}
-	return r.d.Next()
+	return r.lx.next()
 }
 
 // Kind is the schema kind of the next value, without consuming it: a
 // number's literal is read to tell an integer from a number. It picks the
 // alternative of a union told apart by type.
 func (r *Reader) Kind() schema.Kind {
-	switch r.Next() {
-	case jx.Null:
+	switch r.next() {
+	case tNull:
 		return schema.KindNull
-	case jx.Bool:
+	case tBool:
 		return schema.KindBoolean
-	case jx.String:
+	case tString:
 		return schema.KindString
-	case jx.Array:
+	case tArray:
 		return schema.KindArray
-	case jx.Object:
+	case tObject:
 		return schema.KindObject
-	case jx.Number:
-		k := schema.KindInvalid
-		r.fail(r.d.Capture(func(d *jx.Decoder) error {
-			n, err := d.Num()
-			k = numKind(n)
-			return err
-		}))
-		return k
+	case tNumber:
+		at := r.lx.pos
+		n, ok := r.lx.num()
+		r.lx.pos = at
+		if !ok {
+			r.failSyntax()
+			return schema.KindInvalid
+		}
+		return numKind(n)
 	}
 	return schema.KindInvalid
 }
 
-func numKind(n jx.Num) schema.Kind {
+func numKind(n []byte) schema.Kind {
 	if schema.IsIntegerLiteral(n) {
 		return schema.KindInteger
 	}
@@ -466,13 +439,13 @@ func (r *Reader) Mismatch(at *Loc, t *Types) {
 	}
 }
 
-// expect reports whether the next value has the jx type want, reporting
+// expect reports whether the next value has the JSON type want, reporting
 // it as a mismatch with t (and skipping it) otherwise.
-func (r *Reader) expect(at *Loc, want jx.Type, t *Types) bool {
+func (r *Reader) expect(at *Loc, want jsonType, t *Types) bool {
 	if r.err != nil {
 		return false
 	}
-	if r.d.Next() != want {
+	if r.lx.next() != want {
 		r.Mismatch(at, t)
 		return false
 	}
@@ -481,24 +454,26 @@ func (r *Reader) expect(at *Loc, want jx.Type, t *Types) bool {
 
 // IsNull reads a null if the next value is one.
 func (r *Reader) IsNull() bool {
-	if r.Next() != jx.Null {
+	if r.next() != tNull {
 		return false
 	}
-	r.fail(r.d.Null())
+	if !r.lx.literal("null") {
+		r.failSyntax()
+	}
 	return r.err == nil
 }
 
 // Str reads a string of declared types t; ok is false (the error reported)
 // when the next value is not a string. Its encoding needs no second look:
-// Check (or the server's envelope reader) has refused invalid input, and jx
-// produces valid UTF-8 from valid input.
+// Check (or the server's envelope reader) has refused invalid input, and
+// unescaping produces valid UTF-8 from valid input.
 func (r *Reader) Str(at *Loc, t *Types) (s string, ok bool) {
-	if !r.expect(at, jx.String, t) {
+	if !r.expect(at, tString, t) {
 		return "", false
 	}
-	b, err := r.d.StrBytes()
-	if err != nil {
-		r.fail(err)
+	b, ok := r.lx.str()
+	if !ok {
+		r.failSyntax()
 		return "", false
 	}
 	return r.text(b), true
@@ -543,8 +518,8 @@ func (r *Reader) outermost() *Reader {
 }
 
 // offsetIn reports where b lies in data, when it does: b is a slice of
-// data (jx hands out a string without escapes in place) or of the
-// decoder's own buffer (one it unescaped).
+// data (the lexer hands out a string without escapes in place) or of its
+// own buffer (one it unescaped).
 func offsetIn(data, b []byte) (int, bool) {
 	if len(data) == 0 {
 		return 0, false
@@ -560,34 +535,36 @@ func offsetIn(data, b []byte) (int, bool) {
 // StrBytes reads a string in place, valid until the next read: generated
 // code compares it with the values of an enum and keeps a typed constant.
 func (r *Reader) StrBytes(at *Loc, t *Types) (b []byte, ok bool) {
-	if !r.expect(at, jx.String, t) {
+	if !r.expect(at, tString, t) {
 		return nil, false
 	}
-	b, err := r.d.StrBytes()
-	r.fail(err)
-	return b, err == nil
+	if b, ok = r.lx.str(); !ok {
+		r.failSyntax()
+	}
+	return b, ok
 }
 
 // Bool reads a boolean of declared types t.
 func (r *Reader) Bool(at *Loc, t *Types) (b bool, ok bool) {
-	if !r.expect(at, jx.Bool, t) {
+	if !r.expect(at, tBool, t) {
 		return false, false
 	}
-	b, err := r.d.Bool()
-	r.fail(err)
-	return b, err == nil
+	if b, ok = r.lx.boolean(); !ok {
+		r.failSyntax()
+	}
+	return b, ok
 }
 
 // Int reads an integer of declared types t: a number literal without a
 // fraction or an exponent (5.0 is not an integer), within int64 (a value a
 // Go service would wrap is refused).
 func (r *Reader) Int(at *Loc, t *Types) (i int64, ok bool) {
-	if !r.expect(at, jx.Number, t) {
+	if !r.expect(at, tNumber, t) {
 		return 0, false
 	}
-	n, err := r.d.Num()
-	if err != nil {
-		r.fail(err)
+	n, ok := r.lx.num()
+	if !ok {
+		r.failSyntax()
 		return 0, false
 	}
 	r.num = n
@@ -595,7 +572,7 @@ func (r *Reader) Int(at *Loc, t *Types) (i int64, ok bool) {
 		t.report(r, at, schema.KindNumber)
 		return 0, false
 	}
-	i, err = strconv.ParseInt(string(n), 10, 64)
+	i, err := strconv.ParseInt(string(n), 10, 64)
 	if err != nil {
 		r.Fail(at, schema.MsgIntegerRange)
 		return 0, false
@@ -605,16 +582,16 @@ func (r *Reader) Int(at *Loc, t *Types) (i int64, ok bool) {
 
 // Float reads a number of declared types t, within a float64's range.
 func (r *Reader) Float(at *Loc, t *Types) (f float64, ok bool) {
-	if !r.expect(at, jx.Number, t) {
+	if !r.expect(at, tNumber, t) {
 		return 0, false
 	}
-	n, err := r.d.Num()
-	if err != nil {
-		r.fail(err)
+	n, ok := r.lx.num()
+	if !ok {
+		r.failSyntax()
 		return 0, false
 	}
 	r.num = n
-	f, err = n.Float64()
+	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil {
 		r.Fail(at, schema.MsgNumberRange)
 		return 0, false
@@ -632,8 +609,14 @@ func (r *Reader) Raw() []byte {
 	if r.err != nil {
 		return nil
 	}
-	raw, err := r.d.Raw()
-	r.fail(err)
+	raw, err := r.lx.skip()
+	switch err {
+	case nil:
+	case errDuplicate:
+		r.undeclared = true // Finish reports it, at its place
+	default:
+		r.failSyntax()
+	}
 	return raw
 }
 
@@ -642,25 +625,7 @@ func (r *Reader) Raw() []byte {
 // does Finish scan the whole input again, to report it at its place (see
 // Members.undeclared). Input read strictly already (BeginChecked) has
 // none to look for.
-func (r *Reader) Skip() {
-	if r.err != nil {
-		return
-	}
-	switch r.d.Next() {
-	case jx.Object, jx.Array:
-		if r.distinct {
-			break
-		}
-		raw, err := r.d.Raw()
-		if err != nil {
-			r.fail(err)
-		} else if textdec.Validate(raw) != nil {
-			r.undeclared = true
-		}
-		return
-	}
-	r.fail(r.d.Skip())
-}
+func (r *Reader) Skip() { r.Raw() }
 
 // Any reads the next value into runtime/schema's value model, for a value
 // whose Go type is any.
@@ -704,7 +669,7 @@ func (r *Reader) On(raw []byte) *Reader {
 		return r
 	}
 	sub := NewReader(raw)
-	sub.c, sub.quiet, sub.distinct = r.c, r.quiet, r.distinct
+	sub.c, sub.quiet, sub.distinct, sub.lx.distinct = r.c, r.quiet, r.distinct, r.distinct
 	sub.outer = r.outermost()
 	return sub
 }
@@ -713,7 +678,7 @@ func (r *Reader) On(raw []byte) *Reader {
 // value's errors come from the reference validator (see Check).
 func (r *Reader) Quiet(raw []byte) *Reader {
 	sub := NewReader(raw)
-	sub.c, sub.distinct = r.c, r.distinct
+	sub.c, sub.distinct, sub.lx.distinct = r.c, r.distinct, r.distinct
 	sub.quiet = true
 	sub.outer = r.outermost()
 	return sub
@@ -734,17 +699,16 @@ func (r *Reader) Off(sub *Reader) {
 // Members iterates over the members of an object.
 //
 // A Members lives on the stack of a generated decoding function. What
-// outlives the function is kept by the Reader, by index: the object's
-// iterator, which holds on to the decoder, and the location of its
-// current member, which the locations of what the member holds link to.
-// Were either inside the Members, the compiler, whose escape analysis does
+// outlives the function is kept by the Reader, by level: the location of
+// its current member, which the locations of what the member holds link
+// to. Were it inside the Members, the compiler, whose escape analysis does
 // not tell one field of a struct from another, would move every Members
 // of an object holding objects or arrays to the heap: an allocation each.
 type Members struct {
 	r    *Reader
 	at   *Loc
-	k    int // the object's iterator is r.objs[k]
-	d    int // its members' location is r.slot(d)
+	name []byte // the current member's name
+	d    int    // its members' location is r.slot(d)
 	n    int
 	u    int // undeclared names read
 	obj  bool
@@ -755,16 +719,15 @@ type Members struct {
 // another type is reported and skipped, and Next is then false at once.
 func (r *Reader) Object(at *Loc, t *Types) Members {
 	m := Members{r: r, at: at}
-	if !r.expect(at, jx.Object, t) {
+	if !r.expect(at, tObject, t) {
 		return m
 	}
-	it, err := r.d.ObjIter()
-	if err != nil {
-		r.fail(err)
+	if !r.lx.open() {
+		r.failSyntax()
 		return m
 	}
-	m.k, m.d = len(r.objs), len(r.objs)+len(r.arrs)
-	r.objs = append(r.objs, it)
+	m.d = r.open
+	r.open++
 	m.obj, m.live = true, true
 	return m
 }
@@ -776,21 +739,22 @@ func (m *Members) Next() bool {
 	if !m.live || r.err != nil {
 		return false
 	}
-	if !r.objs[m.k].Next() {
+	name, more, ok := r.lx.member(m.n == 0)
+	if !more {
 		m.live = false
-		failed := iterFailed(&r.objs[m.k])
-		r.objs = r.objs[:m.k]
-		if failed {
+		r.open--
+		if !ok {
 			r.failSyntax()
 		}
 		return false
 	}
+	m.name = name
 	m.n++
 	return true
 }
 
 // Name is the current member's name, valid until its value is read.
-func (m *Members) Name() []byte { return m.r.objs[m.k].Key() }
+func (m *Members) Name() []byte { return m.name }
 
 // Count is the number of members read.
 func (m *Members) Count() int { return m.n }
@@ -865,7 +829,6 @@ func (m *Members) Required(seen bool, name string) {
 type Elements struct {
 	r    *Reader
 	at   *Loc
-	k    int    // the array's iterator is r.arrs[k]
 	d    int    // its elements' location is r.slot(d)
 	raw  []byte // the array's text, for uniqueItems (see UniqueArray)
 	errs int    // errors before the array, for uniqueItems
@@ -877,16 +840,15 @@ type Elements struct {
 // Array starts reading an array of declared types t at at.
 func (r *Reader) Array(at *Loc, t *Types) Elements {
 	e := Elements{r: r, at: at, i: -1}
-	if !r.expect(at, jx.Array, t) {
+	if !r.expect(at, tArray, t) {
 		return e
 	}
-	it, err := r.d.ArrIter()
-	if err != nil {
-		r.fail(err)
+	if !r.lx.open() {
+		r.failSyntax()
 		return e
 	}
-	e.k, e.d = len(r.arrs), len(r.objs)+len(r.arrs)
-	r.arrs = append(r.arrs, it)
+	e.d = r.open
+	r.open++
 	e.arr, e.live = true, true
 	return e
 }
@@ -896,12 +858,10 @@ func (r *Reader) Array(at *Loc, t *Types) Elements {
 // Unique).
 func (r *Reader) UniqueArray(at *Loc, t *Types) Elements {
 	var raw []byte
-	if r.Next() == jx.Array {
-		r.fail(r.d.Capture(func(d *jx.Decoder) error {
-			var err error
-			raw, err = d.Raw()
-			return err
-		}))
+	if r.next() == tArray {
+		at, depth := r.lx.pos, r.lx.depth
+		raw = r.Raw()
+		r.lx.pos, r.lx.depth = at, depth
 	}
 	e := r.Array(at, t)
 	e.raw, e.errs = raw, r.c.Len()
@@ -914,11 +874,11 @@ func (e *Elements) Next() bool {
 	if !e.live || r.err != nil {
 		return false
 	}
-	if !r.arrs[e.k].Next() {
+	more, ok := r.lx.element(e.i < 0)
+	if !more {
 		e.live = false
-		failed := elemsFailed(&r.arrs[e.k])
-		r.arrs = r.arrs[:e.k]
-		if failed {
+		r.open--
+		if !ok {
 			r.failSyntax()
 		}
 		return false
@@ -950,49 +910,47 @@ func (e *Elements) Len() int { return e.i + 1 }
 // is false; a tag that is not a string is returned as "", which no
 // alternative has.
 func (r *Reader) Tagged(at *Loc, tag string) (value string, raw []byte, ok bool) {
-	if r.Next() != jx.Object {
+	if r.next() != tObject {
 		r.Mismatch(at, Object)
 		return "", nil, false
 	}
-	first := false
-	r.fail(r.d.Capture(func(d *jx.Decoder) error {
-		it, err := d.ObjIter()
-		if err != nil || !it.Next() || string(it.Key()) != tag || d.Next() != jx.String {
-			return err
+	// A look at the first member, the reading left where it was.
+	lx := &r.lx
+	start, depth := lx.pos, lx.depth
+	if lx.open() {
+		if name, more, _ := lx.member(true); more && string(name) == tag && lx.next() == tString {
+			if s, ok := lx.str(); ok {
+				lx.pos, lx.depth = start, depth
+				return string(s), nil, true
+			}
 		}
-		value, err = d.Str()
-		first = err == nil
-		return err
-	}))
-	if r.err != nil {
-		return "", nil, false
 	}
-	if first {
-		return value, nil, true
-	}
+	lx.pos, lx.depth = start, depth
 	raw = r.Raw()
 	if r.err != nil {
 		return "", nil, false
 	}
-	d := jx.GetDecoder()
-	defer jx.PutDecoder(d)
-	d.ResetBytes(raw)
+	// raw is well formed (Raw checked it): its members are read as they
+	// are, each value skipped but the tag's first string.
+	var walk lexer
+	walk.reset(raw)
+	walk.distinct = true
+	walk.open()
 	found := false
-	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
-		if found || string(key) != tag {
-			return d.Skip()
+	for first := true; ; first = false {
+		name, more, _ := walk.member(first)
+		if !more {
+			break
 		}
-		found = true
-		if d.Next() != jx.String {
-			return d.Skip()
+		if !found && string(name) == tag {
+			found = true
+			if walk.next() == tString {
+				s, _ := walk.str()
+				value = string(s)
+				continue
+			}
 		}
-		s, err := d.Str()
-		value = s
-		return err
-	})
-	if err != nil {
-		r.fail(err)
-		return "", nil, false
+		walk.skip()
 	}
 	if !found {
 		r.FailProp(at, tag, schema.MsgRequired)

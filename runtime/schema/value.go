@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
@@ -375,24 +374,4 @@ func Clone(v any) any {
 		return out
 	}
 	return v
-}
-
-// MayEscapeSurrogate reports whether data holds the text of an escaped
-// surrogate code point, \uD800 to \uDFFF in either case: the one thing a
-// lenient JSON reader (one that turns "\ud800" into U+FFFD) reads
-// differently from DecodeJSON. Readers that take a fast path for plainly
-// well-formed text use it to decide when to read strictly instead. It does
-// not know strings from the rest (an escaped backslash before "uD800"
-// counts too): a false alarm only costs a strict reading.
-func MayEscapeSurrogate(data []byte) bool {
-	for {
-		i := bytes.Index(data, []byte(`\u`))
-		if i < 0 || i+4 > len(data) {
-			return false
-		}
-		if d, h := data[i+2], data[i+3]; (d == 'd' || d == 'D') && strings.IndexByte("89abcdefABCDEF", h) >= 0 {
-			return true
-		}
-		data = data[i+2:]
-	}
 }

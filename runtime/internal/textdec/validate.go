@@ -80,12 +80,18 @@ var (
 // (O(n log n) in the names of one object). A strict decoder that keeps a
 // copy of every name, and a map entry past a few dozen, costs over a
 // hundred bytes per name, fifteen times an object of short names.
-func Validate(data []byte) error {
+func Validate(data []byte) error { return validate(data, MaxDepth) }
+
+// ValidateNested is Validate for a value that lies depth levels deep in
+// the text it belongs to: it may open MaxDepth-depth levels more.
+func ValidateNested(data []byte, depth int) error { return validate(data, MaxDepth-depth) }
+
+func validate(data []byte, limit int) error {
 	if len(data) > math.MaxInt32 {
 		return errTooLarge // names are kept as 32-bit offsets
 	}
 	s := scanners.Get().(*scanner)
-	s.data = data
+	s.data, s.limit = data, limit
 	err := s.scan()
 	// A scanner keeps its buffers for the next text unless a large one
 	// grew them; its stack never outgrows MaxDepth frames (120 KiB).
@@ -118,6 +124,7 @@ type frame struct {
 // opening quote.
 type scanner struct {
 	data  []byte
+	limit int      // how deeply objects and arrays may nest
 	names []uint32 // the names of the open objects, outermost first
 	stack []frame
 	// a and b hold the unescaped text of the two names compared.
@@ -143,7 +150,7 @@ func (s *scanner) scan() error {
 			}
 			switch c := data[i]; c {
 			case '{', '[':
-				if len(s.stack) >= MaxDepth {
+				if len(s.stack) >= s.limit {
 					return s.fail(i, ErrMaxDepth)
 				}
 				if len(s.stack) == cap(s.stack) {
@@ -425,43 +432,14 @@ func unhex(c byte) rune {
 	return -1
 }
 
-// number checks the number beginning at data[i] (RFC 8259 §6: an optional
-// minus, an integer part without leading zeros, an optional fraction and
-// exponent) and returns the offset after it.
+// number checks the number beginning at data[i] (see NumberEnd) and
+// returns the offset after it.
 func (s *scanner) number(i int) (int, error) {
-	data := s.data
-	if data[i] == '-' {
-		i++
+	end, ok := NumberEnd(s.data, i)
+	if !ok {
+		return 0, s.numberEnd(end)
 	}
-	switch {
-	case i >= len(data):
-		return 0, s.eof()
-	case data[i] == '0':
-		i++
-	case '1' <= data[i] && data[i] <= '9':
-		i = digits(data, i+1)
-	default:
-		return 0, s.fail(i, invalidChar(data[i], "in number (expecting a digit)"))
-	}
-	if i < len(data) && data[i] == '.' {
-		j := digits(data, i+1)
-		if j == i+1 {
-			return 0, s.numberEnd(j)
-		}
-		i = j
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		j := digits(data, i)
-		if j == i {
-			return 0, s.numberEnd(j)
-		}
-		i = j
-	}
-	return i, nil
+	return end, nil
 }
 
 // numberEnd is the error for a number that stops where a digit must come.

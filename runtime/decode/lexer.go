@@ -1,0 +1,259 @@
+package decode
+
+import (
+	"errors"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
+)
+
+// jsonType is the JSON type of a value.
+type jsonType uint8
+
+// The JSON types.
+const (
+	// tInvalid is no value: the end of the input, a byte no value begins
+	// with, or anything after a syntax error.
+	tInvalid jsonType = iota
+	tString
+	tNumber
+	tNull
+	tBool
+	tArray
+	tObject
+)
+
+// types is the type of the value each byte begins.
+var types = func() (t [256]jsonType) {
+	t['"'], t['{'], t['['], t['t'], t['f'], t['n'], t['-'] = tString, tObject, tArray, tBool, tBool, tNull, tNumber
+	for c := '0'; c <= '9'; c++ {
+		t[c] = tNumber
+	}
+	return t
+}()
+
+// lexer reads the tokens of one JSON text in memory, at an offset, and
+// checks the grammar as it reads: a value cut short, a missing comma or
+// colon, a number JSON does not have, a control character or a bad escape
+// in a string, nesting beyond textdec.MaxDepth. What it does not check is
+// what Check (or the server's envelope reader) has: the UTF-8 of strings
+// without escapes. A method that finds the text malformed returns false;
+// the Reader then asks the strict scanner what is wrong, and where (see
+// Reader.failSyntax). It replaced a general-purpose reader (go-faster/jx)
+// whose buffering and iterators took two fifths of a small object's time.
+type lexer struct {
+	data  []byte
+	pos   int
+	depth int    // objects and arrays open around pos
+	buf   []byte // the last string with escapes read, unescaped
+	key   []byte // the last member name with escapes read, unescaped
+	// distinct says the text was read strictly already (BeginChecked): a
+	// value skipped needs no checking.
+	distinct bool
+}
+
+func (l *lexer) reset(data []byte) {
+	l.data, l.pos, l.depth, l.distinct = data, 0, 0, false
+	if cap(l.buf) > 4<<10 {
+		l.buf = nil
+	}
+	if cap(l.key) > 4<<10 {
+		l.key = nil
+	}
+	l.buf, l.key = l.buf[:0], l.key[:0]
+}
+
+func (l *lexer) skipSpace() {
+	for l.pos < len(l.data) {
+		switch l.data[l.pos] {
+		case ' ', '\t', '\n', '\r':
+			l.pos++
+		default:
+			return
+		}
+	}
+}
+
+// next is the type of the value at pos, after any whitespace.
+func (l *lexer) next() jsonType {
+	l.skipSpace()
+	if l.pos >= len(l.data) {
+		return tInvalid
+	}
+	return types[l.data[l.pos]]
+}
+
+// str reads the string at pos (next said tString): its text, a slice of
+// data when it has no escape, else unescaped into l.buf (valid until the
+// next string with escapes is read).
+func (l *lexer) str() ([]byte, bool) {
+	end, escaped, ok := textdec.ScanString(l.data, l.pos)
+	if !ok {
+		return nil, false
+	}
+	quoted := l.data[l.pos : end+1]
+	l.pos = end + 1
+	if !escaped {
+		return quoted[1 : len(quoted)-1], true
+	}
+	l.buf, ok = textdec.AppendUnquote(l.buf[:0], quoted)
+	return l.buf, ok
+}
+
+// num reads the number at pos (next said tNumber) and returns its text.
+func (l *lexer) num() ([]byte, bool) {
+	end, ok := textdec.NumberEnd(l.data, l.pos)
+	if !ok {
+		return nil, false
+	}
+	n := l.data[l.pos:end]
+	l.pos = end
+	return n, true
+}
+
+// literal reads word (true, false, null) at pos.
+func (l *lexer) literal(word string) bool {
+	if len(l.data)-l.pos < len(word) || string(l.data[l.pos:l.pos+len(word)]) != word {
+		return false
+	}
+	l.pos += len(word)
+	return true
+}
+
+// boolean reads the boolean at pos (next said tBool).
+func (l *lexer) boolean() (bool, bool) {
+	if l.data[l.pos] == 't' {
+		return true, l.literal("true")
+	}
+	return false, l.literal("false")
+}
+
+// open enters the object or array at pos (next said which).
+func (l *lexer) open() bool {
+	if l.depth >= textdec.MaxDepth {
+		return false
+	}
+	l.depth++
+	l.pos++
+	return true
+}
+
+// member moves to the next member of the object open at pos: after its
+// name and colon, at its value. more is false at the object's end, which
+// it leaves. first says no member was read yet. The name is a slice of
+// data, or of l.key when it has escapes (valid until the next such name).
+func (l *lexer) member(first bool) (name []byte, more, ok bool) {
+	if !l.endOr('}', first) {
+		return nil, false, l.pos <= len(l.data) && l.data[l.pos-1] == '}'
+	}
+	if l.pos >= len(l.data) || l.data[l.pos] != '"' {
+		return nil, false, false
+	}
+	end, escaped, ok := textdec.ScanString(l.data, l.pos)
+	if !ok {
+		return nil, false, false
+	}
+	if escaped {
+		if l.key, ok = textdec.AppendUnquote(l.key[:0], l.data[l.pos:end+1]); !ok {
+			return nil, false, false
+		}
+		name = l.key
+	} else {
+		name = l.data[l.pos+1 : end]
+	}
+	l.pos = end + 1
+	l.skipSpace()
+	if l.pos >= len(l.data) || l.data[l.pos] != ':' {
+		return nil, false, false
+	}
+	l.pos++
+	return name, true, true
+}
+
+// element moves to the next element of the array open at pos, at its
+// value (which the caller reads, and finds malformed if it is not one);
+// more is false at the array's end, which it leaves, and then ok says
+// whether the array was well formed.
+func (l *lexer) element(first bool) (more, ok bool) {
+	if !l.endOr(']', first) {
+		return false, l.pos <= len(l.data) && l.data[l.pos-1] == ']'
+	}
+	return true, true
+}
+
+// endOr reads what comes before an object's member or an array's element:
+// the container's closing byte (it returns false, having left the
+// container, or having found the text malformed: the byte before pos
+// tells), or, unless first, the comma before the next one (it returns
+// true, at the member or element).
+func (l *lexer) endOr(closing byte, first bool) bool {
+	l.skipSpace()
+	if l.pos >= len(l.data) {
+		l.pos = len(l.data) + 1 // malformed: the byte before pos is not closing
+		return false
+	}
+	switch c := l.data[l.pos]; {
+	case c == closing:
+		l.pos++
+		l.depth--
+		return false
+	case first:
+		return true
+	case c == ',':
+		l.pos++
+		l.skipSpace()
+		return true
+	}
+	l.pos = len(l.data) + 1
+	return false
+}
+
+// errDuplicate is skip's report of a value that is well formed but for a
+// repeated member name.
+var errDuplicate = errors.New("a repeated member name")
+
+// skip reads the value at pos whole and returns its text. An object or
+// array is found by its end and then checked by the strict scanner, with
+// the levels already open counted; a repeated member name in it is
+// reported as errDuplicate, with the value read.
+func (l *lexer) skip() ([]byte, error) {
+	start := l.pos
+	switch l.next() {
+	case tString:
+		start = l.pos
+		if _, ok := l.str(); !ok {
+			return nil, errMalformed
+		}
+	case tNumber:
+		start = l.pos
+		if _, ok := l.num(); !ok {
+			return nil, errMalformed
+		}
+	case tBool:
+		start = l.pos
+		if _, ok := l.boolean(); !ok {
+			return nil, errMalformed
+		}
+	case tNull:
+		start = l.pos
+		if !l.literal("null") {
+			return nil, errMalformed
+		}
+	case tObject, tArray:
+		start = l.pos
+		end := textdec.ValueEnd(l.data, start)
+		v := l.data[start:end]
+		if !l.distinct {
+			if err := textdec.ValidateNested(v, l.depth); err != nil {
+				if errors.Is(err, textdec.ErrDuplicateName) {
+					l.pos = end
+					return v, errDuplicate
+				}
+				return nil, errMalformed
+			}
+		}
+		l.pos = end
+	default:
+		return nil, errMalformed
+	}
+	return l.data[start:l.pos], nil
+}

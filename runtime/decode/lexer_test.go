@@ -1,0 +1,60 @@
+package decode
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
+)
+
+// checkSkip holds the lexer to the strict scanner: on UTF-8 text (Check
+// refuses the rest before a Reader reads), one value skipped with nothing
+// but whitespace after it is well formed exactly when textdec.Validate
+// says so, a repeated member name reported as such; and the lexer never
+// reads outside data.
+func checkSkip(t *testing.T, data []byte) {
+	t.Helper()
+	var l lexer
+	l.reset(data)
+	v, err := l.skip()
+	if err == nil && (l.pos > len(data) || string(v) != string(data[l.pos-len(v):l.pos])) {
+		t.Fatalf("skip(%q) returned %q, not the text it read", data, v)
+	}
+	l.skipSpace()
+	whole := err == nil && l.pos == len(data)
+	dup := errors.Is(err, errDuplicate) && l.pos <= len(data)
+	if !textdec.ValidUTF8(data) {
+		return
+	}
+	switch verr := textdec.Validate(data); {
+	case errors.Is(verr, textdec.ErrDuplicateName):
+		if !dup && !whole {
+			t.Errorf("skip(%q): %v, %d of %d read; Validate: %v", data, err, l.pos, len(data), verr)
+		}
+	case (verr == nil) != (whole || dup):
+		t.Errorf("skip(%q): %v, %d of %d read; Validate: %v", data, err, l.pos, len(data), verr)
+	}
+}
+
+// TestSkipReadsWhatTheStrictScannerAccepts: scalars the lexer reads
+// itself (strings, numbers, literals) and containers it hands to the
+// strict scanner, at the edges of the grammar.
+func TestSkipReadsWhatTheStrictScannerAccepts(t *testing.T) {
+	for _, text := range []string{
+		`""`, `"a"`, `"a\"b"`, `"\\"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, `"\udc00"`, `"\x"`, "\"a\tb\"", `"abc`, `"a\`, `"`,
+		`0`, `-0`, `01`, `-`, `1.`, `.5`, `1.5e3`, `1E+2`, `1e`, `1e-`, `-1.0e-10`, `+1`, `0x10`, `123456789012345678901234567890`,
+		`true`, `false`, `null`, `tru`, `nul`, `True`, `truex`, `nullnull`,
+		`{}`, `[]`, `{"a":1}`, `{"a":1,"a":2}`, `[1,2,]`, `{"a":}`, `[`, `{`, `{"a":[1,{"b":"}"}]}`, `[[[]]]`, `[[[`,
+		` 1 `, `1 2`, ``, ` `, `}`, `]`, `,`,
+	} {
+		checkSkip(t, []byte(text))
+	}
+}
+
+// FuzzSkip runs checkSkip on arbitrary bytes.
+func FuzzSkip(f *testing.F) {
+	for _, s := range []string{`"a\"b"`, `-1.5e3`, `{"a":[1,"}",{"b":null}]}`, `{"a":1,"a":2}`, `"\ud800"`, `tru`, `[1,]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkSkip)
+}

@@ -1,0 +1,79 @@
+package textdec
+
+import "encoding/binary"
+
+// The functions of this file read one token of a text nobody has checked
+// yet, for a reader that checks the grammar as it goes (package decode's)
+// rather than in a pass of its own (Validate). Each reads within data
+// whatever data holds.
+
+// ScanString reads the string whose opening quote is at data[open]: end is
+// the offset of its closing quote, escaped says whether it has an escape.
+// ok is false when the string holds a control character or ends before
+// its closing quote. Neither its escapes nor its UTF-8 are checked:
+// AppendUnquote checks both, for a string with escapes; the UTF-8 of one
+// without is the caller's to have checked (ValidUTF8 over the whole
+// input). The scan stops at the bytes that end a run of plain text, 8 at a
+// time, as Validate's does.
+func ScanString(data []byte, open int) (end int, escaped, ok bool) {
+	i := open + 1
+	for {
+		for i+8 <= len(data) && !special8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
+		for i < len(data) && !strSpecial[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			return 0, escaped, false
+		}
+		switch data[i] {
+		case '"':
+			return i, escaped, true
+		case '\\':
+			escaped = true
+			i += 2 // the escaped byte is never the closing quote
+		default:
+			return 0, escaped, false // a control character
+		}
+	}
+}
+
+// NumberEnd reads the number beginning at data[i] (RFC 8259 §6: an
+// optional minus, an integer part without leading zeros, an optional
+// fraction and exponent) and returns the offset after it. When it is not
+// one, ok is false and end is where a digit was wanted.
+func NumberEnd(data []byte, i int) (end int, ok bool) {
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(data):
+		return i, false
+	case data[i] == '0':
+		i++
+	case '1' <= data[i] && data[i] <= '9':
+		i = digits(data, i+1)
+	default:
+		return i, false
+	}
+	if i < len(data) && data[i] == '.' {
+		j := digits(data, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digits(data, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
