@@ -10,9 +10,8 @@
 // whose strict scanner (runtime/internal/textdec) has already checked the
 // whole message in one pass: grammar, UTF-8, escaped lone surrogates,
 // repeated member names at every depth. Or through a package's exported
-// Decode function, which calls Check first for what the Reader would read
-// leniently (invalid UTF-8), and whose Reader checks the grammar and the
-// escapes as it reads (see lexer). A repeated
+// Decode function, whose Reader checks the grammar, the escapes and the
+// UTF-8 of each string as it reads (see lexer). A repeated
 // declared property is then found in the pass that decodes (its seen
 // flag); input that holds names no schema declares is handed to the same
 // strict scanner once, at Finish, for repeats among them. Either way a
@@ -86,25 +85,13 @@ func (l *Loc) String() string {
 var (
 	// ErrTrailingData: something other than whitespace after the value.
 	ErrTrailingData = schema.ErrTrailingData
-	// ErrInvalidUTF8: a string that is not valid UTF-8.
-	ErrInvalidUTF8 = errors.New("invalid UTF-8 in a string")
+	// ErrInvalidUTF8: a string that is not valid UTF-8 (errors.Is; the
+	// error says where).
+	ErrInvalidUTF8 = textdec.ErrInvalidUTF8
 	// ErrDuplicateName: a member name that repeats one of the same object
 	// (errors.Is; the error says which, and where).
 	ErrDuplicateName = textdec.ErrDuplicateName
 )
-
-// Check refuses what the Reader would read more leniently than
-// schema.DecodeJSON, before a one-pass decode of data: invalid UTF-8
-// anywhere (the Reader hands a string without escapes out as it lies in
-// the input). Everything else it checks as it reads: the grammar, escapes
-// (an escaped lone surrogate included), nesting; duplicate member names
-// are found as described in the package documentation.
-func Check(data []byte) error {
-	if !textdec.ValidUTF8(data) {
-		return ErrInvalidUTF8
-	}
-	return nil
-}
 
 // Reader reads one JSON value and collects the validation errors found in
 // it. A generated type's DecodeFrom method reads its value from a Reader.
@@ -173,9 +160,9 @@ type Decodable[T any] interface {
 	DecodeFrom(r *Reader, at *Loc)
 }
 
-// Begin starts reading data for a generated Decode function: after Check
-// (invalid UTF-8, escaped lone surrogates), a Reader of data; Finish ends
-// it. A generated Decode function is
+// Begin starts reading data for a generated Decode function, a Reader of
+// data that checks it as it reads; Finish ends it. A generated Decode
+// function is
 //
 //	r := decode.Begin(data)
 //	v.DecodeFrom(r, nil)
@@ -186,11 +173,7 @@ type Decodable[T any] interface {
 // from them, err for input that is not one well-formed JSON value. (A
 // generic Run would do the same in one line, but the value would escape to
 // the heap through the type parameter's method: an allocation per call.)
-func Begin(data []byte) *Reader {
-	r := NewReader(data)
-	r.fail(Check(data))
-	return r
-}
+func Begin(data []byte) *Reader { return NewReader(data) }
 
 // BeginChecked is Begin for input already read strictly, as the server's
 // envelope reader reads every message before its arguments reach a
@@ -465,8 +448,8 @@ func (r *Reader) IsNull() bool {
 
 // Str reads a string of declared types t; ok is false (the error reported)
 // when the next value is not a string. Its encoding needs no second look:
-// Check (or the server's envelope reader) has refused invalid input, and
-// unescaping produces valid UTF-8 from valid input.
+// the lexer (or the server's envelope reader) has refused invalid UTF-8,
+// and unescaping produces valid UTF-8 from valid input.
 func (r *Reader) Str(at *Loc, t *Types) (s string, ok bool) {
 	if !r.expect(at, tString, t) {
 		return "", false

@@ -33,10 +33,9 @@ var types = func() (t [256]jsonType) {
 
 // lexer reads the tokens of one JSON text in memory, at an offset, and
 // checks the grammar as it reads: a value cut short, a missing comma or
-// colon, a number JSON does not have, a control character or a bad escape
-// in a string, nesting beyond textdec.MaxDepth. What it does not check is
-// what Check (or the server's envelope reader) has: the UTF-8 of strings
-// without escapes. A method that finds the text malformed returns false;
+// colon, a number JSON does not have, a control character, a bad escape or
+// invalid UTF-8 in a string, nesting beyond textdec.MaxDepth. A method that
+// finds the text malformed returns false;
 // the Reader then asks the strict scanner what is wrong, and where (see
 // Reader.failSyntax). It replaced a general-purpose reader (go-faster/jx)
 // whose buffering and iterators took two fifths of a small object's time.
@@ -86,17 +85,28 @@ func (l *lexer) next() jsonType {
 // data when it has no escape, else unescaped into l.buf (valid until the
 // next string with escapes is read).
 func (l *lexer) str() ([]byte, bool) {
-	end, escaped, ok := textdec.ScanString(l.data, l.pos)
+	text, ok := l.quoted(&l.buf)
+	return text, ok
+}
+
+// quoted reads the string at pos and returns its text, unescaped into
+// *buf when it has escapes. Its UTF-8 is checked here, string by string,
+// where it is not ASCII (the strict reader checked it already when
+// distinct): bytes outside strings are the grammar's, which allows no
+// others.
+func (l *lexer) quoted(buf *[]byte) ([]byte, bool) {
+	end, escaped, ascii, ok := textdec.ScanString(l.data, l.pos)
 	if !ok {
 		return nil, false
 	}
 	quoted := l.data[l.pos : end+1]
 	l.pos = end + 1
-	if !escaped {
-		return quoted[1 : len(quoted)-1], true
+	if escaped {
+		*buf, ok = textdec.AppendUnquote((*buf)[:0], quoted)
+		return *buf, ok
 	}
-	l.buf, ok = textdec.AppendUnquote(l.buf[:0], quoted)
-	return l.buf, ok
+	text := quoted[1 : len(quoted)-1]
+	return text, ascii || l.distinct || textdec.ValidUTF8(text)
 }
 
 // num reads the number at pos (next said tNumber) and returns its text.
@@ -148,19 +158,10 @@ func (l *lexer) member(first bool) (name []byte, more, ok bool) {
 	if l.pos >= len(l.data) || l.data[l.pos] != '"' {
 		return nil, false, false
 	}
-	end, escaped, ok := textdec.ScanString(l.data, l.pos)
+	name, ok = l.quoted(&l.key)
 	if !ok {
 		return nil, false, false
 	}
-	if escaped {
-		if l.key, ok = textdec.AppendUnquote(l.key[:0], l.data[l.pos:end+1]); !ok {
-			return nil, false, false
-		}
-		name = l.key
-	} else {
-		name = l.data[l.pos+1 : end]
-	}
-	l.pos = end + 1
 	l.skipSpace()
 	if l.pos >= len(l.data) || l.data[l.pos] != ':' {
 		return nil, false, false

@@ -8,33 +8,40 @@ import "encoding/binary"
 // whatever data holds.
 
 // ScanString reads the string whose opening quote is at data[open]: end is
-// the offset of its closing quote, escaped says whether it has an escape.
-// ok is false when the string holds a control character or ends before
-// its closing quote. Neither its escapes nor its UTF-8 are checked:
-// AppendUnquote checks both, for a string with escapes; the UTF-8 of one
-// without is the caller's to have checked (ValidUTF8 over the whole
-// input). The scan stops at the bytes that end a run of plain text, 8 at a
-// time, as Validate's does.
-func ScanString(data []byte, open int) (end int, escaped, ok bool) {
+// the offset of its closing quote, escaped says whether it has an escape,
+// and ascii whether every byte of it is ASCII. ok is false when the
+// string holds a control character or ends before its closing quote.
+// Neither its escapes nor its UTF-8 are checked: AppendUnquote checks
+// both, for a string with escapes, and ValidUTF8 the text of one without
+// that is not ASCII. The scan stops at the bytes that end a run of plain
+// text, 8 at a time, as Validate's does.
+func ScanString(data []byte, open int) (end int, escaped, ascii, ok bool) {
 	i := open + 1
+	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
 	for {
-		for i+8 <= len(data) && !special8(binary.LittleEndian.Uint64(data[i:])) {
+		for i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			if special8(w) {
+				break
+			}
+			hi |= w
 			i += 8
 		}
 		for i < len(data) && !strSpecial[data[i]] {
+			hi |= uint64(data[i])
 			i++
 		}
 		if i >= len(data) {
-			return 0, escaped, false
+			return 0, escaped, false, false
 		}
 		switch data[i] {
 		case '"':
-			return i, escaped, true
+			return i, escaped, hi&highs == 0, true
 		case '\\':
 			escaped = true
 			i += 2 // the escaped byte is never the closing quote
 		default:
-			return 0, escaped, false // a control character
+			return 0, escaped, false, false // a control character
 		}
 	}
 }
