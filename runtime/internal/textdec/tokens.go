@@ -19,18 +19,7 @@ func ScanString(data []byte, open int) (end int, escaped, ascii, ok bool) {
 	i := open + 1
 	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
 	for {
-		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
-			if special8(w) {
-				break
-			}
-			hi |= w
-			i += 8
-		}
-		for i < len(data) && !strSpecial[data[i]] {
-			hi |= uint64(data[i])
-			i++
-		}
+		i = plainRun(data, i, &hi)
 		if i >= len(data) {
 			return 0, escaped, false, false
 		}
@@ -83,4 +72,26 @@ func NumberEnd(data []byte, i int) (end int, ok bool) {
 		i = j
 	}
 	return i, true
+}
+
+// plainRun returns the offset of the first byte at or after i that ends a
+// run of a string's plain text (strSpecial), or len(data): 8 bytes at a
+// time, then one at a time. It ors the bytes it passes into *hi, whose
+// high bit then says whether any was not ASCII.
+func plainRun(data []byte, i int, hi *uint64) int {
+	h := *hi
+	for i+8 <= len(data) {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if special8(w) {
+			break
+		}
+		h |= w
+		i += 8
+	}
+	for i < len(data) && !strSpecial[data[i]] {
+		h |= uint64(data[i])
+		i++
+	}
+	*hi = h
+	return i
 }

@@ -1,7 +1,6 @@
 package textdec
 
 import (
-	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -319,18 +318,7 @@ func (s *scanner) str(open int) (int, error) {
 	i := open + 1
 	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
 	for {
-		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
-			if special8(w) {
-				break
-			}
-			hi |= w
-			i += 8
-		}
-		for i < len(data) && !strSpecial[data[i]] {
-			hi |= uint64(data[i])
-			i++
-		}
+		i = plainRun(data, i, &hi)
 		if i >= len(data) {
 			return 0, s.eof()
 		}
