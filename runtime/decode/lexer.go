@@ -217,43 +217,34 @@ var errDuplicate = errors.New("a repeated member name")
 // the levels already open counted; a repeated member name in it is
 // reported as errDuplicate, with the value read.
 func (l *lexer) skip() ([]byte, error) {
+	t := l.next()
 	start := l.pos
-	switch l.next() {
+	var ok bool
+	switch t {
 	case tString:
-		start = l.pos
-		if _, ok := l.str(); !ok {
-			return nil, errMalformed
-		}
+		_, ok = l.str()
 	case tNumber:
-		start = l.pos
-		if _, ok := l.num(); !ok {
-			return nil, errMalformed
-		}
+		_, ok = l.num()
 	case tBool:
-		start = l.pos
-		if _, ok := l.boolean(); !ok {
-			return nil, errMalformed
-		}
+		_, ok = l.boolean()
 	case tNull:
-		start = l.pos
-		if !l.literal("null") {
-			return nil, errMalformed
-		}
+		ok = l.literal("null")
 	case tObject, tArray:
-		start = l.pos
 		end := textdec.ValueEnd(l.data, start)
 		v := l.data[start:end]
 		if !l.distinct {
 			if err := textdec.ValidateNested(v, l.depth); err != nil {
-				if errors.Is(err, textdec.ErrDuplicateName) {
-					l.pos = end
-					return v, errDuplicate
+				if !errors.Is(err, textdec.ErrDuplicateName) {
+					return nil, errMalformed
 				}
-				return nil, errMalformed
+				l.pos = end
+				return v, errDuplicate
 			}
 		}
 		l.pos = end
-	default:
+		return v, nil
+	}
+	if !ok {
 		return nil, errMalformed
 	}
 	return l.data[start:l.pos], nil
