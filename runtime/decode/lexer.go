@@ -34,22 +34,24 @@ var types = func() (t [256]jsonType) {
 // lexer reads the tokens of one JSON text in memory, at an offset, and
 // checks the grammar as it reads: a value cut short, a missing comma or
 // colon, a number JSON does not have, a control character, a bad escape or
-// invalid UTF-8 in a string, nesting beyond textdec.MaxDepth. A method that
-// finds the text malformed returns false;
-// the Reader then asks the strict scanner what is wrong, and where (see
-// Reader.failSyntax). It replaced a general-purpose reader (go-faster/jx)
-// whose buffering and iterators took two fifths of a small object's time.
+// invalid UTF-8 in a string, nesting beyond textdec.MaxDepth. A method
+// that finds the text malformed returns false; the Reader then asks the
+// strict scanner what is wrong, and where (see Reader.failSyntax). It
+// replaced a general-purpose reader (go-faster/jx) whose buffering and
+// iterators took two fifths of a small object's time.
 type lexer struct {
 	data  []byte
 	pos   int
 	depth int    // objects and arrays open around pos
 	buf   []byte // the last string with escapes read, unescaped
 	key   []byte // the last member name with escapes read, unescaped
-	// distinct says the text was read strictly already (BeginChecked): a
-	// value skipped needs no checking.
+	// distinct says the text was read strictly already (BeginChecked):
+	// its strings' UTF-8 and a value skipped need no checking.
 	distinct bool
 }
 
+// reset starts reading data, keeping the buffers unless a large text grew
+// them.
 func (l *lexer) reset(data []byte) {
 	l.data, l.pos, l.depth, l.distinct = data, 0, 0, false
 	if cap(l.buf) > 4<<10 {
@@ -61,6 +63,7 @@ func (l *lexer) reset(data []byte) {
 	l.buf, l.key = l.buf[:0], l.key[:0]
 }
 
+// skipSpace moves pos past JSON whitespace.
 func (l *lexer) skipSpace() {
 	for l.pos < len(l.data) {
 		switch l.data[l.pos] {
