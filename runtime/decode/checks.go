@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/json"
 	"math/bits"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
@@ -69,7 +70,7 @@ func (r *Reader) Pattern(at *Loc, s string, p *schema.Pattern) {
 // schema.IsDate(s)).
 func (r *Reader) Format(at *Loc, name string, ok bool) {
 	if !ok {
-		r.Fail(at, schema.MsgFormat(name))
+		r.Fail(at, formatMessage(name))
 	}
 }
 
@@ -77,8 +78,31 @@ func (r *Reader) Format(at *Loc, name string, ok bool) {
 // the last number read.
 func (r *Reader) NumberFormat(at *Loc, name string) {
 	if check, ok := schema.NumberFormat(name); ok && !check(string(r.num)) {
-		r.Fail(at, schema.MsgFormat(name))
+		r.Fail(at, formatMessage(name))
 	}
+}
+
+// formatMessages holds schema.MsgFormat's message for each format name a
+// decoder has reported, so that a value of the wrong format costs no
+// message building. The names are the generated code's constants: the
+// program's schemas bound the set, not its input.
+var formatMessages = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+func formatMessage(name string) string {
+	formatMessages.RLock()
+	msg, ok := formatMessages.m[name]
+	formatMessages.RUnlock()
+	if ok {
+		return msg
+	}
+	msg = schema.MsgFormat(name)
+	formatMessages.Lock()
+	formatMessages.m[name] = msg
+	formatMessages.Unlock()
+	return msg
 }
 
 // Minimum checks minimum.

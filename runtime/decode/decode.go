@@ -63,8 +63,10 @@ func Field(parent *Loc, name, rootPath string) Loc {
 // Elem is the location of element i under parent.
 func Elem(parent *Loc, i int) Loc { return Loc{parent: parent, index: i, isElem: true} }
 
-// String renders the path: "$", "$.a", "$.a[2].b". It uses the same
-// functions as the reference validator.
+// String renders the path: "$", "$.a", "$.a[2].b", as the reference
+// validator writes it (schema.PropertyPath, schema.IndexPath), in one
+// string however deep the location: the levels are appended to one
+// buffer on the stack.
 func (l *Loc) String() string {
 	if l == nil {
 		return "$"
@@ -72,11 +74,23 @@ func (l *Loc) String() string {
 	if l.parent == nil && l.rootPath != "" {
 		return l.rootPath
 	}
-	base := l.parent.String()
-	if l.isElem {
-		return schema.IndexPath(base, l.index)
+	var buf [128]byte
+	return string(l.appendPath(buf[:0]))
+}
+
+// appendPath appends the path of l to dst.
+func (l *Loc) appendPath(dst []byte) []byte {
+	switch {
+	case l == nil:
+		return append(dst, '$')
+	case l.parent == nil && l.rootPath != "":
+		return append(dst, l.rootPath...)
 	}
-	return schema.PropertyPath(base, l.name)
+	dst = l.parent.appendPath(dst)
+	if l.isElem {
+		return schema.AppendIndexPath(dst, l.index)
+	}
+	return schema.AppendPropertyPath(dst, l.name)
 }
 
 // Syntax errors: input that is not one well-formed JSON value with one
@@ -300,7 +314,8 @@ func (r *Reader) Fail(at *Loc, msg string) {
 // FailProp adds the error msg at property name of at.
 func (r *Reader) FailProp(at *Loc, name, msg string) {
 	if !r.quiet {
-		r.c.Add(schema.PropertyPath(at.String(), name), msg)
+		var buf [128]byte
+		r.c.Add(string(schema.AppendPropertyPath(at.appendPath(buf[:0]), name)), msg)
 	}
 }
 

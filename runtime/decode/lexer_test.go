@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
 // checkSkip holds the lexer to the strict scanner: one value skipped with
@@ -54,4 +55,35 @@ func FuzzSkip(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(checkSkip)
+}
+
+// TestLocStringIsTheReferencePath: a location's path is the reference
+// validator's, level by level, made in one allocation however deep.
+func TestLocStringIsTheReferencePath(t *testing.T) {
+	root := Field(nil, "debtor", "$.debtor")
+	account := Field(&root, "account", "")
+	legs := Field(&account, "legs", "")
+	leg := Elem(&legs, 12)
+	pan := Field(&leg, "pan", "")
+	want := schema.PropertyPath(schema.IndexPath(schema.PropertyPath(schema.PropertyPath("$.debtor", "account"), "legs"), 12), "pan")
+	if got := pan.String(); got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	for _, l := range []*Loc{nil, &root, &leg} {
+		var ref string
+		switch l {
+		case nil:
+			ref = "$"
+		case &root:
+			ref = "$.debtor"
+		default:
+			ref = "$.debtor.account.legs[12]"
+		}
+		if got := l.String(); got != ref {
+			t.Errorf("%q, want %q", got, ref)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = pan.String() }); n != 1 {
+		t.Errorf("a path five levels deep cost %v allocations, want 1", n)
+	}
 }

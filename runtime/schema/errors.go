@@ -157,6 +157,18 @@ func PropertyPath(path, name string) string { return path + "." + name }
 // IndexPath is the path of element i under path: "$.a", 2 → "$.a[2]".
 func IndexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
+// AppendPropertyPath appends to a path, in dst, what PropertyPath adds to
+// it: a reader that builds a deep path in one buffer (package decode's)
+// makes one string instead of one a level.
+func AppendPropertyPath(dst []byte, name string) []byte {
+	return append(append(dst, '.'), name...)
+}
+
+// AppendIndexPath appends to a path, in dst, what IndexPath adds to it.
+func AppendIndexPath(dst []byte, i int) []byte {
+	return append(strconv.AppendInt(append(dst, '['), int64(i), 10), ']')
+}
+
 // The messages. Values are printed for people: strings in single quotes as
 // written (no escaping, so a pattern reads as in the schema), arrays as
 // [a, b], numbers in canonical form, and true/false/null as JSON spells them.
