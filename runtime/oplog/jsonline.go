@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
@@ -73,7 +72,7 @@ func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
 		dst = append(dst, ',', '"')
 		dst = append(dst, kv[0]...) // a key of attrs: nothing to escape
 		dst = append(dst, '"', ':')
-		dst = appendJSONString(dst, kv[1])
+		dst = textdec.AppendQuoteAsSlog(dst, kv[1])
 	}
 	dst = append(dst, `,"`+argumentsKey+`":`...)
 	dst, ok = appendCompact(dst, c.Arguments)
@@ -104,63 +103,3 @@ func appendCompact(dst, text []byte) (_ []byte, ok bool) {
 // callLineHead is what every call line has between its time and its
 // attributes.
 const callLineHead = `"level":"INFO","msg":"` + CallMessage + `"`
-
-// plainASCII marks the bytes a JSON string holds as they are: printable
-// ASCII but the quote and the backslash.
-var plainASCII = func() (plain [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		plain[c] = c != '"' && c != '\\'
-	}
-	return plain
-}()
-
-// appendJSONString appends s as slog's JSON handler writes a string: as
-// encoding/json does with HTML escaping off, which is not quite as
-// textdec.AppendQuote writes the server's answers: \b and \f are written
-// \u0008 and \u000c, and U+2028 and U+2029 are escaped.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if plainASCII[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}

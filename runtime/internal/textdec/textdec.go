@@ -3,5 +3,7 @@
 // surrogates, distinct member names, depth); EachMember, EachElement and
 // ValueEnd then split text it accepted without checking it again;
 // AppendUnquote and Kind read one value of it, and AppendQuote writes a
-// string as JSON. ValidUTF8 is the UTF-8 check of them all.
+// string as JSON (AppendQuoteAsSlog as log/slog writes one). ScanString
+// and NumberEnd read one token of text not checked yet. ValidUTF8 is the
+// UTF-8 check of them all.
 package textdec

@@ -119,7 +119,18 @@ func AppendMember(dst []byte, name, value string) []byte {
 // backslash and the control characters escaped (the short forms where JSON
 // has them), everything else as it is. A byte that is not valid UTF-8 is
 // written as U+FFFD, the only form it can have in JSON text.
-func AppendQuote(dst []byte, s string) []byte {
+func AppendQuote(dst []byte, s string) []byte { return appendQuote(dst, s, false) }
+
+// AppendQuoteAsSlog appends s as log/slog's JSON handler writes a string
+// (encoding/json's escaping before Go 1.22, HTML left as it is): unlike
+// AppendQuote, \b and \f as \u0008 and \u000c, U+2028 and U+2029 escaped,
+// and a byte that is not valid UTF-8 as the escape \ufffd. A line that
+// must be slog's, byte for byte, is written with it.
+func AppendQuoteAsSlog(dst []byte, s string) []byte { return appendQuote(dst, s, true) }
+
+// appendQuote is AppendQuote, or AppendQuoteAsSlog when asSlog.
+// Plain ASCII, most of any string, costs both the same.
+func appendQuote(dst []byte, s string, asSlog bool) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
@@ -131,31 +142,49 @@ func AppendQuote(dst []byte, s string) []byte {
 		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if r != utf8.RuneError || size != 1 {
+			switch {
+			case r == utf8.RuneError && size == 1:
+				dst = append(dst, s[start:i]...)
+				if asSlog {
+					dst = append(dst, `\ufffd`...)
+				} else {
+					dst = utf8.AppendRune(dst, utf8.RuneError)
+				}
+			case asSlog && (r == '\u2028' || r == '\u2029'):
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			default:
 				i += size
 				continue
 			}
+			i += size
+			start = i
+			continue
 		}
 		dst = append(dst, s[start:i]...)
 		switch c {
 		case '"', '\\':
 			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
 		case '\n':
 			dst = append(dst, '\\', 'n')
 		case '\r':
 			dst = append(dst, '\\', 'r')
 		case '\t':
 			dst = append(dst, '\\', 't')
-		default:
-			if c < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			} else {
-				dst = utf8.AppendRune(dst, utf8.RuneError)
+		case '\b':
+			if !asSlog {
+				dst = append(dst, '\\', 'b')
+				break
 			}
+			dst = append(dst, `\u0008`...)
+		case '\f':
+			if !asSlog {
+				dst = append(dst, '\\', 'f')
+				break
+			}
+			dst = append(dst, `\u000c`...)
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 		}
 		i++
 		start = i

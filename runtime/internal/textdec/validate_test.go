@@ -2,13 +2,16 @@ package textdec
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -333,7 +336,8 @@ func BenchmarkValidate(b *testing.B) {
 }
 
 // FuzzQuote holds AppendQuote to jsontext's on any string, and checks
-// that Validate accepts what it writes.
+// that Validate accepts what it writes; and AppendQuoteAsSlog to the
+// string log/slog's JSON handler writes.
 func FuzzQuote(f *testing.F) {
 	for _, s := range []string{"", "plain", "q\"b\\s/", "\b\f\n\r\t\x00\x1f\x7f", "é😀", "\xff\xc3(", "\u2028\u2029<>&"} {
 		f.Add(s)
@@ -346,6 +350,20 @@ func FuzzQuote(f *testing.F) {
 		}
 		if err := Validate(got); err != nil {
 			t.Errorf("AppendQuote(%q) = %s, which Validate refuses: %v", s, got, err)
+		}
+		var line bytes.Buffer
+		h := slog.NewJSONHandler(&line, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key != slog.MessageKey {
+				return slog.Attr{}
+			}
+			return a
+		}})
+		if err := h.Handle(context.Background(), slog.NewRecord(time.Time{}, slog.LevelInfo, s, 0)); err != nil {
+			t.Fatal(err)
+		}
+		slogs := bytes.TrimSuffix(bytes.TrimPrefix(line.Bytes(), []byte(`{"msg":`)), []byte("}\n"))
+		if got := AppendQuoteAsSlog(nil, s); !bytes.Equal(got, slogs) {
+			t.Errorf("AppendQuoteAsSlog(%q) = %s, slog writes %s", s, got, slogs)
 		}
 	})
 }
