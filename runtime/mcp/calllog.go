@@ -26,7 +26,7 @@ const Redacted = "[REDACTED]"
 //
 // The record is an oplog.CallRecord, not a slog call: with the service's
 // asynchronous sink (oplog.Async) it is queued as it is, its arguments
-// copied into a buffer the sink pools, and its line is written by the
+// copied into a buffer the sink reuses, and its line is written by the
 // sink's writer (over an oplog.JSONHandler, without a slog record), so a
 // call with the log on costs the request no allocation and little time
 // more than one with it off (BenchmarkCallHandle in bench/).

@@ -73,13 +73,13 @@ type entry struct {
 	isCall bool
 }
 
-// maxPooledArgs bounds the arguments' buffer a reused entry keeps: one
+// maxKeptArgs bounds the arguments' buffer a reused entry keeps: one
 // call of a megabyte of arguments (whose line clips them) must not make
 // the entry hold a megabyte. A queue makes an entry only when none is
 // free, so it never has more than its bound of them (those queued, being
 // written and free): with the default bound, at most 1024 entries of a
 // few hundred bytes and such a buffer each.
-const maxPooledArgs = 4 << 10
+const maxKeptArgs = 4 << 10
 
 // NewAsync starts the goroutine that writes to next.
 func NewAsync(next slog.Handler, opts AsyncOptions) *Async {
@@ -264,7 +264,7 @@ func (a *Async) write() {
 		q.mu.Lock()
 		for i, e := range batch {
 			*e = entry{args: e.args[:0]}
-			if cap(e.args) > maxPooledArgs {
+			if cap(e.args) > maxKeptArgs {
 				e.args = nil
 			}
 			q.free = append(q.free, e)

@@ -78,11 +78,11 @@ func (c *CallRecord) fits(limits Limits) bool {
 }
 
 // LogCall writes c to h, which has said it is enabled at Info. An Async
-// queues c as it is, its arguments copied into a pooled buffer, so that
-// the caller pays for neither the record's attributes, nor their
-// clipping, nor an allocation (its writer does the rest); any other
-// handler gets c.Record(), with a copy of the arguments (a handler may
-// keep the record).
+// queues c as it is, its arguments copied into a buffer the queue
+// reuses, so that the caller pays for neither the record's attributes,
+// nor their clipping, nor an allocation (its writer does the rest); any
+// other handler gets c.Record(), with a copy of the arguments (a handler
+// may keep the record).
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
 	if a, ok := h.(*Async); ok {
 		a.logCall(ctx, c)
