@@ -117,10 +117,9 @@ type Reader struct {
 	data  []byte // the input, for failSyntax
 	quiet bool   // fill values without reporting (see Quiet)
 	num   []byte // the last number read, as written
-	// open counts the objects and arrays being read; slots are the
-	// locations of their current members and elements, one per level (see
-	// Members).
-	open  int
+	// slots are the locations of the current members and elements of the
+	// objects and arrays being read, one per level (the lexer's depth,
+	// see Members).
 	slots []*[slotChunk]Loc
 	// levels is how many levels of slots this reading used: Release
 	// clears only those (a chunk cleared whole is 16 locations of
@@ -129,8 +128,9 @@ type Reader struct {
 	levels int
 	// undeclared is set when a member name no schema declares was read, or
 	// an object skipped: Finish then looks for repeated names in the whole
-	// input, unless distinct says there are none (BeginChecked).
-	undeclared, distinct bool
+	// input, unless the lexer's distinct says there are none
+	// (BeginChecked).
+	undeclared bool
 	// copied is the copy of data the strings read share (see text).
 	copied string
 	// outer is the Reader a sub-reader (On, Quiet) reads part of: its
@@ -153,8 +153,7 @@ func NewReader(data []byte) *Reader {
 func (r *Reader) Release() {
 	r.lx.reset(nil)
 	r.data, r.copied, r.outer = nil, "", nil
-	r.err, r.quiet, r.num, r.distinct, r.undeclared = nil, false, nil, false, false
-	r.open = 0
+	r.err, r.quiet, r.num, r.undeclared = nil, false, nil, false
 	if len(r.slots) > 4 {
 		r.slots = nil // a deep input's levels are not kept for the next
 	}
@@ -195,7 +194,7 @@ func Begin(data []byte) *Reader { return NewReader(data) }
 // that reader found distinct in every object, are not tracked again.
 func BeginChecked(data []byte) *Reader {
 	r := NewReader(data)
-	r.distinct, r.lx.distinct = true, true
+	r.lx.distinct = true
 	return r
 }
 
@@ -206,7 +205,7 @@ func BeginChecked(data []byte) *Reader {
 // Reader refused repeats of declared names as it read them.
 func (r *Reader) Finish() (schema.Errors, error) {
 	r.End()
-	if r.err == nil && r.undeclared && !r.distinct {
+	if r.err == nil && r.undeclared && !r.lx.distinct {
 		r.fail(textdec.Validate(r.data))
 	}
 	err := r.err
@@ -667,7 +666,7 @@ func (r *Reader) On(raw []byte) *Reader {
 		return r
 	}
 	sub := NewReader(raw)
-	sub.c, sub.quiet, sub.distinct, sub.lx.distinct = r.c, r.quiet, r.distinct, r.distinct
+	sub.c, sub.quiet, sub.lx.distinct = r.c, r.quiet, r.lx.distinct
 	sub.outer = r.outermost()
 	return sub
 }
@@ -676,7 +675,7 @@ func (r *Reader) On(raw []byte) *Reader {
 // value's errors come from the reference validator (see Check).
 func (r *Reader) Quiet(raw []byte) *Reader {
 	sub := NewReader(raw)
-	sub.c, sub.distinct, sub.lx.distinct = r.c, r.distinct, r.distinct
+	sub.c, sub.lx.distinct = r.c, r.lx.distinct
 	sub.quiet = true
 	sub.outer = r.outermost()
 	return sub
@@ -724,8 +723,7 @@ func (r *Reader) Object(at *Loc, t *Types) Members {
 		r.failSyntax()
 		return m
 	}
-	m.d = r.open
-	r.open++
+	m.d = r.lx.depth - 1
 	m.obj, m.live = true, true
 	return m
 }
@@ -740,7 +738,6 @@ func (m *Members) Next() bool {
 	name, more, ok := r.lx.member(m.n == 0)
 	if !more {
 		m.live = false
-		r.open--
 		if !ok {
 			r.failSyntax()
 		}
@@ -845,8 +842,7 @@ func (r *Reader) Array(at *Loc, t *Types) Elements {
 		r.failSyntax()
 		return e
 	}
-	e.d = r.open
-	r.open++
+	e.d = r.lx.depth - 1
 	e.arr, e.live = true, true
 	return e
 }
@@ -875,7 +871,6 @@ func (e *Elements) Next() bool {
 	more, ok := r.lx.element(e.i < 0)
 	if !more {
 		e.live = false
-		r.open--
 		if !ok {
 			r.failSyntax()
 		}

@@ -87,10 +87,7 @@ func (l *lexer) next() jsonType {
 // str reads the string at pos (next said tString): its text, a slice of
 // data when it has no escape, else unescaped into l.buf (valid until the
 // next string with escapes is read).
-func (l *lexer) str() ([]byte, bool) {
-	text, ok := l.quoted(&l.buf)
-	return text, ok
-}
+func (l *lexer) str() ([]byte, bool) { return l.quoted(&l.buf) }
 
 // quoted reads the string at pos and returns its text, unescaped into
 // *buf when it has escapes. Its UTF-8 is checked here, string by string,
@@ -152,17 +149,17 @@ func (l *lexer) open() bool {
 
 // member moves to the next member of the object open at pos: after its
 // name and colon, at its value. more is false at the object's end, which
-// it leaves. first says no member was read yet. The name is a slice of
-// data, or of l.key when it has escapes (valid until the next such name).
+// it leaves, and when the text is malformed (ok false). first says no
+// member was read yet. The name is a slice of data, or of l.key when it
+// has escapes (valid until the next such name).
 func (l *lexer) member(first bool) (name []byte, more, ok bool) {
-	if !l.endOr('}', first) {
-		return nil, false, l.pos <= len(l.data) && l.data[l.pos-1] == '}'
+	if more, ok = l.before('}', first); !more {
+		return nil, false, ok
 	}
 	if l.pos >= len(l.data) || l.data[l.pos] != '"' {
 		return nil, false, false
 	}
-	name, ok = l.quoted(&l.key)
-	if !ok {
+	if name, ok = l.quoted(&l.key); !ok {
 		return nil, false, false
 	}
 	l.skipSpace()
@@ -175,40 +172,31 @@ func (l *lexer) member(first bool) (name []byte, more, ok bool) {
 
 // element moves to the next element of the array open at pos, at its
 // value (which the caller reads, and finds malformed if it is not one);
-// more is false at the array's end, which it leaves, and then ok says
-// whether the array was well formed.
-func (l *lexer) element(first bool) (more, ok bool) {
-	if !l.endOr(']', first) {
-		return false, l.pos <= len(l.data) && l.data[l.pos-1] == ']'
-	}
-	return true, true
-}
+// more is false at the array's end, which it leaves, and when the text is
+// malformed (ok false).
+func (l *lexer) element(first bool) (more, ok bool) { return l.before(']', first) }
 
-// endOr reads what comes before an object's member or an array's element:
-// the container's closing byte (it returns false, having left the
-// container, or having found the text malformed: the byte before pos
-// tells), or, unless first, the comma before the next one (it returns
-// true, at the member or element).
-func (l *lexer) endOr(closing byte, first bool) bool {
+// before reads what comes before an object's member or an array's
+// element: the comma, unless first, and then more is true, at the member
+// or element; or the container's closing byte, and then more is false,
+// the container left. ok is false when it is neither.
+func (l *lexer) before(closing byte, first bool) (more, ok bool) {
 	l.skipSpace()
-	if l.pos >= len(l.data) {
-		l.pos = len(l.data) + 1 // malformed: the byte before pos is not closing
-		return false
-	}
-	switch c := l.data[l.pos]; {
-	case c == closing:
+	switch {
+	case l.pos >= len(l.data):
+		return false, false
+	case l.data[l.pos] == closing:
 		l.pos++
 		l.depth--
-		return false
+		return false, true
 	case first:
-		return true
-	case c == ',':
+		return true, true
+	case l.data[l.pos] == ',':
 		l.pos++
 		l.skipSpace()
-		return true
+		return true, true
 	}
-	l.pos = len(l.data) + 1
-	return false
+	return false, false
 }
 
 // errDuplicate is skip's report of a value that is well formed but for a
