@@ -192,7 +192,7 @@ func Unique[T comparable](a *Elements, items []T) {
 	if r.quiet || (r.c.Len() == a.errs && unique(items)) {
 		return
 	}
-	v, err := schema.DecodeJSON(a.raw)
+	v, err := schema.DecodeJSON(a.text())
 	if arr, ok := v.([]any); err == nil && ok && !schema.Unique(arr) {
 		r.Fail(a.at, schema.MsgUnique)
 	}

@@ -824,9 +824,9 @@ func (m *Members) Required(seen bool, name string) {
 type Elements struct {
 	r    *Reader
 	at   *Loc
-	d    int    // its elements' location is r.slot(d)
-	raw  []byte // the array's text, for uniqueItems (see UniqueArray)
-	errs int    // errors before the array, for uniqueItems
+	d    int // its elements' location is r.slot(d)
+	from int // where the array's text begins, for uniqueItems (see UniqueArray); -1 when not kept
+	errs int // errors before the array, for uniqueItems
 	arr  bool
 	live bool
 	i    int
@@ -834,7 +834,7 @@ type Elements struct {
 
 // Array starts reading an array of declared types t at at.
 func (r *Reader) Array(at *Loc, t *Types) Elements {
-	e := Elements{r: r, at: at, i: -1}
+	e := Elements{r: r, at: at, i: -1, from: -1}
 	if !r.expect(at, tArray, t) {
 		return e
 	}
@@ -848,18 +848,26 @@ func (r *Reader) Array(at *Loc, t *Types) Elements {
 }
 
 // UniqueArray is Array for an array whose items must be unique: it keeps
-// the array's text, which decides uniqueness where Go values cannot (see
-// Unique).
+// where the array's text begins, for the text decides uniqueness where Go
+// values cannot (see Unique), which reads it once the elements are read.
 func (r *Reader) UniqueArray(at *Loc, t *Types) Elements {
-	var raw []byte
+	from := -1
 	if r.next() == tArray {
-		at, depth := r.lx.pos, r.lx.depth
-		raw = r.Raw()
-		r.lx.pos, r.lx.depth = at, depth
+		from = r.lx.pos
 	}
 	e := r.Array(at, t)
-	e.raw, e.errs = raw, r.c.Len()
+	e.from, e.errs = from, r.c.Len()
 	return e
+}
+
+// text is the array's text, once Next has read past its end; nil if the
+// reading stopped before (a syntax error, which Finish reports).
+func (e *Elements) text() []byte {
+	r := e.r
+	if e.from < 0 || e.live || r.err != nil {
+		return nil
+	}
+	return r.lx.data[e.from:r.lx.pos]
 }
 
 // Next moves to the next element.
@@ -914,7 +922,7 @@ func (r *Reader) Tagged(at *Loc, tag string) (value string, raw []byte, ok bool)
 		if name, more, _ := lx.member(true); more && string(name) == tag && lx.next() == tString {
 			if s, ok := lx.str(); ok {
 				lx.pos, lx.depth = start, depth
-				return string(s), nil, true
+				return r.text(s), nil, true
 			}
 		}
 	}
@@ -939,7 +947,7 @@ func (r *Reader) Tagged(at *Loc, tag string) (value string, raw []byte, ok bool)
 			found = true
 			if walk.next() == tString {
 				s, _ := walk.str()
-				value = string(s)
+				value = r.text(s)
 				continue
 			}
 		}
