@@ -2,9 +2,9 @@ package decode
 
 import (
 	"encoding/json"
-	"math/bits"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -16,47 +16,28 @@ import (
 // MinLength checks minLength, in code points. A code point takes one to
 // four bytes, so the byte length settles most strings without counting.
 func (r *Reader) MinLength(at *Loc, s string, n int) {
-	if len(s) < 4*n && (len(s) < n || codePoints(s) < n) {
+	if len(s) < 4*n && (len(s) < n || r.codePoints(s) < n) {
 		r.Fail(at, schema.MsgMinLength(n))
 	}
 }
 
 // MaxLength checks maxLength, in code points (see MinLength).
 func (r *Reader) MaxLength(at *Loc, s string, n int) {
-	if len(s) > n && (len(s) > 4*n || codePoints(s) > n) {
+	if len(s) > n && (len(s) > 4*n || r.codePoints(s) > n) {
 		r.Fail(at, schema.MsgMaxLength(n))
 	}
 }
 
-// codePoints counts the code points of s, which is valid UTF-8: every
-// string a Reader returns is (its input was checked before it was read,
-// and a string it unescaped was written as UTF-8). In valid UTF-8 each
-// code point has exactly one byte that is not a continuation byte
-// (10xxxxxx), so it counts those eight bytes at a time, where
-// utf8.RuneCountInString decodes every multi-byte sequence.
-func codePoints(s string) int {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	n := len(s)
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&high == 0 {
-			continue // ASCII
-		}
-		// A continuation byte has bit 7 set and bit 6 clear.
-		cont := w & high &^ (w << 1)
-		n -= bits.OnesCount64(cont)
+// codePoints counts the code points of s: the lexer counted them when s
+// is the last string Str read and was checked for UTF-8 there (see
+// lexer.runes), and s is valid UTF-8 in any case (every string a Reader
+// returns is: its input was checked as it was read, and a string it
+// unescaped was written as UTF-8).
+func (r *Reader) codePoints(s string) int {
+	if r.lastRunes >= 0 && s == r.last {
+		return r.lastRunes
 	}
-	for ; i < len(s); i++ {
-		if s[i]&0xC0 == 0x80 {
-			n--
-		}
-	}
-	return n
+	return textdec.CodePoints(s)
 }
 
 // Pattern checks a pattern (unanchored, as JSON Schema matches).

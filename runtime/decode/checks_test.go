@@ -1,53 +1,16 @@
 package decode
 
 import (
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/mcpgen/mcpgen/runtime/schema"
 )
-
-// codePoints must count what utf8.RuneCountInString counts in every valid
-// UTF-8 string, whatever mix of one- to four-byte sequences it has and
-// wherever they fall against its eight-byte words.
-func TestCodePointsCountsRunes(t *testing.T) {
-	pieces := []string{"a", "é", "ش", "€", "😀", "\u0080", "\U0010FFFF", "abcdefgh", " "}
-	for _, s := range []string{"", "x", "PMT-771", strings.Repeat("شركة ", 30), strings.Repeat("😀a", 13)} {
-		if got, want := codePoints(s), utf8.RuneCountInString(s); got != want {
-			t.Errorf("codePoints(%q) = %d, want %d", s, got, want)
-		}
-	}
-	// Every string of up to five pieces, so that each sequence length
-	// starts at every offset of a word.
-	var build func(prefix string, depth int)
-	build = func(prefix string, depth int) {
-		if got, want := codePoints(prefix), utf8.RuneCountInString(prefix); got != want {
-			t.Fatalf("codePoints(%q) = %d, want %d", prefix, got, want)
-		}
-		if depth == 5 {
-			return
-		}
-		for _, p := range pieces {
-			build(prefix+p, depth+1)
-		}
-	}
-	build("", 0)
-}
-
-// FuzzCodePoints holds codePoints to utf8.RuneCountInString on any valid
-// UTF-8 string.
-func FuzzCodePoints(f *testing.F) {
-	f.Add("PMT-771")
-	f.Add("شارع الشيخ زايد")
-	f.Fuzz(func(t *testing.T, s string) {
-		if !utf8.ValidString(s) {
-			return
-		}
-		if got, want := codePoints(s), utf8.RuneCountInString(s); got != want {
-			t.Fatalf("codePoints(%q) = %d, want %d", s, got, want)
-		}
-	})
-}
 
 // The byte-length shortcuts of MinLength and MaxLength decide as counting
 // would: at and around each bound, in one-, two- and four-byte text.
@@ -68,6 +31,53 @@ func TestLengthBoundsInCodePoints(t *testing.T) {
 					t.Errorf("MaxLength(%q, %d): failed %v", s, n, failed)
 				}
 				r.Release()
+			}
+		}
+	}
+}
+
+// TestLengthOfStringsRead checks minLength and maxLength of strings as a
+// Reader reads them, where the count comes from the lexer's UTF-8 check
+// (plain non-ASCII text), from the byte length (ASCII) or from a count of
+// its own (escaped text, input read strictly before, a string other than
+// the last read, of the same length in bytes as "四é" is), at and around each string's length in code points.
+func TestLengthOfStringsRead(t *testing.T) {
+	texts := []string{"", "PMT-771", "四é", "abcde", strings.Repeat("شركة أكمي", 14), "四😀é", strings.Repeat("😀a", 13),
+		`line\nbreak \u0634`, `\ud83d\ude00 x`}
+	for _, text := range texts {
+		data := []byte(`["` + text + `", "other"]`)
+		var want string
+		if err := json.Unmarshal(data[1:len(data)-10], &want); err != nil {
+			t.Fatal(err)
+		}
+		k := utf8.RuneCountInString(want)
+		for _, begin := range []func([]byte) *Reader{Begin, BeginChecked} {
+			for n := max(0, k-2); n <= k+2; n++ {
+				for _, check := range []string{"min", "max"} {
+					for _, other := range []bool{false, true} {
+						r := begin(data)
+						a := r.Array(nil, Array)
+						a.Next()
+						s, _ := r.Str(nil, String)
+						if other {
+							a.Next()
+							r.Str(nil, String)
+						}
+						if s != want {
+							t.Fatalf("read %q, want %q", s, want)
+						}
+						if check == "min" {
+							r.MinLength(nil, s, n)
+						} else {
+							r.MaxLength(nil, s, n)
+						}
+						failed := r.own.Len() > 0
+						if wantFail := (check == "min" && k < n) || (check == "max" && k > n); failed != wantFail {
+							t.Errorf("%sLength(%q, %d) after reading %s: failed %v", check, s, n, data, failed)
+						}
+						r.Release()
+					}
+				}
 			}
 		}
 	}
@@ -119,5 +129,55 @@ func TestStringsShareOneCopyOfTheInput(t *testing.T) {
 	plain, escaped, all := allocs(`{"a":"first","c":"third"}`), allocs(`{"b":"line\nbreak"}`), allocs(`{"a":"first","b":"line\nbreak","c":"third"}`)
 	if plain != 1 || all != plain+escaped {
 		t.Errorf("allocations a reading: %v for two plain strings (want 1, the copy), %v for an escaped one alone, %v for the three", plain, escaped, all)
+	}
+}
+
+// TestPathsOfManyErrors reads an array of forty objects, each with a
+// string (every other one escaped) and an undeclared member: every error
+// is reported, sorted, at its element's path, and every string read stays
+// as it was read once the Reader is back in its pool.
+func TestPathsOfManyErrors(t *testing.T) {
+	var in strings.Builder
+	var want []string
+	in.WriteString("[")
+	for i := range 40 {
+		if i > 0 {
+			in.WriteString(",")
+		}
+		name := fmt.Sprintf("undeclared_member_%02d_%s", i, strings.Repeat("x", i))
+		value := `v\u00e9`
+		if i%2 == 1 {
+			value = "vé"
+		}
+		fmt.Fprintf(&in, `{"s":"%s%d","%s":1}`, value, i, name)
+		want = append(want, fmt.Sprintf("$[%d].%s: %s", i, name, schema.MsgAdditional))
+	}
+	in.WriteString("]")
+	r := Begin([]byte(in.String()))
+	var read []string
+	a := r.Array(nil, Array)
+	for a.Next() {
+		o := r.Object(a.Loc(), Object)
+		for o.Next() {
+			if string(o.Name()) == "s" {
+				s, _ := r.Str(nil, String)
+				read = append(read, s)
+				continue
+			}
+			o.Additional()
+		}
+	}
+	errs, err := r.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(want)
+	if got := errs.Strings(); !slices.Equal(got, want) {
+		t.Fatalf("errors\n got %q\nwant %q", got, want)
+	}
+	for i, s := range read {
+		if want := fmt.Sprintf("vé%d", i); s != want {
+			t.Errorf("string %d read as %q, now %q", i, want, s)
+		}
 	}
 }

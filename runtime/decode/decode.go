@@ -133,6 +133,11 @@ type Reader struct {
 	undeclared bool
 	// copied is the copy of data the strings read share (see text).
 	copied string
+	// last is the last string Str returned, and lastRunes its code points
+	// as the lexer counted them (or -1): a length check of it needs no
+	// count of its own (see codePoints).
+	last      string
+	lastRunes int
 	// outer is the Reader a sub-reader (On, Quiet) reads part of: its
 	// strings share outer's copy. Nil for a Reader of a whole input.
 	outer *Reader
@@ -152,7 +157,7 @@ func NewReader(data []byte) *Reader {
 // Release returns r to the pool. r must not be used after.
 func (r *Reader) Release() {
 	r.lx.reset(nil)
-	r.data, r.copied, r.outer = nil, "", nil
+	r.data, r.copied, r.outer, r.last, r.lastRunes = nil, "", nil, "", 0
 	r.err, r.quiet, r.num, r.undeclared = nil, false, nil, false
 	if len(r.slots) > 4 {
 		r.slots = nil // a deep input's levels are not kept for the next
@@ -473,7 +478,9 @@ func (r *Reader) Str(at *Loc, t *Types) (s string, ok bool) {
 		r.failSyntax()
 		return "", false
 	}
-	return r.text(b), true
+	s = r.text(b)
+	r.last, r.lastRunes = s, r.lx.runes
+	return s, true
 }
 
 // sharedText is the largest input whose strings share one copy of it (see
@@ -495,13 +502,14 @@ func (r *Reader) text(b []byte) string {
 	if r.outer != nil {
 		r = r.outer
 	}
-	if len(r.data) <= sharedText {
-		if off, ok := offsetIn(r.data, b); ok {
-			if r.copied == "" {
-				r.copied = string(r.data)
-			}
-			return r.copied[off : off+len(b)]
+	if len(r.data) > sharedText {
+		return string(b)
+	}
+	if off, ok := offsetIn(r.data, b); ok {
+		if r.copied == "" {
+			r.copied = string(r.data)
 		}
+		return r.copied[off : off+len(b)]
 	}
 	return string(b)
 }

@@ -48,6 +48,10 @@ type lexer struct {
 	// distinct says the text was read strictly already (BeginChecked):
 	// its strings' UTF-8 and a value skipped need no checking.
 	distinct bool
+	// runes is the number of code points of the last string read, or -1
+	// when it was not counted (it had escapes, or distinct spared it the
+	// UTF-8 check that counts them).
+	runes int
 }
 
 // reset starts reading data, keeping the buffers unless a large text grew
@@ -93,20 +97,27 @@ func (l *lexer) str() ([]byte, bool) { return l.quoted(&l.buf) }
 // *buf when it has escapes. Its UTF-8 is checked here, string by string,
 // where it is not ASCII (the strict reader checked it already when
 // distinct): bytes outside strings are the grammar's, which allows no
-// others.
+// others. The check counts the code points on the way (l.runes), for a
+// minLength or maxLength.
 func (l *lexer) quoted(buf *[]byte) ([]byte, bool) {
 	end, escaped, ascii, ok := textdec.ScanString(l.data, l.pos)
 	if !ok {
 		return nil, false
 	}
 	quoted := l.data[l.pos : end+1]
-	l.pos = end + 1
+	l.pos, l.runes = end+1, -1
 	if escaped {
 		*buf, ok = textdec.AppendUnquote((*buf)[:0], quoted)
 		return *buf, ok
 	}
 	text := quoted[1 : len(quoted)-1]
-	return text, ascii || l.distinct || textdec.ValidUTF8(text)
+	switch {
+	case ascii:
+		l.runes = len(text)
+	case !l.distinct:
+		l.runes, ok = textdec.CountUTF8(text)
+	}
+	return text, ok
 }
 
 // num reads the number at pos (next said tNumber) and returns its text.

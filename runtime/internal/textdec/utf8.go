@@ -2,22 +2,35 @@ package textdec
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
-// ValidUTF8 reports whether p is valid UTF-8, as utf8.Valid does. It reads
-// eight bytes at a time not only through ASCII, as utf8.Valid does, but
-// also through text of one- and two-byte sequences mixed (the Latin,
-// Greek, Cyrillic, Hebrew and Arabic scripts, with spaces and digits
-// between the words), where utf8.Valid decodes each sequence on its own.
-// Such a word is valid exactly when each lead byte is followed by a
+// ValidUTF8 reports whether p is valid UTF-8, as utf8.Valid does (by
+// CountUTF8).
+func ValidUTF8(p []byte) bool {
+	_, ok := CountUTF8(p)
+	return ok
+}
+
+// CountUTF8 reports whether p is valid UTF-8, as utf8.Valid does, and, when
+// it is, how many code points it holds: a maxLength needs no second pass.
+// It reads eight bytes at a time not only through ASCII, as utf8.Valid
+// does, but also through text of one- and two-byte sequences mixed (the
+// Latin, Greek, Cyrillic, Hebrew and Arabic scripts, with spaces and
+// digits between the words), where utf8.Valid decodes each sequence on its
+// own. Such a word is valid exactly when each lead byte is followed by a
 // continuation byte and each continuation byte follows a lead: one
 // comparison of two masks, the lead of the word's last byte carried to
 // the next. A word holding a longer sequence, or a byte out of place, is
-// left to utf8.Valid with the bytes around it.
-func ValidUTF8(p []byte) bool {
+// left to utf8.Valid with the bytes around it. In valid UTF-8 every code
+// point has exactly one byte that is not a continuation byte (10xxxxxx):
+// the count is the length less those, which the two-byte check has in
+// hand.
+func CountUTF8(p []byte) (runes int, ok bool) {
 	q := p           // what is left to read, from a word boundary
 	var carry uint64 // 0x80 when the word before q ended with a lead
+	conts := 0       // the continuation bytes before q
 	for len(q) >= 8 {
 		w := binary.LittleEndian.Uint64(q)
 		hi := w & highs // the non-ASCII bytes
@@ -38,22 +51,48 @@ func ValidUTF8(p []byte) bool {
 		overlong := lead &^ (w&(lows*0x1e) + lows*0x7f)
 		if hi&bit6&bit5|overlong == 0 && cont == lead<<8|carry {
 			carry = lead >> 56
+			conts += bits.OnesCount64(cont)
 			q = q[8:]
 			continue
 		}
 		// This word and the next seven, from the rune the word began in
 		// to where a rune begins.
-		from := len(p) - len(q) - int(carry>>7)
-		to := len(p) - len(q) + min(64, len(q))
+		at := len(p) - len(q)
+		from := at - int(carry>>7)
+		to := at + min(64, len(q))
 		for to < len(p) && p[to]&0xc0 == 0x80 {
 			to++
 		}
 		if !utf8.Valid(p[from:to]) {
-			return false
+			return 0, false
 		}
+		conts += continuations(p[at:to])
 		q, carry = p[to:], 0
 	}
-	return utf8.Valid(p[len(p)-len(q)-int(carry>>7):])
+	if !utf8.Valid(p[len(p)-len(q)-int(carry>>7):]) {
+		return 0, false
+	}
+	return len(p) - conts - continuations(q), true
+}
+
+// CodePoints counts the code points of s, which is valid UTF-8.
+func CodePoints(s string) int { return len(s) - continuations(s) }
+
+// continuations counts the bytes of p that continue a sequence
+// (10xxxxxx), eight at a time.
+func continuations[T string | []byte](p T) int {
+	n, i := 0, 0
+	for ; i+8 <= len(p); i += 8 {
+		w := uint64(p[i]) | uint64(p[i+1])<<8 | uint64(p[i+2])<<16 | uint64(p[i+3])<<24 |
+			uint64(p[i+4])<<32 | uint64(p[i+5])<<40 | uint64(p[i+6])<<48 | uint64(p[i+7])<<56
+		n += bits.OnesCount64(w & highs &^ (w << 1))
+	}
+	for ; i < len(p); i++ {
+		if p[i]&0xc0 == 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 func word(p []byte, i int) uint64 { return binary.LittleEndian.Uint64(p[i:]) }

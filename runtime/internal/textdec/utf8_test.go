@@ -7,11 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// checkUTF8 holds ValidUTF8 to utf8.Valid on p.
+// checkUTF8 holds CountUTF8 to utf8.Valid on p and, when p is valid, to
+// utf8.RuneCount.
 func checkUTF8(t *testing.T, p []byte) {
 	t.Helper()
-	if got, want := ValidUTF8(p), utf8.Valid(p); got != want {
-		t.Fatalf("ValidUTF8(% x) = %v, utf8.Valid says %v", p, got, want)
+	n, ok := CountUTF8(p)
+	if want := utf8.Valid(p); ok != want {
+		t.Fatalf("CountUTF8(% x) says valid %v, utf8.Valid says %v", p, ok, want)
+	}
+	if want := utf8.RuneCount(p); ok && n != want {
+		t.Fatalf("CountUTF8(% x) = %d code points, utf8.RuneCount says %d", p, n, want)
 	}
 }
 
@@ -42,10 +47,7 @@ func TestValidUTF8AgreesWithUTF8Valid(t *testing.T) {
 	for _, f := range fillers {
 		for _, s := range seqs {
 			for at := 0; at <= 17 && at <= len(f); at++ {
-				p := []byte(f[:at] + string(s) + f[at:])
-				if got, want := ValidUTF8(p), utf8.Valid(p); got != want {
-					t.Fatalf("ValidUTF8(% x) = %v, utf8.Valid says %v", p, got, want)
-				}
+				checkUTF8(t, []byte(f[:at]+string(s)+f[at:]))
 			}
 		}
 	}
@@ -58,7 +60,7 @@ func TestValidUTF8Random(t *testing.T) {
 	pool := []byte{'a', ' ', 0x80, 0x9f, 0xa0, 0xbf, 0xc1, 0xc2, 0xd8, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 200_000 {
-		p := make([]byte, rng.IntN(40))
+		p := make([]byte, rng.IntN(100))
 		for i := range p {
 			p[i] = pool[rng.IntN(len(pool))]
 		}
@@ -66,10 +68,67 @@ func TestValidUTF8Random(t *testing.T) {
 	}
 }
 
+// FuzzValidUTF8 holds CountUTF8 to utf8.Valid and utf8.RuneCount on any
+// bytes.
 func FuzzValidUTF8(f *testing.F) {
 	f.Add([]byte("شركة أكمي 2026 – 四 🙂"))
 	f.Add([]byte("\xd8\xb4\xd8\xb1\xd9\x83\xd8"))
 	f.Fuzz(func(t *testing.T, p []byte) { checkUTF8(t, p) })
+}
+
+// CodePoints must count what utf8.RuneCountInString counts in every valid
+// UTF-8 string, whatever mix of one- to four-byte sequences it has and
+// wherever they fall against its eight-byte words.
+func TestCodePointsCountsRunes(t *testing.T) {
+	pieces := []string{"a", "é", "ش", "€", "😀", "\u0080", "\U0010FFFF", "abcdefgh", " "}
+	for _, s := range []string{"", "x", "PMT-771", strings.Repeat("شركة ", 30), strings.Repeat("😀a", 13)} {
+		if got, want := CodePoints(s), utf8.RuneCountInString(s); got != want {
+			t.Errorf("CodePoints(%q) = %d, want %d", s, got, want)
+		}
+	}
+	// Every string of up to five pieces, so that each sequence length
+	// starts at every offset of a word.
+	var build func(prefix string, depth int)
+	build = func(prefix string, depth int) {
+		if got, want := CodePoints(prefix), utf8.RuneCountInString(prefix); got != want {
+			t.Fatalf("CodePoints(%q) = %d, want %d", prefix, got, want)
+		}
+		if depth == 5 {
+			return
+		}
+		for _, p := range pieces {
+			build(prefix+p, depth+1)
+		}
+	}
+	build("", 0)
+}
+
+// FuzzCodePoints holds CodePoints to utf8.RuneCountInString on any valid
+// UTF-8 string.
+func FuzzCodePoints(f *testing.F) {
+	f.Add("PMT-771")
+	f.Add("شارع الشيخ زايد")
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		if got, want := CodePoints(s), utf8.RuneCountInString(s); got != want {
+			t.Fatalf("CodePoints(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
+
+// TestCountUTF8LongText counts texts longer than one window of the slow
+// path (64 bytes), with a sequence it must hand to utf8.Valid every so
+// often, at every offset.
+func TestCountUTF8LongText(t *testing.T) {
+	for _, f := range []string{strings.Repeat("ش", 90), strings.Repeat("é a", 40)} {
+		for at := 0; at <= len(f); at++ {
+			for _, s := range []string{"四", "🙂", "\xe0\x80", "a"} {
+				checkUTF8(t, []byte(f[:at]+s+f[at:]+s+f))
+			}
+		}
+	}
 }
 
 // BenchmarkValidUTF8 reads texts of 1.4 KB in three scripts, with
