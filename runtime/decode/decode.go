@@ -216,7 +216,7 @@ func (r *Reader) Finish() (schema.Errors, error) {
 	err := r.err
 	var errs schema.Errors
 	if err == nil {
-		errs = r.c.Result()
+		errs = r.c.Copy()
 	}
 	r.Release()
 	return errs, err

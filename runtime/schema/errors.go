@@ -110,8 +110,12 @@ func (c *Collector) Len() int { return len(c.errs) + c.more }
 // Empty reports whether no error was recorded.
 func (c *Collector) Empty() bool { return len(c.errs) == 0 && c.more == 0 }
 
-// Reset forgets every error, keeping the storage.
-func (c *Collector) Reset() { c.errs, c.more = c.errs[:0], 0 }
+// Reset forgets every error, keeping the storage (cleared: it keeps no
+// path or message alive).
+func (c *Collector) Reset() {
+	clear(c.errs)
+	c.errs, c.more = c.errs[:0], 0
+}
 
 // compact sorts, drops duplicates and keeps the first MaxErrors.
 func (c *Collector) compact() {
@@ -143,11 +147,33 @@ func (c *Collector) Result() Errors {
 		return nil
 	}
 	c.compact()
-	out := Errors(c.errs)
+	out := c.appendResult(Errors(c.errs))
+	c.errs, c.more = nil, 0
+	return out
+}
+
+// Copy is Result for a Collector that is used again, such as a pooled
+// reader's: the list is a copy of exactly the length it needs, one
+// allocation, and the Collector keeps its storage for the next use.
+func (c *Collector) Copy() Errors {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	c.compact()
+	n := len(c.errs)
+	if c.more > 0 {
+		n++
+	}
+	out := c.appendResult(append(make(Errors, 0, n), c.errs...))
+	c.Reset()
+	return out
+}
+
+// appendResult appends to out, the errors kept, the note of those dropped.
+func (c *Collector) appendResult(out Errors) Errors {
 	if c.more > 0 {
 		out = append(out, ValidationError{Message: MsgMoreErrors(c.more)})
 	}
-	c.errs, c.more = nil, 0
 	return out
 }
 

@@ -652,3 +652,31 @@ func TestValidateIsDeterministic(t *testing.T) {
 		t.Errorf("not sorted: %v", first)
 	}
 }
+
+// Copy gives what Result gives, sorted, without duplicates and truncated
+// alike, and leaves the Collector empty and usable: a pooled reader's
+// next reading starts with no error of the last.
+func TestCollectorCopyIsResult(t *testing.T) {
+	fill := func(c *schema.Collector, n int) {
+		for i := range n {
+			c.Add(fmt.Sprintf("$.k%04d", (i*7)%n), "m")
+			c.Add(fmt.Sprintf("$.k%04d", (i*7)%n), "m") // a duplicate
+		}
+	}
+	for _, n := range []int{0, 1, 3, schema.MaxErrors, 3 * schema.MaxErrors} {
+		var a, b schema.Collector
+		fill(&a, n)
+		fill(&b, n)
+		want, got := a.Result(), b.Copy()
+		if !slices.Equal(got, want) || got.Truncated() != want.Truncated() {
+			t.Fatalf("%d errors: Copy %v, Result %v", n, got, want)
+		}
+		if !b.Empty() || b.Copy() != nil {
+			t.Fatalf("%d errors: the Collector is not empty after Copy", n)
+		}
+		b.Add("$.again", "m")
+		if again := b.Copy(); len(again) != 1 || again[0].Path != "$.again" {
+			t.Fatalf("%d errors: used again, Copy gives %v", n, again)
+		}
+	}
+}
