@@ -57,7 +57,7 @@ FUZZ_TARGETS = \
 	./runtime/mcp:FuzzSessionHandle ./runtime/internal/textdec:FuzzValidate \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes ./runtime/mcp:FuzzOpenRequestState \
 	./runtime/mcp:FuzzServeStreamAnswers ./runtime/internal/textdec:FuzzValidUTF8 ./runtime/internal/textdec:FuzzQuote \
-	./runtime/internal/textdec:FuzzCodePoints ./runtime/decode:FuzzSkip \
+	./runtime/internal/textdec:FuzzCodePoints ./runtime/internal/textdec:FuzzScanText ./runtime/decode:FuzzSkip \
 	./internal/difftest:FuzzDecoders ./internal/structfill:FuzzCopy
 fuzz:
 	@failed=""; for t in $(FUZZ_TARGETS); do \

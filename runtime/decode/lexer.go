@@ -46,11 +46,11 @@ type lexer struct {
 	buf   []byte // the last string with escapes read, unescaped
 	key   []byte // the last member name with escapes read, unescaped
 	// distinct says the text was read strictly already (BeginChecked):
-	// its strings' UTF-8 and a value skipped need no checking.
+	// its member names are distinct, and a value skipped needs no
+	// checking.
 	distinct bool
 	// runes is the number of code points of the last string read, or -1
-	// when it was not counted (it had escapes, or distinct spared it the
-	// UTF-8 check that counts them).
+	// when it had escapes.
 	runes int
 }
 
@@ -95,29 +95,21 @@ func (l *lexer) str() ([]byte, bool) { return l.quoted(&l.buf) }
 
 // quoted reads the string at pos and returns its text, unescaped into
 // *buf when it has escapes. Its UTF-8 is checked here, string by string,
-// where it is not ASCII (the strict reader checked it already when
-// distinct): bytes outside strings are the grammar's, which allows no
-// others. The check counts the code points on the way (l.runes), for a
-// minLength or maxLength.
+// in the pass that finds its end (bytes outside strings are the
+// grammar's, which allows no others), and its code points counted on the
+// way (l.runes), for a minLength or maxLength.
 func (l *lexer) quoted(buf *[]byte) ([]byte, bool) {
-	end, escaped, ascii, ok := textdec.ScanString(l.data, l.pos)
+	end, escaped, runes, ok := textdec.ScanText(l.data, l.pos)
 	if !ok {
 		return nil, false
 	}
 	quoted := l.data[l.pos : end+1]
-	l.pos, l.runes = end+1, -1
+	l.pos, l.runes = end+1, runes
 	if escaped {
 		*buf, ok = textdec.AppendUnquote((*buf)[:0], quoted)
 		return *buf, ok
 	}
-	text := quoted[1 : len(quoted)-1]
-	switch {
-	case ascii:
-		l.runes = len(text)
-	case !l.distinct:
-		l.runes, ok = textdec.CountUTF8(text)
-	}
-	return text, ok
+	return quoted[1 : len(quoted)-1], true
 }
 
 // num reads the number at pos (next said tNumber) and returns its text.

@@ -1,6 +1,9 @@
 package textdec
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // The functions of this file read one token of a text nobody has checked
 // yet, for a reader that checks the grammar as it goes (package decode's)
@@ -33,6 +36,68 @@ func ScanString(data []byte, open int) (end int, escaped, ascii, ok bool) {
 			return 0, escaped, false, false // a control character
 		}
 	}
+}
+
+// ScanText is ScanString that also checks the UTF-8 of a string without
+// escapes and counts its code points, in the same pass over its words:
+// runes is the count, or -1 for a string with escapes (AppendUnquote
+// checks those). ok is also false when the UTF-8 is invalid. Words of
+// ASCII and of two-byte sequences are checked as they are scanned (see
+// CountUTF8); a string with longer sequences, or an escape, is scanned
+// again by ScanString and checked by CountUTF8.
+func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool) {
+	i := open + 1
+	var carry uint64 // 0x80 when the word before i ended with a lead
+	conts := 0       // the continuation bytes before i
+	for i+8 <= len(data) {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if special8(w) {
+			break
+		}
+		if w&highs|carry != 0 {
+			n, next, ok := twoByteWord(w, carry)
+			if !ok {
+				return scanThenCount(data, open)
+			}
+			conts, carry = conts+n, next
+		}
+		i += 8
+	}
+	j := i // the rest a byte at a time, to the byte that ends plain text
+	var hi byte
+	for j < len(data) && !strSpecial[data[j]] {
+		hi |= data[j]
+		j++
+	}
+	switch {
+	case j >= len(data) || data[j] < 0x20:
+		return 0, false, 0, false
+	case data[j] == '\\':
+		return scanThenCount(data, open)
+	}
+	// data[j] is the closing quote.
+	if hi&0x80 != 0 || carry != 0 {
+		if !utf8.Valid(data[i-int(carry>>7) : j]) {
+			return 0, false, 0, false
+		}
+		conts += continuations(data[i:j])
+	}
+	return j, false, j - open - 1 - conts, true
+}
+
+// scanThenCount is ScanText in two passes.
+func scanThenCount(data []byte, open int) (end int, escaped bool, runes int, ok bool) {
+	end, escaped, ascii, ok := ScanString(data, open)
+	switch {
+	case !ok:
+		return 0, false, 0, false
+	case escaped:
+		return end, true, -1, true
+	case ascii:
+		return end, false, end - open - 1, true
+	}
+	runes, ok = CountUTF8(data[open+1 : end])
+	return end, false, runes, ok
 }
 
 // NumberEnd reads the number beginning at data[i] (RFC 8259 §6: an

@@ -42,16 +42,9 @@ func CountUTF8(p []byte) (runes int, ok bool) {
 			}
 			continue
 		}
-		bit6 := w << 1 & highs // each byte's bit 6, at its bit 7
-		bit5 := w << 2 & highs
-		cont := hi &^ bit6        // 10xxxxxx
-		lead := hi & bit6 &^ bit5 // 110xxxxx
-		// A lead of 0xC0 or 0xC1 (110 0000x) would write an ASCII
-		// character in two bytes: its bits 1 to 4 are zero.
-		overlong := lead &^ (w&(lows*0x1e) + lows*0x7f)
-		if hi&bit6&bit5|overlong == 0 && cont == lead<<8|carry {
-			carry = lead >> 56
-			conts += bits.OnesCount64(cont)
+		if n, next, ok := twoByteWord(w, carry); ok {
+			carry = next
+			conts += n
 			q = q[8:]
 			continue
 		}
@@ -77,6 +70,25 @@ func CountUTF8(p []byte) (runes int, ok bool) {
 
 // CodePoints counts the code points of s, which is valid UTF-8.
 func CodePoints(s string) int { return len(s) - continuations(s) }
+
+// twoByteWord checks w, eight bytes of text, as one- and two-byte
+// sequences (see CountUTF8): ok says they are valid, carry is 0x80 when the
+// word before ended with a lead (next when w does), n counts w's
+// continuation bytes.
+func twoByteWord(w, carry uint64) (n int, next uint64, ok bool) {
+	hi := w & highs        // the non-ASCII bytes
+	bit6 := w << 1 & highs // each byte's bit 6, at its bit 7
+	bit5 := w << 2 & highs
+	cont := hi &^ bit6        // 10xxxxxx
+	lead := hi & bit6 &^ bit5 // 110xxxxx
+	// A lead of 0xC0 or 0xC1 (110 0000x) would write an ASCII character
+	// in two bytes: its bits 1 to 4 are zero.
+	overlong := lead &^ (w&(lows*0x1e) + lows*0x7f)
+	if hi&bit6&bit5|overlong != 0 || cont != lead<<8|carry {
+		return 0, 0, false
+	}
+	return bits.OnesCount64(cont), lead >> 56, true
+}
 
 // continuations counts the bytes of p that continue a sequence
 // (10xxxxxx), eight at a time.

@@ -1,0 +1,71 @@
+package textdec
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// checkScanText holds ScanText to ScanString followed by utf8.Valid and
+// utf8.RuneCount on the string that opens at data[0].
+func checkScanText(t *testing.T, data []byte) {
+	t.Helper()
+	end, escaped, runes, ok := ScanText(data, 0)
+	wEnd, wEscaped, _, wOK := ScanString(data, 0)
+	wRunes := -1
+	if wOK && !wEscaped {
+		text := data[1:wEnd]
+		wOK = utf8.Valid(text)
+		wRunes = utf8.RuneCount(text)
+	}
+	if ok != wOK || ok && (end != wEnd || escaped != wEscaped || runes != wRunes) {
+		t.Fatalf("ScanText(%q) = %d, %v, %d, %v; want %d, %v, %d, %v", data, end, escaped, runes, ok, wEnd, wEscaped, wRunes, wOK)
+	}
+}
+
+// TestScanTextAgreesWithTwoPasses places each of the bytes that end a
+// run of plain text, an invalid or longer sequence and a lone lead at
+// every offset of strings of one- and two-byte text, before and after
+// the closing quote, so that each lands at every place of a word.
+func TestScanTextAgreesWithTwoPasses(t *testing.T) {
+	fillers := []string{strings.Repeat("ش", 12), strings.Repeat("a", 24), strings.Repeat("é ", 8)}
+	inserts := []string{"", `"`, `\`, `\"`, `\u00e9`, "\x01", "\n", "四", "😀", "\xd8", "\x80", "\xc0\x80", "\xed\xa0\x80", "ش"}
+	for _, f := range fillers {
+		for _, in := range inserts {
+			for at := 0; at <= len(f); at++ {
+				body := f[:at] + in + f[at:]
+				checkScanText(t, []byte(`"`+body+`"`))
+				checkScanText(t, []byte(`"`+body+`", "next"}`))
+				checkScanText(t, []byte(`"`+body)) // no closing quote
+			}
+		}
+	}
+}
+
+// TestScanTextRandom compares the two on random strings drawn from the
+// bytes that make the cases.
+func TestScanTextRandom(t *testing.T) {
+	pool := []byte{'a', ' ', '"', '\\', 'n', 0x01, 0x80, 0xa0, 0xbf, 0xc1, 0xc2, 0xd8, 0xdf, 0xe0, 0xed, 0xf0, 0xf4, 0xff}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200_000 {
+		p := make([]byte, 1+rng.IntN(60))
+		p[0] = '"'
+		for i := 1; i < len(p); i++ {
+			p[i] = pool[rng.IntN(len(pool))]
+		}
+		checkScanText(t, p)
+	}
+}
+
+// FuzzScanText holds ScanText to the two passes on any bytes after an
+// opening quote.
+func FuzzScanText(f *testing.F) {
+	f.Add([]byte(`شركة أكمي", 1`))
+	f.Add([]byte(`line\nbreak"`))
+	f.Add([]byte("营业\"x"))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		checkScanText(t, append([]byte{'"'}, bytes.Clone(p)...))
+	})
+}
