@@ -62,7 +62,8 @@ func (v *PaymentsInstructV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc
 		case "tags":
 			loc := o.Field(&seen[6], "tags", "$.tags")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []string{}
+				var buf [8]string
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e string
@@ -70,10 +71,11 @@ func (v *PaymentsInstructV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc
 						r.MaxLength(loc2, x2, 20)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(5)
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Tags = optional.Some(x)
 			}
 		default:

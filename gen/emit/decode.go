@@ -339,9 +339,25 @@ func (g *gen) value(sc *scope, t *ir.Type, rd string, loc jen.Code, types []ir.M
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(r).Dot(method).Call(loc, kinds(k)), jen.Id(ok)).Block(then...)}
 	case ir.Slice:
 		a, x := sc.name("a"), sc.name("x")
+		// items is what the elements are appended to: x itself, or, for
+		// scalars, a buffer on the stack that x copies once they are
+		// read (decode.Own): one allocation of the array's size, where
+		// appending to an empty slice makes one at each doubling.
+		var then []jen.Code
+		items := x
+		if scalar(t.Elem) {
+			buf := sc.name("buf")
+			items = sc.name("items")
+			then = []jen.Code{
+				jen.Var().Id(buf).Index(jen.Lit(stackItems)).Add(goType(t.Elem)),
+				jen.Id(items).Op(":=").Id(buf).Index(jen.Empty(), jen.Lit(0)),
+			}
+		} else {
+			then = []jen.Code{jen.Id(x).Op(":=").Index().Add(goType(t.Elem)).Values()}
+		}
 		var loop []jen.Code
 		if t.Elem.Kind == ir.Any && !t.Elem.Delegated {
-			loop = []jen.Code{jen.Id(x).Op("=").Append(jen.Id(x), jen.Id(rd).Dot("Any").Call())}
+			loop = []jen.Code{jen.Id(items).Op("=").Append(jen.Id(items), jen.Id(rd).Dot("Any").Call())}
 		} else {
 			l, e := sc.name("loc"), sc.name("e")
 			loop = []jen.Code{
@@ -351,13 +367,13 @@ func (g *gen) value(sc *scope, t *ir.Type, rd string, loc jen.Code, types []ir.M
 			loop = append(loop, g.value(sc, t.Elem, rd, jen.Id(l), nil, func(v jen.Code) []jen.Code {
 				return []jen.Code{jen.Id(e).Op("=").Add(v)}
 			})...)
-			loop = append(loop, jen.Id(x).Op("=").Append(jen.Id(x), jen.Id(e)))
+			loop = append(loop, jen.Id(items).Op("=").Append(jen.Id(items), jen.Id(e)))
 		}
-		then := []jen.Code{
-			jen.Id(x).Op(":=").Index().Add(goType(t.Elem)).Values(),
-			jen.For(jen.Id(a).Dot("Next").Call()).Block(loop...),
+		then = append(then, jen.For(jen.Id(a).Dot("Next").Call()).Block(loop...))
+		then = append(then, g.checks(sc, t, a, loc, jen.Id(items), nil)...)
+		if items != x {
+			then = append(then, jen.Id(x).Op(":=").Qual(pkgDecode, "Own").Call(jen.Id(items)))
 		}
-		then = append(then, g.checks(sc, t, a, loc, jen.Id(x), nil)...)
 		then = append(then, assign(jen.Id(x))...)
 		method := "Array"
 		if slices.ContainsFunc(t.Checks, func(c ir.Check) bool { return c.Op == ir.CheckUnique }) {
@@ -418,6 +434,21 @@ func (g *gen) nullable(sc *scope, t *ir.Type, rd string, loc jen.Code, assign fu
 		).Else().Block(g.value(sc, elem, rd, loc, nil, value)...)}
 	}
 	return []jen.Code{stmt.Else().Block(g.value(sc, elem, rd, loc, t.Mismatch, value)...)}
+}
+
+// stackItems is the size of the stack buffer an array of scalars is read
+// into (see the ir.Slice case of value): a few words each, 8 of them at
+// most 192 bytes of stack.
+const stackItems = 8
+
+// scalar reports whether t is a string, number or boolean, checked here:
+// an array of them is read into a buffer on the stack.
+func scalar(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.String, ir.Integer, ir.Number, ir.Boolean:
+		return !t.Delegated
+	}
+	return false
 }
 
 // onlyEnum reports whether t is a string enum type whose schemas state

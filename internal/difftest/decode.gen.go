@@ -337,17 +337,19 @@ func (v *CorpusS08V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
 		case "amount":
 			loc := o.Field(&seen[1], "amount", "$.amount")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []bool{}
+				var buf [8]bool
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e bool
 					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MinItems(3)
 				a.MaxItems(3)
+				x := decode.Own(items)
 				v.Amount = x
 			}
 		case "legs":
@@ -1254,7 +1256,8 @@ func (v *CorpusS31V1_0_0ArgsVItem) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 		case "legs":
 			loc := o.Field(&seen[2], "legs", "$.legs")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []float64{}
+				var buf [8]float64
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e float64
@@ -1263,9 +1266,10 @@ func (v *CorpusS31V1_0_0ArgsVItem) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 						r.Maximum(loc2, x2, -2.9)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MinItems(1)
+				x := decode.Own(items)
 				v.Legs = optional.Some(x)
 			}
 		default:
@@ -1779,7 +1783,8 @@ func (v *CorpusS42V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
 		case "tags":
 			loc := o.Field(&seen[1], "tags", "$.tags")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []string{}
+				var buf [8]string
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e string
@@ -1788,10 +1793,11 @@ func (v *CorpusS42V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
 						r.Pattern(loc2, x2, pattern1)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MinItems(3)
 				a.MaxItems(4)
+				x := decode.Own(items)
 				v.Tags = optional.Some(x)
 			}
 		default:
@@ -1892,15 +1898,17 @@ func (v *CorpusS45V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "name":
 			loc := o.Field(&seen[2], "name", "$.name")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []bool{}
+				var buf [8]bool
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e bool
 					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
+				x := decode.Own(items)
 				v.Name = x
 			}
 		default:
@@ -2204,7 +2212,8 @@ func (v *CorpusS52V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []bool{}
+				var buf [8]bool
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e bool
@@ -2214,9 +2223,10 @@ func (v *CorpusS52V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 						}
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(2)
+				x := decode.Own(items)
 				v.V = x
 			}
 		default:
@@ -2301,16 +2311,18 @@ func (v *CorpusS55V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []bool{}
+				var buf [8]bool
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e bool
 					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(3)
+				x := decode.Own(items)
 				v.V = x
 			}
 		default:
@@ -2588,16 +2600,18 @@ func (v *EdgeNestedV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 					loc2 := a.Loc()
 					var e []int64
 					if a2 := r.Array(loc2, decode.Array); a2.OK() {
-						x2 := []int64{}
+						var buf [8]int64
+						items := buf[:0]
 						for a2.Next() {
 							loc3 := a2.Loc()
 							var e2 int64
 							if x3, ok := r.Int(loc3, decode.Integer); ok {
 								e2 = x3
 							}
-							x2 = append(x2, e2)
+							items = append(items, e2)
 						}
 						a2.MinItems(1)
+						x2 := decode.Own(items)
 						e = x2
 					}
 					x = append(x, e)
@@ -3179,23 +3193,26 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "bools":
 			loc := o.Field(&seen[1], "bools", "$.bools")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []bool{}
+				var buf [8]bool
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e bool
 					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(3)
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Bools = optional.Some(x)
 			}
 		case "enums":
 			loc := o.Field(&seen[2], "enums", "$.enums")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []EdgeUniqueV1_0_0ArgsEnumsItem{}
+				var buf [8]EdgeUniqueV1_0_0ArgsEnumsItem
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e EdgeUniqueV1_0_0ArgsEnumsItem
@@ -3210,30 +3227,34 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 							e = EdgeUniqueV1_0_0ArgsEnumsItem(x2)
 						}
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Enums = optional.Some(x)
 			}
 		case "ints":
 			loc := o.Field(&seen[3], "ints", "$.ints")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []int64{}
+				var buf [8]int64
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e int64
 					if x2, ok := r.Int(loc2, decode.Integer); ok {
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Ints = optional.Some(x)
 			}
 		case "nums":
 			loc := o.Field(&seen[4], "nums", "$.nums")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []float64{}
+				var buf [8]float64
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e float64
@@ -3241,9 +3262,10 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 						r.Maximum(loc2, x2, 1e+300)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Nums = optional.Some(x)
 			}
 		case "objs":
@@ -3272,7 +3294,8 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "strs":
 			loc := o.Field(&seen[6], "strs", "$.strs")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []string{}
+				var buf [8]string
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e string
@@ -3280,9 +3303,10 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 						r.MaxLength(loc2, x2, 3)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Strs = optional.Some(x)
 			}
 		default:

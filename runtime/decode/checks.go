@@ -213,3 +213,15 @@ func (r *Reader) NumberIn(lits ...string) bool {
 	}
 	return false
 }
+
+// Own returns items in memory of their own. Generated code reads an array
+// of scalars into a buffer on its stack and hands it here once read: an
+// array of a few items costs one allocation, of its size, where appending
+// to an empty slice would make one at each doubling. An empty array is an
+// empty slice, not nil, as a JSON [] decodes.
+func Own[T any](items []T) []T {
+	if len(items) == 0 {
+		return []T{}
+	}
+	return append(make([]T, 0, len(items)), items...)
+}

@@ -181,3 +181,18 @@ func TestPathsOfManyErrors(t *testing.T) {
 		}
 	}
 }
+
+// Own copies the items out of the caller's buffer, which the caller goes
+// on to reuse, and gives an empty array as an empty slice, not nil.
+func TestOwnCopiesOutOfTheBuffer(t *testing.T) {
+	var buf [8]string
+	items := append(buf[:0], "a", "b")
+	got := Own(items)
+	buf[0] = "changed"
+	if !slices.Equal(got, []string{"a", "b"}) || cap(got) != 2 {
+		t.Fatalf("Own gave %q (cap %d)", got, cap(got))
+	}
+	if empty := Own(buf[:0]); empty == nil || len(empty) != 0 {
+		t.Fatalf("Own of no items: %#v", empty)
+	}
+}

@@ -67,7 +67,8 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 		case "reminder_minutes":
 			loc := o.Field(&seen[6], "reminder_minutes", "$.reminder_minutes")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []int64{}
+				var buf [8]int64
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e int64
@@ -76,9 +77,10 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 						r.Maximum(loc2, float64(x2), 40320.0)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(5)
+				x := decode.Own(items)
 				v.ReminderMinutes = optional.Some(x)
 			}
 		case "start":
@@ -185,7 +187,8 @@ func (v *CalendarEventsCreateV1_0_0Recurrence) DecodeFrom(r *decode.Reader, at *
 		case "by_day":
 			loc := o.Field(&seen[0], "by_day", "$.by_day")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []CalendarEventsCreateV1_0_0RecurrenceByDayItem{}
+				var buf [8]CalendarEventsCreateV1_0_0RecurrenceByDayItem
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e CalendarEventsCreateV1_0_0RecurrenceByDayItem
@@ -210,11 +213,12 @@ func (v *CalendarEventsCreateV1_0_0Recurrence) DecodeFrom(r *decode.Reader, at *
 							e = CalendarEventsCreateV1_0_0RecurrenceByDayItem(x2)
 						}
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MinItems(1)
 				a.MaxItems(7)
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.ByDay = optional.Some(x)
 			}
 		case "day_of_month":
@@ -1070,17 +1074,19 @@ func (v *SearchQueryV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "near":
 			loc := o.Field(&seen[2], "near", "$.near")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []float64{}
+				var buf [8]float64
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e float64
 					if x2, ok := r.Float(loc2, decode.Number); ok {
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MinItems(2)
 				a.MaxItems(2)
+				x := decode.Own(items)
 				v.Near = optional.Some(x)
 			}
 		case "page":
@@ -1307,7 +1313,8 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "labels":
 			loc := o.Field(&seen[4], "labels", "$.labels")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []string{}
+				var buf [8]string
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e string
@@ -1316,10 +1323,11 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 						r.MaxLength(loc2, x2, 32)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(10)
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Labels = optional.Some(x)
 			}
 		case "notify_requester":

@@ -70,7 +70,8 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 				r.Mismatch(loc, typesNullArray0)
 			} else {
 				if a := r.Array(loc, typesNullArray0); a.OK() {
-					x := []int64{}
+					var buf [8]int64
+					items := buf[:0]
 					for a.Next() {
 						loc2 := a.Loc()
 						var e int64
@@ -79,8 +80,9 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 							r.Maximum(loc2, float64(x2), 65535.0)
 							e = x2
 						}
-						x = append(x, e)
+						items = append(items, e)
 					}
+					x := decode.Own(items)
 					v.ReminderMinutes = optional.NotNull(x)
 				}
 			}
@@ -148,15 +150,17 @@ func (v *CalendarEventsCreateV1_0_0ArgsRecurrence) DecodeFrom(r *decode.Reader, 
 				r.Mismatch(loc, typesNullArray0)
 			} else {
 				if a := r.Array(loc, typesNullArray0); a.OK() {
-					x := []string{}
+					var buf [8]string
+					items := buf[:0]
 					for a.Next() {
 						loc2 := a.Loc()
 						var e string
 						if x2, ok := r.Str(loc2, decode.String); ok {
 							e = x2
 						}
-						x = append(x, e)
+						items = append(items, e)
 					}
+					x := decode.Own(items)
 					v.ByDay = optional.NotNull(x)
 				}
 			}
@@ -342,15 +346,17 @@ func (v *InventoryAdjustV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc)
 						r.Mismatch(loc2, typesNullArray0)
 					} else {
 						if a := r.Array(loc2, typesNullArray0); a.OK() {
-							x2 := []string{}
+							var buf [8]string
+							items := buf[:0]
 							for a.Next() {
 								loc3 := a.Loc()
 								var e2 string
 								if x3, ok := r.Str(loc3, decode.String); ok {
 									e2 = x3
 								}
-								x2 = append(x2, e2)
+								items = append(items, e2)
 							}
+							x2 := decode.Own(items)
 							e = optional.NotNull(x2)
 						}
 					}
@@ -855,17 +861,19 @@ func (v *SearchQueryV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 				r.Mismatch(loc, typesNullArray0)
 			} else {
 				if a := r.Array(loc, typesNullArray0); a.OK() {
-					x := []float64{}
+					var buf [8]float64
+					items := buf[:0]
 					for a.Next() {
 						loc2 := a.Loc()
 						var e float64
 						if x2, ok := r.Float(loc2, decode.Number); ok {
 							e = x2
 						}
-						x = append(x, e)
+						items = append(items, e)
 					}
 					a.MinItems(2)
 					a.MaxItems(2)
+					x := decode.Own(items)
 					v.Near = optional.NotNull(x)
 				}
 			}
@@ -1047,15 +1055,17 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 				r.Mismatch(loc, typesNullArray0)
 			} else {
 				if a := r.Array(loc, typesNullArray0); a.OK() {
-					x := []string{}
+					var buf [8]string
+					items := buf[:0]
 					for a.Next() {
 						loc2 := a.Loc()
 						var e string
 						if x2, ok := r.Str(loc2, decode.String); ok {
 							e = x2
 						}
-						x = append(x, e)
+						items = append(items, e)
 					}
+					x := decode.Own(items)
 					v.Labels = optional.NotNull(x)
 				}
 			}

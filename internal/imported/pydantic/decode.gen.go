@@ -81,7 +81,8 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 		case "reminder_minutes":
 			loc := o.Field(&seen[7], "reminder_minutes", "$.reminder_minutes")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []int64{}
+				var buf [8]int64
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e int64
@@ -90,9 +91,10 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 						r.Maximum(loc2, float64(x2), 40320.0)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(5)
+				x := decode.Own(items)
 				v.ReminderMinutes = optional.Some(x)
 			}
 		case "start":
@@ -289,7 +291,8 @@ func (v *CalendarEventsCreateV1_0_0Weekly) DecodeFrom(r *decode.Reader, at *deco
 		case "by_day":
 			loc := o.Field(&seen[0], "by_day", "$.by_day")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []CalendarEventsCreateV1_0_0WeeklyByDayItem{}
+				var buf [8]CalendarEventsCreateV1_0_0WeeklyByDayItem
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e CalendarEventsCreateV1_0_0WeeklyByDayItem
@@ -314,10 +317,11 @@ func (v *CalendarEventsCreateV1_0_0Weekly) DecodeFrom(r *decode.Reader, at *deco
 							e = CalendarEventsCreateV1_0_0WeeklyByDayItem(x2)
 						}
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MinItems(1)
 				a.MaxItems(7)
+				x := decode.Own(items)
 				v.ByDay = x
 			}
 		case "freq":
@@ -1371,15 +1375,17 @@ func (v *SearchQueryV1_0_0ArgsFiltersValue) DecodeFrom(r *decode.Reader, at *dec
 		}
 	case schema.KindArray:
 		if a := r.Array(at, decode.Array); a.OK() {
-			x := []string{}
+			var buf [8]string
+			items := buf[:0]
 			for a.Next() {
 				loc := a.Loc()
 				var e string
 				if x2, ok := r.Str(loc, decode.String); ok {
 					e = x2
 				}
-				x = append(x, e)
+				items = append(items, e)
 			}
+			x := decode.Own(items)
 			v.Array = optional.Some(x)
 		}
 	default:
@@ -1529,7 +1535,8 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "labels":
 			loc := o.Field(&seen[3], "labels", "$.labels")
 			if a := r.UniqueArray(loc, decode.Array); a.OK() {
-				x := []string{}
+				var buf [8]string
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e string
@@ -1538,10 +1545,11 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 						r.MaxLength(loc2, x2, 32)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(10)
-				decode.Unique(&a, x)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
 				v.Labels = optional.Some(x)
 			}
 		case "notify_requester":

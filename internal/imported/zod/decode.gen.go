@@ -72,7 +72,8 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 		case "reminderMinutes":
 			loc := o.Field(&seen[6], "reminderMinutes", "$.reminderMinutes")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []int64{}
+				var buf [8]int64
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e int64
@@ -81,9 +82,10 @@ func (v *CalendarEventsCreateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode
 						r.Maximum(loc2, float64(x2), 40320.0)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(5)
+				x := decode.Own(items)
 				v.ReminderMinutes = optional.Some(x)
 			}
 		case "start":
@@ -273,7 +275,8 @@ func (v *CalendarEventsCreateV1_0_0RecurrenceWeekly) DecodeFrom(r *decode.Reader
 		case "byDay":
 			loc := o.Field(&seen[0], "byDay", "$.byDay")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []CalendarEventsCreateV1_0_0RecurrenceWeeklyByDayItem{}
+				var buf [8]CalendarEventsCreateV1_0_0RecurrenceWeeklyByDayItem
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e CalendarEventsCreateV1_0_0RecurrenceWeeklyByDayItem
@@ -298,10 +301,11 @@ func (v *CalendarEventsCreateV1_0_0RecurrenceWeekly) DecodeFrom(r *decode.Reader
 							e = CalendarEventsCreateV1_0_0RecurrenceWeeklyByDayItem(x2)
 						}
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MinItems(1)
 				a.MaxItems(7)
+				x := decode.Own(items)
 				v.ByDay = x
 			}
 		case "freq":
@@ -1323,16 +1327,18 @@ func (v *SearchQueryV1_0_0ArgsFiltersValue) DecodeFrom(r *decode.Reader, at *dec
 		}
 	case schema.KindArray:
 		if a := r.Array(at, decode.Array); a.OK() {
-			x := []string{}
+			var buf [8]string
+			items := buf[:0]
 			for a.Next() {
 				loc := a.Loc()
 				var e string
 				if x2, ok := r.Str(loc, decode.String); ok {
 					e = x2
 				}
-				x = append(x, e)
+				items = append(items, e)
 			}
 			a.MinItems(1)
+			x := decode.Own(items)
 			v.Array = optional.Some(x)
 		}
 	default:
@@ -1527,7 +1533,8 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "labels":
 			loc := o.Field(&seen[3], "labels", "$.labels")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []string{}
+				var buf [8]string
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e string
@@ -1536,9 +1543,10 @@ func (v *TicketsUpdateV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 						r.MaxLength(loc2, x2, 32)
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
 				a.MaxItems(10)
+				x := decode.Own(items)
 				v.Labels = optional.Some(x)
 			}
 		case "notifyRequester":

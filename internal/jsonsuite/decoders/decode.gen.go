@@ -1711,15 +1711,17 @@ func (v *G149Value) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 							loc3 := a3.Loc()
 							var e3 []float64
 							if a4 := r.Array(loc3, decode.Array); a4.OK() {
-								x4 := []float64{}
+								var buf [8]float64
+								items := buf[:0]
 								for a4.Next() {
 									loc4 := a4.Loc()
 									var e4 float64
 									if x5, ok := r.Float(loc4, decode.Number); ok {
 										e4 = x5
 									}
-									x4 = append(x4, e4)
+									items = append(items, e4)
 								}
+								x4 := decode.Own(items)
 								e3 = x4
 							}
 							x3 = append(x3, e3)

@@ -123,7 +123,8 @@ func (v *fillShapesV1_0_0Wire) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 					loc2 := a.Loc()
 					var e []int64
 					if a2 := r.Array(loc2, decode.Array); a2.OK() {
-						x2 := []int64{}
+						var buf [8]int64
+						items := buf[:0]
 						for a2.Next() {
 							loc3 := a2.Loc()
 							var e2 int64
@@ -132,8 +133,9 @@ func (v *fillShapesV1_0_0Wire) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 								r.Maximum(loc3, float64(x3), 2.147483647e+09)
 								e2 = x3
 							}
-							x2 = append(x2, e2)
+							items = append(items, e2)
 						}
+						x2 := decode.Own(items)
 						e = x2
 					}
 					x = append(x, e)
@@ -178,15 +180,17 @@ func (v *fillShapesV1_0_0Wire) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "tags":
 			loc := o.Field(&seen[14], "tags", "$.tags")
 			if a := r.Array(loc, decode.Array); a.OK() {
-				x := []string{}
+				var buf [8]string
+				items := buf[:0]
 				for a.Next() {
 					loc2 := a.Loc()
 					var e string
 					if x2, ok := r.Str(loc2, decode.String); ok {
 						e = x2
 					}
-					x = append(x, e)
+					items = append(items, e)
 				}
+				x := decode.Own(items)
 				v.Tags = optional.Some(x)
 			}
 		case "tree":
