@@ -37,6 +37,9 @@ type Session struct {
 	closed      bool
 	inflight    map[string]*inflight     // by request id text
 	listens     map[string]*subscription // open subscriptions/listen, by id text
+	// requestsEnded is set by endRequests: a request tracked after it
+	// starts cancelled.
+	requestsEnded bool
 
 	// peer is what the session keeps about its client: requests awaiting
 	// its answer, its log level, its resource subscriptions.
@@ -380,24 +383,51 @@ func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, buf []by
 // to any more (see lane.spare).
 func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *inflight) *inflight {
 	key := msg.ID.String()
+	// The request's context is made before the session is locked: making
+	// it may lock ctx (to register the request with it).
+	var cancel context.CancelFunc
+	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if _, busy := s.inflight[key]; busy {
+		s.mu.Unlock()
+		cancel()
 		return nil
 	}
 	f := spare
 	if f == nil {
 		f = new(inflight)
 	}
-	*f = inflight{sess: s, msg: msg, key: key, buf: f.buf,
+	*f = inflight{sess: s, msg: msg, key: key, buf: f.buf, ctx: ctx, cancel: cancel,
 		seen: handshakeSeen{revision: s.revision, clientCaps: s.clientCaps, initialized: s.initialized}}
-	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
-		f.ctx, f.cancel = context.WithTimeout(ctx, timeout)
-	} else {
-		f.ctx, f.cancel = context.WithCancel(ctx)
-	}
 	s.inflight[key] = f
+	ended := s.requestsEnded
+	s.mu.Unlock()
+	if ended {
+		cancel()
+	}
 	return f
+}
+
+// endRequests cancels every request in flight, and every request tracked
+// after it. A transport that starts requests under a context no
+// cancellation reaches calls it to cancel them: ServeStream does, since
+// a request registered with a shared parent context takes that
+// context's lock twice, on both cores at once when requests run on both.
+func (s *Session) endRequests() {
+	s.mu.Lock()
+	s.requestsEnded = true
+	cancels := make([]context.CancelFunc, 0, len(s.inflight))
+	for _, f := range s.inflight {
+		cancels = append(cancels, f.cancel)
+	}
+	s.mu.Unlock()
+	for _, cancel := range cancels {
+		cancel() // bound to the request's context, even if f is reused
+	}
 }
 
 // notification handles a client notification (gate 2). Unknown ones are

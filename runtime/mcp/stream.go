@@ -61,8 +61,16 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 	// Requests run under a context of their own, cancelled after the
 	// subscriptions are answered: cancelled with ctx, a listen could end
 	// without its answer.
-	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelRequests()
+	// A request's own context does not hang from reqCtx, so that the
+	// requests started on one core and answered on the other do not take
+	// reqCtx's lock each (see Session.endRequests): cancelRequests
+	// cancels them through their session.
+	reqCtx, cancelStream := context.WithCancel(context.WithoutCancel(ctx))
+	var sess *Session
+	cancelRequests := func() {
+		cancelStream()
+		sess.endRequests()
+	}
 	places := make(chan struct{}, s.maxInFlight)
 	// Nothing can be answered once a write fails; a place is given back
 	// once its answer is written.
@@ -71,9 +79,10 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 			<-places
 		}
 	})
-	sess := s.NewSession(p, out.write)
+	sess = s.NewSession(p, out.write)
+	defer cancelRequests()
 	rd := &streamReader{
-		srv: s, sess: sess, ctx: reqCtx, out: out,
+		srv: s, sess: sess, ctx: reqCtx, reqBase: context.WithoutCancel(reqCtx), out: out,
 		workers: newWorkers(),
 		places:  places,
 		br:      bufio.NewReaderSize(r, 64<<10),
@@ -132,9 +141,12 @@ const handOverAfter = 50 * time.Microsecond
 type streamReader struct {
 	srv  *Server
 	sess *Session
-	ctx  context.Context
-	out  *lineWriter
-	done chan error // receives the reading's end: nil at end of input, or the read error
+	ctx  context.Context // the stream's: done when the stream ends
+	// reqBase is what requests' contexts derive from: ctx's values, none
+	// of its cancellation (ServeStream cancels requests itself).
+	reqBase context.Context
+	out     *lineWriter
+	done    chan error // receives the reading's end: nil at end of input, or the read error
 	// workers are the goroutines that take the reading over, and the
 	// helpers that run the queue.
 	workers *workers
@@ -282,7 +294,7 @@ func (rd *streamReader) serve(item line, spare *inflight) (started bool) {
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
 		return false
 	}
-	now, f := sess.start(rd.ctx, msg, spare)
+	now, f := sess.start(rd.reqBase, msg, spare)
 	if f == nil {
 		if msg.IsRequest() {
 			<-rd.places
