@@ -256,9 +256,10 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 		srv:       s,
 		principal: p,
 		send:      send,
-		inflight:  map[string]*inflight{},
 		listens:   map[string]*subscription{},
 	}
+	sess.handshake.Store(&handshakeSeen{})
+	sess.flights.init()
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}
 	s.mu.Unlock()

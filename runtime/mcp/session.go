@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"runtime/debug"
 	"slices"
@@ -35,11 +36,14 @@ type Session struct {
 	initialized bool            // notifications/initialized received after initialize
 	clientCaps  json.RawMessage // initialize's capabilities, a copy
 	closed      bool
-	inflight    map[string]*inflight     // by request id text
 	listens     map[string]*subscription // open subscriptions/listen, by id text
-	// requestsEnded is set by endRequests: a request tracked after it
-	// starts cancelled.
-	requestsEnded bool
+	// handshake is revision, clientCaps and initialized as they stand,
+	// stored anew (under mu) whenever one of them changes: what a request
+	// sees of the handshake when it starts (see track), read without mu.
+	handshake atomic.Pointer[handshakeSeen]
+
+	// flights are the requests in flight.
+	flights flights
 
 	// peer is what the session keeps about its client: requests awaiting
 	// its answer, its log level, its resource subscriptions.
@@ -77,7 +81,9 @@ type inflight struct {
 	// which must not be reused.
 	detached bool
 
-	// Under sess.mu.
+	// shard is where the request is in its session's flights; the three
+	// below are under its lock.
+	shard     *flightShard
 	cancelled bool          // by notifications/cancelled: the answer is dropped
 	settled   bool          // the one answer is decided, given or dropped
 	watched   chan struct{} // made by watch, closed when the request settles
@@ -121,19 +127,19 @@ func (f *inflight) settle(rep reply) (_ reply, ok bool) {
 // gives the answer, unless that was decided already (ok false). drop says
 // the request was cancelled: its answer is none.
 func (f *inflight) claim() (ok, drop bool) {
-	s := f.sess
-	s.mu.Lock()
+	sh := f.shard
+	sh.mu.Lock()
 	if f.settled {
-		s.mu.Unlock()
+		sh.mu.Unlock()
 		return false, false
 	}
 	f.settled = true
-	delete(s.inflight, f.key)
+	delete(sh.m, f.key)
 	drop = f.cancelled
 	if f.watched != nil {
 		close(f.watched)
 	}
-	s.mu.Unlock()
+	sh.mu.Unlock()
 	f.cancel()
 	return true, drop
 }
@@ -158,17 +164,17 @@ func (f *inflight) abandon(r *request) {
 // answered now with a failure (see Handler), and the handler's own result
 // is dropped when it comes. A request not in a handler answers by itself.
 func (f *inflight) watch() {
-	s := f.sess
-	s.mu.Lock()
+	sh := f.shard
+	sh.mu.Lock()
 	if f.settled {
-		s.mu.Unlock()
+		sh.mu.Unlock()
 		return
 	}
 	if f.watched == nil {
 		f.watched = make(chan struct{})
 	}
 	settled := f.watched
-	s.mu.Unlock()
+	sh.mu.Unlock()
 	select {
 	case <-settled:
 	case <-f.ctx.Done():
@@ -391,9 +397,10 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	} else {
 		ctx, cancel = context.WithCancel(ctx)
 	}
-	s.mu.Lock()
-	if _, busy := s.inflight[key]; busy {
-		s.mu.Unlock()
+	sh := s.flights.shard(key)
+	sh.mu.Lock()
+	if _, busy := sh.m[key]; busy {
+		sh.mu.Unlock()
 		cancel()
 		return nil
 	}
@@ -402,11 +409,10 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 		f = new(inflight)
 	}
 	*f = inflight{sess: s, msg: msg, key: key, buf: f.buf, ctx: ctx, cancel: cancel,
-		seen: handshakeSeen{revision: s.revision, clientCaps: s.clientCaps, initialized: s.initialized}}
-	s.inflight[key] = f
-	ended := s.requestsEnded
-	s.mu.Unlock()
-	if ended {
+		seen: *s.handshake.Load(), shard: sh}
+	sh.m[key] = f
+	sh.mu.Unlock()
+	if s.flights.ended.Load() {
 		cancel()
 	}
 	return f
@@ -418,15 +424,61 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 // a request registered with a shared parent context takes that
 // context's lock twice, on both cores at once when requests run on both.
 func (s *Session) endRequests() {
-	s.mu.Lock()
-	s.requestsEnded = true
-	cancels := make([]context.CancelFunc, 0, len(s.inflight))
-	for _, f := range s.inflight {
-		cancels = append(cancels, f.cancel)
+	// Set before the shards are read: a request tracked meanwhile is
+	// either in its shard when it is read or sees ended after.
+	s.flights.ended.Store(true)
+	var cancels []context.CancelFunc
+	for i := range s.flights.shards {
+		sh := &s.flights.shards[i]
+		sh.mu.Lock()
+		for _, f := range sh.m {
+			cancels = append(cancels, f.cancel)
+		}
+		sh.mu.Unlock()
 	}
-	s.mu.Unlock()
 	for _, cancel := range cancels {
 		cancel() // bound to the request's context, even if f is reused
+	}
+}
+
+// setHandshakeLocked stores the handshake as it stands for the requests
+// started from now on (see Session.handshake). s.mu is held.
+func (s *Session) setHandshakeLocked() {
+	s.handshake.Store(&handshakeSeen{revision: s.revision, clientCaps: s.clientCaps, initialized: s.initialized})
+}
+
+// flightShards is how many locks a session's requests in flight are
+// spread over (see flights).
+const flightShards = 8
+
+// flights are a session's requests in flight by id text, spread over
+// shards of a lock each: a stream's reader adds requests while the
+// goroutines that run them take them out as they end, on other cores,
+// and one lock for all was taken by both cores at once on every request.
+type flights struct {
+	shards [flightShards]flightShard
+	// ended is set by Session.endRequests: a request tracked after it
+	// starts cancelled.
+	ended atomic.Bool
+}
+
+type flightShard struct {
+	mu sync.Mutex
+	m  map[string]*inflight
+	_  [48]byte // a shard to a cache line: the shards' locks do not share one
+}
+
+// flightSeed spreads the ids over the shards.
+var flightSeed = maphash.MakeSeed()
+
+func (fl *flights) shard(key string) *flightShard {
+	return &fl.shards[maphash.String(flightSeed, key)%flightShards]
+}
+
+// init makes the shards' maps.
+func (fl *flights) init() {
+	for i := range fl.shards {
+		fl.shards[i].m = map[string]*inflight{}
 	}
 }
 
@@ -438,6 +490,7 @@ func (s *Session) notification(msg jsonrpc.Message) {
 		s.mu.Lock()
 		if s.revision != "" { // only after initialize has negotiated
 			s.initialized = true
+			s.setHandshakeLocked()
 		}
 		s.mu.Unlock()
 	case notificationCancelled:
@@ -450,12 +503,14 @@ func (s *Session) notification(msg jsonrpc.Message) {
 		if json.Unmarshal(raw, &id) != nil || id.IsZero() {
 			return
 		}
-		s.mu.Lock()
-		if f, ok := s.inflight[id.String()]; ok {
+		key := id.String()
+		sh := s.flights.shard(key)
+		sh.mu.Lock()
+		if f, ok := sh.m[key]; ok {
 			f.cancelled = true
 			f.cancel()
 		}
-		s.mu.Unlock()
+		sh.mu.Unlock()
 	}
 }
 
@@ -607,6 +662,7 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "initialize was already received on this session")
 	}
 	s.revision, s.clientCaps = rev, caps
+	s.setHandshakeLocked()
 	s.mu.Unlock()
 	res := &initializeResult{
 		ProtocolVersion: rev,

@@ -59,6 +59,7 @@ func (s *Server) ResumeSession(p estate.Principal, send func(msg []byte), st Ses
 func (s *Session) SetState(st SessionState) {
 	s.mu.Lock()
 	s.revision, s.initialized, s.clientCaps = st.Revision, st.Initialized, bytes.Clone(st.ClientCapabilities)
+	s.setHandshakeLocked()
 	s.mu.Unlock()
 	s.peer.mu.Lock()
 	s.peer.logLevel = st.LogLevel
