@@ -54,13 +54,23 @@ type Session struct {
 // notifications/cancelled reaches, and where its answer goes. One
 // allocation holds it all, the request being served included.
 type inflight struct {
+	flight
+	// req is what dispatch reads and the method writes. dispatch sets it
+	// anew, on the goroutine that runs the request: track, on the
+	// goroutine that reads requests, sets only the flight, so that its
+	// core does not write the request's kilobyte first and the running
+	// core read it back from there.
+	req request
+	buf []byte // what the answer is encoded into, kept when the inflight is reused
+}
+
+// flight is what track sets anew for each request (see inflight).
+type flight struct {
 	sess   *Session
 	msg    jsonrpc.Message
-	key    string // msg.ID's text, its key in Session.inflight
+	key    string // msg.ID's text, its key in the session's flights
 	ctx    context.Context
 	cancel context.CancelFunc
-	req    request // what dispatch reads and the method writes
-	buf    []byte  // what the answer is encoded into, kept when the inflight is reused
 	// seen is the session's handshake when the request was started: the
 	// handshake's gate judges the request by it, so that a request read
 	// before notifications/initialized is refused, and one read after it
@@ -408,7 +418,7 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	if f == nil {
 		f = new(inflight)
 	}
-	*f = inflight{sess: s, msg: msg, key: key, buf: f.buf, ctx: ctx, cancel: cancel,
+	f.flight = flight{sess: s, msg: msg, key: key, ctx: ctx, cancel: cancel,
 		seen: *s.handshake.Load(), shard: sh}
 	sh.m[key] = f
 	sh.mu.Unlock()
