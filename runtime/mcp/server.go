@@ -259,7 +259,6 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 		listens:   map[string]*subscription{},
 	}
 	sess.handshake.Store(&handshakeSeen{})
-	sess.flights.init()
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}
 	s.mu.Unlock()

@@ -420,6 +420,9 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	}
 	f.flight = flight{sess: s, msg: msg, key: key, ctx: ctx, cancel: cancel,
 		seen: *s.handshake.Load(), shard: sh}
+	if sh.m == nil {
+		sh.m = map[string]*inflight{}
+	}
 	sh.m[key] = f
 	sh.mu.Unlock()
 	if s.flights.ended.Load() {
@@ -474,8 +477,8 @@ type flights struct {
 
 type flightShard struct {
 	mu sync.Mutex
-	m  map[string]*inflight
-	_  [48]byte // a shard to a cache line: the shards' locks do not share one
+	m  map[string]*inflight // made at the shard's first request
+	_  [48]byte             // a shard to a cache line: the shards' locks do not share one
 }
 
 // flightSeed spreads the ids over the shards.
@@ -483,13 +486,6 @@ var flightSeed = maphash.MakeSeed()
 
 func (fl *flights) shard(key string) *flightShard {
 	return &fl.shards[maphash.String(flightSeed, key)%flightShards]
-}
-
-// init makes the shards' maps.
-func (fl *flights) init() {
-	for i := range fl.shards {
-		fl.shards[i].m = map[string]*inflight{}
-	}
 }
 
 // notification handles a client notification (gate 2). Unknown ones are
