@@ -68,11 +68,26 @@ func (s *Server) finish(rev Revision, c *common, cacheScope string) {
 		c.CacheScope = cacheScope
 	}
 	if rev.ServerInfoInResults() {
+		if len(c.Meta) == 0 {
+			c.Meta = s.infoMeta(rev)
+			return
+		}
 		meta := make(map[string]any, len(c.Meta)+1)
 		maps.Copy(meta, c.Meta)
 		meta[MetaServerInfo] = s.infoOn(rev)
 		c.Meta = meta
 	}
+}
+
+// infoMeta is the _meta of a result that carries only serverInfo, as rev
+// writes it: made once per revision and shared by every such result (a
+// result's _meta is only encoded once finish has set it, never changed).
+func (s *Server) infoMeta(rev Revision) map[string]any {
+	if m, ok := s.infoMetas.Load(rev); ok {
+		return m.(map[string]any)
+	}
+	m, _ := s.infoMetas.LoadOrStore(rev, map[string]any{MetaServerInfo: s.infoOn(rev)})
+	return m.(map[string]any)
 }
 
 // infoOn is serverInfo as rev writes it.

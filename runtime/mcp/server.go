@@ -126,6 +126,7 @@ type Server struct {
 	registry        *estate.Registry
 	log             *slog.Logger
 	info            implementation
+	infoMetas       sync.Map // Revision → the _meta of a result with serverInfo alone (see infoMeta)
 	instructions    string
 	listTTLMs       int64
 	pageSize        int // 0: every list is one page
@@ -256,9 +257,8 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 		srv:       s,
 		principal: p,
 		send:      send,
-		listens:   map[string]*subscription{},
 	}
-	sess.handshake.Store(&handshakeSeen{})
+	sess.handshake.Store(noHandshake)
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}
 	s.mu.Unlock()

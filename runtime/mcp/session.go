@@ -36,7 +36,7 @@ type Session struct {
 	initialized bool            // notifications/initialized received after initialize
 	clientCaps  json.RawMessage // initialize's capabilities, a copy
 	closed      bool
-	listens     map[string]*subscription // open subscriptions/listen, by id text
+	listens     map[string]*subscription // open subscriptions/listen, by id text; made at the first
 	// handshake is revision, clientCaps and initialized as they stand,
 	// stored anew (under mu) whenever one of them changes: what a request
 	// sees of the handshake when it starts (see track), read without mu.
@@ -454,6 +454,10 @@ func (s *Session) endRequests() {
 	}
 }
 
+// noHandshake is the handshake of a session that has had none: shared
+// by every new session (a snapshot is replaced, never changed).
+var noHandshake = &handshakeSeen{}
+
 // setHandshakeLocked stores the handshake as it stands for the requests
 // started from now on (see Session.handshake). s.mu is held.
 func (s *Session) setHandshakeLocked() {
@@ -738,6 +742,9 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
+		if s.listens == nil {
+			s.listens = map[string]*subscription{}
+		}
 		s.listens[key] = sub
 	}
 	s.mu.Unlock()
@@ -779,7 +786,7 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 func (s *Session) endSubscriptions(graceful bool) {
 	s.mu.Lock()
 	subs := s.listens
-	s.listens = map[string]*subscription{}
+	s.listens = nil
 	s.mu.Unlock()
 	for _, sub := range subs {
 		sub.graceful = graceful

@@ -534,8 +534,15 @@ func unavailable(w http.ResponseWriter, id jsonrpc.ID, why error) {
 type callerCounts struct {
 	mu     sync.Mutex
 	shares map[string]*share
-	max    int
+	// free are shares dropped, for the next callers to take: a caller
+	// whose requests come one at a time drops its share after each, and
+	// would make one, and its channel, for every request.
+	free []*share
+	max  int
 }
+
+// maxFreeShares bounds callerCounts.free.
+const maxFreeShares = 16
 
 // share is one caller's places, and how many of its requests hold or wait
 // for one (the share is dropped when none does).
@@ -550,7 +557,11 @@ func (c *callerCounts) take(ctx context.Context, h *Handler, caller string, wait
 	c.mu.Lock()
 	sh := c.shares[caller]
 	if sh == nil {
-		sh = &share{places: make(chan struct{}, c.max)}
+		if n := len(c.free); n > 0 {
+			sh, c.free = c.free[n-1], c.free[:n-1]
+		} else {
+			sh = &share{places: make(chan struct{}, c.max)}
+		}
 		c.shares[caller] = sh
 	}
 	sh.users++
@@ -574,7 +585,12 @@ func (c *callerCounts) give(caller string) {
 func (c *callerCounts) leave(caller string, sh *share) {
 	c.mu.Lock()
 	if sh.users--; sh.users == 0 {
+		// No request holds a place of it or waits for one: its channel
+		// is empty, and the share can serve another caller.
 		delete(c.shares, caller)
+		if len(c.free) < maxFreeShares {
+			c.free = append(c.free, sh)
+		}
 	}
 	c.mu.Unlock()
 }
