@@ -60,7 +60,26 @@ func (e Errors) Truncated() int {
 // UTF-8 is code point order. A stable order keeps a repair prompt
 // byte-identical across runs.
 func SortErrors(errs []ValidationError) {
-	slices.SortFunc(errs, compareErrors)
+	if len(errs) > 12 {
+		slices.SortFunc(errs, compareErrors)
+		return
+	}
+	// A few errors, the common case, by insertion with the comparison
+	// inline: a call of compareErrors per comparison was most of sorting
+	// three.
+	for i := 1; i < len(errs); i++ {
+		for j := i; j > 0 && errorLess(&errs[j], &errs[j-1]); j-- {
+			errs[j], errs[j-1] = errs[j-1], errs[j]
+		}
+	}
+}
+
+// errorLess is compareErrors(*a, *b) < 0.
+func errorLess(a, b *ValidationError) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	return a.Message < b.Message
 }
 
 func compareErrors(a, b ValidationError) int {
