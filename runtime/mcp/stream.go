@@ -161,6 +161,10 @@ type streamReader struct {
 	// Only the goroutine reading touches these.
 	br      *bufio.Reader
 	readErr error // what the last read returned: the reading ends with it
+	// stash are spares (see spares) for the reading alone: the requests
+	// it served itself, and the spares it took in one batch, so that it
+	// takes the lock for spares once a batch rather than once a line.
+	stash []queued
 
 	// Once stopped is set (under mu), no line is served, so inflight
 	// counts every line that can still be answered.
@@ -241,7 +245,7 @@ func (rd *streamReader) readOne() {
 	var item line
 	item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes, spare.line)
 	if !item.tooLong && len(bytes.TrimSpace(item.data)) == 0 {
-		rd.putSpare(queued{f: spare.f, line: item.data})
+		rd.keepSpare(queued{f: spare.f, line: item.data})
 		return
 	}
 	rd.mu.Lock()
@@ -258,7 +262,7 @@ func (rd *streamReader) readOne() {
 		// The request memory was not needed (a notification, a response,
 		// an answer given at once); the line may be, by what was read
 		// from it (a response's result, a batch), so it is not kept.
-		rd.putSpare(queued{f: spare.f})
+		rd.keepSpare(queued{f: spare.f})
 	}
 }
 
@@ -366,7 +370,11 @@ func (rd *streamReader) runOn(l *lane, q queued) bool {
 	}
 	// Served start to end here, with nothing watching it: nothing refers
 	// to the request or its line any more.
-	rd.putSpare(q)
+	if l.reading {
+		rd.keepSpare(q)
+	} else {
+		rd.putSpare(q)
+	}
 	return true
 }
 
@@ -380,33 +388,55 @@ func (rd *streamReader) ensureHelperLocked() {
 	}
 }
 
-// takeSpare returns a request and a line to reuse; both may be nil.
+// takeSpare returns a request and a line to reuse; both may be nil. Only
+// the goroutine reading calls it: it takes from its stash, which it fills
+// with every spare the helpers left, under one lock, when it is empty.
 func (rd *streamReader) takeSpare() queued {
-	rd.qmu.Lock()
-	defer rd.qmu.Unlock()
-	n := len(rd.spares)
+	if len(rd.stash) == 0 {
+		rd.qmu.Lock()
+		rd.stash = append(rd.stash, rd.spares...)
+		clear(rd.spares)
+		rd.spares = rd.spares[:0]
+		rd.qmu.Unlock()
+	}
+	n := len(rd.stash)
 	if n == 0 {
 		return queued{}
 	}
-	q := rd.spares[n-1]
-	rd.spares = rd.spares[:n-1]
+	q := rd.stash[n-1]
+	rd.stash[n-1] = queued{}
+	rd.stash = rd.stash[:n-1]
 	return q
 }
 
-// putSpare keeps a request and its line for reuse, unless as many are
-// kept as there can be requests in flight, or the line is too large to be
-// worth keeping.
-func (rd *streamReader) putSpare(q queued) {
-	if cap(q.line) > maxKeptBuffer {
-		q.line = nil
-	} else {
-		q.line = q.line[:0]
+// keepSpare is putSpare for the goroutine reading, into its stash.
+func (rd *streamReader) keepSpare(q queued) {
+	if len(rd.stash) < cap(rd.places) {
+		rd.stash = append(rd.stash, trimSpare(q))
 	}
+}
+
+// putSpare keeps a request and its line for reuse, unless as many are
+// kept as there can be requests in flight (in the stash and here, each),
+// or the line is too large to be worth keeping.
+func (rd *streamReader) putSpare(q queued) {
+	q = trimSpare(q)
 	rd.qmu.Lock()
 	if len(rd.spares) < cap(rd.places) {
 		rd.spares = append(rd.spares, q)
 	}
 	rd.qmu.Unlock()
+}
+
+// trimSpare empties q's line for reuse, or drops it when it is too large
+// to be worth keeping.
+func trimSpare(q queued) queued {
+	if cap(q.line) > maxKeptBuffer {
+		q.line = nil
+	} else {
+		q.line = q.line[:0]
+	}
+	return q
 }
 
 // queueRunner is a helper: it runs the queue until it is empty.
@@ -504,9 +534,10 @@ var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is
 // ends while its handler runs (see inflight.watch). A request that ends
 // sooner costs a timer reset and stop.
 type lane struct {
-	rd    *streamReader
-	next  job // what another goroutine takes over
-	timer *time.Timer
+	rd      *streamReader
+	next    job  // what another goroutine takes over
+	reading bool // next is the reading: the goroutine reads while it has its role
+	timer   *time.Timer
 
 	mu         sync.Mutex
 	serving    *inflight // nil between requests
@@ -514,7 +545,8 @@ type lane struct {
 }
 
 func newLane(rd *streamReader, next job) *lane {
-	l := &lane{rd: rd, next: next}
+	_, reading := next.(*streamReader)
+	l := &lane{rd: rd, next: next, reading: reading}
 	l.timer = time.AfterFunc(time.Hour, l.fire)
 	l.timer.Stop()
 	return l
