@@ -101,7 +101,12 @@ type envelope struct {
 // the package documentation are enforced, in one pass) and then splits the
 // message's members, which needs no check of its own.
 func (e *envelope) read(data []byte) *Error {
-	if err := textdec.Validate(data); err != nil {
+	// The members are found by the pass that checks the text: an
+	// envelope's few members, whose params are most of its bytes, are
+	// not walked again.
+	var buf [8]textdec.Member
+	members, err := textdec.ValidateMembers(data, buf[:0])
+	if err != nil {
 		return parseError(err)
 	}
 	switch textdec.Kind(data) {
@@ -111,8 +116,10 @@ func (e *envelope) read(data []byte) *Error {
 	default:
 		return NewError(CodeInvalidRequest, msgNotObject)
 	}
-	EachMember(data, func(name []byte, v json.RawMessage) {
-		switch string(name) {
+	var buf64 [64]byte
+	for _, m := range members {
+		v := json.RawMessage(m.Value)
+		switch string(memberName(buf64[:0], m.Name)) {
 		case "jsonrpc":
 			e.jsonrpc = v
 		case "id":
@@ -126,7 +133,7 @@ func (e *envelope) read(data []byte) *Error {
 		case "error":
 			e.err = v
 		}
-	})
+	}
 	return nil
 }
 
@@ -247,12 +254,18 @@ func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessa
 func EachMember(obj []byte, fn func(name []byte, value json.RawMessage)) {
 	var buf [64]byte
 	textdec.EachMember(obj, func(quoted, value []byte) {
-		name := quoted[1 : len(quoted)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			name, _ = textdec.AppendUnquote(buf[:0], quoted)
-		}
-		fn(name, json.RawMessage(value))
+		fn(memberName(buf[:0], quoted), json.RawMessage(value))
 	})
+}
+
+// memberName is the name a member's quoted name stands for: a slice of
+// quoted, or unescaped into buf when it has escapes.
+func memberName(buf, quoted []byte) []byte {
+	name := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		name, _ = textdec.AppendUnquote(buf, quoted)
+	}
+	return name
 }
 
 // internedString is the string value v, interned (see Intern) when it has

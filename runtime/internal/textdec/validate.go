@@ -85,6 +85,31 @@ func Validate(data []byte) error { return validate(data, MaxDepth) }
 // the text it belongs to: it may open MaxDepth-depth levels more.
 func ValidateNested(data []byte, depth int) error { return validate(data, MaxDepth-depth) }
 
+// Member is one member of an object: its name as written (quotes and
+// escapes included) and its value's text, both slices of the text.
+type Member struct{ Name, Value []byte }
+
+// ValidateMembers is Validate that, when data is an object, also appends
+// its members to dst, as EachMember would hand them, found in the same
+// pass: a reader of a small envelope (a JSON-RPC message) does not walk
+// the text a second time to split it. On an error dst is returned as it
+// was given.
+func ValidateMembers(data []byte, dst []Member) ([]Member, error) {
+	if len(data) > math.MaxInt32 {
+		return dst, errTooLarge
+	}
+	s := scanners.Get().(*scanner)
+	s.data, s.limit, s.collect = data, MaxDepth, true
+	err := s.scan()
+	if err == nil {
+		dst = append(dst, s.members...)
+	}
+	clear(s.members)
+	s.members, s.collect, s.pending = s.members[:0], false, false
+	s.release()
+	return dst, err
+}
+
 func validate(data []byte, limit int) error {
 	if len(data) > math.MaxInt32 {
 		return errTooLarge // names are kept as 32-bit offsets
@@ -92,14 +117,19 @@ func validate(data []byte, limit int) error {
 	s := scanners.Get().(*scanner)
 	s.data, s.limit = data, limit
 	err := s.scan()
-	// A scanner keeps its buffers for the next text unless a large one
-	// grew them; its stack never outgrows MaxDepth frames (120 KiB).
-	if cap(s.names) > 1<<12 || cap(s.a) > 1<<12 || cap(s.b) > 1<<12 {
-		s.names, s.a, s.b = nil, nil, nil
+	s.release()
+	return err
+}
+
+// release returns s to the pool. A scanner keeps its buffers for the next
+// text unless a large one grew them; its stack never outgrows MaxDepth
+// frames (120 KiB).
+func (s *scanner) release() {
+	if cap(s.names) > 1<<12 || cap(s.a) > 1<<12 || cap(s.b) > 1<<12 || cap(s.members) > 1<<8 {
+		s.names, s.a, s.b, s.members = nil, nil, nil, nil
 	}
 	s.data, s.names, s.stack = nil, s.names[:0], s.stack[:0]
 	scanners.Put(s)
-	return err
 }
 
 var errTooLarge = errors.New("JSON text over 2 GiB")
@@ -128,6 +158,13 @@ type scanner struct {
 	stack []frame
 	// a and b hold the unescaped text of the two names compared.
 	a, b []byte
+	// collect says to keep the members of the outermost object in
+	// members (ValidateMembers); pending, that the last one's value is
+	// being read, from valueAt.
+	collect bool
+	pending bool
+	valueAt int
+	members []Member
 }
 
 // What the scan expects next.
@@ -202,6 +239,10 @@ func (s *scanner) scan() error {
 			}
 			state = wantAfterValue
 		case wantAfterValue:
+			if s.pending && len(s.stack) == 1 { // a member of the outermost object ends
+				s.members[len(s.members)-1].Value = data[s.valueAt:i]
+				s.pending = false
+			}
 			i = skipSpace(data, i)
 			if len(s.stack) == 0 {
 				if i != len(data) {
@@ -263,6 +304,10 @@ func (s *scanner) scan() error {
 				return s.fail(i, invalidChar(data[i], "after object member name (expecting ':')"))
 			}
 			i = skipSpace(data, i+1)
+			if s.collect && len(s.stack) == 1 {
+				s.members = append(s.members, Member{Name: data[s.names[len(s.names)-1]:end]})
+				s.pending, s.valueAt = true, i
+			}
 			state = wantValue
 		}
 	}

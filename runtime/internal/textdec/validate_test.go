@@ -187,6 +187,44 @@ func TestValidateKeepsLittle(t *testing.T) {
 
 // checkMembers holds EachMember to a jsontext decoder on an object text
 // Validate accepted: the same names, in order, and the same values.
+// checkValidateMembers holds ValidateMembers to Validate's verdict and, on
+// an object it accepts, to the members EachMember hands; on anything else
+// it adds none.
+func checkValidateMembers(t *testing.T, data []byte) {
+	t.Helper()
+	prefix := []Member{{Name: []byte(`"kept"`)}}
+	got, err := ValidateMembers(data, prefix[:1:1])
+	want := Validate(data)
+	if fmt.Sprint(err) != fmt.Sprint(want) {
+		t.Fatalf("%q: ValidateMembers says %v, Validate %v", data, err, want)
+	}
+	if len(got) == 0 || string(got[0].Name) != `"kept"` {
+		t.Fatalf("%q: what dst held is gone: %q", data, got)
+	}
+	got = got[1:]
+	var each []Member
+	if err == nil && Kind(data) == '{' {
+		EachMember(data, func(name, value []byte) { each = append(each, Member{name, value}) })
+	}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", each) {
+		t.Fatalf("%q:\n ValidateMembers %q\n EachMember      %q", data, got, each)
+	}
+}
+
+// TestValidateMembers reads objects of every shape of member value, with
+// whitespace around each token, and texts that are not objects or not
+// JSON.
+func TestValidateMembers(t *testing.T) {
+	for _, in := range []string{
+		`{}`, ` { } `, `{"a":1}`, "{ \"a\" :\t1 ,\n\"b\": \"x\" } ",
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"q":[1,{"r":2}],"n":null}}}`,
+		`{"\u0061":true,"b":false,"c":[],"d":{},"e":[[]],"f":-1.5e3}`,
+		`[{"a":1}]`, `"s"`, `12`, `{"a":1,"a":2}`, `{"a":1`, `{"a":{"b":1}`, `{"a":1} x`, `{"a" 1}`,
+	} {
+		checkValidateMembers(t, []byte(in))
+	}
+}
+
 func checkMembers(t *testing.T, obj []byte) {
 	t.Helper()
 	type member struct{ name, value string }
@@ -286,6 +324,7 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkAgainstStrict(t, data)
+		checkValidateMembers(t, data)
 		if Validate(data) == nil && Kind(data) == '{' {
 			checkMembers(t, data)
 		}
