@@ -19,8 +19,12 @@ import (
 // that is not ASCII. The scan stops at the bytes that end a run of plain
 // text, 8 at a time, as Validate's does.
 func ScanString(data []byte, open int) (end int, escaped, ascii, ok bool) {
-	i := open + 1
-	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
+	return scanRest(data, open+1, 0)
+}
+
+// scanRest is ScanString from data[i], after plain text whose bytes, or-ed,
+// are hi.
+func scanRest(data []byte, i int, hi uint64) (end int, escaped, ascii, ok bool) {
 	for {
 		i = plainRun(data, i, &hi)
 		if i >= len(data) {
@@ -43,8 +47,9 @@ func ScanString(data []byte, open int) (end int, escaped, ascii, ok bool) {
 // runes is the count, or -1 for a string with escapes (AppendUnquote
 // checks those). ok is also false when the UTF-8 is invalid. Words of
 // ASCII and of two-byte sequences are checked as they are scanned (see
-// CountUTF8); a string with longer sequences, or an escape, is scanned
-// again by ScanString and checked by CountUTF8.
+// CountUTF8); from a longer sequence, or an escape, the rest is scanned
+// as ScanString scans, and a string without escapes then checked and
+// counted by CountUTF8.
 func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool) {
 	i := open + 1
 	var carry uint64 // 0x80 when the word before i ended with a lead
@@ -57,7 +62,7 @@ func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool)
 		if w&highs|carry != 0 {
 			n, next, ok := twoByteWord(w, carry)
 			if !ok {
-				return scanThenCount(data, open)
+				return scanThenCount(data, open, i, highs)
 			}
 			conts, carry = conts+n, next
 		}
@@ -73,7 +78,7 @@ func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool)
 	case j >= len(data) || data[j] < 0x20:
 		return 0, false, 0, false
 	case data[j] == '\\':
-		return scanThenCount(data, open)
+		return scanThenCount(data, open, j, 0) // an escape: ascii is not asked
 	}
 	// data[j] is the closing quote.
 	if hi&0x80 != 0 || carry != 0 {
@@ -85,9 +90,11 @@ func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool)
 	return j, false, j - open - 1 - conts, true
 }
 
-// scanThenCount is ScanText in two passes.
-func scanThenCount(data []byte, open int) (end int, escaped bool, runes int, ok bool) {
-	end, escaped, ascii, ok := ScanString(data, open)
+// scanThenCount is ScanText from data[i], where its one pass stopped,
+// after plain text whose bytes, or-ed, are hi: the rest scanned as
+// ScanString scans, and then, without escapes, CountUTF8 over the text.
+func scanThenCount(data []byte, open, i int, hi uint64) (end int, escaped bool, runes int, ok bool) {
+	end, escaped, ascii, ok := scanRest(data, i, hi)
 	switch {
 	case !ok:
 		return 0, false, 0, false
