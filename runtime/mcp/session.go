@@ -31,16 +31,14 @@ type Session struct {
 	// acknowledgement goes out before any notification on it.
 	sendMu sync.Mutex
 
-	mu          sync.Mutex
-	revision    Revision        // negotiated by initialize; "" before
-	initialized bool            // notifications/initialized received after initialize
-	clientCaps  json.RawMessage // initialize's capabilities, a copy
-	closed      bool
-	listens     map[string]*subscription // open subscriptions/listen, by id text; made at the first
-	// handshake is revision, clientCaps and initialized as they stand,
-	// stored anew (under mu) whenever one of them changes: what a request
-	// sees of the handshake when it starts (see track), read without mu.
+	// handshake is what the handshake has settled: replaced whole (under
+	// mu, which orders the changes), never changed, so that it is read
+	// without a lock, by every request as it starts (see track).
 	handshake atomic.Pointer[handshakeSeen]
+
+	mu      sync.Mutex
+	closed  bool
+	listens map[string]*subscription // open subscriptions/listen, by id text; made at the first
 
 	// flights are the requests in flight.
 	flights flights
@@ -99,12 +97,13 @@ type flight struct {
 	watched   chan struct{} // made by watch, closed when the request settles
 }
 
-// handshakeSeen is what the handshake had settled when a request was
-// started.
+// handshakeSeen is what a session's handshake has settled: the
+// session's now (Session.handshake), or a request's when it started
+// (inflight.seen).
 type handshakeSeen struct {
-	revision    Revision
-	clientCaps  json.RawMessage
-	initialized bool
+	revision    Revision        // negotiated by initialize; "" before
+	clientCaps  json.RawMessage // initialize's capabilities, a copy
+	initialized bool            // notifications/initialized received after initialize
 }
 
 // answerSink is where a settled request's answer goes. deliver is called
@@ -229,11 +228,7 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 // AcceptsBatches reports whether s serves a JSON-RPC batch: when its
 // handshake negotiated a revision that has them (Revision.Batches). Every
 // other session refuses one as jsonrpc.Decode does, with one -32600.
-func (s *Session) AcceptsBatches() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.revision.Batches()
-}
+func (s *Session) AcceptsBatches() bool { return s.handshake.Load().revision.Batches() }
 
 // HandleBatch serves a JSON-RPC batch (raw is a JSON array) and returns
 // the encoded answer: an array of the members' answers, nil when no
@@ -454,15 +449,9 @@ func (s *Session) endRequests() {
 	}
 }
 
-// noHandshake is the handshake of a session that has had none: shared
-// by every new session (a snapshot is replaced, never changed).
+// noHandshake is the handshake of a session that has had none, shared by
+// every new session.
 var noHandshake = &handshakeSeen{}
-
-// setHandshakeLocked stores the handshake as it stands for the requests
-// started from now on (see Session.handshake). s.mu is held.
-func (s *Session) setHandshakeLocked() {
-	s.handshake.Store(&handshakeSeen{revision: s.revision, clientCaps: s.clientCaps, initialized: s.initialized})
-}
 
 // flightShards is how many locks a session's requests in flight are
 // spread over (see flights).
@@ -498,9 +487,8 @@ func (s *Session) notification(msg jsonrpc.Message) {
 	switch msg.Method {
 	case notificationInitialized:
 		s.mu.Lock()
-		if s.revision != "" { // only after initialize has negotiated
-			s.initialized = true
-			s.setHandshakeLocked()
+		if h := s.handshake.Load(); h.revision != "" { // only after initialize has negotiated
+			s.handshake.Store(&handshakeSeen{revision: h.revision, clientCaps: h.clientCaps, initialized: true})
 		}
 		s.mu.Unlock()
 	case notificationCancelled:
@@ -667,12 +655,11 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	}
 	rev := negotiate(requested)
 	s.mu.Lock()
-	if s.revision != "" {
+	if s.handshake.Load().revision != "" {
 		s.mu.Unlock()
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "initialize was already received on this session")
 	}
-	s.revision, s.clientCaps = rev, caps
-	s.setHandshakeLocked()
+	s.handshake.Store(&handshakeSeen{revision: rev, clientCaps: caps})
 	s.mu.Unlock()
 	res := &initializeResult{
 		ProtocolVersion: rev,
@@ -810,7 +797,7 @@ func (s *Session) listChanged(kind listKind) {
 		s.mu.Unlock()
 		return
 	}
-	handshake := s.initialized
+	handshake := s.handshake.Load().initialized
 	var ids []jsonrpc.ID
 	for _, sub := range s.listens {
 		if sub.filter.follows(kind) {
@@ -833,11 +820,7 @@ func (s *Session) listChanged(kind listKind) {
 
 // Revision is the revision the session's handshake negotiated, "" before
 // initialize is answered.
-func (s *Session) Revision() Revision {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.revision
-}
+func (s *Session) Revision() Revision { return s.handshake.Load().revision }
 
 // Close ends the session: its subscriptions end without an answer and it
 // receives no more notifications. It does not wait for requests in flight.

@@ -34,9 +34,8 @@ func (st SessionState) Equal(o SessionState) bool {
 
 // State returns the session's state now.
 func (s *Session) State() SessionState {
-	s.mu.Lock()
-	st := SessionState{Revision: s.revision, Initialized: s.initialized, ClientCapabilities: s.clientCaps}
-	s.mu.Unlock()
+	h := s.handshake.Load()
+	st := SessionState{Revision: h.revision, Initialized: h.initialized, ClientCapabilities: h.clientCaps}
 	s.peer.mu.Lock()
 	st.LogLevel = s.peer.logLevel
 	st.Watching = slices.Sorted(maps.Keys(s.peer.watching))
@@ -58,8 +57,7 @@ func (s *Server) ResumeSession(p estate.Principal, send func(msg []byte), st Ses
 // session changed (its log level, its subscriptions) holds here too.
 func (s *Session) SetState(st SessionState) {
 	s.mu.Lock()
-	s.revision, s.initialized, s.clientCaps = st.Revision, st.Initialized, bytes.Clone(st.ClientCapabilities)
-	s.setHandshakeLocked()
+	s.handshake.Store(&handshakeSeen{revision: st.Revision, initialized: st.Initialized, clientCaps: bytes.Clone(st.ClientCapabilities)})
 	s.mu.Unlock()
 	s.peer.mu.Lock()
 	s.peer.logLevel = st.LogLevel
