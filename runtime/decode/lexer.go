@@ -68,16 +68,7 @@ func (l *lexer) reset(data []byte) {
 }
 
 // skipSpace moves pos past JSON whitespace.
-func (l *lexer) skipSpace() {
-	for l.pos < len(l.data) {
-		switch l.data[l.pos] {
-		case ' ', '\t', '\n', '\r':
-			l.pos++
-		default:
-			return
-		}
-	}
-}
+func (l *lexer) skipSpace() { l.pos = textdec.SkipSpace(l.data, l.pos) }
 
 // next is the type of the value at pos, after any whitespace.
 func (l *lexer) next() jsonType {

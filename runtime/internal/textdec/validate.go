@@ -505,6 +505,11 @@ func (s *scanner) literal(i int, want string) error {
 
 func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
 
+// SkipSpace returns the offset of the first byte at or after i that is
+// not JSON whitespace (RFC 8259: space, tab, line feed, carriage return),
+// or len(data).
+func SkipSpace(data []byte, i int) int { return skipSpace(data, i) }
+
 func skipSpace(data []byte, i int) int {
 	for i < len(data) {
 		switch data[i] {
