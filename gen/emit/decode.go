@@ -437,8 +437,8 @@ func (g *gen) nullable(sc *scope, t *ir.Type, rd string, loc jen.Code, assign fu
 }
 
 // stackItems is the size of the stack buffer an array of scalars is read
-// into (see the ir.Slice case of value): a few words each, 8 of them at
-// most 192 bytes of stack.
+// into (see the ir.Slice case of value): a string is the largest scalar,
+// two words, so the buffer is at most 128 bytes of stack.
 const stackItems = 8
 
 // scalar reports whether t is a string, number or boolean, checked here:

@@ -69,18 +69,12 @@ func TestLocStringIsTheReferencePath(t *testing.T) {
 	if got := pan.String(); got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
-	for _, l := range []*Loc{nil, &root, &leg} {
-		var ref string
-		switch l {
-		case nil:
-			ref = "$"
-		case &root:
-			ref = "$.debtor"
-		default:
-			ref = "$.debtor.account.legs[12]"
-		}
-		if got := l.String(); got != ref {
-			t.Errorf("%q, want %q", got, ref)
+	for _, tc := range []struct {
+		l    *Loc
+		want string
+	}{{nil, "$"}, {&root, "$.debtor"}, {&leg, "$.debtor.account.legs[12]"}} {
+		if got := tc.l.String(); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
 		}
 	}
 	if n := testing.AllocsPerRun(100, func() { _ = pan.String() }); n != 1 {
