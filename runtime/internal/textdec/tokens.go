@@ -2,6 +2,7 @@ package textdec
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -52,6 +53,23 @@ func scanRest(data []byte, i int, hi uint64) (end int, escaped, ascii, ok bool) 
 // counted by CountUTF8.
 func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool) {
 	i := open + 1
+	for i+8 <= len(data) {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if special8(w) {
+			break
+		}
+		if w&highs != 0 {
+			return scanTwoByte(data, open, i)
+		}
+		i += 8
+	}
+	return textEnd(data, open, i, 0, 0)
+}
+
+// scanTwoByte is ScanText from data[i], the first word that is not ASCII:
+// a loop of its own, so that the two-byte check inlined in it does not
+// weigh on the loop through ASCII.
+func scanTwoByte(data []byte, open, i int) (end int, escaped bool, runes int, ok bool) {
 	var carry uint64 // 0x80 when the word before i ended with a lead
 	conts := 0       // the continuation bytes before i
 	for i+8 <= len(data) {
@@ -60,14 +78,21 @@ func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool)
 			break
 		}
 		if w&highs|carry != 0 {
-			n, next, ok := twoByteWord(w, carry)
+			cont, next, ok := twoByteWord(w, carry)
 			if !ok {
 				return scanThenCount(data, open, i, highs)
 			}
-			conts, carry = conts+n, next
+			conts, carry = conts+bits.OnesCount64(cont), next
 		}
 		i += 8
 	}
+	return textEnd(data, open, i, carry, conts)
+}
+
+// textEnd is ScanText from data[i], where fewer than eight bytes are left
+// or a word holds a byte that ends plain text; carry and conts are as the
+// words before i left them.
+func textEnd(data []byte, open, i int, carry uint64, conts int) (end int, escaped bool, runes int, ok bool) {
 	j := i // the rest a byte at a time, to the byte that ends plain text
 	var hi byte
 	for j < len(data) && !strSpecial[data[j]] {

@@ -6,10 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// ValidUTF8 reports whether p is valid UTF-8, as utf8.Valid does (by
-// CountUTF8).
+// ValidUTF8 reports whether p is valid UTF-8, as utf8.Valid does (as
+// CountUTF8 reads it, without the count).
 func ValidUTF8(p []byte) bool {
-	_, ok := CountUTF8(p)
+	_, ok := readUTF8(p, false)
 	return ok
 }
 
@@ -27,7 +27,12 @@ func ValidUTF8(p []byte) bool {
 // point has exactly one byte that is not a continuation byte (10xxxxxx):
 // the count is the length less those, which the two-byte check has in
 // hand.
-func CountUTF8(p []byte) (runes int, ok bool) {
+func CountUTF8(p []byte) (runes int, ok bool) { return readUTF8(p, true) }
+
+// readUTF8 is CountUTF8, which counts only when count is set: the strict
+// scanner's check of every string needs no count, and a pass over the
+// bytes utf8.Valid has read is all counting would add to it.
+func readUTF8(p []byte, count bool) (runes int, ok bool) {
 	q := p           // what is left to read, from a word boundary
 	var carry uint64 // 0x80 when the word before q ended with a lead
 	conts := 0       // the continuation bytes before q
@@ -42,9 +47,11 @@ func CountUTF8(p []byte) (runes int, ok bool) {
 			}
 			continue
 		}
-		if n, next, ok := twoByteWord(w, carry); ok {
+		if cont, next, ok := twoByteWord(w, carry); ok {
+			if count {
+				conts += bits.OnesCount64(cont)
+			}
 			carry = next
-			conts += n
 			q = q[8:]
 			continue
 		}
@@ -59,11 +66,16 @@ func CountUTF8(p []byte) (runes int, ok bool) {
 		if !utf8.Valid(p[from:to]) {
 			return 0, false
 		}
-		conts += continuations(p[at:to])
+		if count {
+			conts += continuations(p[at:to])
+		}
 		q, carry = p[to:], 0
 	}
 	if !utf8.Valid(p[len(p)-len(q)-int(carry>>7):]) {
 		return 0, false
+	}
+	if !count {
+		return 0, true
 	}
 	return len(p) - conts - continuations(q), true
 }
@@ -73,21 +85,23 @@ func CodePoints(s string) int { return len(s) - continuations(s) }
 
 // twoByteWord checks w, eight bytes of text, as one- and two-byte
 // sequences (see CountUTF8): ok says they are valid, carry is 0x80 when the
-// word before ended with a lead (next when w does), n counts w's
-// continuation bytes.
-func twoByteWord(w, carry uint64) (n int, next uint64, ok bool) {
-	hi := w & highs        // the non-ASCII bytes
-	bit6 := w << 1 & highs // each byte's bit 6, at its bit 7
-	bit5 := w << 2 & highs
-	cont := hi &^ bit6        // 10xxxxxx
-	lead := hi & bit6 &^ bit5 // 110xxxxx
+// word before ended with a lead (next when w does), and cont has the high
+// bit of each of w's continuation bytes set.
+func twoByteWord(w, carry uint64) (cont, next uint64, ok bool) {
+	hi := w & highs // the non-ASCII bytes
+	// Each byte's bit 6 at its bit 7 (and w<<2 its bit 5): hi, which has
+	// bit 7 alone, masks them, so that the function is small enough to be
+	// inlined in the loops that call it.
+	bit6 := w << 1
+	cont = hi &^ bit6             // 10xxxxxx
+	lead := hi & bit6 &^ (w << 2) // 110xxxxx
 	// A lead of 0xC0 or 0xC1 (110 0000x) would write an ASCII character
 	// in two bytes: its bits 1 to 4 are zero.
 	overlong := lead &^ (w&(lows*0x1e) + lows*0x7f)
-	if hi&bit6&bit5|overlong != 0 || cont != lead<<8|carry {
+	if hi&bit6&(w<<2)|overlong != 0 || cont != lead<<8|carry {
 		return 0, 0, false
 	}
-	return bits.OnesCount64(cont), lead >> 56, true
+	return cont, lead >> 56, true
 }
 
 // continuations counts the bytes of p that continue a sequence

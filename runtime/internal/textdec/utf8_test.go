@@ -7,13 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// checkUTF8 holds CountUTF8 to utf8.Valid on p and, when p is valid, to
-// utf8.RuneCount.
+// checkUTF8 holds CountUTF8 and ValidUTF8 to utf8.Valid on p and, when p
+// is valid, CountUTF8's count to utf8.RuneCount.
 func checkUTF8(t *testing.T, p []byte) {
 	t.Helper()
 	n, ok := CountUTF8(p)
-	if want := utf8.Valid(p); ok != want {
-		t.Fatalf("CountUTF8(% x) says valid %v, utf8.Valid says %v", p, ok, want)
+	if want := utf8.Valid(p); ok != want || ValidUTF8(p) != want {
+		t.Fatalf("% x: CountUTF8 says valid %v, ValidUTF8 %v, utf8.Valid %v", p, ok, ValidUTF8(p), want)
 	}
 	if want := utf8.RuneCount(p); ok && n != want {
 		t.Fatalf("CountUTF8(% x) = %d code points, utf8.RuneCount says %d", p, n, want)
