@@ -196,3 +196,34 @@ func TestOwnCopiesOutOfTheBuffer(t *testing.T) {
 		t.Fatalf("Own of no items: %#v", empty)
 	}
 }
+
+// TestRefusedNameCostsItsPathOnly reads an object whose one member
+// additionalProperties false refuses: its error's path is made from the
+// name as read, so the reading allocates the path and the list handed
+// back, not also a string of the name (which would copy the whole input,
+// see Reader.text).
+func TestRefusedNameCostsItsPathOnly(t *testing.T) {
+	data := []byte(`{"urgent": true, "padding": "` + strings.Repeat("x", 200) + `"}`)
+	read := func() schema.Errors {
+		r := Begin(data)
+		o := r.Object(nil, Object)
+		for o.Next() {
+			o.Additional()
+		}
+		errs, err := r.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return errs
+	}
+	got := read().Strings()
+	if len(got) != 2 || got[0] != "$.padding: "+schema.MsgAdditional || got[1] != "$.urgent: "+schema.MsgAdditional {
+		t.Fatalf("errors %q", got)
+	}
+	if raceEnabled {
+		return // allocations through the Reader pool are counted without the race detector
+	}
+	if n := testing.AllocsPerRun(100, func() { read() }); n != 3 {
+		t.Errorf("%v allocations a reading, want 3: the two paths and the list", n)
+	}
+}

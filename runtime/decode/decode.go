@@ -323,6 +323,16 @@ func (r *Reader) FailProp(at *Loc, name, msg string) {
 	}
 }
 
+// failName is FailProp for a name as read, in the input: the path is
+// the one string made, where a string of the name first would be two
+// (or a copy of the whole input, see text).
+func (r *Reader) failName(at *Loc, name []byte, msg string) {
+	if !r.quiet {
+		var buf [128]byte
+		r.c.Add(string(append(append(at.appendPath(buf[:0]), '.'), name...)), msg)
+	}
+}
+
 // next is the JSON type of the next value (tInvalid after an error).
 func (r *Reader) next() jsonType {
 	if r.err != nil {
@@ -801,11 +811,10 @@ func (m *Members) Undeclared() {
 // Additional refuses the current member, which additionalProperties (or
 // unevaluatedProperties) false forbids, and skips its value.
 func (m *Members) Additional() {
-	name := m.undeclared()
+	m.note()
+	name := m.Name()
+	m.r.failName(m.at, name, schema.MsgAdditional)
 	m.r.Skip()
-	if m.r.err == nil {
-		m.r.FailProp(m.at, name, schema.MsgAdditional)
-	}
 }
 
 // Other returns the location of the current member, an undeclared one a

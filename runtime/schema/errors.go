@@ -139,7 +139,7 @@ func (c *Collector) Reset() {
 // compact sorts, drops duplicates and keeps the first MaxErrors.
 func (c *Collector) compact() {
 	SortErrors(c.errs)
-	c.errs = slices.CompactFunc(c.errs, func(a, b ValidationError) bool { return a == b })
+	c.errs = slices.Compact(c.errs)
 	if n := len(c.errs); n > MaxErrors {
 		c.more += n - MaxErrors
 		clear(c.errs[MaxErrors:])
