@@ -40,6 +40,7 @@ func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
 		SchemaHash: schemaHash, RequestID: call.RequestID.String(),
 	}
 	rec.Arguments, rec.Preview = loggedArguments(call)
+	rec.Checked = rec.Arguments != nil // call.Raw: the envelope's strict reader accepted it
 	oplog.LogCall(ctx, h, &rec)
 }
 

@@ -31,6 +31,13 @@ type CallRecord struct {
 	// clipped, redacted preview).
 	Arguments json.RawMessage
 	Preview   any
+	// Checked says that Arguments are text the server's strict reader
+	// accepted (package jsonrpc's Decode: one value, valid UTF-8,
+	// distinct member names), as a call's arguments always are: the
+	// log's writer then only removes their spaces, without checking them
+	// again. Text that is not strict JSON must not be marked so; its line
+	// would be written as it is, spaces removed.
+	Checked bool
 }
 
 // argumentsKey is the key of the record's last attribute, its arguments.

@@ -75,8 +75,9 @@ func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
 		dst = textdec.AppendQuoteAsSlog(dst, kv[1])
 	}
 	dst = append(dst, `,"`+argumentsKey+`":`...)
-	dst, ok = appendCompact(dst, c.Arguments)
-	if !ok {
+	if c.Checked && len(c.Arguments) > 0 {
+		dst = textdec.AppendCompact(dst, c.Arguments)
+	} else if dst, ok = appendCompact(dst, c.Arguments); !ok {
 		return dst, false
 	}
 	return append(dst, '}', '\n'), true
@@ -84,11 +85,11 @@ func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
 
 // appendCompact appends text as slog writes a json.RawMessage: through
 // json.Encoder, which compacts it and fails on text that is not JSON.
-// Text the strict reader accepts (a call's arguments always are: the
-// server read them so) is checked by it and compacted by a walk that
-// checks nothing, which together cost less than json.Compact's scanner
-// (BenchmarkCallLine); anything else goes to json.Compact, whose verdict
-// is slog's.
+// Text the strict reader accepts is checked by it and compacted by a
+// walk that checks nothing, which together cost less than json.Compact's
+// scanner (BenchmarkCallLine); anything else goes to json.Compact, whose
+// verdict is slog's. Arguments the server read (CallRecord.Checked) skip
+// the check: the strict reader accepted them already.
 func appendCompact(dst, text []byte) (_ []byte, ok bool) {
 	if textdec.Validate(text) == nil {
 		return textdec.AppendCompact(dst, text), true

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
 // oddPieces are what the strings of the generated records are made of:
@@ -73,11 +75,16 @@ func oddTime(rng *rand.Rand) time.Time {
 	return time.Unix(rng.Int64N(1<<34), rng.Int64N(1e9)).In(time.FixedZone("X", rng.IntN(50000)-25000))
 }
 
+// oddCallRecord is a record of odd strings and arguments; half the
+// arguments the strict reader accepts are marked Checked, as the server
+// marks a call's.
 func oddCallRecord(rng *rand.Rand) CallRecord {
-	return CallRecord{
+	c := CallRecord{
 		Time: oddTime(rng), Tool: oddString(rng, 6), Version: oddString(rng, 3),
 		SchemaHash: oddString(rng, 12), RequestID: oddString(rng, 4), Arguments: oddArguments(rng),
 	}
+	c.Checked = rng.IntN(2) == 0 && textdec.Validate(c.Arguments) == nil
+	return c
 }
 
 // slogCallLine is the line the slog JSON handler writes for c, clipped as
@@ -103,7 +110,7 @@ func slogCallLine(t *testing.T, c *CallRecord, limits Limits) string {
 func TestCallLineIsSlogsLine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	limits := Limits{MaxString: 200, MaxRecord: 600}
-	var written, declined int
+	var written, declined, checked int
 	for i := range 20000 {
 		c := oddCallRecord(rng)
 		if got, want := c.fits(limits), fits(c.Record(), limits); got != want {
@@ -122,12 +129,15 @@ func TestCallLineIsSlogsLine(t *testing.T) {
 			continue
 		}
 		written++
+		if c.Checked {
+			checked++
+		}
 		if got := strings.TrimPrefix(string(line), "earlier line\n"); got != want {
 			t.Fatalf("record %d:\nslog  %q\ncall  %q", i, want, got)
 		}
 	}
-	if written < 5000 || declined == 0 {
-		t.Errorf("%d lines written, %d declined: the records do not exercise both", written, declined)
+	if written < 5000 || declined == 0 || checked < 1000 {
+		t.Errorf("%d lines written (%d of checked arguments), %d declined: the records do not exercise all three", written, checked, declined)
 	}
 }
 
@@ -191,6 +201,16 @@ func BenchmarkCallLine(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			line, _ = appendCallLine(line[:0], &c)
+		}
+	})
+	b.Run("writer=appendCallLine/checked", func(b *testing.B) {
+		// The server's records: arguments its strict reader accepted.
+		checked := c
+		checked.Checked = true
+		var line []byte
+		b.ReportAllocs()
+		for b.Loop() {
+			line, _ = appendCallLine(line[:0], &checked)
 		}
 	})
 	b.Run("writer=slog", func(b *testing.B) {
