@@ -68,3 +68,41 @@ func TestSharedReplyIsTheEncodedResult(t *testing.T) {
 		t.Errorf("the shared bytes changed: %s", list)
 	}
 }
+
+// TestSharedServerInfoIsEncodedOnce: a result of the stateless era carries
+// serverInfo in its _meta; the server encodes that _meta once per revision
+// and every such result appends those bytes, which are what encoding/json
+// makes of the result, whether its _meta is the shared one or a handler's
+// with serverInfo added.
+func TestSharedServerInfoIsEncodedOnce(t *testing.T) {
+	srv, err := NewServer(Options{Name: "shared", Title: "Shared <info>", Version: "1.2.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	rev := Revision20260728
+	first, second := &callToolResult{Content: []Content{TextContent("a")}}, &callToolResult{Content: []Content{}}
+	srv.finish(rev, &first.common, "")
+	srv.finish(rev, &second.common, "")
+	if first.metaJSON == nil || &first.metaJSON[0] != &second.metaJSON[0] {
+		t.Fatalf("the two results do not share one encoding of their _meta: %q, %q", first.metaJSON, second.metaJSON)
+	}
+	buf := make([]byte, 0, 1024)
+	if n := testing.AllocsPerRun(100, func() { _, _ = first.AppendJSON(buf[:0]) }); n != 0 {
+		t.Errorf("appending a result with the shared _meta allocates %v times: it is encoded again", n)
+	}
+	own := &callToolResult{Content: []Content{}, common: common{Meta: map[string]any{"k": "v"}}}
+	srv.finish(rev, &own.common, "")
+	for _, r := range []*callToolResult{first, second, own} {
+		got, err := r.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := reflectEncode(t, r); !bytes.Equal(got, want) {
+			t.Errorf("\n got %s\nwant %s", got, want)
+		}
+		if !bytes.Contains(got, []byte(`"`+MetaServerInfo+`":{"name":"shared"`)) {
+			t.Errorf("no serverInfo in %s", got)
+		}
+	}
+}

@@ -17,6 +17,9 @@ type common struct {
 	TTLMs      *int64         `json:"ttlMs,omitempty"`
 	CacheScope string         `json:"cacheScope,omitempty"`
 	Meta       map[string]any `json:"_meta,omitempty"`
+	// metaJSON is Meta encoded, when Meta is a _meta shared by many
+	// results (see infoMeta), encoded once for all of them.
+	metaJSON []byte
 }
 
 // appendMembers appends the members of c that are set, each after a comma,
@@ -32,7 +35,10 @@ func (c *common) appendMembers(b []byte) ([]byte, error) {
 	if c.CacheScope != "" {
 		b = appendMember(b, "cacheScope", c.CacheScope)
 	}
-	if len(c.Meta) > 0 {
+	if c.metaJSON != nil {
+		b = append(b, `,"_meta":`...)
+		b = append(b, c.metaJSON...)
+	} else if len(c.Meta) > 0 {
 		meta, err := jsonrpc.Marshal(c.Meta)
 		if err != nil {
 			return nil, err
@@ -69,25 +75,39 @@ func (s *Server) finish(rev Revision, c *common, cacheScope string) {
 	}
 	if rev.ServerInfoInResults() {
 		if len(c.Meta) == 0 {
-			c.Meta = s.infoMeta(rev)
+			shared := s.infoMeta(rev)
+			c.Meta, c.metaJSON = shared.meta, shared.json
 			return
 		}
 		meta := make(map[string]any, len(c.Meta)+1)
 		maps.Copy(meta, c.Meta)
 		meta[MetaServerInfo] = s.infoOn(rev)
-		c.Meta = meta
+		c.Meta, c.metaJSON = meta, nil
 	}
 }
 
 // infoMeta is the _meta of a result that carries only serverInfo, as rev
-// writes it: made once per revision and shared by every such result (a
-// result's _meta is only encoded once finish has set it, never changed).
-func (s *Server) infoMeta(rev Revision) map[string]any {
+// writes it, and its encoding: made once per revision and shared by every
+// such result (a result's _meta is only encoded once finish has set it,
+// never changed), so that a result of the stateless era, which always
+// carries it, does not encode the same map again.
+func (s *Server) infoMeta(rev Revision) *sharedMeta {
 	if m, ok := s.infoMetas.Load(rev); ok {
-		return m.(map[string]any)
+		return m.(*sharedMeta)
 	}
-	m, _ := s.infoMetas.LoadOrStore(rev, map[string]any{MetaServerInfo: s.infoOn(rev)})
-	return m.(map[string]any)
+	meta := map[string]any{MetaServerInfo: s.infoOn(rev)}
+	encoded, err := jsonrpc.Marshal(meta)
+	if err != nil {
+		encoded = nil // left to appendMembers, which reports it
+	}
+	m, _ := s.infoMetas.LoadOrStore(rev, &sharedMeta{meta: meta, json: encoded})
+	return m.(*sharedMeta)
+}
+
+// sharedMeta is a _meta many results share, and its encoding.
+type sharedMeta struct {
+	meta map[string]any
+	json []byte
 }
 
 // infoOn is serverInfo as rev writes it.
