@@ -263,6 +263,11 @@ func TestStatelessRequests(t *testing.T) {
 	if r := do(t, http.MethodPost, url, headers("tools/call", "=?base64?cGF5bWVudHMubG9va3Vw?="), call); r.status != http.StatusOK || !strings.Contains(r.raw, "HELD") {
 		t.Errorf("base64 Mcp-Name: %d %s", r.status, r.raw)
 	}
+	// A name written with an escape is compared as it reads.
+	escaped := body("tools/call", `"name":"payments\u002elookup","arguments":{"reference":"PMT-771"}`)
+	if r := do(t, http.MethodPost, url, headers("tools/call", "payments.lookup"), escaped); r.status != http.StatusOK || !strings.Contains(r.raw, "HELD") {
+		t.Errorf("escaped name: %d %s", r.status, r.raw)
+	}
 	// Each request is its own principal's.
 	teller := headers("tools/list", "")
 	teller["Authorization"] = "Bearer teller"
