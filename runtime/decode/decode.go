@@ -329,7 +329,7 @@ func (r *Reader) FailProp(at *Loc, name, msg string) {
 func (r *Reader) failName(at *Loc, name []byte, msg string) {
 	if !r.quiet {
 		var buf [128]byte
-		r.c.Add(string(append(append(at.appendPath(buf[:0]), '.'), name...)), msg)
+		r.c.Add(string(schema.AppendPropertyPath(at.appendPath(buf[:0]), name)), msg)
 	}
 }
 

@@ -204,8 +204,10 @@ func IndexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) 
 
 // AppendPropertyPath appends to a path, in dst, what PropertyPath adds to
 // it: a reader that builds a deep path in one buffer (package decode's)
-// makes one string instead of one a level.
-func AppendPropertyPath(dst []byte, name string) []byte {
+// makes one string instead of one a level. The name may be a string, or
+// a name's bytes as read (a decoder's undeclared member), which then need
+// no string of their own.
+func AppendPropertyPath[Name ~string | ~[]byte](dst []byte, name Name) []byte {
 	return append(append(dst, '.'), name...)
 }
 
