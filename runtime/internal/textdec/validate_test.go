@@ -185,8 +185,6 @@ func TestValidateKeepsLittle(t *testing.T) {
 	}
 }
 
-// checkMembers holds EachMember to a jsontext decoder on an object text
-// Validate accepted: the same names, in order, and the same values.
 // checkValidateMembers holds ValidateMembers to Validate's verdict and, on
 // an object it accepts, to the members EachMember hands; on anything else
 // it adds none.
@@ -225,6 +223,8 @@ func TestValidateMembers(t *testing.T) {
 	}
 }
 
+// checkMembers holds EachMember to a jsontext decoder on an object text
+// Validate accepted: the same names, in order, and the same values.
 func checkMembers(t *testing.T, obj []byte) {
 	t.Helper()
 	type member struct{ name, value string }
