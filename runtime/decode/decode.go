@@ -316,17 +316,13 @@ func (r *Reader) Fail(at *Loc, msg string) {
 }
 
 // FailProp adds the error msg at property name of at.
-func (r *Reader) FailProp(at *Loc, name, msg string) {
-	if !r.quiet {
-		var buf [128]byte
-		r.c.Add(string(schema.AppendPropertyPath(at.appendPath(buf[:0]), name)), msg)
-	}
-}
+func (r *Reader) FailProp(at *Loc, name, msg string) { failProp(r, at, name, msg) }
 
-// failName is FailProp for a name as read, in the input: the path is
-// the one string made, where a string of the name first would be two
-// (or a copy of the whole input, see text).
-func (r *Reader) failName(at *Loc, name []byte, msg string) {
+// failProp is FailProp for a name given as a string or as its bytes as
+// read (an undeclared member's, see Members.Additional): the path is the
+// one string made, where a string of the name first would be two (or a
+// copy of the whole input, see text).
+func failProp[Name ~string | ~[]byte](r *Reader, at *Loc, name Name, msg string) {
 	if !r.quiet {
 		var buf [128]byte
 		r.c.Add(string(schema.AppendPropertyPath(at.appendPath(buf[:0]), name)), msg)
@@ -812,8 +808,7 @@ func (m *Members) Undeclared() {
 // unevaluatedProperties) false forbids, and skips its value.
 func (m *Members) Additional() {
 	m.note()
-	name := m.Name()
-	m.r.failName(m.at, name, schema.MsgAdditional)
+	failProp(m.r, m.at, m.Name(), schema.MsgAdditional)
 	m.r.Skip()
 }
 
