@@ -487,8 +487,9 @@ func (s *Session) notification(msg jsonrpc.Message) {
 	switch msg.Method {
 	case notificationInitialized:
 		s.mu.Lock()
-		if h := s.handshake.Load(); h.revision != "" { // only after initialize has negotiated
-			s.handshake.Store(&handshakeSeen{revision: h.revision, clientCaps: h.clientCaps, initialized: true})
+		if h := *s.handshake.Load(); h.revision != "" { // only after initialize has negotiated
+			h.initialized = true
+			s.handshake.Store(&h)
 		}
 		s.mu.Unlock()
 	case notificationCancelled:
