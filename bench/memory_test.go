@@ -106,3 +106,57 @@ func rss(b *testing.B, pid int) float64 {
 	b.Fatal("no VmRSS in /proc status")
 	return 0
 }
+
+// BenchmarkHeapInUse makes the resident-memory row's calls (the traced
+// call, corrected and as traced, alternately) to mcpgen served in process
+// over a pipe, with a service's call log, and reads the Go heap in use
+// after two forced collections, once the warm-up's memoryWarmup calls are
+// made and again after memoryCalls. The resident set the row reads also
+// holds what the runtime keeps for itself (stacks, spans, the collector's
+// headroom); this is what the server keeps: growth-KiB and the objects say
+// whether it grows with the calls. It runs the whole sequence once per
+// iteration; run it with -benchtime=1x.
+func BenchmarkHeapInUse(b *testing.B) {
+	var warm, after runtime.MemStats
+	for i := 0; i < b.N; i++ {
+		warm, after = heapInUse(b)
+	}
+	b.ReportMetric(float64(warm.HeapInuse>>10), "warm-heap-KiB")
+	b.ReportMetric(float64(after.HeapInuse>>10), "after-heap-KiB")
+	b.ReportMetric(float64(after.HeapInuse>>10)-float64(warm.HeapInuse>>10), "heap-growth-KiB")
+	b.ReportMetric(float64(warm.HeapObjects), "warm-objects")
+	b.ReportMetric(float64(after.HeapObjects), "after-objects")
+}
+
+// heapInUse serves one connection through the sequence and returns the
+// heap's statistics after the warm-up and at the end.
+func heapInUse(b *testing.B) (warm, after runtime.MemStats) {
+	srv := newLoggedBankServer(b, serviceLog(b))
+	defer srv.Close()
+	c := dial(serveMcpgen(srv, investigator))
+	defer c.close()
+	if err := c.handshake(); err != nil {
+		b.Fatal(err)
+	}
+	valid := callRequest(1, "payments.lookup", lookupV2Valid)
+	invalid := callRequest(2, "payments.lookup", lookupInvalid)
+	settled := func(ms *runtime.MemStats) {
+		runtime.GC()
+		runtime.GC() // the first may leave what finalizers and pools freed
+		runtime.ReadMemStats(ms)
+	}
+	for i := range memoryCalls {
+		line := valid
+		if i%2 == 1 {
+			line = invalid
+		}
+		if _, err := c.roundTrip(line); err != nil {
+			b.Fatal(err)
+		}
+		if i+1 == memoryWarmup {
+			settled(&warm)
+		}
+	}
+	settled(&after)
+	return warm, after
+}
