@@ -382,25 +382,39 @@ type paramMember struct {
 
 // members are the members of one JSON object the server reads: those whose
 // names are registered with jsonrpc.RegisterNames, each value's text a
-// slice of the object's.
+// slice of the object's. The first few are kept in place, the rest (rarely
+// any) in more: a reading holds no pointer into itself, so that it is
+// copied as a value (see HandleIncoming) and stays where it is declared.
 type members struct {
-	list   []paramMember
-	inline [4]paramMember // list's storage for the usual few
+	first [4]paramMember
+	n     int // how many of first are set
+	more  []paramMember
 }
 
 // split reads the object raw's registered members into m.
 func (m *members) split(raw json.RawMessage) {
-	m.list = m.inline[:0]
+	m.n, m.more = 0, nil
 	jsonrpc.EachMember(raw, func(name []byte, value json.RawMessage) {
-		if known, ok := jsonrpc.Lookup(name); ok {
-			m.list = append(m.list, paramMember{name: known, value: value})
+		known, ok := jsonrpc.Lookup(name)
+		switch {
+		case !ok:
+		case m.n < len(m.first):
+			m.first[m.n] = paramMember{name: known, value: value}
+			m.n++
+		default:
+			m.more = append(m.more, paramMember{name: known, value: value})
 		}
 	})
 }
 
 // member returns a member's JSON text, nil when absent.
 func (m *members) member(name string) json.RawMessage {
-	for _, e := range m.list {
+	for _, e := range m.first[:m.n] {
+		if e.name == name {
+			return e.value
+		}
+	}
+	for _, e := range m.more {
 		if e.name == name {
 			return e.value
 		}

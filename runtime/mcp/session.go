@@ -79,6 +79,9 @@ type flight struct {
 	// settles it (see watch). Nil for HandleMessage, whose goroutine
 	// returns the answer itself.
 	sink answerSink
+	// paramsRead says req.params holds the transport's reading of msg's
+	// params (see HandleIncoming), which dispatch then does not make.
+	paramsRead bool
 
 	// handling is the tools/call whose handler is running: while it is
 	// set, the call can be answered before its handler returns.
@@ -282,11 +285,27 @@ func (s *Session) HandleBatch(ctx context.Context, raw []byte) []byte {
 // (gate 1 passed), so that one that reads the message to route it does not
 // decode it twice.
 func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte {
+	return s.handle(ctx, msg, nil)
+}
+
+// HandleIncoming is HandleMessage for a message the transport has read
+// the params of to route it: dispatch takes in's reading of them.
+func (s *Session) HandleIncoming(ctx context.Context, in *Incoming) []byte {
+	return s.handle(ctx, in.Message, &in.params)
+}
+
+// handle serves msg on this goroutine; read is its params' reading when
+// the transport made one, nil when dispatch is to make it.
+func (s *Session) handle(ctx context.Context, msg jsonrpc.Message, read *params) []byte {
 	spare := spareRequests.Get().(*inflight)
 	now, f := s.start(ctx, msg, spare)
 	if f == nil {
 		spareRequests.Put(spare) // not taken
 		return now
+	}
+	if read != nil {
+		f.req.params = *read
+		f.paramsRead = true
 	}
 	rep, _ := f.settle(s.run(f))
 	out := rep.bytes()
@@ -518,8 +537,16 @@ func (s *Session) notification(msg jsonrpc.Message) {
 func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	msg := f.msg
 	r := &f.req
-	*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
-	r.params.parse(msg.Params)
+	if f.paramsRead {
+		// HandleIncoming put the transport's reading in r.params: the
+		// request is set anew around it.
+		read := r.params
+		*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
+		r.params = read
+	} else {
+		*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
+		r.params.parse(msg.Params)
+	}
 	if stateless, _ := r.params.era(msg.Method); stateless {
 		rev, caps, err := statelessRevision(&r.params)
 		if err != nil {
@@ -620,14 +647,38 @@ func UnsupportedProtocolVersionError(requested string) *jsonrpc.Error {
 	}
 }
 
-// StatelessRequest reads, without dispatching or decoding anything, what a
-// transport needs to route a request: whether dispatch serves it in the
-// stateless era (the rule params.era applies, see Revision) and the
-// protocol version its _meta names ("" when absent or not a string).
-func StatelessRequest(method string, rawParams json.RawMessage) (stateless bool, version string) {
-	var p params
-	p.parse(rawParams)
-	return p.era(method)
+// Incoming is a decoded message (gate 1 passed) with its params read once:
+// what a transport reads of a request to route it (its era, the protocol
+// version its _meta names, the name it calls) and what dispatch reads to
+// serve it. A transport that routes by the params hands the same Incoming
+// to Session.HandleIncoming, so that they are not walked a second time.
+//
+// The zero Incoming is not ready; Read fills it. It refers to the
+// message's text.
+type Incoming struct {
+	Message jsonrpc.Message
+	params  params
+}
+
+// Read reads msg's params, without dispatching or decoding anything.
+func (in *Incoming) Read(msg jsonrpc.Message) {
+	in.Message = msg
+	in.params = params{}
+	in.params.parse(msg.Params)
+}
+
+// Stateless says whether dispatch serves the request in the stateless era
+// (the rule params.era applies, see Revision), and version is the protocol
+// version its _meta names ("" when absent or not a string).
+func (in *Incoming) Stateless() (stateless bool, version string) {
+	return in.params.era(in.Message.Method)
+}
+
+// String returns a string member of the params, one of those the server
+// reads ("name", "uri", ...: see the names registered in this package's
+// init); ok is false when it is absent or not a string.
+func (in *Incoming) String(name string) (value string, ok bool) {
+	return in.params.str(name)
 }
 
 // MaxCapabilitiesBytes bounds the capabilities an initialize request may

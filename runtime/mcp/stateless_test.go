@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
@@ -215,5 +216,51 @@ func TestListenNeedsANotificationSink(t *testing.T) {
 	got := sess.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+statelessMeta+`,"notifications":{}}}`))
 	if code(t, string(got)) != "-32603" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// A transport that reads the params to route a message (mcp.Incoming) and
+// hands its reading to dispatch gets the answer the message alone gets:
+// dispatch serves from the reading as it would from its own.
+func TestIncomingIsServedAsItsMessage(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	ctx := context.Background()
+	byMessage := b.srv.NewSession(investigator, nil)
+	byIncoming := b.srv.NewSession(investigator, nil)
+	call := func(id, params string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{` + params + `}}`
+	}
+	for _, c := range []struct {
+		line      string
+		stateless bool
+		name      string
+	}{
+		{call("1", `"name":"payments.lookup","arguments":{"reference":"PMT-771"},`+statelessMeta), true, "payments.lookup"},
+		{call("2", `"name":"payments.lookup","arguments":{"reference":"nope"},`+statelessMeta), true, "payments.lookup"},
+		// More members the server reads than a reading keeps in place.
+		{call("3", `"cursor":"c","uri":"u","level":"info","requestId":7,"name":"payments.lookup","arguments":{"reference":"PMT-772"},`+statelessMeta), true, "payments.lookup"},
+		{call("4", `"name":"payments.lookup","_meta":[]`), false, "payments.lookup"},
+		{`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{` + statelessMeta + `}}`, true, ""},
+		{`{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`, false, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, false, ""},
+		{call("7", `"name":"payments.lookup","arguments":{"reference":"PMT-773"}`), false, "payments.lookup"},
+		{call("8", `"name":"payments.lookup","arguments":{"reference":"PMT-774"},"_meta":{"progressToken":"p"}`), false, "payments.lookup"},
+	} {
+		msg, rpcErr := jsonrpc.Decode([]byte(c.line))
+		if rpcErr != nil {
+			t.Fatalf("%s: %v", c.line, rpcErr)
+		}
+		var in mcp.Incoming
+		in.Read(msg)
+		if stateless, _ := in.Stateless(); stateless != c.stateless {
+			t.Errorf("%s: stateless %v, want %v", c.line, stateless, c.stateless)
+		}
+		if name, _ := in.String("name"); name != c.name {
+			t.Errorf("%s: name %q, want %q", c.line, name, c.name)
+		}
+		want := string(byMessage.HandleMessage(ctx, msg))
+		if got := string(byIncoming.HandleIncoming(ctx, &in)); got != want {
+			t.Errorf("%s:\nincoming %s\n message %s", c.line, got, want)
+		}
 	}
 }

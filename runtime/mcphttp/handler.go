@@ -747,14 +747,18 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		writeError(w, http.StatusBadRequest, msg.ID, rpcErr)
 		return ""
 	}
-	stateless, bodyVersion := mcp.StatelessRequest(msg.Method, msg.Params)
+	// The params are read once, here: to route the message, and for
+	// dispatch (HandleIncoming).
+	var in mcp.Incoming
+	in.Read(msg)
+	stateless, bodyVersion := in.Stateless()
 	if rev, ok := mcp.ParseRevision(r.Header.Get(HeaderProtocolVersion)); ok && rev.Stateless() {
 		stateless = true
 	}
 	if stateless {
-		h.postStateless(w, r, p, msg, bodyVersion, acc, a)
+		h.postStateless(w, r, p, &in, bodyVersion, acc, a)
 	} else {
-		h.postHandshake(w, r, p, msg, acc, a)
+		h.postHandshake(w, r, p, &in, acc, a)
 	}
 	return msg.Method
 }
@@ -778,7 +782,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 
 // postStateless serves a request of the stateless era on a session of its
 // own.
-func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, bodyVersion string, acc acceptance, a *admission) {
+func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate.Principal, in *mcp.Incoming, bodyVersion string, acc acceptance, a *admission) {
+	msg := in.Message
 	if !msg.IsRequest() {
 		// The era defines no notification over HTTP (closing a response
 		// is what cancels its request), and its server sends no request
@@ -786,7 +791,7 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if e := checkStatelessHeaders(r.Header, msg, bodyVersion); e != nil {
+	if e := checkStatelessHeaders(r.Header, in, bodyVersion); e != nil {
 		writeError(w, http.StatusBadRequest, msg.ID, e)
 		return
 	}
@@ -817,7 +822,7 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 	if h.opts.Stateless {
 		ctx = mcp.WithStatelessOnly(ctx)
 	}
-	out := sess.HandleMessage(ctx, msg)
+	out := sess.HandleIncoming(ctx, in)
 	h.untrack(sess)
 	sess.Close()
 	rep.finish(status, out)
@@ -844,7 +849,8 @@ func (h *Handler) untrack(s *mcp.Session) {
 
 // postHandshake serves a message of the handshake era on its session, or
 // opens one (initialize), admitted as a.
-func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate.Principal, msg jsonrpc.Message, acc acceptance, a *admission) {
+func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate.Principal, in *mcp.Incoming, acc acceptance, a *admission) {
+	msg := in.Message
 	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
 		if _, known := mcp.ParseRevision(v); !known {
 			writeError(w, http.StatusBadRequest, answerID(msg), unsupportedHeader(v))
@@ -852,12 +858,12 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 		}
 	}
 	if h.opts.Stateless {
-		writeError(w, http.StatusBadRequest, answerID(msg), statelessOnly(msg))
+		writeError(w, http.StatusBadRequest, answerID(msg), statelessOnly(in))
 		return
 	}
 	if msg.Method == methodInitialize && msg.IsRequest() {
 		s := h.newSession(p)
-		out := s.mcp.HandleMessage(r.Context(), msg)
+		out := s.mcp.HandleIncoming(r.Context(), in)
 		if isResult(out) {
 			if err := h.register(s); err != nil {
 				s.close()
@@ -906,7 +912,7 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	}
 	if !acc.sse || !s.polls() {
 		defer stop()
-		rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, msg))
+		rep.finish(http.StatusOK, s.mcp.HandleIncoming(ctx, in))
 		return
 	}
 	// The server may close the response for the client to poll: the
@@ -996,9 +1002,9 @@ func (h *Handler) postBatch(w http.ResponseWriter, r *http.Request, s *session, 
 
 // statelessOnly is a stateless handler's answer to a handshake-era
 // message: initialize learns the revisions it may use instead.
-func statelessOnly(msg jsonrpc.Message) *jsonrpc.Error {
-	if msg.Method == methodInitialize {
-		requested, _ := stringMember(msg.Params, "protocolVersion")
+func statelessOnly(in *mcp.Incoming) *jsonrpc.Error {
+	if in.Message.Method == methodInitialize {
+		requested, _ := in.String("protocolVersion")
 		return mcp.UnsupportedProtocolVersionError(requested)
 	}
 	return jsonrpc.NewError(jsonrpc.CodeHeaderMismatch, "this server is stateless: every request must carry the "+

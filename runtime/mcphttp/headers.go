@@ -2,7 +2,6 @@ package mcphttp
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,7 +16,8 @@ import (
 // It returns nil when they are in order, -32022 when they agree on a
 // revision this server does not serve statelessly, and -32020
 // (HeaderMismatch) otherwise.
-func checkStatelessHeaders(h http.Header, msg jsonrpc.Message, bodyVersion string) *jsonrpc.Error {
+func checkStatelessHeaders(h http.Header, in *mcp.Incoming, bodyVersion string) *jsonrpc.Error {
+	msg := in.Message
 	version := h.Get(HeaderProtocolVersion)
 	switch {
 	case version == "":
@@ -49,7 +49,7 @@ func checkStatelessHeaders(h http.Header, msg jsonrpc.Message, bodyVersion strin
 	if !ok {
 		return mismatch(HeaderName + " header value " + quote(raw) + " is not valid base64")
 	}
-	if body, _ := stringMember(msg.Params, field); body != name {
+	if body, _ := in.String(field); body != name {
 		return mismatch(HeaderName + " header value " + quote(name) + " does not match params." + field + " " + quote(body))
 	}
 	return nil
@@ -105,20 +105,6 @@ func decodeHeaderValue(v string) (string, bool) {
 	}
 	b, err := base64.StdEncoding.DecodeString(v[len(prefix) : len(v)-len(suffix)])
 	return string(b), err == nil
-}
-
-// stringMember returns a string member of the params of a message
-// jsonrpc.Decode accepted; ok is false when it is absent or not a string.
-// The params were read strictly with the message, so they are walked, not
-// checked again: checking them (ForEachMember) read every byte of a
-// call's arguments once more, a microsecond of a stateless call.
-func stringMember(params json.RawMessage, name string) (value string, ok bool) {
-	jsonrpc.EachMember(params, func(n []byte, v json.RawMessage) {
-		if string(n) == name {
-			value, ok = jsonrpc.Unquote(v)
-		}
-	})
-	return value, ok
 }
 
 // acceptance is what an Accept header admits of the two answer forms.
