@@ -82,6 +82,12 @@ type flight struct {
 	// paramsRead says req.params holds the transport's reading of msg's
 	// params (see HandleIncoming), which dispatch then does not make.
 	paramsRead bool
+	// answerTo is where ServeIncoming's request is answered (the sink is
+	// then the writerSink). Such a request has no lane: invoke watches its
+	// context while its handler runs, and early waits for an answer given
+	// early (see inflight.watchHandler).
+	answerTo AnswerWriter
+	early    sync.WaitGroup
 
 	// handling is the tools/call whose handler is running: while it is
 	// set, the call can be answered before its handler returns.
@@ -289,9 +295,84 @@ func (s *Session) HandleMessage(ctx context.Context, msg jsonrpc.Message) []byte
 }
 
 // HandleIncoming is HandleMessage for a message the transport has read
-// the params of to route it: dispatch takes in's reading of them.
+// the params of to route it: dispatch takes in's reading of them. See
+// ServeIncoming, which serves a tool call without a goroutine of its own.
 func (s *Session) HandleIncoming(ctx context.Context, in *Incoming) []byte {
 	return s.handle(ctx, in.Message, &in.params)
+}
+
+// An AnswerWriter takes the answer of a request ServeIncoming serves. The
+// answer is handed over: the server keeps no reference to it. early says
+// it is given while the request's handler still runs (its context ended,
+// see Handler), from a goroutine of the server's: the transport sends it
+// at once, not when ServeIncoming returns.
+type AnswerWriter interface {
+	WriteAnswer(answer []byte, early bool)
+}
+
+// ServeIncoming serves in on this goroutine, a tool call's handler
+// included, and writes its answer, when it has one, to w: when it is
+// done, from this goroutine, or, when a tool call's context ends while its
+// handler runs, at that moment with a failure (see Handler), from another
+// goroutine. ServeIncoming returns once the request is done, its handler
+// returned, and w written to if it is; w is not written to after that.
+//
+// It is HandleIncoming without a goroutine per tool call: HandleIncoming
+// must return the answer itself, so it runs a handler on a goroutine of
+// its own and waits for whichever comes first, the handler or the
+// context's end; handing a call to another core and back cost a third of
+// an HTTP call's time in process.
+func (s *Session) ServeIncoming(ctx context.Context, in *Incoming, w AnswerWriter) {
+	spare := spareRequests.Get().(*inflight)
+	now, f := s.start(ctx, in.Message, spare)
+	if f == nil {
+		spareRequests.Put(spare) // not taken
+		if now != nil {
+			w.WriteAnswer(now, false)
+		}
+		return
+	}
+	f.req.params, f.paramsRead = in.params, true
+	f.answerTo, f.sink = w, (*writerSink)(f)
+	f.do()
+	// The handler has returned and any early answer is written (see
+	// watchHandler): nothing refers to f any more.
+	*f = inflight{}
+	spareRequests.Put(f)
+}
+
+// writerSink delivers a request's answer to its AnswerWriter (see
+// ServeIncoming).
+type writerSink inflight
+
+func (w *writerSink) deliver(r reply) {
+	if b := r.bytes(); b != nil {
+		// A handler still running is what abandon answers early; invoke
+		// clears handling before a request answers by itself.
+		w.answerTo.WriteAnswer(b, w.handling.Load() != nil)
+	}
+}
+
+// watchHandler watches the context of the tool call f runs, which
+// ServeIncoming serves, while its handler runs: if it ends, the call is
+// answered at once (inflight.abandon), as a lane's watch does for a
+// stream's request. endWatch ends the watch.
+func (f *inflight) watchHandler() (stop func() bool) {
+	f.early.Add(1)
+	return context.AfterFunc(f.req.ctx, f.abandonEarly)
+}
+
+func (f *inflight) abandonEarly() {
+	defer f.early.Done()
+	f.abandon(&f.req)
+}
+
+// endWatch ends watchHandler's watch, waiting for an answer being given.
+func (f *inflight) endWatch(stop func() bool) {
+	if stop() {
+		f.early.Done() // abandonEarly is never to run
+	}
+	f.early.Wait()
 }
 
 // handle serves msg on this goroutine; read is its params' reading when

@@ -3,9 +3,11 @@ package mcp_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -227,6 +229,7 @@ func TestIncomingIsServedAsItsMessage(t *testing.T) {
 	ctx := context.Background()
 	byMessage := b.srv.NewSession(investigator, nil)
 	byIncoming := b.srv.NewSession(investigator, nil)
+	byServe := b.srv.NewSession(investigator, nil)
 	call := func(id, params string) string {
 		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{` + params + `}}`
 	}
@@ -262,5 +265,75 @@ func TestIncomingIsServedAsItsMessage(t *testing.T) {
 		if got := string(byIncoming.HandleIncoming(ctx, &in)); got != want {
 			t.Errorf("%s:\nincoming %s\n message %s", c.line, got, want)
 		}
+		var w answerLog
+		byServe.ServeIncoming(ctx, &in, &w)
+		if got := strings.Join(w.list, "\n"); got != want || w.early != 0 {
+			t.Errorf("%s:\nserved %s (%d early)\nmessage %s", c.line, got, w.early, want)
+		}
+	}
+}
+
+// answerLog is an mcp.AnswerWriter that keeps what it is given.
+type answerLog struct {
+	mu    sync.Mutex
+	list  []string
+	early int
+	got   chan struct{} // when not nil, signalled on each answer
+}
+
+func (w *answerLog) WriteAnswer(answer []byte, early bool) {
+	w.mu.Lock()
+	w.list = append(w.list, string(answer))
+	if early {
+		w.early++
+	}
+	w.mu.Unlock()
+	if w.got != nil {
+		w.got <- struct{}{}
+	}
+}
+
+// A tool call served by ServeIncoming, whose handler overruns its
+// deadline, is answered at the deadline, early, from another goroutine,
+// while the handler still runs; ServeIncoming returns when the handler
+// does, and nothing more is written.
+func TestServeIncomingAnswersAnOverrunningCallAtItsDeadline(t *testing.T) {
+	b := newBank(t, mcp.Options{CallTimeout: 50 * time.Millisecond})
+	started, release := make(chan struct{}), make(chan struct{})
+	b.bind(t, freeTool("linger", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		close(started)
+		<-release // ignores its deadline
+		return mcp.TextResult("late"), nil
+	})
+	sess := b.srv.NewSession(investigator, nil)
+	msg, rpcErr := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"linger","arguments":{},` + statelessMeta + `}}`))
+	if rpcErr != nil {
+		t.Fatal(rpcErr)
+	}
+	var in mcp.Incoming
+	in.Read(msg)
+	w := &answerLog{got: make(chan struct{}, 2)}
+	returned := make(chan struct{})
+	go func() {
+		defer close(returned)
+		sess.ServeIncoming(context.Background(), &in, w)
+	}()
+	<-started
+	select {
+	case <-w.got:
+	case <-time.After(deadlockGuard):
+		t.Fatal("the overrunning call was not answered at its deadline")
+	}
+	select {
+	case <-returned:
+		t.Fatal("ServeIncoming returned while the handler runs")
+	default:
+	}
+	close(release)
+	<-returned
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.list) != 1 || w.early != 1 || jget(t, w.list[0], "result", "content", 0, "text") != "tool failed: deadline exceeded" {
+		t.Errorf("answerLog %q, %d early", w.list, w.early)
 	}
 }

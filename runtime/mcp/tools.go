@@ -732,10 +732,11 @@ func successorMeta(spec estate.ToolSpec, meta map[string]any) map[string]any {
 // context has ended already is answered so at once, and its handler still
 // runs, to a result that goes nowhere.
 //
-// A request a stream serves runs its handler on this goroutine: the
-// request's watch answers early, by way of its sink. HandleMessage's
-// goroutine must return the answer itself, so it runs the handler on
-// another goroutine and waits for whichever comes first.
+// A request a stream or ServeIncoming serves runs its handler on this
+// goroutine: the request's watch (its lane's, or watchHandler) answers
+// early, by way of its sink. HandleMessage's goroutine must return the
+// answer itself, so it runs the handler on another goroutine and waits for
+// whichever comes first.
 func (s *Server) invoke(r *request, h Handler) *Result {
 	f := r.flight
 	if f.sink == nil {
@@ -751,6 +752,11 @@ func (s *Server) invoke(r *request, h Handler) *Result {
 	}
 	f.handling.Store(r)
 	defer f.handling.Store(nil)
+	if f.answerTo != nil {
+		// No lane watches a request ServeIncoming serves: it is watched
+		// here, while its handler runs.
+		defer f.endWatch(f.watchHandler())
+	}
 	if r.ctx.Err() != nil {
 		f.abandon(r)
 	}

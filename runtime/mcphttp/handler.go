@@ -822,10 +822,11 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 	if h.opts.Stateless {
 		ctx = mcp.WithStatelessOnly(ctx)
 	}
-	out := sess.HandleIncoming(ctx, in)
+	rep.status = status
+	sess.ServeIncoming(ctx, in, rep)
 	h.untrack(sess)
 	sess.Close()
-	rep.finish(status, out)
+	rep.finish(status, nil) // when the request was not answered
 }
 
 // track registers a stateless request's session, so that Close can end
@@ -912,7 +913,9 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	}
 	if !acc.sse || !s.polls() {
 		defer stop()
-		rep.finish(http.StatusOK, s.mcp.HandleIncoming(ctx, in))
+		rep.status = http.StatusOK
+		s.mcp.ServeIncoming(ctx, in, rep)
+		rep.finish(http.StatusOK, nil) // when the request was not answered
 		return
 	}
 	// The server may close the response for the client to poll: the

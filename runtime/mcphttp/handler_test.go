@@ -669,3 +669,95 @@ func TestCORS(t *testing.T) {
 		t.Errorf("a 401 to the console: %d %v", r.status, r.header)
 	}
 }
+
+// A tool call whose handler overruns its deadline is answered at the
+// deadline, over the connection, while the handler still runs: the
+// answer is written and flushed from the server's watch, not when the
+// request's goroutine returns, and the connection is not offered for the
+// next request (its goroutine is still the handler's). Both eras; JSON
+// answers (read whole: the body must be complete) and event streams (read
+// to the answer's event).
+func TestOverrunningCallIsAnsweredAtItsDeadline(t *testing.T) {
+	srv, err := mcp.NewServer(mcp.Options{Name: "payments", Version: "1.0.0", CallTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	started, release := make(chan struct{}, 4), make(chan struct{})
+	err = srv.Bind(estate.ToolSpec{
+		Name: "status.linger", Version: estate.MustParseVersion("1.0.0"), Title: "Linger", Description: "Ignores its deadline.",
+		InputSchema: schema.MustParseJSON(`{"type":"object"}`), SideEffect: estate.Read, DataClassification: estate.Public, Owner: "ops",
+	}, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
+		started <- struct{}{}
+		<-release
+		return mcp.TextResult("late"), nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := endpoint(t, srv, mcphttp.Options{Authenticator: tokens{}})
+	defer close(release)
+
+	stateless := map[string]string{mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "tools/call", mcphttp.HeaderName: "status.linger"}
+	statelessCall := `{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"status.linger","arguments":{},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	id := open(t, url, map[string]string{"Authorization": "Bearer inv"})
+	session := map[string]string{mcphttp.HeaderSessionID: id, mcphttp.HeaderProtocolVersion: "2025-11-25"}
+	sessionCall := `{"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"status.linger","arguments":{}}}`
+	type answer struct {
+		contentType, text string
+		closes            bool // the server closes the connection after it
+		err               error
+	}
+	post := func(accept string, headers map[string]string, body string) (a answer) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer inv")
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", accept)
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return answer{err: err}
+		}
+		defer res.Body.Close()
+		a.contentType, a.closes = res.Header.Get("Content-Type"), res.Close
+		if a.contentType == "application/json" {
+			b, err := io.ReadAll(res.Body)
+			a.text, a.err = string(b), err
+			return a
+		}
+		br := bufio.NewReader(res.Body)
+		for !strings.HasPrefix(a.text, "data: ") && a.err == nil {
+			a.text, a.err = br.ReadString('\n')
+		}
+		return a
+	}
+	for _, c := range []struct {
+		era, accept string
+		headers     map[string]string
+		body        string
+	}{
+		{"stateless", "application/json", stateless, statelessCall},
+		{"stateless", "text/event-stream", stateless, statelessCall},
+		{"handshake", "application/json", session, sessionCall},
+		{"handshake", "application/json, text/event-stream", session, sessionCall},
+	} {
+		got := make(chan answer, 1)
+		go func() { got <- post(c.accept, c.headers, c.body) }()
+		<-started
+		var a answer
+		select {
+		case a = <-got:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s, %s: no answer while the handler runs", c.era, c.accept)
+		}
+		if a.err != nil || !strings.HasPrefix(c.accept, a.contentType) || !strings.Contains(a.text, "tool failed: deadline exceeded") {
+			t.Errorf("%s, %s: %v %s %s", c.era, c.accept, a.err, a.contentType, a.text)
+		}
+		if a.contentType == "application/json" && !a.closes {
+			t.Errorf("%s, %s: the connection is offered for the next request", c.era, c.accept)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -134,6 +135,8 @@ type reply struct {
 	events   *eventStream // the resumable stream, once started
 	conn     *sseStream   // the response's own connection to events
 	finished bool
+	// status is what WriteAnswer answers with (see finish).
+	status int
 }
 
 func newReply(w http.ResponseWriter, acc acceptance, keepAlive time.Duration) *reply {
@@ -189,12 +192,39 @@ func (r *reply) poll() bool {
 	return true
 }
 
+// WriteAnswer finishes the reply with a request's answer and r.status: the
+// reply is the request's mcp.AnswerWriter (see Session.ServeIncoming). An
+// early answer is flushed: the handler still runs on the goroutine whose
+// return would otherwise send it.
+func (r *reply) WriteAnswer(answer []byte, early bool) {
+	if early {
+		// The connection is the handler's until it returns: a client
+		// that sent its next request on it would wait that long.
+		r.mu.Lock()
+		if !r.finished && r.stream == nil && r.events == nil {
+			r.w.Header().Set("Connection", "close")
+		}
+		r.mu.Unlock()
+	}
+	r.finish(r.status, answer)
+	if early {
+		_ = http.NewResponseController(r.w).Flush()
+	}
+}
+
 // finish writes the answer (nil when there is none: the request was
 // cancelled, answered 204, or a batch answered nothing, answered 202 when
 // status says so) and ends the response, or, once the response is closed
 // for polling, the stream a client reconnects to.
+//
+// Only the first call writes: a request answered early (mcp.AnswerWriter)
+// is finished again, with nothing, when it is done.
 func (r *reply) finish(status int, out []byte) {
 	r.mu.Lock()
+	if r.finished {
+		r.mu.Unlock()
+		return
+	}
 	r.finished = true
 	if r.sess != nil && r.events == nil && !r.acc.json && out != nil {
 		r.eventsLocked()
@@ -214,7 +244,11 @@ func (r *reply) finish(status int, out []byte) {
 	case out == nil:
 		r.w.WriteHeader(http.StatusNoContent)
 	case r.acc.json:
-		r.w.Header().Set("Content-Type", "application/json")
+		// The length lets a client read an answer given early (see
+		// WriteAnswer) before the response ends.
+		h := r.w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(len(out)))
 		r.w.WriteHeader(status)
 		_, _ = r.w.Write(out)
 	default:
