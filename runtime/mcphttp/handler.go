@@ -713,7 +713,9 @@ func methodNotAllowed(w http.ResponseWriter) {
 
 // post serves one JSON-RPC message, admitted as a.
 func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principal, a *admission) string {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	// The usual value is taken as it is; any other is parsed (a
+	// charset parameter, another case).
+	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			writeError(w, http.StatusUnsupportedMediaType, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the body must be application/json"))
 			return ""

@@ -117,7 +117,7 @@ func parseAccept(values []string) acceptance {
 	}
 	var a acceptance
 	for _, v := range values {
-		for _, item := range strings.Split(v, ",") {
+		for item := range strings.SplitSeq(v, ",") {
 			mt, _, _ := strings.Cut(item, ";")
 			switch strings.ToLower(strings.TrimSpace(mt)) {
 			case "*/*":
