@@ -197,6 +197,7 @@ func (r *results) print(w io.Writer) {
 	r.processRow(t)
 	r.callLogRows(t)
 	r.httpRows(t)
+	r.httpHandlerRows(t)
 	r.listRows(t)
 	r.scaleRows(t)
 	r.pageRow(t)
@@ -474,6 +475,36 @@ func (r *results) httpRows(t *table) {
 		t.row("tools/call over Streamable HTTP, official Go SDK client, "+c.label,
 			fmt.Sprintf("stateful %s; stateless %s", r.httpFigures(stateful), r.httpFigures(stateless)),
 			ba.label+" "+r.httpFigures(ba.name), ratio, "none: what a user sees", "—")
+	}
+}
+
+// httpHandlerRows are the HTTP row's call through each handler in
+// process, no connection (BenchmarkHTTPHandler): what the server itself
+// costs a call, against mcp-go's handler, and above the bare handler's
+// (reading the body, writing a fixed answer) beside the stdio call's
+// server part. No goal of their own: they explain the loopback rows, whose
+// clients, sockets and net/http serving take most of a call.
+func (r *results) httpHandlerRows(t *table) {
+	const anchorName, floor = "HTTPHandler/impl=mcpgo", "HTTPHandler/impl=bare-post"
+	a, f := r.get(anchorName, "sec/op"), r.get(floor, "sec/op")
+	for _, impl := range []struct{ name, mode string }{{"mcpgen", "stateful"}, {"mcpgen-stateless", "stateless"}} {
+		name := "HTTPHandler/impl=" + impl.name
+		m := r.get(name, "sec/op")
+		if !m.ok() {
+			continue
+		}
+		q := r.perRound("sec/op", quotient, anchorName, name)
+		figure := dur(m)
+		if f.ok() {
+			above := r.perRound("sec/op", func(v ...float64) float64 { return v[0] - v[1] }, name, floor)
+			figure += fmt.Sprintf("; %s above the bare handler's", ns(above.center*1e9))
+			if stdio := r.stdioServer(); stdio > 0 {
+				figure += fmt.Sprintf(" (the stdio call's server part: %s)", ns(stdio*1e9))
+			}
+		}
+		t.row(fmt.Sprintf("tools/call through the HTTP handler in process, %s", impl.mode),
+			figure, fmt.Sprintf("mcp-go %s; bare handler %s", dur(a), dur(f)),
+			q.times(1), "none: the server's part of the HTTP rows", "—")
 	}
 }
 
