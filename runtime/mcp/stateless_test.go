@@ -337,3 +337,54 @@ func TestServeIncomingAnswersAnOverrunningCallAtItsDeadline(t *testing.T) {
 		t.Errorf("answerLog %q, %d early", w.list, w.early)
 	}
 }
+
+// FuzzIncoming: whatever message a transport reads, serving it from its
+// reading (HandleIncoming, ServeIncoming) answers as serving the message
+// alone does, on sessions in the same state.
+func FuzzIncoming(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"},` + statelessMeta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-1"},"_meta":{"version":"^1","schemaHash":"x"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"c","uri":"u","level":"info","requestId":7,` + statelessMeta + `}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"investigate","arguments":{"reference":1}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"_meta":[]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	srv, err := mcp.NewServer(mcp.Options{Prompts: []mcp.Prompt{investigatePrompt}, Resources: []mcp.Resource{holdPolicy}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv.Bind(lookupSpec("1.0.0", lookupSchema), mcp.Tool{Handler: func(_ mcpCtx, c *mcp.Call) (*mcp.Result, error) {
+		return mcp.TextResult(string(c.Raw)), nil
+	}})
+	ctx := context.Background()
+	session := func() *mcp.Session {
+		s := srv.NewSession(investigator, func([]byte) {})
+		s.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`))
+		s.Handle(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+		return s
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		msg, rpcErr := jsonrpc.Decode(data)
+		if rpcErr != nil || msg.Method == "subscriptions/listen" {
+			return // refused before any reading; a listen request waits for its end
+		}
+		byMessage, byIncoming, byServe := session(), session(), session()
+		defer byMessage.Close()
+		defer byIncoming.Close()
+		defer byServe.Close()
+		var in mcp.Incoming
+		in.Read(msg)
+		want := string(byMessage.HandleMessage(ctx, msg))
+		if got := string(byIncoming.HandleIncoming(ctx, &in)); got != want {
+			t.Fatalf("incoming %s\nmessage %s", got, want)
+		}
+		var w answerLog
+		byServe.ServeIncoming(ctx, &in, &w)
+		if got := strings.Join(w.list, "\n"); got != want || w.early != 0 {
+			t.Fatalf("served %s (%d early)\nmessage %s", got, w.early, want)
+		}
+	})
+}
