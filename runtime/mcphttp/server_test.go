@@ -190,3 +190,53 @@ func TestShutdownAnswersAHandlerThatWaitsOnItsContext(t *testing.T) {
 		t.Errorf("the stuck call was not answered: %d %q", r.status, r.raw)
 	}
 }
+
+// A handler that ignores its context still has its request answered at
+// the drain, before the connection closes; the handler keeps its
+// connection until it returns, so Serve returns at the shutdown's
+// timeout, having closed what remained.
+func TestShutdownAnswersAHandlerThatIgnoresItsContext(t *testing.T) {
+	srv := newMCPServer(t)
+	started, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	err := srv.Bind(estate.ToolSpec{
+		Name: "stuck.op", Version: estate.MustParseVersion("1.0.0"), Title: "Stuck", Description: "Ignores its context.",
+		InputSchema: schema.MustParseJSON(`{"type":"object"}`), SideEffect: estate.Read, DataClassification: estate.Public, Owner: "ops",
+	}, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
+		close(started)
+		<-release
+		return mcp.TextResult("late"), nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop := serve(t, srv, mcphttp.Config{InsecureDev: true, ShutdownTimeout: time.Second,
+		Handler: mcphttp.Options{Authenticator: auth.Static{Principal: investigator}}})
+	url := base + "/mcp"
+	id := open(t, url, nil)
+	answered := make(chan response, 1)
+	go func() {
+		answered <- do(t, http.MethodPost, url, map[string]string{mcphttp.HeaderSessionID: id},
+			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"stuck.op","arguments":{}}}`)
+	}()
+	<-started
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	var r response
+	select {
+	case r = <-answered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stuck call was never answered")
+	}
+	if r.status != 200 || !strings.Contains(r.raw, `"isError":true`) || !strings.Contains(r.raw, `"id":9`) {
+		t.Errorf("the stuck call was not answered: %d %q", r.status, r.raw)
+	}
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return: the shutdown waited for the handler")
+	}
+}
