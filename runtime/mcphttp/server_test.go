@@ -147,21 +147,17 @@ func TestServerGracefulShutdown(t *testing.T) {
 	}
 }
 
-// A handler still running when the grace period is nearly over sees its
-// context end, so its request is answered (a cancelled call is an isError
-// result) before the server closes the connection — in the handshake era,
-// where a dropped client does not cancel a request, too.
-func TestShutdownAnswersAHandlerThatWaitsOnItsContext(t *testing.T) {
+// shutDownDuringCall serves a server whose tool stuck.op runs h, calls it
+// in the handshake era, and shuts the server down once started is
+// closed (h closes it). The call must be answered, as a failure; it
+// returns the channel Serve's result comes on.
+func shutDownDuringCall(t *testing.T, description string, h mcp.Handler, started <-chan struct{}) <-chan error {
+	t.Helper()
 	srv := newMCPServer(t)
-	started := make(chan struct{})
 	err := srv.Bind(estate.ToolSpec{
-		Name: "stuck.op", Version: estate.MustParseVersion("1.0.0"), Title: "Stuck", Description: "Waits for its context.",
+		Name: "stuck.op", Version: estate.MustParseVersion("1.0.0"), Title: "Stuck", Description: description,
 		InputSchema: schema.MustParseJSON(`{"type":"object"}`), SideEffect: estate.Read, DataClassification: estate.Public, Owner: "ops",
-	}, mcp.Tool{Handler: func(ctx context.Context, _ *mcp.Call) (*mcp.Result, error) {
-		close(started)
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}})
+	}, mcp.Tool{Handler: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,17 +173,30 @@ func TestShutdownAnswersAHandlerThatWaitsOnItsContext(t *testing.T) {
 	<-started
 	stopped := make(chan error, 1)
 	go func() { stopped <- stop() }()
-	var r response
 	select {
-	case r = <-answered:
+	case r := <-answered:
+		if r.status != 200 || !strings.Contains(r.raw, `"isError":true`) || !strings.Contains(r.raw, `"id":9`) {
+			t.Errorf("the stuck call was not answered: %d %q", r.status, r.raw)
+		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the stuck call was never answered")
 	}
+	return stopped
+}
+
+// A handler still running when the grace period is nearly over sees its
+// context end, so its request is answered (a cancelled call is an isError
+// result) before the server closes the connection — in the handshake era,
+// where a dropped client does not cancel a request, too.
+func TestShutdownAnswersAHandlerThatWaitsOnItsContext(t *testing.T) {
+	started := make(chan struct{})
+	stopped := shutDownDuringCall(t, "Waits for its context.", func(ctx context.Context, _ *mcp.Call) (*mcp.Result, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}, started)
 	if err := <-stopped; err != nil {
 		t.Errorf("Serve: %v", err)
-	}
-	if r.status != 200 || !strings.Contains(r.raw, `"isError":true`) || !strings.Contains(r.raw, `"id":9`) {
-		t.Errorf("the stuck call was not answered: %d %q", r.status, r.raw)
 	}
 }
 
@@ -196,41 +205,13 @@ func TestShutdownAnswersAHandlerThatWaitsOnItsContext(t *testing.T) {
 // connection until it returns, so Serve returns at the shutdown's
 // timeout, having closed what remained.
 func TestShutdownAnswersAHandlerThatIgnoresItsContext(t *testing.T) {
-	srv := newMCPServer(t)
 	started, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
-	err := srv.Bind(estate.ToolSpec{
-		Name: "stuck.op", Version: estate.MustParseVersion("1.0.0"), Title: "Stuck", Description: "Ignores its context.",
-		InputSchema: schema.MustParseJSON(`{"type":"object"}`), SideEffect: estate.Read, DataClassification: estate.Public, Owner: "ops",
-	}, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
+	stopped := shutDownDuringCall(t, "Ignores its context.", func(context.Context, *mcp.Call) (*mcp.Result, error) {
 		close(started)
 		<-release
 		return mcp.TextResult("late"), nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, stop := serve(t, srv, mcphttp.Config{InsecureDev: true, ShutdownTimeout: time.Second,
-		Handler: mcphttp.Options{Authenticator: auth.Static{Principal: investigator}}})
-	url := base + "/mcp"
-	id := open(t, url, nil)
-	answered := make(chan response, 1)
-	go func() {
-		answered <- do(t, http.MethodPost, url, map[string]string{mcphttp.HeaderSessionID: id},
-			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"stuck.op","arguments":{}}}`)
-	}()
-	<-started
-	stopped := make(chan error, 1)
-	go func() { stopped <- stop() }()
-	var r response
-	select {
-	case r = <-answered:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the stuck call was never answered")
-	}
-	if r.status != 200 || !strings.Contains(r.raw, `"isError":true`) || !strings.Contains(r.raw, `"id":9`) {
-		t.Errorf("the stuck call was not answered: %d %q", r.status, r.raw)
-	}
+	}, started)
 	select {
 	case err := <-stopped:
 		if err != nil {
