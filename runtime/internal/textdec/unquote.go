@@ -135,6 +135,14 @@ func appendQuote(dst []byte, s string, asSlog bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Plain ASCII 8 bytes at a time: most of a log line's strings
+		// (names, versions, hashes, ids) are nothing else.
+		if i+8 <= len(s) {
+			if w := word(s, i); w&highs == 0 && !special8(w) {
+				i += 8
+				continue
+			}
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++

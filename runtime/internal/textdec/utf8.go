@@ -109,8 +109,7 @@ func twoByteWord(w, carry uint64) (cont, next uint64, ok bool) {
 func continuations[T string | []byte](p T) int {
 	n, i := 0, 0
 	for ; i+8 <= len(p); i += 8 {
-		w := uint64(p[i]) | uint64(p[i+1])<<8 | uint64(p[i+2])<<16 | uint64(p[i+3])<<24 |
-			uint64(p[i+4])<<32 | uint64(p[i+5])<<40 | uint64(p[i+6])<<48 | uint64(p[i+7])<<56
+		w := word(p, i)
 		n += bits.OnesCount64(w & highs &^ (w << 1))
 	}
 	for ; i < len(p); i++ {
@@ -121,4 +120,10 @@ func continuations[T string | []byte](p T) int {
 	return n
 }
 
-func word(p []byte, i int) uint64 { return binary.LittleEndian.Uint64(p[i:]) }
+// word is the 8 bytes of p at i as one little-endian word (the shifts are
+// combined into one load), for text as a string or as bytes.
+func word[T ~string | ~[]byte](p T, i int) uint64 {
+	_ = p[i+7]
+	return uint64(p[i]) | uint64(p[i+1])<<8 | uint64(p[i+2])<<16 | uint64(p[i+3])<<24 |
+		uint64(p[i+4])<<32 | uint64(p[i+5])<<40 | uint64(p[i+6])<<48 | uint64(p[i+7])<<56
+}

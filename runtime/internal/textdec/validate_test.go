@@ -378,7 +378,9 @@ func BenchmarkValidate(b *testing.B) {
 // that Validate accepts what it writes; and AppendQuoteAsSlog to the
 // string log/slog's JSON handler writes.
 func FuzzQuote(f *testing.F) {
-	for _, s := range []string{"", "plain", "q\"b\\s/", "\b\f\n\r\t\x00\x1f\x7f", "é😀", "\xff\xc3(", "\u2028\u2029<>&"} {
+	for _, s := range []string{"", "plain", "q\"b\\s/", "\b\f\n\r\t\x00\x1f\x7f", "é😀", "\xff\xc3(", "\u2028\u2029<>&",
+		// Longer than a word, with specials at every offset of one.
+		"0123456789abcdef\"0123456\\012345\n01234é0123\x000123456789abcdef\u2028"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
