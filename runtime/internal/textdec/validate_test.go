@@ -100,6 +100,12 @@ func TestValidateAgreesWithAStrictDecoder(t *testing.T) {
 		`{"o":` + many(50, `"k49":1`) + `,"o":1}`,
 		`{"a":1,"b":` + many(20, `"n":1`) + `,"a":2}`,
 		` { "a" : 1 , "b" : [ { "c" : 1 } , { "c" : 2 } ] } `,
+		// Around the names' bits (nameBits): long names alike at both
+		// ends, the same name spelled with an escape, and repeats deeper
+		// than the depth whose bits are kept.
+		`{"abcdefgh-1-stuvwxyz":1,"abcdefgh-2-stuvwxyz":2,"abcdefgh-1-stuvwxyz":3}`,
+		`{"abcdefgh-1-stuvwxyz":1,"abcdefgh-2-stuvwxyz":2}`,
+		`{"abcdefghij":1,"abcdefgh\u0069j":2}`, `{"a\u0062":1,"b":2,"ab":3}`, `{"abcdefg":1,"abcdefg ":2}`,
 		// Numbers.
 		`0`, `-0`, `01`, `-`, `1.`, `.5`, `1.5e`, `1e+`, `1E-7`, `-1.25e+10`, `+1`, `1ee2`, `0x10`, `[1,]`, `[-]`,
 		// Literals and whitespace.
@@ -116,6 +122,20 @@ func TestValidateAgreesWithAStrictDecoder(t *testing.T) {
 	}
 	for _, text := range texts {
 		checkAgainstStrict(t, []byte(text))
+	}
+	// Repeats deeper than the depth whose names' bits are kept, and
+	// none: found, or not, as the strict decoder finds them. (The
+	// pointer of so deep a value is clipped otherwise than jsontext's.)
+	for _, text := range []string{
+		strings.Repeat(`{"a":`, 70) + `{"x":1,"x":2}` + strings.Repeat("}", 70),
+		strings.Repeat(`{"a":`, 70) + `{"x":1,"y":2}` + strings.Repeat("}", 70),
+		strings.Repeat(`[{"a":1,"b":`, 40) + `1,"a":2` + strings.Repeat("}]", 40),
+		strings.Repeat(`[{"a":1,"b":`, 40) + `1,"c":2` + strings.Repeat("}]", 40),
+	} {
+		got, want := Validate([]byte(text)), strictError([]byte(text))
+		if errors.Is(got, ErrDuplicateName) != errors.Is(want, jsontext.ErrDuplicateName) || (got == nil) != (want == nil) {
+			t.Errorf("%.80q…:\n Validate: %v\n   strict: %v", text, got, want)
+		}
 	}
 	// Each byte of a string, on its own, in every position of a word.
 	for c := range 256 {
