@@ -1,11 +1,14 @@
 package interop
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,14 +68,27 @@ func listsServer(t *testing.T) (srv *mcp.Server, tools, resources, prompts []str
 // investigator, over in-memory stdio or the Streamable HTTP transport.
 func connectTo(t *testing.T, ctx context.Context, srv *mcp.Server, transport, revision string, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
+	cs, _ := connectWatching(t, ctx, srv, transport, revision, opts)
+	return cs
+}
+
+// connectWatching is connectTo, and acked is closed once the server has
+// acknowledged a subscriptions/listen on the connection. The SDK client
+// opens its listen without waiting for that (stateless revisions): a
+// change made before the server has the subscription is not notified.
+func connectWatching(t *testing.T, ctx context.Context, srv *mcp.Server, transport, revision string, opts *sdk.ClientOptions) (cs *sdk.ClientSession, acked <-chan struct{}) {
+	t.Helper()
+	seen := &ackSeen{c: make(chan struct{})}
 	var tr sdk.Transport
 	switch transport {
 	case "stdio":
 		r, w := banktest.ServeStdio(srv, banktest.Investigator)
-		tr = &sdk.IOTransport{Reader: io.NopCloser(r), Writer: w}
+		tr = &sdk.IOTransport{Reader: io.NopCloser(&ackReader{r: r, watch: seen.stream()}), Writer: w}
 	case "http":
 		h := mcphttp.NewHandler(srv, mcphttp.Options{Authenticator: auth.Static{Principal: banktest.Investigator}})
-		hs := httptest.NewServer(h)
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(&ackWriter{ResponseWriter: w, watch: seen.stream()}, r)
+		}))
 		t.Cleanup(func() { hs.Close(); h.Close() })
 		tr = &sdk.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}
 	}
@@ -81,8 +97,57 @@ func connectTo(t *testing.T, ctx context.Context, srv *mcp.Server, transport, re
 		t.Fatalf("connect over %s (%s): %v", transport, revision, err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs
+	return cs, seen.c
 }
+
+// ackSeen closes c when one of the server's streams of messages carries a
+// subscriptions/listen acknowledgement.
+type ackSeen struct {
+	once sync.Once
+	c    chan struct{}
+}
+
+const ackMarker = `"notifications/subscriptions/acknowledged"`
+
+// stream returns the watch of one stream: it is given the stream's bytes
+// in order, however they are cut.
+func (a *ackSeen) stream() func([]byte) {
+	var tail []byte
+	return func(p []byte) {
+		tail = append(tail, p...)
+		if bytes.Contains(tail, []byte(ackMarker)) {
+			a.once.Do(func() { close(a.c) })
+		}
+		if keep := len(ackMarker) - 1; len(tail) > keep {
+			tail = append(tail[:0], tail[len(tail)-keep:]...)
+		}
+	}
+}
+
+// ackReader is the server's stdio output, watched.
+type ackReader struct {
+	r     io.Reader
+	watch func([]byte)
+}
+
+func (a *ackReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	a.watch(p[:n])
+	return n, err
+}
+
+// ackWriter is one HTTP response of the server's, watched.
+type ackWriter struct {
+	http.ResponseWriter
+	watch func([]byte)
+}
+
+func (a *ackWriter) Write(p []byte) (int, error) {
+	a.watch(p)
+	return a.ResponseWriter.Write(p)
+}
+
+func (a *ackWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // collect runs one of the SDK's paging iterators to its end.
 func collect[T any](t *testing.T, seq func(yield func(T, error) bool), name func(T) string) []string {
@@ -152,7 +217,7 @@ func TestResourceAndPromptChangesReachTheSDK(t *testing.T) {
 				t.Cleanup(func() { srv.Close() })
 				ctx := timeout(t)
 				got := make(notified, 8)
-				cs := connectTo(t, ctx, srv, transport, rev, &sdk.ClientOptions{
+				cs, acked := connectWatching(t, ctx, srv, transport, rev, &sdk.ClientOptions{
 					ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { got.note("resources") },
 					PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { got.note("prompts") },
 				})
@@ -165,6 +230,15 @@ func TestResourceAndPromptChangesReachTheSDK(t *testing.T) {
 				// handshake: a list read first means the session is in use.
 				if _, err := cs.ListPrompts(ctx, nil); err != nil {
 					t.Fatal(err)
+				}
+				// In the stateless era the client listens without waiting
+				// for the server to have its subscription.
+				if r, _ := mcp.ParseRevision(rev); r.Stateless() {
+					select {
+					case <-acked:
+					case <-ctx.Done():
+						t.Fatal("the client's subscriptions/listen was never acknowledged")
+					}
 				}
 				expect := func(kind string) {
 					t.Helper()
