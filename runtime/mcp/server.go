@@ -147,6 +147,10 @@ type Server struct {
 	// name (estate.ToolSpec.WireName): a call names the tool by the name
 	// it was listed under.
 	wire map[string]string
+	// called maps the name a call uses for each tool ever bound (its wire
+	// name, or its name) to that name and the tool's, so that a call's
+	// name is looked up without making a string of it (see callName).
+	called map[string][2]string
 
 	// infos holds what is derived once per published version (a map under
 	// a lock rather than a sync.Map, whose any keys would allocate a boxed
@@ -188,6 +192,7 @@ func NewServer(opts Options) (*Server, error) {
 		sealer:          sealer,
 		tools:           map[versionKey]*binding{},
 		wire:            map[string]string{},
+		called:          map[string][2]string{},
 		infos:           map[versionKey]*specInfo{},
 		sessions:        map[*Session]struct{}{},
 	}

@@ -270,6 +270,7 @@ func (s *Server) bindWireLocked(spec estate.ToolSpec) error {
 				return fmt.Errorf("mcp: bind %s: tool %s is published under the name %q", spec.Key(), name, wire)
 			}
 		}
+		s.called[spec.Name] = [2]string{spec.Name, spec.Name}
 		return nil
 	}
 	if name, ok := s.wire[spec.WireName]; ok && name != spec.Name {
@@ -279,7 +280,26 @@ func (s *Server) bindWireLocked(spec estate.ToolSpec) error {
 		return fmt.Errorf("mcp: bind %s: the wire name %q is another tool's name", spec.Key(), spec.WireName)
 	}
 	s.wire[spec.WireName] = spec.Name
+	s.called[spec.WireName] = [2]string{spec.WireName, spec.Name}
 	return nil
+}
+
+// callName reads a call's params.name (raw, its JSON text): the name as
+// sent and the tool it names (see toolNamed); ok is false when raw is not
+// a string. A bound tool's name written without escapes, every call's, is
+// found by its bytes and answered with the strings kept for it: no string
+// is made per call.
+func (s *Server) callName(raw json.RawMessage) (sent, tool string, ok bool) {
+	if len(raw) >= 2 && raw[0] == '"' {
+		s.toolsMu.RLock()
+		names, found := s.called[string(raw[1:len(raw)-1])]
+		s.toolsMu.RUnlock()
+		if found {
+			return names[0], names[1], true
+		}
+	}
+	sent, ok = jsonrpc.Unquote(raw)
+	return sent, s.toolNamed(sent), ok
 }
 
 // toolNamed is the name of the tool a call names: the tool published
@@ -560,7 +580,7 @@ const msgSchemaViolation = "arguments failed schema validation"
 
 func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	// Params.
-	name, ok := r.params.str("name")
+	name, tool, ok := s.callName(r.params.member("name"))
 	if !ok {
 		return nil, invalidParams("name is required and must be a string")
 	}
@@ -590,7 +610,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	}
 
 	// Discoverability.
-	spec, found, err := s.registry.ResolveFor(r.session.principal, s.toolNamed(name), pin)
+	spec, found, err := s.registry.ResolveFor(r.session.principal, tool, pin)
 	if err != nil {
 		// Logged for the operator; answered like any unreachable tool so
 		// that an error cannot tell an existing name from a missing one.
