@@ -755,10 +755,10 @@ func (in *Incoming) Stateless() (stateless bool, version string) {
 	return in.params.era(in.Message.Method)
 }
 
-// String returns a string member of the params, one of those the server
-// reads ("name", "uri", ...: see the names registered in this package's
-// init); ok is false when it is absent or not a string.
-func (in *Incoming) String(name string) (value string, ok bool) {
+// StringMember returns a string member of the params, one of those the
+// server reads ("name", "uri", ...: see the names registered in this
+// package's init); ok is false when it is absent or not a string.
+func (in *Incoming) StringMember(name string) (value string, ok bool) {
 	return in.params.str(name)
 }
 

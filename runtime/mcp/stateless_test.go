@@ -258,7 +258,7 @@ func TestIncomingIsServedAsItsMessage(t *testing.T) {
 		if stateless, _ := in.Stateless(); stateless != c.stateless {
 			t.Errorf("%s: stateless %v, want %v", c.line, stateless, c.stateless)
 		}
-		if name, _ := in.String("name"); name != c.name {
+		if name, _ := in.StringMember("name"); name != c.name {
 			t.Errorf("%s: name %q, want %q", c.line, name, c.name)
 		}
 		want := string(byMessage.HandleMessage(ctx, msg))

@@ -1009,7 +1009,7 @@ func (h *Handler) postBatch(w http.ResponseWriter, r *http.Request, s *session, 
 // message: initialize learns the revisions it may use instead.
 func statelessOnly(in *mcp.Incoming) *jsonrpc.Error {
 	if in.Message.Method == methodInitialize {
-		requested, _ := in.String("protocolVersion")
+		requested, _ := in.StringMember("protocolVersion")
 		return mcp.UnsupportedProtocolVersionError(requested)
 	}
 	return jsonrpc.NewError(jsonrpc.CodeHeaderMismatch, "this server is stateless: every request must carry the "+

@@ -49,7 +49,7 @@ func checkStatelessHeaders(h http.Header, in *mcp.Incoming, bodyVersion string) 
 	if !ok {
 		return mismatch(HeaderName + " header value " + quote(raw) + " is not valid base64")
 	}
-	if body, _ := in.String(field); body != name {
+	if body, _ := in.StringMember(field); body != name {
 		return mismatch(HeaderName + " header value " + quote(name) + " does not match params." + field + " " + quote(body))
 	}
 	return nil
