@@ -261,7 +261,10 @@ const limits = `
   another request before it answers them.
 - **A handler's deadline is the request's context.** Without ` + "`Options.CallTimeout`" + ` a call has no
   deadline of its own; a handler that ignores its context is answered when the context ends
-  (cancellation, shutdown), and keeps its goroutine until it returns.
+  (cancellation, shutdown), and keeps its goroutine until it returns. Over HTTP it also keeps its
+  connection (the answer says ` + "`Connection: close`" + `, so the client sends nothing more on it) and
+  its place among its caller's requests in flight; a graceful shutdown then ends at its
+  ` + "`ShutdownTimeout`" + `, every request answered.
 - **HTTP shutdown does not cancel requests in flight.** ` + "`mcphttp.Server`" + ` waits up to its
   ` + "`ShutdownTimeout`" + ` for them; a handler that waits on its context is answered within that time
   only with ` + "`Options.CallTimeout`" + ` set below it (as the shutdown test does).
