@@ -144,12 +144,13 @@ type Server struct {
 	toolsMu sync.RWMutex
 	tools   map[versionKey]*binding
 	// wire maps each wire name a bound version publishes to its tool's
-	// name (estate.ToolSpec.WireName): a call names the tool by the name
-	// it was listed under.
+	// name (estate.ToolSpec.WireName): what binding checks a new name
+	// against (bindWireLocked).
 	wire map[string]string
 	// called maps the name a call uses for each tool ever bound (its wire
-	// name, or its name) to that name and the tool's, so that a call's
-	// name is looked up without making a string of it (see callName).
+	// name, or its name: a call names the tool by the name it was listed
+	// under) to that name and the tool's, so that a call's name is looked
+	// up without making a string of it (see callName).
 	called map[string][2]string
 
 	// infos holds what is derived once per published version (a map under

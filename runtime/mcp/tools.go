@@ -285,33 +285,31 @@ func (s *Server) bindWireLocked(spec estate.ToolSpec) error {
 }
 
 // callName reads a call's params.name (raw, its JSON text): the name as
-// sent and the tool it names (see toolNamed); ok is false when raw is not
-// a string. A bound tool's name written without escapes, every call's, is
-// found by its bytes and answered with the strings kept for it: no string
-// is made per call.
+// sent and the tool it names (the tool published under that name, or the
+// name itself); ok is false when raw is not a string. A bound tool's name
+// written without escapes, every call's, is found by its bytes and
+// answered with the strings kept for it: no string is made per call.
 func (s *Server) callName(raw json.RawMessage) (sent, tool string, ok bool) {
 	if len(raw) >= 2 && raw[0] == '"' {
-		s.toolsMu.RLock()
-		names, found := s.called[string(raw[1:len(raw)-1])]
-		s.toolsMu.RUnlock()
-		if found {
+		if names, found := s.calledAs(raw[1 : len(raw)-1]); found {
 			return names[0], names[1], true
 		}
 	}
-	sent, ok = jsonrpc.Unquote(raw)
-	return sent, s.toolNamed(sent), ok
+	if sent, ok = jsonrpc.Unquote(raw); !ok {
+		return "", "", false
+	}
+	if names, found := s.calledAs([]byte(sent)); found { // written with an escape
+		return sent, names[1], true
+	}
+	return sent, sent, true
 }
 
-// toolNamed is the name of the tool a call names: the tool published
-// under that wire name, or the name itself.
-func (s *Server) toolNamed(wire string) string {
+// calledAs is the entry of s.called for name.
+func (s *Server) calledAs(name []byte) ([2]string, bool) {
 	s.toolsMu.RLock()
-	name, ok := s.wire[wire]
-	s.toolsMu.RUnlock()
-	if ok {
-		return name
-	}
-	return wire
+	defer s.toolsMu.RUnlock()
+	names, found := s.called[string(name)]
+	return names, found
 }
 
 func newBinding(spec estate.ToolSpec, tool Tool) (*binding, error) {
