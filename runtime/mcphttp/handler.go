@@ -824,11 +824,9 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 	if h.opts.Stateless {
 		ctx = mcp.WithStatelessOnly(ctx)
 	}
-	rep.status = status
-	sess.ServeIncoming(ctx, in, rep)
+	rep.serve(ctx, sess, in, status)
 	h.untrack(sess)
 	sess.Close()
-	rep.finish(status, nil) // when the request was not answered
 }
 
 // track registers a stateless request's session, so that Close can end
@@ -915,9 +913,7 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	}
 	if !acc.sse || !s.polls() {
 		defer stop()
-		rep.status = http.StatusOK
-		s.mcp.ServeIncoming(ctx, in, rep)
-		rep.finish(http.StatusOK, nil) // when the request was not answered
+		rep.serve(ctx, s.mcp, in, http.StatusOK)
 		return
 	}
 	// The server may close the response for the client to poll: the

@@ -2,10 +2,13 @@ package mcphttp
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
 
 // sseStream writes Server-Sent Events, one JSON-RPC message per "message"
@@ -135,7 +138,7 @@ type reply struct {
 	events   *eventStream // the resumable stream, once started
 	conn     *sseStream   // the response's own connection to events
 	finished bool
-	// status is what WriteAnswer answers with (see finish).
+	// status is what WriteAnswer answers with (set by serve).
 	status int
 }
 
@@ -190,6 +193,14 @@ func (r *reply) poll() bool {
 	r.eventsLocked().detach(r.conn)
 	r.conn.close()
 	return true
+}
+
+// serve serves in on sess, its answer written with status (WriteAnswer),
+// or, when it has none (a cancelled request), the reply finished empty.
+func (r *reply) serve(ctx context.Context, sess *mcp.Session, in *mcp.Incoming, status int) {
+	r.status = status
+	sess.ServeIncoming(ctx, in, r)
+	r.finish(status, nil) // nothing when the answer was written
 }
 
 // WriteAnswer finishes the reply with a request's answer and r.status: the
