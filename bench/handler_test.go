@@ -2,11 +2,8 @@ package bench
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"testing"
-
-	"github.com/mcpgen/mcpgen/runtime/mcphttp"
 )
 
 // BenchmarkHTTPHandler is the HTTP row's call with no connection: each
@@ -17,8 +14,9 @@ import (
 // figure above the bare POST, read without their noise. "bare-post" is the
 // floor (reading the body, writing a fixed answer).
 //
-// Stateful servers are initialized once through the same handler; every
-// answer is checked to be 200 and to hold the result text.
+// Stateful servers are initialized once through the same handler, as the
+// HTTP row's raw client does (prepareCall); every answer is checked to be
+// 200 and to hold the result text.
 func BenchmarkHTTPHandler(b *testing.B) {
 	spec := bankSpec(b, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
@@ -34,26 +32,11 @@ func BenchmarkHTTPHandler(b *testing.B) {
 				"Accept":       {"application/json, text/event-stream"},
 			}
 			w := &memoryWriter{}
-			switch {
-			case !impl.mcp:
-			case impl.stateless:
-				header.Set(mcphttp.HeaderProtocolVersion, statelessRevision)
-				header.Set(mcphttp.HeaderMethod, "tools/call")
-				header.Set(mcphttp.HeaderName, spec.Name)
-			default:
-				init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`, handshakeRevision)
-				if status := w.serve(h, header, []byte(init)); status != http.StatusOK {
-					b.Fatalf("initialize: %d %.600s", status, w.body.Bytes())
-				}
-				id := w.header.Get(mcphttp.HeaderSessionID)
-				if id == "" {
-					b.Fatalf("initialize: no %s", mcphttp.HeaderSessionID)
-				}
-				header.Set(mcphttp.HeaderSessionID, id)
-				header.Set(mcphttp.HeaderProtocolVersion, handshakeRevision)
-				if status := w.serve(h, header, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); status >= 300 {
-					b.Fatalf("notifications/initialized: %d %.600s", status, w.body.Bytes())
-				}
+			if err := prepareCall(impl, header, spec.Name, func(body []byte, header http.Header) (int, []byte, http.Header, error) {
+				status := w.serve(h, header, body)
+				return status, w.body.Bytes(), w.header, nil
+			}); err != nil {
+				b.Fatal(err)
 			}
 			body := httpCallBody(spec.Name, impl.stateless)
 			want := []byte(lookupText("PMT-771"))

@@ -179,36 +179,50 @@ func dialRaw(hc *http.Client, s *httpServer, tool string) (*rawClient, error) {
 		"Accept":       {"application/json, text/event-stream"},
 	}}
 	c.body = httpCallBody(tool, s.impl.stateless)
+	if err := prepareCall(s.impl, c.header, tool, c.post); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// poster sends one POST body with header and returns the answer.
+type poster func(body []byte, header http.Header) (status int, resp []byte, h http.Header, err error)
+
+// prepareCall sets in header what the row's tools/call of tool carries
+// for impl: the stateless era's headers, or, for a stateful MCP server,
+// the session id of a session initialize opens through post (followed by
+// notifications/initialized). The bare POST needs nothing.
+func prepareCall(impl httpImpl, header http.Header, tool string, post poster) error {
 	switch {
-	case !s.impl.mcp:
-	case s.impl.stateless:
-		c.header.Set(mcphttp.HeaderProtocolVersion, statelessRevision)
-		c.header.Set(mcphttp.HeaderMethod, "tools/call")
-		c.header.Set(mcphttp.HeaderName, tool)
+	case !impl.mcp:
+	case impl.stateless:
+		header.Set(mcphttp.HeaderProtocolVersion, statelessRevision)
+		header.Set(mcphttp.HeaderMethod, "tools/call")
+		header.Set(mcphttp.HeaderName, tool)
 	default:
 		init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`, handshakeRevision)
-		status, resp, h, err := c.post([]byte(init), c.header)
+		status, resp, h, err := post([]byte(init), header)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if status != http.StatusOK || !bytes.Contains(resp, []byte(`"protocolVersion":"`+handshakeRevision+`"`)) {
-			return nil, fmt.Errorf("initialize: %d %.600s", status, resp)
+			return fmt.Errorf("initialize: %d %.600s", status, resp)
 		}
 		id := h.Get(mcphttp.HeaderSessionID)
 		if id == "" {
-			return nil, fmt.Errorf("initialize: a stateful server gave no %s", mcphttp.HeaderSessionID)
+			return fmt.Errorf("initialize: a stateful server gave no %s", mcphttp.HeaderSessionID)
 		}
-		c.header.Set(mcphttp.HeaderSessionID, id)
-		c.header.Set(mcphttp.HeaderProtocolVersion, handshakeRevision)
-		status, resp, _, err = c.post([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), c.header)
+		header.Set(mcphttp.HeaderSessionID, id)
+		header.Set(mcphttp.HeaderProtocolVersion, handshakeRevision)
+		status, resp, _, err = post([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), header)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if status != http.StatusAccepted && status != http.StatusOK && status != http.StatusNoContent {
-			return nil, fmt.Errorf("notifications/initialized: %d %.600s", status, resp)
+			return fmt.Errorf("notifications/initialized: %d %.600s", status, resp)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // post sends one body and reads the whole answer into c.buf.

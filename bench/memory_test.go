@@ -61,20 +61,9 @@ func residentMemory(b *testing.B, bin string) (idle, warm, after float64) {
 	time.Sleep(100 * time.Millisecond)
 	idle = rss(b, pid)
 
-	valid := callRequest(1, "payments.lookup", lookupV2Valid)
-	invalid := callRequest(2, "payments.lookup", lookupInvalid)
-	if resp := roundTrip(valid); bytes.Contains(resp, []byte(`"error"`)) || bytes.Contains(resp, []byte(`"isError":true`)) {
-		b.Fatalf("valid call: %s", resp)
-	}
-	if resp := roundTrip(invalid); !bytes.Contains(resp, []byte(`failed schema validation`)) {
-		b.Fatalf("invalid call: %s", resp)
-	}
+	checkMemoryCalls(b, roundTrip)
 	for i := 2; i < memoryCalls; i++ {
-		if i%2 == 0 {
-			roundTrip(valid)
-		} else {
-			roundTrip(invalid)
-		}
+		roundTrip(memoryCall(i))
 		if (i+1)%memorySample != 0 {
 			continue
 		}
@@ -138,25 +127,51 @@ func heapInUse(b *testing.B) (warm, after runtime.MemStats) {
 	if err := c.handshake(); err != nil {
 		b.Fatal(err)
 	}
-	valid := callRequest(1, "payments.lookup", lookupV2Valid)
-	invalid := callRequest(2, "payments.lookup", lookupInvalid)
+	roundTrip := func(line []byte) []byte {
+		resp, err := c.roundTrip(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return resp
+	}
 	settled := func(ms *runtime.MemStats) {
 		runtime.GC()
 		runtime.GC() // the first may leave what finalizers and pools freed
 		runtime.ReadMemStats(ms)
 	}
-	for i := range memoryCalls {
-		line := valid
-		if i%2 == 1 {
-			line = invalid
-		}
-		if _, err := c.roundTrip(line); err != nil {
-			b.Fatal(err)
-		}
+	checkMemoryCalls(b, roundTrip)
+	for i := 2; i < memoryCalls; i++ {
+		roundTrip(memoryCall(i))
 		if i+1 == memoryWarmup {
 			settled(&warm)
 		}
 	}
 	settled(&after)
 	return warm, after
+}
+
+// The memory rows' calls: the traced call, corrected (valid) and as traced
+// (invalid: the error path allocates most), alternately.
+var (
+	memoryValid   = callRequest(1, "payments.lookup", lookupV2Valid)
+	memoryInvalid = callRequest(2, "payments.lookup", lookupInvalid)
+)
+
+// memoryCall is the i-th call of the sequence.
+func memoryCall(i int) []byte {
+	if i%2 == 0 {
+		return memoryValid
+	}
+	return memoryInvalid
+}
+
+// checkMemoryCalls makes the sequence's first two calls and checks their
+// answers: a server that answers neither right cannot look lean.
+func checkMemoryCalls(b *testing.B, roundTrip func([]byte) []byte) {
+	if resp := roundTrip(memoryCall(0)); bytes.Contains(resp, []byte(`"error"`)) || bytes.Contains(resp, []byte(`"isError":true`)) {
+		b.Fatalf("valid call: %s", resp)
+	}
+	if resp := roundTrip(memoryCall(1)); !bytes.Contains(resp, []byte(`failed schema validation`)) {
+		b.Fatalf("invalid call: %s", resp)
+	}
 }
