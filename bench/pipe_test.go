@@ -27,7 +27,19 @@ type pipeConn struct {
 	out    *sink
 	stop   func()
 	server func() error // waits for the server to return
+
+	// The wait for an answer is bounded by a watchdog (see watch), not by
+	// a timer for every line: making and arming one in next was 5% of a
+	// short stdio call's time (a timer and a channel allocated, the
+	// runtime's timer heap locked twice), for every server alike.
+	waiting atomic.Bool   // next is waiting for a line
+	lines   atomic.Int64  // lines next has had
+	stuck   chan struct{} // closed when a wait saw no line for answerTimeout
 }
+
+// answerTimeout is how long next waits for a line before the benchmark
+// fails rather than hangs.
+const answerTimeout = time.Minute
 
 // serveFunc serves one connection reading from in and writing to out until
 // ctx is done or in ends.
@@ -42,13 +54,38 @@ func dial(serve serveFunc) *pipeConn {
 	go func() {
 		done <- serve(ctx, inR, out)
 	}()
-	c := &pipeConn{w: inW, out: out}
+	c := &pipeConn{w: inW, out: out, stuck: make(chan struct{})}
 	c.stop = func() {
 		cancel()
 		inW.Close()
 	}
 	c.server = func() error { return <-done }
+	go c.watch(ctx)
 	return c
+}
+
+// watch closes c.stuck once next has waited answerTimeout without a line,
+// looking every tenth of it; it ends with ctx.
+func (c *pipeConn) watch(ctx context.Context) {
+	tick := time.NewTicker(answerTimeout / 10)
+	defer tick.Stop()
+	seen, still := c.lines.Load(), 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		n := c.lines.Load()
+		if n != seen || !c.waiting.Load() {
+			seen, still = n, 0
+			continue
+		}
+		if still++; still == 10 {
+			close(c.stuck)
+			return
+		}
+	}
 }
 
 // sink is the server's output: it counts the lines written and, while
@@ -127,10 +164,13 @@ func (c *pipeConn) sendLine(line []byte) error {
 
 // next waits for the next line; it is nil unless lines are kept.
 func (c *pipeConn) next() ([]byte, error) {
+	c.waiting.Store(true)
+	defer c.waiting.Store(false)
 	select {
 	case line := <-c.out.lines:
+		c.lines.Add(1)
 		return line, nil
-	case <-time.After(time.Minute):
+	case <-c.stuck:
 		return nil, errors.New("no answer within a minute")
 	}
 }
