@@ -531,37 +531,54 @@ var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is
 // runs for handOverAfter, the lane's timer has another goroutine take
 // over the goroutine's role (next: the reading, or running the queue) and
 // then watches the request, so that it is answered early if its context
-// ends while its handler runs (see inflight.watch). A request that ends
-// sooner costs a timer reset and stop.
+// ends while its handler runs (see inflight.watch).
+//
+// The timer is not reset for every request: resetting and stopping a
+// timer was a tenth of a short call's server time (the runtime's timer
+// heap, locked, on every request). A request notes when it began; the
+// timer, once armed, fires at most every handOverAfter while requests
+// run, and when it finds the request it fires for began less than
+// handOverAfter ago it is armed again for the rest. It is armed by a
+// request that begins while it is not, and left unarmed when it fires
+// on a lane between requests. A request is thus handed over at
+// handOverAfter, as before, and a lane serving requests back to back
+// costs one timer a handOverAfter rather than one a request.
 type lane struct {
 	rd      *streamReader
 	next    job  // what another goroutine takes over
 	reading bool // next is the reading: the goroutine reads while it has its role
 	timer   *time.Timer
+	epoch   time.Time // began counts from it, on the monotonic clock
 
 	mu         sync.Mutex
-	serving    *inflight // nil between requests
-	handedOver bool      // the goroutine's role went to another goroutine
+	serving    *inflight     // nil between requests
+	began      time.Duration // when serving began, since epoch
+	armed      bool          // the timer will fire
+	handedOver bool          // the goroutine's role went to another goroutine
 }
 
 func newLane(rd *streamReader, next job) *lane {
 	_, reading := next.(*streamReader)
-	l := &lane{rd: rd, next: next, reading: reading}
+	l := &lane{rd: rd, next: next, reading: reading, epoch: time.Now()}
 	l.timer = time.AfterFunc(time.Hour, l.fire)
 	l.timer.Stop()
 	return l
 }
 
 func (l *lane) begin(f *inflight) {
+	began := time.Since(l.epoch)
 	l.mu.Lock()
-	l.serving = f
+	l.serving, l.began = f, began
+	arm := !l.armed
+	l.armed = true
 	l.mu.Unlock()
-	l.timer.Reset(handOverAfter)
+	if arm {
+		l.timer.Reset(handOverAfter)
+	}
 }
 
 // end reports whether the goroutine still has its role.
 func (l *lane) end() bool {
-	l.timer.Stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.serving = nil
@@ -572,10 +589,19 @@ func (l *lane) fire() {
 	l.mu.Lock()
 	f := l.serving
 	if f == nil || l.handedOver {
+		l.armed = false
 		l.mu.Unlock()
 		return
 	}
-	l.handedOver = true
+	if ran := time.Since(l.epoch) - l.began; ran < handOverAfter {
+		// A later request than the one the timer was armed for: watch
+		// it for the rest of its time. Reset under l.mu, so that a
+		// request beginning meanwhile finds the timer armed.
+		l.timer.Reset(handOverAfter - ran)
+		l.mu.Unlock()
+		return
+	}
+	l.handedOver, l.armed = true, false
 	l.mu.Unlock()
 	l.rd.workers.run(l.next)
 	f.watch()

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,6 +60,49 @@ func TestServeStreamRunsRequestsConcurrently(t *testing.T) {
 	if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, `{"jsonrpc":"2.0","id":1,"result":`) }) ||
 		!slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, `{"jsonrpc":"2.0","id":2,"result":`) }) {
 		t.Errorf("answers: %v", got)
+	}
+}
+
+// A request that blocks is handed over even when it begins on a goroutine
+// that has just served others: the hand-over timer, armed for an earlier
+// request, is armed again for the rest of the later one's time rather
+// than reset for each. Were a later request not watched, "first" would
+// block the reading and "second" would never run.
+func TestServeStreamHandsOverABlockedRequestAfterShortOnes(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	b.bind(t, freeTool("quick", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		return mcp.TextResult("quick"), nil
+	})
+	var second atomic.Pointer[chan struct{}] // this round's
+	b.bind(t, freeTool("first", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		<-*second.Load()
+		return mcp.TextResult("first"), nil
+	})
+	b.bind(t, freeTool("second", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		close(*second.Load())
+		return mcp.TextResult("second"), nil
+	})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	id := 0
+	for round := range 20 {
+		ch := make(chan struct{})
+		second.Store(&ch)
+		var batch strings.Builder
+		quick := round * 3 // from none to many short requests before the blocked one
+		for range quick {
+			id++
+			fmt.Fprintf(&batch, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"quick"}}`+"\n", id)
+		}
+		fmt.Fprintf(&batch, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"first"}}`+"\n", id+1)
+		fmt.Fprintf(&batch, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"second"}}`, id+2)
+		id += 2
+		w.send(batch.String())
+		for range quick + 2 {
+			if got := w.response(); !strings.Contains(got, `"result":`) {
+				t.Fatalf("round %d: answer %s", round, got)
+			}
+		}
 	}
 }
 
