@@ -71,6 +71,37 @@ type entry struct {
 	call   CallRecord
 	args   []byte
 	isCall bool
+	at     monotonic // when call was logged, if its Time is zero
+}
+
+// monotonic is a reading of the monotonic clock: the time since
+// clockBase.
+type monotonic time.Duration
+
+// clockBase is the origin of monotonic readings.
+var clockBase = time.Now()
+
+// monotonicNow reads the monotonic clock only (time.Since of a time
+// that has a monotonic reading does not read the wall clock).
+func monotonicNow() monotonic { return monotonic(time.Since(clockBase)) }
+
+// wallClock turns monotonic readings into the wall clock's time, from
+// one reading of both clocks: the writer takes one for every batch it
+// writes, so a record's time is off by no more than the two clocks drift
+// apart while it is queued (microseconds of a clock slewed at its
+// fastest, against the seconds a record may wait).
+type wallClock struct {
+	wall time.Time
+	mono monotonic
+}
+
+func readWallClock() wallClock {
+	return wallClock{wall: time.Now(), mono: monotonicNow()}
+}
+
+// at is the wall clock's time of the monotonic reading m.
+func (w wallClock) at(m monotonic) time.Time {
+	return w.wall.Add(time.Duration(m - w.mono)).Round(0)
 }
 
 // maxKeptArgs bounds the arguments' buffer a reused entry keeps: one
@@ -146,8 +177,16 @@ func (q *queue) push(e *entry) {
 // Handle, clipped now: the value is the caller's.
 func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 	if c.Arguments == nil {
-		_ = a.Handle(ctx, c.Record())
+		r := c.Record()
+		if r.Time.IsZero() {
+			r.Time = time.Now()
+		}
+		_ = a.Handle(ctx, r)
 		return
+	}
+	var at monotonic
+	if c.Time.IsZero() {
+		at = monotonicNow()
 	}
 	q := a.q
 	q.mu.Lock()
@@ -156,7 +195,7 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 		return
 	}
 	e.h, e.ctx = a.next, ctx
-	e.call, e.isCall = *c, true
+	e.call, e.isCall, e.at = *c, true, at
 	e.args = append(e.args, c.Arguments...)
 	if e.args == nil {
 		e.args = []byte{} // empty text, not the absent text nil stands for
@@ -258,8 +297,9 @@ func (a *Async) write() {
 			continue
 		}
 		q.mu.Unlock()
+		clock := readWallClock()
 		for _, e := range batch {
-			a.handle(e)
+			a.handle(e, clock)
 		}
 		q.mu.Lock()
 		for i, e := range batch {
@@ -279,10 +319,14 @@ func (a *Async) write() {
 	}
 }
 
-// handle writes e. Only the writer goroutine calls it.
-func (a *Async) handle(e *entry) {
+// handle writes e; clock gives a call record logged without a time its
+// time. Only the writer goroutine calls it.
+func (a *Async) handle(e *entry, clock wallClock) {
 	a.reportDropped()
 	if e.isCall {
+		if e.call.Time.IsZero() {
+			e.call.Time = clock.at(e.at)
+		}
 		a.writeCall(e)
 	} else {
 		_ = e.h.Handle(context.WithoutCancel(e.ctx), e.r) // a log that cannot be written is not the request's failure

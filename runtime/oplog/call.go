@@ -18,6 +18,8 @@ const CallMessage = "tool call"
 // the writer's goroutine, not the request's, and for an Async over a
 // JSONHandler not at all: the writer appends the record's line itself.
 type CallRecord struct {
+	// Time is when the call was logged; LogCall takes it when it is
+	// zero (see LogCall).
 	Time       time.Time
 	Tool       string
 	Version    string
@@ -90,12 +92,21 @@ func (c *CallRecord) fits(limits Limits) bool {
 // nor their clipping, nor an allocation (its writer does the rest); any
 // other handler gets c.Record(), with a copy of the arguments (a handler
 // may keep the record).
+//
+// A record whose Time is zero is logged at the time LogCall is called.
+// An Async then reads only the monotonic clock on the caller's path, and
+// its writer turns the reading into the wall clock's time (see
+// wallClock): time.Now reads both clocks, which was a third of what
+// queueing a record cost a request.
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
 	if a, ok := h.(*Async); ok {
 		a.logCall(ctx, c)
 		return
 	}
 	own := *c
+	if own.Time.IsZero() {
+		own.Time = time.Now()
+	}
 	own.Arguments = bytes.Clone(c.Arguments)
 	_ = h.Handle(ctx, own.Record()) // a log that cannot be written is not the call's failure
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,6 +63,7 @@ func TestCallRecordIsOneLineWhateverTheHandler(t *testing.T) {
 // BenchmarkLogCall is what logging a call costs the request: LogCall of
 // the benchmarks' call record (bench/) into a service's sink, an Async
 // over a JSONHandler, whose writer runs meanwhile on its own goroutine.
+// The record has no time, as the server's have none: LogCall takes it.
 func BenchmarkLogCall(b *testing.B) {
 	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard), oplog.AsyncOptions{})
 	defer sink.Close(context.Background())
@@ -73,10 +75,92 @@ func BenchmarkLogCall(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		c.Time = time.Now()
 		oplog.LogCall(ctx, sink, &c)
 	}
 	if n := sink.Dropped(); n > int64(b.N)/100 {
 		b.Logf("%d of %d records dropped: the writer fell behind", n, b.N)
 	}
+}
+
+// gatedWriter holds its first Write until open is closed.
+type gatedWriter struct {
+	open  chan struct{}
+	mu    sync.Mutex
+	first bool
+	buf   bytes.Buffer
+}
+
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	first := !w.first
+	w.first = true
+	w.mu.Unlock()
+	if first {
+		<-w.open
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+// A record logged without a time is logged at the time LogCall is called,
+// not when its line is written: a writer held up for 50 ms writes the
+// record queued behind the one it is writing with the time it was queued
+// at, whichever handler the queue hands it to (the JSONHandler's own line,
+// or a slog record). A plain handler gets the time of the call as well.
+func TestCallRecordWithoutATimeHasTheTimeItWasLogged(t *testing.T) {
+	rec := func() *oplog.CallRecord {
+		return &oplog.CallRecord{Tool: "payments.lookup", Version: "3.0.0", SchemaHash: "sha-1", RequestID: "7",
+			Arguments: json.RawMessage(`{"reference":"PMT-771"}`), Checked: true}
+	}
+	timeOf := func(t *testing.T, line string) time.Time {
+		t.Helper()
+		var got struct {
+			Time time.Time `json:"time"`
+			Msg  string    `json:"msg"`
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil || got.Msg != oplog.CallMessage {
+			t.Fatalf("not a call record: %v: %s", err, line)
+		}
+		return got.Time
+	}
+	const slack = 5 * time.Millisecond // the readings on both sides of LogCall, and the conversion
+	for _, tc := range []struct {
+		name string
+		next func(io.Writer) slog.Handler
+	}{
+		{"JSONHandler", func(w io.Writer) slog.Handler { return oplog.NewJSONHandler(w) }},
+		{"slog", func(w io.Writer) slog.Handler { return slog.NewJSONHandler(w, nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &gatedWriter{open: make(chan struct{})}
+			async := oplog.NewAsync(tc.next(w), oplog.AsyncOptions{})
+			oplog.LogCall(context.Background(), async, rec()) // the writer is held up writing it
+			time.Sleep(10 * time.Millisecond)                 // the writer has it by now
+			before := time.Now()
+			oplog.LogCall(context.Background(), async, rec())
+			after := time.Now()
+			time.Sleep(50 * time.Millisecond)
+			close(w.open)
+			if err := async.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(w.buf.String()), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("%d lines: %s", len(lines), w.buf.String())
+			}
+			if got := timeOf(t, lines[1]); got.Before(before.Add(-slack)) || got.After(after.Add(slack)) {
+				t.Errorf("logged between %s and %s, written with %s", before.Format(time.RFC3339Nano), after.Format(time.RFC3339Nano), got.Format(time.RFC3339Nano))
+			}
+		})
+	}
+	t.Run("plain handler", func(t *testing.T) {
+		var buf bytes.Buffer
+		before := time.Now()
+		oplog.LogCall(context.Background(), slog.NewJSONHandler(&buf, nil), rec())
+		after := time.Now()
+		if got := timeOf(t, strings.TrimSpace(buf.String())); got.Before(before.Add(-slack)) || got.After(after.Add(slack)) {
+			t.Errorf("logged between %s and %s, written with %s", before, after, got)
+		}
+	})
 }
