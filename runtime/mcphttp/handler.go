@@ -423,17 +423,22 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &statusRecorder{ResponseWriter: w}
 	defer h.recovered(rec, r)
 	mcpMethod := h.serve(rec, r)
-	// The access log's record is made here rather than by Logger.LogAttrs,
-	// which captures the caller's program counter for every record (half
-	// a microsecond a request, for a source that is always this line).
+	// The access log's record is an oplog.AccessRecord: under the
+	// service's asynchronous sink it is queued as it is and its line
+	// written by the sink's writer, without a slog record on the
+	// request's path (Logger.LogAttrs also captured the caller's program
+	// counter, half a microsecond a request, for a source that is always
+	// this line). Its time is the request's end: start's reading moved
+	// on by the monotonic clock's, one clock read fewer than time.Now.
 	ctx, log := r.Context(), h.log.Handler()
 	if !log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	rl := slog.NewRecord(time.Now(), slog.LevelInfo, "http request", 0)
-	rl.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status()),
-		slog.String("mcp_method", mcpMethod), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
-	_ = log.Handle(ctx, rl) // a log that cannot be written is not the request's failure
+	took := time.Since(start)
+	oplog.LogAccess(ctx, log, &oplog.AccessRecord{
+		Time: start.Add(took).Round(0), Method: r.Method, Path: r.URL.Path, Status: rec.status(),
+		MCPMethod: mcpMethod, Duration: took,
+	})
 }
 
 // recovered is the transport's safety net, as Session's is dispatch's: a

@@ -54,24 +54,26 @@ type queue struct {
 	line []byte // the writer's: the call record's line it writes itself
 }
 
-// entry is a record waiting to be written: r, or call when isCall, whose
-// arguments are in args, a buffer the entry owns. ctx is the caller's,
-// which may be cancelled by the time the record is written: the writer
-// hands the next handler context.WithoutCancel of it, made there rather
-// than on the caller's path.
+// entry is a record waiting to be written: r, or access when isAccess, or
+// call when isCall, whose arguments are in args, a buffer the entry owns.
+// ctx is the caller's, which may be cancelled by the time the record is
+// written: the writer hands the next handler context.WithoutCancel of it,
+// made there rather than on the caller's path.
 //
 // Entries are reused: the writer gives the ones it wrote back to the
 // queue, so that a call's record, arguments and all, costs its request
 // no allocation, and queueing it is a slice append under a lock that is
 // held for a copy.
 type entry struct {
-	h      slog.Handler
-	ctx    context.Context
-	r      slog.Record
-	call   CallRecord
-	args   []byte
-	isCall bool
-	at     monotonic // when call was logged, if its Time is zero
+	h        slog.Handler
+	ctx      context.Context
+	r        slog.Record
+	call     CallRecord
+	args     []byte
+	isCall   bool
+	access   AccessRecord
+	isAccess bool
+	at       monotonic // when call or access was logged, if its Time is zero
 }
 
 // monotonic is a reading of the monotonic clock: the time since
@@ -323,12 +325,18 @@ func (a *Async) write() {
 // time. Only the writer goroutine calls it.
 func (a *Async) handle(e *entry, clock wallClock) {
 	a.reportDropped()
-	if e.isCall {
+	switch {
+	case e.isAccess:
+		if e.access.Time.IsZero() {
+			e.access.Time = clock.at(e.at)
+		}
+		a.writeAccess(e)
+	case e.isCall:
 		if e.call.Time.IsZero() {
 			e.call.Time = clock.at(e.at)
 		}
 		a.writeCall(e)
-	} else {
+	default:
 		_ = e.h.Handle(context.WithoutCancel(e.ctx), e.r) // a log that cannot be written is not the request's failure
 	}
 }

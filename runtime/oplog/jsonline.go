@@ -13,12 +13,13 @@ import (
 
 // JSONHandler writes records as JSON lines to a writer: it is
 // slog.NewJSONHandler(w, nil), and writes what that handler writes. Under
-// an Async it also writes the call log's lines itself: the Async's writer
-// appends a call record's line as the slog handler would write it, byte
-// for byte, without making a slog record, reflecting on the arguments or
-// allocating (see LogCall). That is why a service's log is an Async over
-// a JSONHandler rather than over slog's own: the call log, one line a
-// call, is most of what it writes.
+// an Async it also writes the call log's and the access log's lines
+// itself: the Async's writer appends a call record's or an access
+// record's line as the slog handler would write it, byte for byte,
+// without making a slog record, reflecting on the arguments or allocating
+// (see LogCall and LogAccess). That is why a service's log is an Async
+// over a JSONHandler rather than over slog's own: those two logs, a line
+// a call and a line a request, are most of what it writes.
 //
 // Handlers derived by WithAttrs or WithGroup are slog's: their lines
 // carry more than a call record, and the Async hands them the record.
@@ -58,14 +59,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // JSON text, a time whose year has not four digits. The caller then
 // hands it the record.
 func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
-	dst = append(dst, '{')
-	if !c.Time.IsZero() {
-		if y := c.Time.Year(); y < 0 || y >= 10000 {
-			return dst, false
-		}
-		dst = append(dst, `"time":"`...)
-		dst = c.Time.AppendFormat(dst, time.RFC3339Nano)
-		dst = append(dst, `",`...)
+	if dst, ok = appendLineStart(dst, c.Time); !ok {
+		return dst, false
 	}
 	dst = append(dst, callLineHead...)
 	for _, kv := range c.attrs() {
@@ -81,6 +76,23 @@ func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
 		return dst, false
 	}
 	return append(dst, '}', '\n'), true
+}
+
+// appendLineStart appends the start of a line slog.NewJSONHandler(w, nil)
+// writes for a record of time t: the brace and the time, none when t is
+// zero. ok is false for a time whose year has not four digits, where
+// that line says something went wrong.
+func appendLineStart(dst []byte, t time.Time) (_ []byte, ok bool) {
+	dst = append(dst, '{')
+	if t.IsZero() {
+		return dst, true
+	}
+	if y := t.Year(); y < 0 || y >= 10000 {
+		return dst, false
+	}
+	dst = append(dst, `"time":"`...)
+	dst = t.AppendFormat(dst, time.RFC3339Nano)
+	return append(dst, `",`...), true
 }
 
 // appendCompact appends text as slog writes a json.RawMessage: through

@@ -1,0 +1,143 @@
+package oplog
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
+)
+
+// AccessMessage is the message of an access log record.
+const AccessMessage = "http request"
+
+// AccessRecord is one line of an HTTP transport's access log: a request
+// served, how it was answered and how long it took. Like a CallRecord it
+// is written by LogAccess, which under an Async queues it as it is and,
+// over a JSONHandler, has the writer append its line without a slog
+// record: one record for every request a server answers.
+type AccessRecord struct {
+	// Time is when the request ended; LogAccess takes it when it is zero.
+	Time      time.Time
+	Method    string // the HTTP method
+	Path      string // the URL's path
+	Status    int    // the HTTP status answered
+	MCPMethod string // the JSON-RPC method carried, "" when none
+	Duration  time.Duration
+}
+
+// accessAttrs are the record's string attributes, keys and values, in
+// the order they are written, and the keys of its two numbers.
+const (
+	keyMethod     = "method"
+	keyPath       = "path"
+	keyStatus     = "status"
+	keyMCPMethod  = "mcp_method"
+	keyDurationMS = "duration_ms"
+)
+
+// durationMS is the duration written: milliseconds, to the microsecond.
+func (a *AccessRecord) durationMS() float64 { return float64(a.Duration.Microseconds()) / 1000 }
+
+// Record is a as the slog record every handler takes: AccessMessage at
+// Info with method, path, status, mcp_method and duration_ms.
+func (a *AccessRecord) Record() slog.Record {
+	r := slog.NewRecord(a.Time, slog.LevelInfo, AccessMessage, 0)
+	r.AddAttrs(slog.String(keyMethod, a.Method), slog.String(keyPath, a.Path), slog.Int(keyStatus, a.Status),
+		slog.String(keyMCPMethod, a.MCPMethod), slog.Float64(keyDurationMS, a.durationMS()))
+	return r
+}
+
+// fits is fits(a.Record(), limits) without making the record.
+func (a *AccessRecord) fits(limits Limits) bool {
+	f := startFitting(AccessMessage, limits)
+	return f.attr(len(keyMethod)+len(a.Method)) && f.attr(len(keyPath)+len(a.Path)) && f.attr(len(keyStatus)) &&
+		f.attr(len(keyMCPMethod)+len(a.MCPMethod)) && f.attr(len(keyDurationMS))
+}
+
+// LogAccess writes a to h, which has said it is enabled at Info. An Async
+// queues a as it is (its strings are the caller's and not changed), so
+// that the request pays for neither a slog record nor its attributes'
+// clipping; any other handler gets a.Record(). A record whose Time is
+// zero is logged at the time LogAccess is called.
+func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
+	if as, ok := h.(*Async); ok {
+		as.logAccess(ctx, a)
+		return
+	}
+	r := a.Record()
+	if r.Time.IsZero() {
+		r.Time = time.Now()
+	}
+	_ = h.Handle(ctx, r) // a log that cannot be written is not the request's failure
+}
+
+// logAccess queues an access record (see LogAccess); one that needs
+// clipping goes through Handle, clipped now.
+func (as *Async) logAccess(ctx context.Context, a *AccessRecord) {
+	var at monotonic
+	if a.Time.IsZero() {
+		at = monotonicNow()
+	}
+	if !a.fits(as.limits) {
+		r := a.Record()
+		if r.Time.IsZero() {
+			r.Time = time.Now()
+		}
+		_ = as.Handle(ctx, r)
+		return
+	}
+	q := as.q
+	q.mu.Lock()
+	e := q.take()
+	if e == nil {
+		return
+	}
+	e.h, e.ctx = as.next, ctx
+	e.access, e.isAccess, e.at = *a, true, at
+	q.push(e)
+}
+
+// writeAccess writes an access record that fits its limits: the line
+// appended by the writer over a JSONHandler, else the slog record.
+func (as *Async) writeAccess(e *entry) {
+	a := &e.access
+	if j, ok := e.h.(*JSONHandler); ok {
+		var written bool
+		if as.q.line, written = appendAccessLine(as.q.line[:0], a); written {
+			j.writeLine(as.q.line)
+			return
+		}
+	}
+	_ = e.h.Handle(context.WithoutCancel(e.ctx), a.Record())
+}
+
+// appendAccessLine appends to dst the line slog.NewJSONHandler(w, nil)
+// writes for a.Record(); ok is false where that line would say something
+// went wrong (a time whose year has not four digits) or where a number is
+// one this function does not spell as encoding/json does, and the caller
+// then hands the handler the record.
+func appendAccessLine(dst []byte, a *AccessRecord) (_ []byte, ok bool) {
+	if dst, ok = appendLineStart(dst, a.Time); !ok {
+		return dst, false
+	}
+	dst = append(dst, `"level":"INFO","msg":"`+AccessMessage+`","`+keyMethod+`":`...)
+	dst = textdec.AppendQuoteAsSlog(dst, a.Method)
+	dst = append(dst, `,"`+keyPath+`":`...)
+	dst = textdec.AppendQuoteAsSlog(dst, a.Path)
+	dst = append(dst, `,"`+keyStatus+`":`...)
+	dst = strconv.AppendInt(dst, int64(a.Status), 10)
+	dst = append(dst, `,"`+keyMCPMethod+`":`...)
+	dst = textdec.AppendQuoteAsSlog(dst, a.MCPMethod)
+	dst = append(dst, `,"`+keyDurationMS+`":`...)
+	// slog writes a float64 with json.Marshal, which spells one in
+	// [1e-6, 1e21), or zero, as strconv's shortest 'f' form.
+	ms := a.durationMS()
+	if abs := math.Abs(ms); ms != 0 && (abs < 1e-6 || abs >= 1e21) {
+		return dst, false
+	}
+	dst = strconv.AppendFloat(dst, ms, 'f', -1, 64)
+	return append(dst, '}', '\n'), true
+}

@@ -1,0 +1,164 @@
+package oplog
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// oddAccessRecord is an access record as any request may make one: odd
+// methods and paths (a path is the client's), statuses and durations at
+// the edges, times slog writes and some it refuses.
+func oddAccessRecord(rng *rand.Rand) AccessRecord {
+	durations := []time.Duration{0, time.Nanosecond, 999, time.Microsecond, 1234567, -5 * time.Microsecond,
+		time.Duration(rng.Int64N(int64(10 * time.Second))), 1<<63 - 1, -1 << 63}
+	a := AccessRecord{
+		Time: oddTime(rng), Method: oddString(rng, 3), Path: "/" + oddString(rng, 20),
+		Status: []int{200, 202, 204, 400, 503, 0, -1, 1 << 40}[rng.IntN(8)], MCPMethod: oddString(rng, 4),
+		Duration: durations[rng.IntN(len(durations))],
+	}
+	if rng.IntN(20) == 0 {
+		a.Path = strings.Repeat("p", 300) // clipped
+	}
+	return a
+}
+
+// An access record is written as slog's JSON handler writes its slog
+// record: the line the writer appends over a JSONHandler is, byte for
+// byte, the one an Async over slog's own handler writes, clipped ones
+// included, in order, with other records between them; and every line
+// says the request's method, path, status and duration.
+func TestAsyncAccessLinesAreSlogsLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	opts := AsyncOptions{Limits: Limits{MaxString: 200, MaxRecord: 600}, Buffer: 1 << 14}
+	var direct, viaSlog bytes.Buffer
+	fast := NewAsync(NewJSONHandler(&direct), opts)
+	slow := NewAsync(slog.NewJSONHandler(&viaSlog, nil), opts)
+	appended := 0
+	for i := range 5000 {
+		a := oddAccessRecord(rng)
+		if a.Time.IsZero() {
+			a.Time = time.Unix(int64(i), 0) // LogAccess would stamp each sink's record with a time of its own
+		}
+		if _, ok := appendAccessLine(nil, &a); ok && a.fits(opts.Limits.withDefaults()) {
+			appended++
+		}
+		for _, as := range []*Async{fast, slow} {
+			LogAccess(context.Background(), as, &a)
+			between := slog.NewRecord(a.Time, slog.LevelInfo, "between", 0)
+			between.AddAttrs(slog.Int("i", i))
+			_ = as.Handle(context.Background(), between)
+		}
+	}
+	for _, as := range []*Async{fast, slow} {
+		if err := as.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, want := strings.Split(direct.String(), "\n"), strings.Split(viaSlog.String(), "\n")
+	if len(got) != 2*5000+1 {
+		t.Fatalf("%d lines written of %d", len(got)-1, 2*5000)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("line %d:\nslog   %q\nsink   %q", i, want[i], got[i])
+		}
+	}
+	if appended < 3000 { // a quarter of the times are years slog refuses, a twentieth of the paths too long
+		t.Errorf("the writer appended %d lines of 5000 itself: the records do not exercise its own line", appended)
+	}
+}
+
+// LogAccess hands a plain handler the record, stamped with the time it
+// was logged when it has none.
+func TestLogAccessToAPlainHandler(t *testing.T) {
+	var buf bytes.Buffer
+	before := time.Now()
+	LogAccess(context.Background(), slog.NewJSONHandler(&buf, nil), &AccessRecord{Method: "POST", Path: "/mcp", Status: 200, MCPMethod: "tools/call", Duration: 1500 * time.Microsecond})
+	after := time.Now()
+	line := buf.String()
+	if !strings.Contains(line, `"msg":"http request","method":"POST","path":"/mcp","status":200,"mcp_method":"tools/call","duration_ms":1.5}`) {
+		t.Fatalf("line: %s", line)
+	}
+	var stamp time.Time
+	if err := stamp.UnmarshalText([]byte(line[len(`{"time":"`):strings.Index(line, `","level"`)])); err != nil || stamp.Before(before) || stamp.After(after) {
+		t.Errorf("time %v (%v), logged between %s and %s", stamp, err, before, after)
+	}
+}
+
+// BenchmarkLogAccess is what logging a request costs it: the access
+// record LogAccess queues, and the slog record the HTTP handler made
+// before (with the time.Now and Async.Handle that took), each into a
+// service's sink whose writer runs meanwhile on its own goroutine.
+func BenchmarkLogAccess(b *testing.B) {
+	start := time.Now()
+	b.Run("record=access", func(b *testing.B) {
+		sink := NewAsync(NewJSONHandler(io.Discard), AsyncOptions{})
+		defer sink.Close(context.Background())
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			took := time.Since(start)
+			LogAccess(ctx, sink, &AccessRecord{Time: start.Add(took).Round(0), Method: "POST", Path: "/mcp", Status: 200, MCPMethod: "tools/call", Duration: took})
+		}
+	})
+	b.Run("record=slog", func(b *testing.B) {
+		sink := NewAsync(NewJSONHandler(io.Discard), AsyncOptions{})
+		defer sink.Close(context.Background())
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			r := slog.NewRecord(time.Now(), slog.LevelInfo, AccessMessage, 0)
+			r.AddAttrs(slog.String("method", "POST"), slog.String("path", "/mcp"), slog.Int("status", 200),
+				slog.String("mcp_method", "tools/call"), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+			_ = sink.Handle(ctx, r)
+		}
+	})
+}
+
+// BenchmarkAccessLine is the writer's work for one access record: its
+// line, as the asynchronous sink's goroutine appends it, and the same
+// line through slog's JSON handler.
+func BenchmarkAccessLine(b *testing.B) {
+	a := AccessRecord{Time: time.Date(2026, 12, 2, 8, 30, 0, 123456789, time.UTC), Method: "POST", Path: "/mcp", Status: 200, MCPMethod: "tools/call", Duration: 1234567}
+	b.Run("writer=appendAccessLine", func(b *testing.B) {
+		var line []byte
+		b.ReportAllocs()
+		for b.Loop() {
+			line, _ = appendAccessLine(line[:0], &a)
+		}
+	})
+	b.Run("writer=slog", func(b *testing.B) {
+		h := slog.NewJSONHandler(io.Discard, nil)
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = h.Handle(context.Background(), a.Record())
+		}
+	})
+}
+
+// FuzzAccessLine holds the writer's own access line to slog's JSON
+// handler's line for the same record, whatever its strings and numbers.
+func FuzzAccessLine(f *testing.F) {
+	f.Add("POST", "/mcp", 200, int64(1234567), int64(1764664200))
+	f.Add("G\u2028T", "/\x00<\xff", -1, int64(-1<<63), int64(-62135596800))
+	f.Fuzz(func(t *testing.T, method, path string, status int, duration, unix int64) {
+		a := AccessRecord{Time: time.Unix(unix, unix%1e9).UTC(), Method: method, Path: path, Status: status, MCPMethod: method + path, Duration: time.Duration(duration)}
+		line, ok := appendAccessLine(nil, &a)
+		if !ok {
+			return // the writer hands slog the record
+		}
+		var want bytes.Buffer
+		if err := slog.NewJSONHandler(&want, nil).Handle(context.Background(), a.Record()); err != nil {
+			t.Fatal(err)
+		}
+		if string(line) != want.String() {
+			t.Fatalf("\nslog   %q\nwriter %q", want.String(), line)
+		}
+	})
+}
