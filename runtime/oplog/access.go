@@ -89,15 +89,10 @@ func (as *Async) logAccess(ctx context.Context, a *AccessRecord) {
 		_ = as.Handle(ctx, r)
 		return
 	}
-	q := as.q
-	q.mu.Lock()
-	e := q.take()
-	if e == nil {
-		return
+	if e := as.entry(ctx); e != nil {
+		e.access, e.isAccess, e.at = *a, true, at
+		as.q.push(e)
 	}
-	e.h, e.ctx = as.next, ctx
-	e.access, e.isAccess, e.at = *a, true, at
-	q.push(e)
 }
 
 // writeAccess writes an access record that fits its limits: the line

@@ -126,20 +126,8 @@ func BenchmarkLogAccess(b *testing.B) {
 // line through slog's JSON handler.
 func BenchmarkAccessLine(b *testing.B) {
 	a := AccessRecord{Time: time.Date(2026, 12, 2, 8, 30, 0, 123456789, time.UTC), Method: "POST", Path: "/mcp", Status: 200, MCPMethod: "tools/call", Duration: 1234567}
-	b.Run("writer=appendAccessLine", func(b *testing.B) {
-		var line []byte
-		b.ReportAllocs()
-		for b.Loop() {
-			line, _ = appendAccessLine(line[:0], &a)
-		}
-	})
-	b.Run("writer=slog", func(b *testing.B) {
-		h := slog.NewJSONHandler(io.Discard, nil)
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = h.Handle(context.Background(), a.Record())
-		}
-	})
+	benchLine(b, "appendAccessLine", func(dst []byte) ([]byte, bool) { return appendAccessLine(dst, &a) })
+	benchSlogLine(b, a.Record)
 }
 
 // FuzzAccessLine holds the writer's own access line to slog's JSON

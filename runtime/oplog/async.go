@@ -134,20 +134,28 @@ func (a *Async) Handle(ctx context.Context, r slog.Record) error {
 	} else {
 		r = clipRecord(r, a.limits)
 	}
-	q := a.q
-	q.mu.Lock()
-	e := q.take()
-	if e == nil {
-		return nil
+	if e := a.entry(ctx); e != nil {
+		e.r = r
+		a.q.push(e)
 	}
-	e.h, e.ctx, e.r = a.next, ctx, r
-	q.push(e)
 	return nil
 }
 
-// take returns an entry for a record to queue, or nil, counting the
-// record dropped, when the queue is closed or full; q.mu is then
-// unlocked. Otherwise the caller fills the entry and calls push.
+// entry returns, with a.q.mu held, an entry for a record to queue for
+// ctx, its handler and context set, or nil, counting the record dropped,
+// when the queue is closed or full (a.q.mu is then unlocked). The caller
+// fills the record in and calls a.q.push.
+func (a *Async) entry(ctx context.Context) *entry {
+	q := a.q
+	q.mu.Lock()
+	e := q.take()
+	if e != nil {
+		e.h, e.ctx = a.next, ctx
+	}
+	return e
+}
+
+// take is entry's, with q.mu held.
 func (q *queue) take() *entry {
 	if q.closed || len(q.pending)+q.writing >= q.bound {
 		q.mu.Unlock()
@@ -190,20 +198,17 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 	if c.Time.IsZero() {
 		at = monotonicNow()
 	}
-	q := a.q
-	q.mu.Lock()
-	e := q.take()
+	e := a.entry(ctx)
 	if e == nil {
 		return
 	}
-	e.h, e.ctx = a.next, ctx
 	e.call, e.isCall, e.at = *c, true, at
 	e.args = append(e.args, c.Arguments...)
 	if e.args == nil {
 		e.args = []byte{} // empty text, not the absent text nil stands for
 	}
 	e.call.Arguments = e.args
-	q.push(e)
+	a.q.push(e)
 }
 
 // fits reports whether r needs no clipping: a short message and short
