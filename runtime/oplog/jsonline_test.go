@@ -147,13 +147,10 @@ func TestCallLineIsSlogsLine(t *testing.T) {
 // records between them.
 func TestAsyncCallLinesAreSlogsLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	opts := AsyncOptions{Limits: Limits{MaxString: 200, MaxRecord: 600}, Buffer: 1 << 14}
-	var direct, viaSlog bytes.Buffer
-	fast := NewAsync(NewJSONHandler(&direct), opts)
-	slow := NewAsync(slog.NewJSONHandler(&viaSlog, nil), opts)
 	args := make([]byte, 0, 1024)
-	for i := range 5000 {
-		c := oddCallRecord(rng)
+	var c CallRecord
+	sameLinesThroughBothSinks(t, 5000, func(i int) {
+		c = oddCallRecord(rng)
 		if c.Time.IsZero() {
 			// LogCall would give each sink's record the time it was
 			// logged, two different times (see
@@ -163,16 +160,33 @@ func TestAsyncCallLinesAreSlogsLines(t *testing.T) {
 		if i%3 == 0 {
 			c.Arguments, c.Preview = nil, map[string]any{"pin": "[REDACTED]", "n": oddString(rng, 50)}
 		}
-		sent := c.Arguments
+	}, func(a *Async) time.Time {
+		// The caller's buffer is reused once LogCall returns.
+		sent := c
+		if c.Arguments != nil {
+			args = append(args[:0], c.Arguments...)
+			sent.Arguments = args
+		}
+		LogCall(context.Background(), a, &sent)
+		clear(args)
+		return c.Time
+	})
+}
+
+// sameLinesThroughBothSinks logs n records, each made by next(i), through
+// an Async over a JSONHandler and an Async over slog's own JSON handler,
+// each record by log(sink) followed by another record at the time log
+// returns; it fails unless both sinks wrote the same lines.
+func sameLinesThroughBothSinks(t *testing.T, n int, next func(i int), log func(*Async) time.Time) {
+	t.Helper()
+	opts := AsyncOptions{Limits: Limits{MaxString: 200, MaxRecord: 600}, Buffer: 1 << 14}
+	var direct, viaSlog bytes.Buffer
+	fast := NewAsync(NewJSONHandler(&direct), opts)
+	slow := NewAsync(slog.NewJSONHandler(&viaSlog, nil), opts)
+	for i := range n {
+		next(i)
 		for _, a := range []*Async{fast, slow} {
-			// The caller's buffer is reused once LogCall returns.
-			if sent != nil {
-				args = append(args[:0], sent...)
-				c.Arguments = args
-			}
-			LogCall(context.Background(), a, &c)
-			clear(args)
-			between := slog.NewRecord(c.Time, slog.LevelInfo, "between", 0)
+			between := slog.NewRecord(log(a), slog.LevelInfo, "between", 0)
 			between.AddAttrs(slog.Int("i", i))
 			_ = a.Handle(context.Background(), between)
 		}
@@ -183,8 +197,8 @@ func TestAsyncCallLinesAreSlogsLines(t *testing.T) {
 		}
 	}
 	got, want := strings.Split(direct.String(), "\n"), strings.Split(viaSlog.String(), "\n")
-	if len(got) != 2*5000+1 {
-		t.Fatalf("%d lines written of %d", len(got)-1, 2*5000)
+	if len(got) != 2*n+1 {
+		t.Fatalf("%d lines written of %d", len(got)-1, 2*n)
 	}
 	for i := range want {
 		if got[i] != want[i] {
