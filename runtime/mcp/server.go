@@ -133,6 +133,7 @@ type Server struct {
 	maxMessageBytes int
 	maxInFlight     int
 	callTimeout     time.Duration
+	handlers        handlerWatch // over the calls ServeIncoming runs in place
 	observe         func(Event)
 	sealer          *sealer
 

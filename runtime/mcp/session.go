@@ -85,9 +85,12 @@ type flight struct {
 	// answerTo is where ServeIncoming's request is answered (the sink is
 	// then the writerSink). Such a request has no lane: invoke watches its
 	// context while its handler runs, and early waits for an answer given
-	// early (see inflight.watchHandler).
+	// early (see handlerWatch).
 	answerTo AnswerWriter
 	early    sync.WaitGroup
+	// stopWatch ends the watch of the call's context once it began (see
+	// handlerWatch, whose lock guards it).
+	stopWatch func() bool
 
 	// handling is the tools/call whose handler is running: while it is
 	// set, the call can be answered before its handler returns.
@@ -336,7 +339,7 @@ func (s *Session) ServeIncoming(ctx context.Context, in *Incoming, w AnswerWrite
 	f.answerTo, f.sink = w, (*writerSink)(f)
 	f.do()
 	// The handler has returned and any early answer is written (see
-	// watchHandler): nothing refers to f any more.
+	// handlerWatch): nothing refers to f any more.
 	*f = inflight{}
 	spareRequests.Put(f)
 }
@@ -353,26 +356,11 @@ func (w *writerSink) deliver(r reply) {
 	}
 }
 
-// watchHandler watches the context of the tool call f runs, which
-// ServeIncoming serves, while its handler runs: if it ends, the call is
-// answered at once (inflight.abandon), as a lane's watch does for a
-// stream's request. endWatch ends the watch.
-func (f *inflight) watchHandler() (stop func() bool) {
-	f.early.Add(1)
-	return context.AfterFunc(f.req.ctx, f.abandonEarly)
-}
-
+// abandonEarly answers the call f serves in place when its context ends
+// while its handler runs (see handlerWatch).
 func (f *inflight) abandonEarly() {
 	defer f.early.Done()
 	f.abandon(&f.req)
-}
-
-// endWatch ends watchHandler's watch, waiting for an answer being given.
-func (f *inflight) endWatch(stop func() bool) {
-	if stop() {
-		f.early.Done() // abandonEarly is never to run
-	}
-	f.early.Wait()
 }
 
 // handle serves msg on this goroutine; read is its params' reading when

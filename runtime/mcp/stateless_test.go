@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -297,8 +298,18 @@ func (w *answerLog) WriteAnswer(answer []byte, early bool) {
 // deadline, is answered at the deadline, early, from another goroutine,
 // while the handler still runs; ServeIncoming returns when the handler
 // does, and nothing more is written.
+//
+// The watch over the call's context begins once the handler has run for
+// a while (see handlerWatch): a deadline of 10 µs ends before it, and the
+// call is answered all the same when it begins.
 func TestServeIncomingAnswersAnOverrunningCallAtItsDeadline(t *testing.T) {
-	b := newBank(t, mcp.Options{CallTimeout: 50 * time.Millisecond})
+	for _, timeout := range []time.Duration{50 * time.Millisecond, 10 * time.Microsecond} {
+		t.Run(timeout.String(), func(t *testing.T) { testServeIncomingAnswersAtDeadline(t, timeout) })
+	}
+}
+
+func testServeIncomingAnswersAtDeadline(t *testing.T, timeout time.Duration) {
+	b := newBank(t, mcp.Options{CallTimeout: timeout})
 	started, release := make(chan struct{}), make(chan struct{})
 	b.bind(t, freeTool("linger", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
 		close(started)
@@ -335,6 +346,59 @@ func TestServeIncomingAnswersAnOverrunningCallAtItsDeadline(t *testing.T) {
 	defer w.mu.Unlock()
 	if len(w.list) != 1 || w.early != 1 || jget(t, w.list[0], "result", "content", 0, "text") != "tool failed: deadline exceeded" {
 		t.Errorf("answerLog %q, %d early", w.list, w.early)
+	}
+}
+
+// The handlers ServeIncoming runs are watched while they run and
+// forgotten when they return: after calls on four goroutines at once,
+// some quick and some running past the watch's start, the watch holds no
+// handler and its timer goes unarmed.
+func TestServeIncomingWatchKeepsNothingAfterItsCalls(t *testing.T) {
+	b := newBank(t, mcp.Options{CallTimeout: time.Minute})
+	b.bind(t, freeTool("quick", estate.Read), func(*mcp.Call) (*mcp.Result, error) { return mcp.TextResult("quick"), nil })
+	b.bind(t, freeTool("slow", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		time.Sleep(200 * time.Microsecond) // past the watch's start
+		return mcp.TextResult("slow"), nil
+	})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			sess := b.srv.NewSession(investigator, nil)
+			for i := range 200 {
+				name := "quick"
+				if i%10 == 0 {
+					name = "slow"
+				}
+				msg, rpcErr := jsonrpc.Decode([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":"%d-%d","method":"tools/call","params":{"name":%q,"arguments":{},`+statelessMeta+`}}`, g, i, name)))
+				if rpcErr != nil {
+					t.Error(rpcErr)
+					return
+				}
+				var in mcp.Incoming
+				in.Read(msg)
+				w := &answerLog{}
+				sess.ServeIncoming(context.Background(), &in, w)
+				if len(w.list) != 1 || w.early != 0 || !strings.Contains(w.list[0], `"text":"`+name+`"`) {
+					t.Errorf("call %d-%d: %q, %d early", g, i, w.list, w.early)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(deadlockGuard)
+	for {
+		running, armed := mcp.WatchedHandlers(b.srv)
+		if running != 0 {
+			t.Fatalf("the watch holds %d handlers after every call returned", running)
+		}
+		if !armed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the watch's timer is still armed with no handler running")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -751,7 +751,7 @@ func successorMeta(spec estate.ToolSpec, meta map[string]any) map[string]any {
 // runs, to a result that goes nowhere.
 //
 // A request a stream or ServeIncoming serves runs its handler on this
-// goroutine: the request's watch (its lane's, or watchHandler) answers
+// goroutine: the request's watch (its lane's, or the handlerWatch's) answers
 // early, by way of its sink. HandleMessage's goroutine must return the
 // answer itself, so it runs the handler on another goroutine and waits for
 // whichever comes first.
@@ -771,9 +771,10 @@ func (s *Server) invoke(r *request, h Handler) *Result {
 	f.handling.Store(r)
 	defer f.handling.Store(nil)
 	if f.answerTo != nil {
-		// No lane watches a request ServeIncoming serves: it is watched
-		// here, while its handler runs.
-		defer f.endWatch(f.watchHandler())
+		// No lane watches a request ServeIncoming serves: the server's
+		// handlerWatch does, while its handler runs.
+		s.handlers.begin(f)
+		defer s.handlers.end(f)
 	}
 	if r.ctx.Err() != nil {
 		f.abandon(r)

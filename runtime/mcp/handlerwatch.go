@@ -1,0 +1,94 @@
+package mcp
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// handlerWatch watches the tool calls ServeIncoming runs in place while
+// their handlers run, so that a call whose context ends is answered then
+// (inflight.abandon) even if its handler has not returned: what a lane
+// does for a stream's request, for calls that each run on a goroutine of
+// their own (an HTTP request's).
+//
+// As a lane's, the watch begins once a handler has run for
+// handOverAfter: a call that returns sooner, most of them, costs a map
+// entry and two clock readings rather than a context.AfterFunc on its
+// context (six allocations and a sixth of an HTTP call's server time in
+// process: the context's channel, its map of children, the watch and its
+// stop function). One timer, armed while handlers run unwatched, fires
+// when the earliest of them reaches handOverAfter and starts their
+// watches. A call whose context ends sooner is answered when its watch
+// begins, as a stream's is.
+//
+// The zero handlerWatch is ready to use.
+type handlerWatch struct {
+	mu      sync.Mutex
+	running map[*inflight]time.Duration // the handlers running, by when they began (since watchEpoch)
+	timer   *time.Timer
+	armed   bool // timer will fire
+}
+
+// watchEpoch is the origin of the monotonic readings handlerWatch keeps.
+var watchEpoch = time.Now()
+
+// begin notes that f's handler begins to run.
+func (w *handlerWatch) begin(f *inflight) {
+	began := time.Since(watchEpoch)
+	w.mu.Lock()
+	if w.running == nil {
+		w.running = map[*inflight]time.Duration{}
+		w.timer = time.AfterFunc(time.Hour, w.fire)
+		w.timer.Stop()
+	}
+	w.running[f] = began
+	arm := !w.armed
+	w.armed = true
+	w.mu.Unlock()
+	if arm {
+		w.timer.Reset(handOverAfter)
+	}
+}
+
+// end notes that f's handler has returned: its watch, if it began, ends,
+// and an answer being given early is waited for.
+func (w *handlerWatch) end(f *inflight) {
+	w.mu.Lock()
+	delete(w.running, f)
+	stop := f.stopWatch
+	f.stopWatch = nil
+	w.mu.Unlock()
+	if stop == nil {
+		return
+	}
+	if stop() {
+		f.early.Done() // abandonEarly is never to run
+	}
+	f.early.Wait()
+}
+
+// fire starts the watch of every handler that has run for handOverAfter
+// and is not watched yet, and is armed again for the next of them.
+func (w *handlerWatch) fire() {
+	now := time.Since(watchEpoch)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	next := time.Duration(-1)
+	for f, began := range w.running {
+		if f.stopWatch != nil {
+			continue
+		}
+		if ran := now - began; ran >= handOverAfter {
+			f.early.Add(1)
+			f.stopWatch = context.AfterFunc(f.req.ctx, f.abandonEarly)
+		} else if left := handOverAfter - ran; next < 0 || left < next {
+			next = left
+		}
+	}
+	if next < 0 {
+		w.armed = false
+		return
+	}
+	w.timer.Reset(next)
+}
