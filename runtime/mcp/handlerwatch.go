@@ -24,8 +24,12 @@ import (
 //
 // The zero handlerWatch is ready to use.
 type handlerWatch struct {
-	mu      sync.Mutex
-	running map[*inflight]time.Duration // the handlers running, by when they began (since watchEpoch)
+	mu sync.Mutex
+	// running are the handlers running unwatched, by when they began
+	// (since watchEpoch). A handler whose watch begins leaves it, so that
+	// the timer's scan covers only handlers younger than handOverAfter,
+	// however many long ones run.
+	running map[*inflight]time.Duration
 	timer   *time.Timer
 	armed   bool // timer will fire
 }
@@ -68,20 +72,18 @@ func (w *handlerWatch) end(f *inflight) {
 	f.early.Wait()
 }
 
-// fire starts the watch of every handler that has run for handOverAfter
-// and is not watched yet, and is armed again for the next of them.
+// fire starts the watch of every handler that has run for handOverAfter,
+// and is armed again for the next of them.
 func (w *handlerWatch) fire() {
 	now := time.Since(watchEpoch)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	next := time.Duration(-1)
 	for f, began := range w.running {
-		if f.stopWatch != nil {
-			continue
-		}
 		if ran := now - began; ran >= handOverAfter {
 			f.early.Add(1)
 			f.stopWatch = context.AfterFunc(f.req.ctx, f.abandonEarly)
+			delete(w.running, f)
 		} else if left := handOverAfter - ran; next < 0 || left < next {
 			next = left
 		}

@@ -402,6 +402,55 @@ func TestServeIncomingWatchKeepsNothingAfterItsCalls(t *testing.T) {
 	}
 }
 
+// A handler whose watch has begun leaves the handlers the watch's timer
+// looks over: with eight handlers blocked past the watch's start, the
+// watch holds none of them and its timer goes unarmed, so that long
+// calls do not make every later one's scan longer. Released, each is
+// answered by itself, not early.
+func TestServeIncomingWatchLetsGoOfWatchedHandlers(t *testing.T) {
+	b := newBank(t, mcp.Options{CallTimeout: time.Minute})
+	release := make(chan struct{})
+	var started sync.WaitGroup
+	b.bind(t, freeTool("held", estate.Read), func(*mcp.Call) (*mcp.Result, error) {
+		started.Done()
+		<-release
+		return mcp.TextResult("held"), nil
+	})
+	sess := b.srv.NewSession(investigator, nil)
+	logs := make([]*answerLog, 8)
+	var served sync.WaitGroup
+	started.Add(len(logs))
+	for i := range logs {
+		msg, rpcErr := jsonrpc.Decode([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"held","arguments":{},`+statelessMeta+`}}`, i)))
+		if rpcErr != nil {
+			t.Fatal(rpcErr)
+		}
+		var in mcp.Incoming
+		in.Read(msg)
+		logs[i] = &answerLog{}
+		served.Go(func() { sess.ServeIncoming(context.Background(), &in, logs[i]) })
+	}
+	started.Wait()
+	deadline := time.Now().Add(deadlockGuard)
+	for {
+		running, armed := mcp.WatchedHandlers(b.srv)
+		if running == 0 && !armed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("with every handler watched, the watch still holds %d, armed %v", running, armed)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	served.Wait()
+	for i, w := range logs {
+		if len(w.list) != 1 || w.early != 0 || !strings.Contains(w.list[0], `"text":"held"`) {
+			t.Errorf("call %d: %q, %d early", i, w.list, w.early)
+		}
+	}
+}
+
 // FuzzIncoming: whatever message a transport reads, serving it from its
 // reading (HandleIncoming, ServeIncoming) answers as serving the message
 // alone does, on sessions in the same state.
