@@ -29,9 +29,10 @@ type pipeConn struct {
 	server func() error // waits for the server to return
 
 	// The wait for an answer is bounded by a watchdog (see watch), not by
-	// a timer for every line: making and arming one in next was 5% of a
-	// short stdio call's time (a timer and a channel allocated, the
-	// runtime's timer heap locked twice), for every server alike.
+	// a timer for every line: making and arming one in next took 0.75 s
+	// of 10.8 in the profile of a million stdio calls (a timer and a
+	// channel allocated, the runtime's timer heap locked twice), for every
+	// server alike.
 	waiting atomic.Bool   // next is waiting for a line
 	lines   atomic.Int64  // lines next has had
 	stuck   chan struct{} // closed when a wait saw no line for answerTimeout

@@ -15,9 +15,9 @@ import (
 // As a lane's, the watch begins once a handler has run for
 // handOverAfter: a call that returns sooner, most of them, costs a map
 // entry and two clock readings rather than a context.AfterFunc on its
-// context (six allocations and a sixth of an HTTP call's server time in
-// process: the context's channel, its map of children, the watch and its
-// stop function). One timer, armed while handlers run unwatched, fires
+// context (six allocations, the context's channel, its map of children,
+// the watch and its stop function, and 1.5 µs of an HTTP call's 19.6 in
+// process in the profile of BenchmarkHTTPHandler). One timer, armed while handlers run unwatched, fires
 // when the earliest of them reaches handOverAfter and starts their
 // watches. A call whose context ends sooner is answered when its watch
 // begins, as a stream's is.
@@ -26,7 +26,7 @@ import (
 type handlerWatch struct {
 	mu sync.Mutex
 	// running are the handlers running unwatched, by when they began
-	// (since watchEpoch). A handler whose watch begins leaves it, so that
+	// (sinceEpoch). A handler whose watch begins leaves it, so that
 	// the timer's scan covers only handlers younger than handOverAfter,
 	// however many long ones run.
 	running map[*inflight]time.Duration
@@ -34,12 +34,9 @@ type handlerWatch struct {
 	armed   bool // timer will fire
 }
 
-// watchEpoch is the origin of the monotonic readings handlerWatch keeps.
-var watchEpoch = time.Now()
-
 // begin notes that f's handler begins to run.
 func (w *handlerWatch) begin(f *inflight) {
-	began := time.Since(watchEpoch)
+	began := sinceEpoch()
 	w.mu.Lock()
 	if w.running == nil {
 		w.running = map[*inflight]time.Duration{}
@@ -75,7 +72,7 @@ func (w *handlerWatch) end(f *inflight) {
 // fire starts the watch of every handler that has run for handOverAfter,
 // and is armed again for the next of them.
 func (w *handlerWatch) fire() {
-	now := time.Since(watchEpoch)
+	now := sinceEpoch()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	next := time.Duration(-1)

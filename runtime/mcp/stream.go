@@ -122,6 +122,14 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 // of them, are served with no goroutine woken for them.
 const handOverAfter = 50 * time.Microsecond
 
+// monoEpoch is the origin of the readings sinceEpoch makes, which a lane
+// and the handler watch keep of when a request or handler began.
+var monoEpoch = time.Now()
+
+// sinceEpoch reads the monotonic clock alone: time.Since of a time that
+// has a monotonic reading does not read the wall clock.
+func sinceEpoch() time.Duration { return time.Since(monoEpoch) }
+
 // streamReader is the reading of one stream. One goroutine at a time reads
 // (see do); the others are serving requests they read before.
 //
@@ -534,8 +542,8 @@ var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is
 // ends while its handler runs (see inflight.watch).
 //
 // The timer is not reset for every request: resetting and stopping a
-// timer was a tenth of a short call's server time (the runtime's timer
-// heap, locked, on every request). A request notes when it began; the
+// timer took 400 ns a request in the profile of pipelined calls on one
+// core (the runtime's timer heap, locked, on every request). A request notes when it began; the
 // timer, once armed, fires at most every handOverAfter while requests
 // run, and when it finds the request it fires for began less than
 // handOverAfter ago it is armed again for the rest. It is armed by a
@@ -548,25 +556,24 @@ type lane struct {
 	next    job  // what another goroutine takes over
 	reading bool // next is the reading: the goroutine reads while it has its role
 	timer   *time.Timer
-	epoch   time.Time // began counts from it, on the monotonic clock
 
 	mu         sync.Mutex
 	serving    *inflight     // nil between requests
-	began      time.Duration // when serving began, since epoch
+	began      time.Duration // when serving began (sinceEpoch)
 	armed      bool          // the timer will fire
 	handedOver bool          // the goroutine's role went to another goroutine
 }
 
 func newLane(rd *streamReader, next job) *lane {
 	_, reading := next.(*streamReader)
-	l := &lane{rd: rd, next: next, reading: reading, epoch: time.Now()}
+	l := &lane{rd: rd, next: next, reading: reading}
 	l.timer = time.AfterFunc(time.Hour, l.fire)
 	l.timer.Stop()
 	return l
 }
 
 func (l *lane) begin(f *inflight) {
-	began := time.Since(l.epoch)
+	began := sinceEpoch()
 	l.mu.Lock()
 	l.serving, l.began = f, began
 	arm := !l.armed
@@ -593,7 +600,7 @@ func (l *lane) fire() {
 		l.mu.Unlock()
 		return
 	}
-	if ran := time.Since(l.epoch) - l.began; ran < handOverAfter {
+	if ran := sinceEpoch() - l.began; ran < handOverAfter {
 		// A later request than the one the timer was armed for: watch
 		// it for the rest of its time. Reset under l.mu, so that a
 		// request beginning meanwhile finds the timer armed.

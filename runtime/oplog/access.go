@@ -28,8 +28,8 @@ type AccessRecord struct {
 	Duration  time.Duration
 }
 
-// accessAttrs are the record's string attributes, keys and values, in
-// the order they are written, and the keys of its two numbers.
+// The keys of an access record's attributes, in the order they are
+// written.
 const (
 	keyMethod     = "method"
 	keyPath       = "path"
