@@ -19,7 +19,8 @@ const AccessMessage = "http request"
 // over a JSONHandler, has the writer append its line without a slog
 // record: one record for every request a server answers.
 type AccessRecord struct {
-	// Time is when the request ended; LogAccess takes it when it is zero.
+	// Time is when the request ended (the caller, which timed the
+	// request, has it); a zero Time is written as none, as slog does.
 	Time      time.Time
 	Method    string // the HTTP method
 	Path      string // the URL's path
@@ -60,42 +61,20 @@ func (a *AccessRecord) fits(limits Limits) bool {
 // LogAccess writes a to h, which has said it is enabled at Info. An Async
 // queues a as it is (its strings are the caller's and not changed), so
 // that the request pays for neither a slog record nor its attributes'
-// clipping; any other handler gets a.Record(). A record whose Time is
-// zero is logged at the time LogAccess is called.
+// clipping; any other handler, or an Async given a record that needs
+// clipping, gets a.Record().
 func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
-	if as, ok := h.(*Async); ok {
-		as.logAccess(ctx, a)
-		return
-	}
-	r := a.Record()
-	if r.Time.IsZero() {
-		r.Time = time.Now()
-	}
-	_ = h.Handle(ctx, r) // a log that cannot be written is not the request's failure
-}
-
-// logAccess queues an access record (see LogAccess); one that needs
-// clipping goes through Handle, clipped now.
-func (as *Async) logAccess(ctx context.Context, a *AccessRecord) {
-	var at monotonic
-	if a.Time.IsZero() {
-		at = monotonicNow()
-	}
-	if !a.fits(as.limits) {
-		r := a.Record()
-		if r.Time.IsZero() {
-			r.Time = time.Now()
+	if as, ok := h.(*Async); ok && a.fits(as.limits) {
+		if e := as.entry(ctx); e != nil {
+			e.access, e.isAccess = *a, true
+			as.q.push(e)
 		}
-		_ = as.Handle(ctx, r)
 		return
 	}
-	if e := as.entry(ctx); e != nil {
-		e.access, e.isAccess, e.at = *a, true, at
-		as.q.push(e)
-	}
+	_ = h.Handle(ctx, a.Record()) // a log that cannot be written is not the request's failure
 }
 
-// writeAccess writes an access record that fits its limits: the line
+// writeAccess writes an access record LogAccess queued: the line
 // appended by the writer over a JSONHandler, else the slog record.
 func (as *Async) writeAccess(e *entry) {
 	a := &e.access

@@ -73,7 +73,7 @@ type entry struct {
 	isCall   bool
 	access   AccessRecord
 	isAccess bool
-	at       monotonic // when call or access was logged, if its Time is zero
+	at       monotonic // when call was logged, if its Time is zero
 }
 
 // monotonic is a reading of the monotonic clock: the time since
@@ -181,19 +181,10 @@ func (q *queue) push(e *entry) {
 	}
 }
 
-// logCall queues a call record (see LogCall) as it is, its arguments
-// copied into the entry's buffer: the writer writes its line (see
-// writeCall). A record whose arguments are a preview value goes through
-// Handle, clipped now: the value is the caller's.
+// logCall queues a call record with text arguments (see LogCall) as it
+// is, its arguments copied into the entry's buffer: the writer writes its
+// line (see writeCall).
 func (a *Async) logCall(ctx context.Context, c *CallRecord) {
-	if c.Arguments == nil {
-		r := c.Record()
-		if r.Time.IsZero() {
-			r.Time = time.Now()
-		}
-		_ = a.Handle(ctx, r)
-		return
-	}
 	var at monotonic
 	if c.Time.IsZero() {
 		at = monotonicNow()
@@ -332,9 +323,6 @@ func (a *Async) handle(e *entry, clock wallClock) {
 	a.reportDropped()
 	switch {
 	case e.isAccess:
-		if e.access.Time.IsZero() {
-			e.access.Time = clock.at(e.at)
-		}
 		a.writeAccess(e)
 	case e.isCall:
 		if e.call.Time.IsZero() {

@@ -99,10 +99,12 @@ func (c *CallRecord) fits(limits Limits) bool {
 // wallClock): time.Now reads both clocks, which was a third of what
 // queueing a record cost a request.
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
-	if a, ok := h.(*Async); ok {
+	if a, ok := h.(*Async); ok && c.Arguments != nil {
 		a.logCall(ctx, c)
 		return
 	}
+	// A plain handler, or an Async given a preview value, which it
+	// clips now (Handle): the value is the caller's.
 	own := *c
 	if own.Time.IsZero() {
 		own.Time = time.Now()
