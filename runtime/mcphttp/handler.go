@@ -372,9 +372,9 @@ func NewHandler(srv *mcp.Server, opts Options) *Handler {
 		srv: srv, opts: opts, log: log, ctx: ctx, cancel: cancel,
 		places:        make(chan struct{}, opts.MaxInFlight),
 		streams:       make(chan struct{}, opts.MaxStreams),
-		callerPlaces:  callerCounts{max: opts.MaxInFlightPerCaller, shares: map[string]*share{}},
-		callerStreams: callerCounts{max: opts.MaxStreamsPerCaller, shares: map[string]*share{}},
-		sessions:      sessionTable{byID: map[string]*session{}, byCaller: map[string]*list.List{}},
+		callerPlaces:  callerCounts{max: opts.MaxInFlightPerCaller, shares: map[caller]*share{}},
+		callerStreams: callerCounts{max: opts.MaxStreamsPerCaller, shares: map[caller]*share{}},
+		sessions:      sessionTable{byID: map[string]*session{}, byCaller: map[caller]*list.List{}},
 		requests:      map[*mcp.Session]struct{}{},
 	}
 }
@@ -538,7 +538,7 @@ func unavailable(w http.ResponseWriter, id jsonrpc.ID, why error) {
 // places per caller.
 type callerCounts struct {
 	mu     sync.Mutex
-	shares map[string]*share
+	shares map[caller]*share
 	// free are shares dropped, for the next callers to take: a caller
 	// whose requests come one at a time drops its share after each, and
 	// would make one, and its channel, for every request.
@@ -556,43 +556,43 @@ type share struct {
 	users  int
 }
 
-// take takes one of caller's places, waiting for one as h.wait allows when
+// take takes one of who's places, waiting for one as h.wait allows when
 // wait is set; false means the caller gets none.
-func (c *callerCounts) take(ctx context.Context, h *Handler, caller string, wait bool) bool {
+func (c *callerCounts) take(ctx context.Context, h *Handler, who caller, wait bool) bool {
 	c.mu.Lock()
-	sh := c.shares[caller]
+	sh := c.shares[who]
 	if sh == nil {
 		if n := len(c.free); n > 0 {
 			sh, c.free = c.free[n-1], c.free[:n-1]
 		} else {
 			sh = &share{places: make(chan struct{}, c.max)}
 		}
-		c.shares[caller] = sh
+		c.shares[who] = sh
 	}
 	sh.users++
 	c.mu.Unlock()
 	if (wait && h.wait(ctx, sh.places)) || (!wait && tryPut(sh.places)) {
 		return true
 	}
-	c.leave(caller, sh)
+	c.leave(who, sh)
 	return false
 }
 
-// give gives back one of caller's places.
-func (c *callerCounts) give(caller string) {
+// give gives back one of who's places.
+func (c *callerCounts) give(who caller) {
 	c.mu.Lock()
-	sh := c.shares[caller]
+	sh := c.shares[who]
 	c.mu.Unlock()
 	<-sh.places
-	c.leave(caller, sh)
+	c.leave(who, sh)
 }
 
-func (c *callerCounts) leave(caller string, sh *share) {
+func (c *callerCounts) leave(who caller, sh *share) {
 	c.mu.Lock()
 	if sh.users--; sh.users == 0 {
 		// No request holds a place of it or waits for one: its channel
 		// is empty, and the share can serve another caller.
-		delete(c.shares, caller)
+		delete(c.shares, who)
 		if len(c.free) < maxFreeShares {
 			c.free = append(c.free, sh)
 		}
@@ -636,22 +636,22 @@ func (h *Handler) wait(ctx context.Context, places chan struct{}) bool {
 	return false
 }
 
-// openStream takes a place for caller's event stream, without waiting;
+// openStream takes a place for who's event stream, without waiting;
 // closeStream gives it back.
-func (h *Handler) openStream(caller string) error {
-	if !h.callerStreams.take(context.Background(), h, caller, false) {
+func (h *Handler) openStream(who caller) error {
+	if !h.callerStreams.take(context.Background(), h, who, false) {
 		return errCallerManyStreams
 	}
 	if !tryPut(h.streams) {
-		h.callerStreams.give(caller)
+		h.callerStreams.give(who)
 		return errManyStreams
 	}
 	return nil
 }
 
-func (h *Handler) closeStream(caller string) {
+func (h *Handler) closeStream(who caller) {
 	<-h.streams
-	h.callerStreams.give(caller)
+	h.callerStreams.give(who)
 }
 
 // admission is what a POST request of caller holds: a place among the
@@ -660,7 +660,7 @@ func (h *Handler) closeStream(caller string) {
 // share too.
 type admission struct {
 	h              *Handler
-	caller         string
+	caller         caller
 	placed, stream bool
 }
 
@@ -924,11 +924,14 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	// The server may close the response for the client to poll: the
 	// request runs apart from it, holding its place until answered.
 	held := a.handOff()
+	// The goroutine keeps a copy made on this path alone: were it to keep
+	// msg, or in, either would be moved to the heap on every request.
+	polled := msg
 	answered := make(chan struct{})
 	go func() {
 		defer held.release()
 		defer stop()
-		rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, msg))
+		rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, polled))
 		close(answered)
 	}()
 	timer := time.NewTimer(h.opts.PollAfter)

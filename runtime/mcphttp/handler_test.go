@@ -470,6 +470,12 @@ func TestDNSRebindingProtection(t *testing.T) {
 		{"", "http://localhost:" + port, 200},
 		{"localhost:" + port, "http://localhost:" + port, 200},
 		{"[::1]:" + port, "http://[::1]:" + port, 200},
+		// A Host of the default port names none.
+		{"LocalHost", "", 200},
+		{"[::1]", "", 200},
+		{"127.0.0.1", "http://127.0.0.1", 200},
+		{"evil.example", "", 403},
+		{"[::1].evil.example", "", 403},
 		{"", "https://console.bank.example", 200},
 		{"", "", 200},
 	} {
@@ -499,6 +505,11 @@ func TestDNSRebindingProtection(t *testing.T) {
 	req.Host = "payments.bank.example"
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
 		t.Errorf("allowed host: %v %v", res, err)
+	}
+	req, _ = http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
+	req.Host = "Payments.Bank.Example:8443"
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("allowed host with a port: %v %v", res, err)
 	}
 	if r := do(t, http.MethodPost, url, nil, initialize); r.status != http.StatusForbidden {
 		t.Errorf("loopback host not in the list: %d", r.status)

@@ -78,8 +78,13 @@ func allowCORS(h http.Header, origin string, r *http.Request) (preflight bool) {
 // hostname is a Host header without its port and brackets, lower-cased.
 func hostname(hostport string) string {
 	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
+	// A Host of the scheme's default port names no port, and
+	// net.SplitHostPort would make an error of it (an allocation per
+	// request): split only a colon after any bracketed address.
+	if strings.LastIndexByte(hostport, ':') > strings.LastIndexByte(hostport, ']') {
+		if h, _, err := net.SplitHostPort(hostport); err == nil {
+			host = h
+		}
 	}
 	return strings.ToLower(strings.Trim(host, "[]"))
 }

@@ -22,7 +22,7 @@ type session struct {
 	h         *Handler
 	id        string
 	principal estate.Principal
-	caller    string // callerKey(principal)
+	caller    caller // callerKey(principal)
 	mcp       *mcp.Session
 	gone      chan struct{} // closed when the session ends
 	// standalone is the GET stream: the session's notifications, kept
@@ -54,16 +54,21 @@ type session struct {
 type sessionTable struct {
 	byID     map[string]*session
 	lru      list.List             // of *session, most recently used first
-	byCaller map[string]*list.List // of *session per caller, the same order
+	byCaller map[caller]*list.List // of *session per caller, the same order
 	// expiry fires when the least recently used session goes idle for
 	// SessionIdleTimeout; armed says it is pending.
 	expiry *time.Timer
 	armed  bool
 }
 
-// callerKey is who a session counts against: the agent and its tenant.
-// A caller with other scopes or another clearance is still that caller.
-func callerKey(p estate.Principal) string { return p.Tenant + "\x00" + p.AgentID }
+// caller is who a session and a request count against: the agent and its
+// tenant. A caller with other scopes or another clearance is still that
+// caller. Two strings rather than one joined: a key made per request
+// allocates nothing.
+type caller struct{ tenant, agent string }
+
+// callerKey is p's caller.
+func callerKey(p estate.Principal) caller { return caller{p.Tenant, p.AgentID} }
 
 func (h *Handler) newSession(p estate.Principal) *session {
 	s := &session{h: h, id: newSessionID(), principal: p, caller: callerKey(p), gone: make(chan struct{})}

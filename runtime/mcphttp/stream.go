@@ -195,6 +195,11 @@ func (r *reply) poll() bool {
 	return true
 }
 
+// jsonContentType is the Content-Type of a JSON answer, one slice for
+// every response (Header.Set would make one a response). net/http only
+// reads a header's values; nothing here changes them once set.
+var jsonContentType = []string{"application/json"}
+
 // serve serves in on sess, its answer written with status (WriteAnswer),
 // or, when it has none (a cancelled request), the reply finished empty.
 func (r *reply) serve(ctx context.Context, sess *mcp.Session, in *mcp.Incoming, status int) {
@@ -258,7 +263,7 @@ func (r *reply) finish(status int, out []byte) {
 		// The length lets a client read an answer given early (see
 		// WriteAnswer) before the response ends.
 		h := r.w.Header()
-		h.Set("Content-Type", "application/json")
+		h["Content-Type"] = jsonContentType
 		h.Set("Content-Length", strconv.Itoa(len(out)))
 		r.w.WriteHeader(status)
 		_, _ = r.w.Write(out)
