@@ -142,7 +142,9 @@ type Server struct {
 	catalogue   atomic.Pointer[catalogue]
 	catalogueMu sync.Mutex
 
-	toolsMu sync.RWMutex
+	// toolsMu orders the changes to tools, wire and called, which calls
+	// read through lookup.
+	toolsMu sync.Mutex
 	tools   map[versionKey]*binding
 	// wire maps each wire name a bound version publishes to its tool's
 	// name (estate.ToolSpec.WireName): what binding checks a new name
@@ -153,6 +155,13 @@ type Server struct {
 	// under) to that name and the tool's, so that a call's name is looked
 	// up without making a string of it (see callName).
 	called map[string][2]string
+	// lookup is a copy of tools and called that calls read without a
+	// lock: a read lock writes its count of readers, and two cores
+	// reading one lock pass its cache line back and forth on every call.
+	// A change sets it to nil and the next call that looks a tool up
+	// copies the tables again (see lookupTables), so that binding n
+	// versions in a row copies them once, not n times.
+	lookup atomic.Pointer[toolTables]
 
 	// infos holds what is derived once per published version (a map under
 	// a lock rather than a sync.Map, whose any keys would allocate a boxed

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/drift"
@@ -201,7 +202,37 @@ func (r *callToolResult) AppendJSON(b []byte) ([]byte, error) {
 type binding struct {
 	tool     Tool
 	validate Validator
+	// info is Server.specInfo of the bound version, kept at its first
+	// call so that later calls take no lock for it.
+	info atomic.Pointer[specInfo]
 }
+
+// toolTables are Server.tools and Server.called as they stood at a
+// change: never modified, read by calls without a lock.
+type toolTables struct {
+	tools  map[versionKey]*binding
+	called map[string][2]string
+}
+
+// lookupTables returns the tables a call reads: s.lookup, or, after a
+// change, a copy made now.
+func (s *Server) lookupTables() *toolTables {
+	if t := s.lookup.Load(); t != nil {
+		return t
+	}
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	if t := s.lookup.Load(); t != nil {
+		return t
+	}
+	t := &toolTables{tools: maps.Clone(s.tools), called: maps.Clone(s.called)}
+	s.lookup.Store(t)
+	return t
+}
+
+// changedToolsLocked drops the tables calls read, after a change to
+// s.tools or s.called; s.toolsMu is held.
+func (s *Server) changedToolsLocked() { s.lookup.Store(nil) }
 
 // Bind publishes spec into the registry (the publish guard applies: an
 // immutable, non-monotonic or under-bumped version is refused with the
@@ -222,6 +253,7 @@ func (s *Server) Bind(spec estate.ToolSpec, tool Tool) error {
 	if !bound {
 		s.tools[key] = b
 	}
+	s.changedToolsLocked()
 	s.toolsMu.Unlock()
 	if err := s.registry.Publish(spec); err != nil {
 		if !bound {
@@ -257,12 +289,13 @@ func (s *Server) BindPublished(name string, version estate.Version, tool Tool) e
 		return err
 	}
 	s.tools[keyOf(spec)] = b
+	s.changedToolsLocked()
 	return nil
 }
 
 // bindWireLocked records spec's wire name, refusing one that another tool
 // publishes under or is named: a call by that name could reach either.
-// s.toolsMu must be held for writing.
+// s.toolsMu must be held.
 func (s *Server) bindWireLocked(spec estate.ToolSpec) error {
 	if spec.WireName == "" {
 		for wire, name := range s.wire {
@@ -306,9 +339,7 @@ func (s *Server) callName(raw json.RawMessage) (sent, tool string, ok bool) {
 
 // calledAs is the entry of s.called for name.
 func (s *Server) calledAs(name []byte) ([2]string, bool) {
-	s.toolsMu.RLock()
-	defer s.toolsMu.RUnlock()
-	names, found := s.called[string(name)]
+	names, found := s.lookupTables().called[string(name)]
 	return names, found
 }
 
@@ -338,13 +369,12 @@ func keyOf(spec estate.ToolSpec) versionKey {
 func (s *Server) detach(key versionKey) {
 	s.toolsMu.Lock()
 	delete(s.tools, key)
+	s.changedToolsLocked()
 	s.toolsMu.Unlock()
 }
 
 func (s *Server) binding(key versionKey) (*binding, bool) {
-	s.toolsMu.RLock()
-	b, ok := s.tools[key]
-	s.toolsMu.RUnlock()
+	b, ok := s.lookupTables().tools[key]
 	return b, ok
 }
 
@@ -628,7 +658,11 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	}
 
 	// Schema hash pin.
-	info := s.specInfo(spec)
+	info := bound.info.Load()
+	if info == nil {
+		info = s.specInfo(spec)
+		bound.info.Store(info)
+	}
 	if hashPinned && expectedHash != info.hash {
 		s.Observe(Event{Kind: Refused, Refusal: RefusedDrift, Tool: spec.Name, Version: spec.Version.String()})
 		return nil, (&drift.Error{

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -449,5 +450,51 @@ func TestWireName(t *testing.T) {
 	}
 	if got := w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"files_read",` + args + `}}`); code(t, got) != "-32601" {
 		t.Errorf("call by the manifest name: %s", got)
+	}
+}
+
+// TestToolsBoundBetweenCalls: calls read the server's tables of bound
+// tools without a lock, from a copy that a bind replaces; a tool bound
+// after calls were served is called at once, by its wire name or its
+// name.
+func TestToolsBoundBetweenCalls(t *testing.T) {
+	srv, err := mcp.NewServer(mcp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	bind := func(name, wire, text string) {
+		t.Helper()
+		spec := lookupSpec("1.0.0", lookupSchema)
+		spec.Name, spec.WireName, spec.RequiredScopes = name, wire, nil
+		if err := srv.Bind(spec, mcp.Tool{Handler: func(mcpCtx, *mcp.Call) (*mcp.Result, error) { return mcp.TextResult(text), nil }}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := serve(t, srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	id := 0
+	call := func(name string) string {
+		id++
+		return w.call(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + name + `","arguments":{"reference":"PMT-100"}}}`)
+	}
+	bind("files_read", "files/read", "files")
+	if got := call("files/read"); jget(t, got, "result", "content", 0, "text") != "files" {
+		t.Fatalf("first tool: %s", got)
+	}
+	for _, tc := range []struct{ name, wire, call string }{
+		{"notes_read", "notes/read", "notes/read"}, // found by calledAs's table
+		{"payments_find", "", "payments_find"},     // found by binding's table
+	} {
+		if got := call(tc.call); code(t, got) != "-32601" {
+			t.Errorf("%s before it is bound: %s", tc.call, got)
+		}
+		bind(tc.name, tc.wire, tc.name)
+		if got := call(tc.call); jget(t, got, "result", "content", 0, "text") != tc.name {
+			t.Errorf("%s bound after calls: %s", tc.call, got)
+		}
+	}
+	if got := call("files/read"); jget(t, got, "result", "content", 0, "text") != "files" {
+		t.Errorf("first tool after the others: %s", got)
 	}
 }
