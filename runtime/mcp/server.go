@@ -142,8 +142,8 @@ type Server struct {
 	catalogue   atomic.Pointer[catalogue]
 	catalogueMu sync.Mutex
 
-	// toolsMu orders the changes to tools, wire and called, which calls
-	// read through lookup.
+	// toolsMu orders the changes to tools, wire and called; calls read
+	// tools and called through lookup, without it.
 	toolsMu sync.Mutex
 	tools   map[versionKey]*binding
 	// wire maps each wire name a bound version publishes to its tool's
