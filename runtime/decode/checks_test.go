@@ -197,33 +197,82 @@ func TestOwnCopiesOutOfTheBuffer(t *testing.T) {
 	}
 }
 
-// TestRefusedNameCostsItsPathOnly reads an object whose one member
-// additionalProperties false refuses: its error's path is made from the
-// name as read, so the reading allocates the path and the list handed
-// back, not also a string of the name (which would copy the whole input,
-// see Reader.text).
+// TestRefusedNameCostsItsPathOnly reads objects whose members
+// additionalProperties false refuses. A refused name's path is made from
+// the name as read, never from a string of it (which would copy the
+// whole input, see Reader.text): in a long input each path is a string of
+// its own; in a short one the paths are written into the copy of the
+// input its strings share (Reader.memberPath), made once.
 func TestRefusedNameCostsItsPathOnly(t *testing.T) {
-	data := []byte(`{"urgent": true, "padding": "` + strings.Repeat("x", 200) + `"}`)
-	read := func() schema.Errors {
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		allocs float64 // a reading's
+	}{
+		{"long: the two paths and the list", []byte(`{"urgent": true, "padding": "` + strings.Repeat("x", pathCopy) + `"}`), 3},
+		{"short: the copy and the list", []byte(`{"urgent": true,"padding":"` + strings.Repeat("x", 20) + `"}`), 2},
+	} {
+		read := func() schema.Errors {
+			r := Begin(c.data)
+			o := r.Object(nil, Object)
+			for o.Next() {
+				o.Additional()
+			}
+			errs, err := r.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return errs
+		}
+		got := read().Strings()
+		if len(got) != 2 || got[0] != "$.padding: "+schema.MsgAdditional || got[1] != "$.urgent: "+schema.MsgAdditional {
+			t.Fatalf("%s: errors %q", c.name, got)
+		}
+		if raceEnabled {
+			continue // allocations through the Reader pool are counted without the race detector
+		}
+		if n := testing.AllocsPerRun(100, func() { read() }); n != c.allocs {
+			t.Errorf("%s: %v allocations a reading, want %v", c.name, n, c.allocs)
+		}
+	}
+}
+
+// TestMemberPathLeavesStringsAlone refuses every name of objects whose
+// values are read as strings, which share the input's copy the paths are
+// written into: a path must not touch a byte a string covers (a string
+// read before it, or after it), nor the caller's input.
+func TestMemberPathLeavesStringsAlone(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string // the values, then the errors' paths
+	}{
+		{`{"a":"x","b":"y"}`, []string{"x", "y", "$.a", "$.b"}},
+		{"{ \"a\" : \"x\" ,\t\"b\" :\"y\"\r\n}", []string{"x", "y", "$.a", "$.b"}},
+		{`{"a":"\",\"","b":"y\"","c":"{"}`, []string{`","`, `y"`, "{", "$.a", "$.b", "$.c"}},
+		{`{"a\u0041":"x","b":"y"}`, []string{"x", "y", "$.aA", "$.b"}}, // an escaped name: a path of its own
+	} {
+		data := []byte(c.in)
 		r := Begin(data)
 		o := r.Object(nil, Object)
+		var got []string
 		for o.Next() {
-			o.Additional()
+			failProp(r, nil, o.Name(), schema.MsgAdditional)
+			if s, ok := r.Str(o.Field(new(bool), "v", "$.v"), String); ok {
+				got = append(got, s)
+			}
 		}
 		errs, err := r.Finish()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", c.in, err)
 		}
-		return errs
-	}
-	got := read().Strings()
-	if len(got) != 2 || got[0] != "$.padding: "+schema.MsgAdditional || got[1] != "$.urgent: "+schema.MsgAdditional {
-		t.Fatalf("errors %q", got)
-	}
-	if raceEnabled {
-		return // allocations through the Reader pool are counted without the race detector
-	}
-	if n := testing.AllocsPerRun(100, func() { read() }); n != 3 {
-		t.Errorf("%v allocations a reading, want 3: the two paths and the list", n)
+		for _, e := range errs {
+			got = append(got, e.Path)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: read %q, want %q", c.in, got, c.want)
+		}
+		if string(data) != c.in {
+			t.Errorf("the caller's input changed from %s to %s", c.in, data)
+		}
 	}
 }

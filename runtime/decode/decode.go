@@ -131,8 +131,10 @@ type Reader struct {
 	// input, unless the lexer's distinct says there are none
 	// (BeginChecked).
 	undeclared bool
-	// copied is the copy of data the strings read share (see text).
-	copied string
+	// copied is the copy of data the strings read share (see text). It
+	// is bytes, not a string, because the paths of undeclared members are
+	// written into it, over bytes no string covers (see memberPath).
+	copied []byte
 	// last is the last string Str returned, and lastRunes its code points
 	// as the lexer counted them (or -1): a length check of it needs no
 	// count of its own (see codePoints).
@@ -157,7 +159,7 @@ func NewReader(data []byte) *Reader {
 // Release returns r to the pool. r must not be used after.
 func (r *Reader) Release() {
 	r.lx.reset(nil)
-	r.data, r.copied, r.outer, r.last, r.lastRunes = nil, "", nil, "", 0
+	r.data, r.copied, r.outer, r.last, r.lastRunes = nil, nil, nil, "", 0
 	r.err, r.quiet, r.num, r.undeclared = nil, false, nil, false
 	if len(r.slots) > 4 {
 		r.slots = nil // a deep input's levels are not kept for the next
@@ -321,9 +323,17 @@ func (r *Reader) FailProp(at *Loc, name, msg string) { failProp(r, at, name, msg
 // failProp is FailProp for a name given as a string or as its bytes as
 // read (an undeclared member's, see Members.Additional): the path is the
 // one string made, where a string of the name first would be two (or a
-// copy of the whole input, see text).
+// copy of the whole input, see text). The path of a member of the root
+// is written into the copy of the input instead when it can be (see
+// memberPath): no string of its own.
 func failProp[Name ~string | ~[]byte](r *Reader, at *Loc, name Name, msg string) {
 	if !r.quiet {
+		if b, isBytes := any(name).([]byte); isBytes && at == nil {
+			if path, ok := r.memberPath(b); ok {
+				r.c.Add(path, msg)
+				return
+			}
+		}
 		var buf [128]byte
 		r.c.Add(string(schema.AppendPropertyPath(at.appendPath(buf[:0]), name)), msg)
 	}
@@ -512,12 +522,52 @@ func (r *Reader) text(b []byte) string {
 		return string(b)
 	}
 	if off, ok := offsetIn(r.data, b); ok {
-		if r.copied == "" {
-			r.copied = string(r.data)
-		}
-		return r.copied[off : off+len(b)]
+		return unsafe.String(&r.copy()[off], len(b))
 	}
 	return string(b)
+}
+
+// pathCopy is the longest input a Reader copies for an error's path
+// alone (see memberPath): copying a short input costs what a string of
+// the path costs, one allocation, and any later path or string shares it;
+// a long one is not copied for a path of a few bytes.
+const pathCopy = 256
+
+// copy returns the copy of r's input the strings read share, making it
+// the first time. r is a Reader of a whole input.
+func (r *Reader) copy() []byte {
+	if r.copied == nil {
+		r.copied = make([]byte, len(r.data))
+		copy(r.copied, r.data)
+	}
+	return r.copied
+}
+
+// memberPath is the path of name, an undeclared member of the root object
+// as read, without making a string of its own when it can: the name lies
+// in the input, and in the copy its strings share the two bytes before it
+// are its opening quote and a '{', ',' or space, which no string covers
+// (a string handed out is a string's content, without its quotes). "$."
+// is written over them, and the path is the bytes from there to the
+// name's end. ok is false when that cannot be done: a name with escapes,
+// or no copy made yet of an input longer than pathCopy.
+func (r *Reader) memberPath(name []byte) (path string, ok bool) {
+	r = r.outermost()
+	if r.copied == nil && len(r.data) > pathCopy {
+		return "", false
+	}
+	off, in := offsetIn(r.data, name)
+	if !in || off < 2 || r.data[off-1] != '"' {
+		return "", false
+	}
+	switch r.data[off-2] {
+	case '{', ',', ' ', '\t', '\n', '\r':
+	default:
+		return "", false
+	}
+	c := r.copy()
+	c[off-2], c[off-1] = '$', '.'
+	return unsafe.String(&c[off-2], len(name)+2), true
 }
 
 // outermost is the Reader of the whole input r reads part of.
