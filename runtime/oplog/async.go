@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,8 +40,9 @@ type Async struct {
 }
 
 type queue struct {
-	bound   int // records queued or being written, at most
-	dropped atomic.Int64
+	bound   int           // records queued or being written, at most
+	dropped atomic.Int64  // since the last warning about them
+	lost    atomic.Int64  // since the start
 	done    chan struct{} // closed when the writer goroutine ends
 	wake    chan struct{} // a record for a writer that waits (idle)
 
@@ -160,6 +162,7 @@ func (q *queue) take() *entry {
 	if q.closed || len(q.pending)+q.writing >= q.bound {
 		q.mu.Unlock()
 		q.dropped.Add(1)
+		q.lost.Add(1)
 		return nil
 	}
 	if n := len(q.free); n > 0 {
@@ -171,15 +174,33 @@ func (q *queue) take() *entry {
 }
 
 // push queues e, filled, unlocks q.mu, and wakes the writer if it waits.
+// The record that fills half the queue yields the caller's core (see
+// yieldAt).
 func (q *queue) push(e *entry) {
 	q.pending = append(q.pending, e)
 	wake := q.idle
 	q.idle = false
+	behind := len(q.pending)+q.writing == q.yieldAt()
 	q.mu.Unlock()
 	if wake {
 		q.wake <- struct{}{} // never blocks: one wake-up per wait
 	}
+	if behind {
+		runtime.Gosched()
+	}
 }
+
+// yieldAt is how many records queued or being written make the caller
+// that queues the last of them yield its core once (runtime.Gosched): the
+// writer, runnable since its pause ended, then gets it. Without that, on
+// one core (GOMAXPROCS=1), requests that hand the core to each other
+// directly (a request and its handler's goroutine) run before a goroutine
+// merely runnable until the scheduler preempts them, every 10 ms; the
+// queue fills long before, and the log lost most of a busy server's
+// records. A writer blocked on its output is not runnable, and the caller
+// does not wait for it: the yield gives the core to whoever is runnable,
+// and the caller carries on.
+func (q *queue) yieldAt() int { return max(q.bound/2, 1) }
 
 // logCall queues a call record with text arguments (see LogCall) as it
 // is, its arguments copied into the entry's buffer: the writer writes its
@@ -266,6 +287,10 @@ func (a *Async) WithGroup(name string) slog.Handler {
 // Dropped is how many records were dropped since the last warning about
 // them.
 func (a *Async) Dropped() int64 { return a.q.dropped.Load() }
+
+// Lost is how many records were dropped since the Async started: a
+// counter for a service's metrics.
+func (a *Async) Lost() int64 { return a.q.lost.Load() }
 
 // batchPause is how long the writer lets records gather once they come:
 // a writer that waits on the queue is woken by the first record, and

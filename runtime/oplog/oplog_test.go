@@ -115,6 +115,9 @@ func TestAsyncNeverWaits(t *testing.T) {
 	if a.Dropped() != 1 {
 		t.Errorf("a record after Close: %d dropped", a.Dropped())
 	}
+	if a.Lost() != reported+1 {
+		t.Errorf("Lost = %d, want the %d reported and the one after Close", a.Lost(), reported)
+	}
 	// Close does not wait for a writer that never moves.
 	stuck := oplog.NewAsync(&blocked{release: make(chan struct{})}, oplog.AsyncOptions{})
 	slog.New(stuck).Info("never written")
@@ -123,6 +126,58 @@ func TestAsyncNeverWaits(t *testing.T) {
 	if err := stuck.Close(ctx); err == nil {
 		t.Error("Close returned nil with its writer stuck")
 	}
+}
+
+// TestAsyncKeepsUpOnOneCore logs from two goroutines that hand one core
+// to each other for every record, as a request and its handler's
+// goroutine do: the writer, runnable but never handed the core, must
+// still get it before the queue fills (see the queue's yieldAt). Two
+// thousand records take a few milliseconds, less than the scheduler's
+// 10 ms between preemptions: without the yield the writer ran only at
+// the end and the log lost half of them.
+func TestAsyncKeepsUpOnOneCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var out countingWriter
+	a := oplog.NewAsync(oplog.NewJSONHandler(&out), oplog.AsyncOptions{Buffer: 1024})
+	log := slog.New(a)
+	ping, pong := make(chan int), make(chan int)
+	go func() {
+		for i := range ping {
+			log.Info("r", "i", i)
+			pong <- i
+		}
+	}()
+	const n = 2000
+	for i := range n {
+		ping <- i
+		<-pong
+	}
+	close(ping)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if lost := a.Lost(); lost != 0 || out.lines() != n {
+		t.Errorf("%d of %d records lost, %d lines written", lost, n, out.lines())
+	}
+}
+
+// countingWriter counts the lines written to it.
+type countingWriter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.n += bytes.Count(p, []byte("\n"))
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+func (w *countingWriter) lines() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
 }
 
 // TestPreviewReadsOnlyWhatItShows: a preview of a megabyte of arguments
