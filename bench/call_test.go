@@ -2,12 +2,14 @@ package bench
 
 import (
 	"context"
+	"log/slog"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // BenchmarkCall is one tools/call through a whole server over an in-process
@@ -24,7 +26,7 @@ func BenchmarkCall(b *testing.B) {
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
 	line := callRequest(1, spec.Name, lookupV2Valid)
 
-	run := func(b *testing.B, c *pipeConn, check bool) {
+	run := func(b *testing.B, c *pipeConn, check bool, logged *oplog.Async) {
 		if check {
 			resp, err := c.roundTrip(line)
 			if err != nil {
@@ -39,27 +41,31 @@ func BenchmarkCall(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		if logged != nil {
+			reportLost(b, logged)
+		}
 	}
 	b.Run("impl=mcpgen", func(b *testing.B) {
 		srv := newBankServer(b)
 		b.Cleanup(func() { srv.Close() })
-		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
+		run(b, dialed(b, serveMcpgen(srv, investigator)), true, nil)
 	})
 	b.Run("impl=mcpgen-logged", func(b *testing.B) {
-		srv := newLoggedBankServer(b, serviceLog(b))
+		log, sink := serviceLogSink(b)
+		srv := newLoggedBankServer(b, log)
 		b.Cleanup(func() { srv.Close() })
-		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
+		run(b, dialed(b, serveMcpgen(srv, investigator)), true, sink)
 	})
 	b.Run("impl=go-sdk", func(b *testing.B) {
-		run(b, dialed(b, serveSDK(newSDKServer(b, tools))), true)
+		run(b, dialed(b, serveSDK(newSDKServer(b, tools))), true, nil)
 	})
 	b.Run("impl=mcp-go", func(b *testing.B) {
-		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))), true)
+		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))), true, nil)
 	})
 	b.Run("impl=pipe-echo", func(b *testing.B) {
 		c := dial(echo)
 		b.Cleanup(c.close)
-		run(b, c, false)
+		run(b, c, false, nil)
 	})
 }
 
@@ -77,8 +83,11 @@ func BenchmarkCallHandle(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			srv := newBankServer(b)
+			var sink *oplog.Async
 			if logged {
-				srv = newLoggedBankServer(b, serviceLog(b))
+				var log *slog.Logger
+				log, sink = serviceLogSink(b)
+				srv = newLoggedBankServer(b, log)
 			}
 			b.Cleanup(func() { srv.Close() })
 			sess := initializedSession(b, srv, investigator)
@@ -90,6 +99,9 @@ func BenchmarkCallHandle(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				sess.Handle(context.Background(), line)
+			}
+			if sink != nil {
+				reportLost(b, sink)
 			}
 		})
 	}

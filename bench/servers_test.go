@@ -70,9 +70,23 @@ func newBankServer(tb testing.TB) *mcp.Server {
 // asynchronous sink, here to io.Discard, so that the writer's own cost is
 // not the benchmark's.
 func serviceLog(tb testing.TB) *slog.Logger {
+	log, _ := serviceLogSink(tb)
+	return log
+}
+
+// serviceLogSink is serviceLog and its sink, whose Lost count says
+// whether a row wrote every record it claims to (see reportLost).
+func serviceLogSink(tb testing.TB) (*slog.Logger, *oplog.Async) {
 	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard), oplog.AsyncOptions{})
 	tb.Cleanup(func() { sink.Close(context.Background()) })
-	return slog.New(sink)
+	return slog.New(sink), sink
+}
+
+// reportLost reports the records sink dropped, per call (lost/op): a row
+// with the log on whose writer fell behind wrote less than it claims,
+// and was timed for less.
+func reportLost(b *testing.B, sink *oplog.Async) {
+	b.ReportMetric(float64(sink.Lost())/float64(b.N), "lost/op")
 }
 
 // newLoggedBankServer is newBankServer with the call log on, written to

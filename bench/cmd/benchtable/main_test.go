@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -46,6 +47,28 @@ func TestRatioTimes(t *testing.T) {
 	} {
 		if got := tc.q.times(tc.digits); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestCallLogRowsSayWhatWasDropped: a row with the log on that dropped
+// records says how many, and misses the goal of writing every one.
+func TestCallLogRowsSayWhatWasDropped(t *testing.T) {
+	for _, tc := range []struct {
+		lost []float64
+		want string
+	}{
+		{[]float64{0, 0, 0}, "records dropped 0.00% | — | +9% | the log costs ≤ 10%; every record written | ✓ ✓ |"},
+		{[]float64{0.01, 0.005, 0.02}, "records dropped 1.00% | — | +9% | the log costs ≤ 10%; every record written | ✓ ✗ |"},
+	} {
+		r := &results{samples: map[string]map[string][]float64{
+			"CallHandle/log=off": {"sec/op": {1e-6, 2e-6, 1e-6}},
+			"CallHandle/log=on":  {"sec/op": {1.09e-6, 2.18e-6, 1.09e-6}, "lost/op": tc.lost},
+		}}
+		var out strings.Builder
+		r.callLogRows(&table{w: &out})
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("lost %v: the row is\n%s\nwant it to hold %q", tc.lost, out.String(), tc.want)
 		}
 	}
 }
