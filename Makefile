@@ -139,3 +139,20 @@ bench:
 	$(BENCH_TEST) -bench '^BenchmarkStdioProcess$$' -benchtime 20000x -count 3 > out/process.txt || (cat out/process.txt; exit 1)
 	cd bench && GOFLAGS=-mod=mod $(GO) run golang.org/x/perf/cmd/benchstat out/*.txt > out/benchstat.txt
 	cd bench && GOFLAGS=-mod=mod $(GO) run ./cmd/benchtable out/*.txt
+
+# bench-instructions counts what one iteration of the rows that keep one
+# core busy executes (bench/cmd/benchrun -instructions: valgrind's
+# cachegrind, the difference of N and 5N iterations), for telling whether
+# a change made a row do less where its time, on a loaded or virtual
+# machine, moves by a quarter from one process to the next: run it at two
+# commits and benchstat the two files. A count is not a time (see
+# docs/benchmarks.md, "Counting instead of timing"). About six minutes;
+# needs valgrind. Not part of `make test`.
+.PHONY: bench-instructions
+BENCH_INSTR_N ?= 20000
+bench-instructions:
+	@mkdir -p $(BENCH_OUT)
+	cd bench && GOFLAGS=-mod=mod $(GO) test -c -o out/bench.test .
+	$(BENCH_ROWS) -bench '^BenchmarkDecode$$/.*/^impl=mcpgen$$' -instructions $(BENCH_INSTR_N) -count 1 > out/instructions.txt
+	$(BENCH_ROWS) -bench '^BenchmarkCall(Handle)?$$/^(impl=mcpgen(-logged)?|log=o(n|ff))$$' -instructions $$(( $(BENCH_INSTR_N) / 4 )) -count 1 >> out/instructions.txt
+	cat $(BENCH_OUT)/instructions.txt

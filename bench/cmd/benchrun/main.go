@@ -11,6 +11,24 @@
 // and benchtable.
 //
 //	benchrun -test ./bench.test -bench '^BenchmarkDecode$' -benchtime 100ms -count 10 > out/decode.txt
+//
+// With -instructions N it counts instead of timing: each row runs under
+// valgrind's cachegrind, at N and at 5N iterations, and the difference of
+// the two counts, divided by 4N, is what one iteration executes (what the
+// process does besides, its start and the row's setup, is the same in
+// both and cancels): instructions/op and mispredicts/op (cachegrind's
+// branch predictor, a simple model of a real one). A count does not move
+// with the machine's load, so on a machine whose times vary by a quarter
+// from one process to the next it tells a change of a few percent in a
+// single run of each binary, where timing needs dozens. It is not a
+// time: a cache miss or a collection costs time and few instructions.
+// The rows run with GOMAXPROCS=1 and GOGC=off, so that no collector runs
+// beside them (its work follows the heap and the clock, not the row's
+// code: the allocations, which -benchmem counts, say what the row leaves
+// it), asynchronous preemption off and AVX-512 off (valgrind does not
+// run it). Rows that allocate gigabytes in 5N iterations need a smaller N.
+//
+//	benchrun -test ./bench.test -bench '^BenchmarkDecode$/.*/impl=mcpgen$' -instructions 20000 -count 1 > out/instructions.txt
 package main
 
 import (
@@ -21,6 +39,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -29,22 +48,117 @@ func main() {
 	bench := flag.String("bench", "", "the benchmarks to run, as -test.bench takes them")
 	benchtime := flag.String("benchtime", "1s", "each row's -test.benchtime")
 	count := flag.Int("count", 10, "how many times each row runs, each in a process of its own")
+	instructions := flag.Int("instructions", 0, "count instructions under cachegrind, the difference of N and 5N iterations, instead of timing")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: benchrun -test BINARY -bench PATTERN [-benchtime D] [-count N] [-- ARGS for the binary]")
+		fmt.Fprintln(os.Stderr, "usage: benchrun -test BINARY -bench PATTERN [-benchtime D | -instructions N] [-count N] [-- ARGS for the binary]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if *bin == "" || *bench == "" || *count < 1 {
+	if *bin == "" || *bench == "" || *count < 1 || *instructions < 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*bin, *bench, *benchtime, *count, flag.Args()); err != nil {
+	measure := timed(*benchtime)
+	if *instructions > 0 {
+		if _, err := exec.LookPath("valgrind"); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun: -instructions runs valgrind, which is not installed (Debian: apt-get install valgrind)")
+			os.Exit(1)
+		}
+		measure = counted(*instructions)
+	}
+	if err := run(*bin, *bench, measure, *count, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, pattern, benchtime string, count int, extra []string) error {
+// measurement runs one row of bin, selected by the pattern row, and
+// returns its results in the benchmark format.
+type measurement func(bin, row string, extra []string) ([]byte, error)
+
+// timed runs the row for benchtime, -benchmem on.
+func timed(benchtime string) measurement {
+	return func(bin, row string, extra []string) ([]byte, error) {
+		args := append([]string{"-test.run", "^$", "-test.bench", row, "-test.benchtime", benchtime, "-test.count", "1", "-test.benchmem"}, extra...)
+		cmd := exec.Command(bin, args...)
+		cmd.Stderr = os.Stderr
+		return cmd.Output()
+	}
+}
+
+// counted runs the row under cachegrind at n and 5n iterations and gives
+// the difference per iteration (see the command's doc).
+func counted(n int) measurement {
+	return func(bin, row string, extra []string) ([]byte, error) {
+		var at [2]counts
+		var name string
+		for i, iters := range []int{n, 5 * n} {
+			args := append([]string{"--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes", "--cachegrind-out-file=/dev/null",
+				bin, "-test.run", "^$", "-test.bench", row, "-test.benchtime", fmt.Sprintf("%dx", iters), "-test.count", "1"}, extra...)
+			cmd := exec.Command("valgrind", args...)
+			cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOGC=off", "GODEBUG="+godebug(os.Getenv("GODEBUG")))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			res, err := cmd.Output()
+			if err != nil {
+				return nil, fmt.Errorf("%v\n%s%s", err, res, stderr.Bytes())
+			}
+			if at[i], err = parseCounts(stderr.Bytes()); err != nil {
+				return nil, err
+			}
+			ran := names(res)
+			if len(ran) != 1 {
+				return nil, fmt.Errorf("the run at %d iterations gave %d results, not one:\n%s", iters, len(ran), res)
+			}
+			name = ran[0]
+		}
+		d := float64(4 * n)
+		line := fmt.Sprintf("%s-1\t%d\t%.1f instructions/op\t%.2f mispredicts/op\n",
+			name, 4*n, (at[1].instructions-at[0].instructions)/d, (at[1].mispredicts-at[0].mispredicts)/d)
+		return []byte(line), nil
+	}
+}
+
+// godebug is GODEBUG for a row counted under cachegrind: what it was, with
+// asynchronous preemption (a signal) and AVX-512 (which valgrind does not
+// run) off.
+func godebug(was string) string {
+	const ours = "asyncpreemptoff=1,cpu.avx512f=off"
+	if was == "" {
+		return ours
+	}
+	return was + "," + ours
+}
+
+// counts are what cachegrind counted over a whole process.
+type counts struct{ instructions, mispredicts float64 }
+
+var (
+	irefs       = regexp.MustCompile(`I\s+refs:\s+([\d,]+)`)
+	mispredicts = regexp.MustCompile(`Mispredicts:\s+([\d,]+)`)
+)
+
+// parseCounts reads the summary cachegrind writes to standard error.
+func parseCounts(summary []byte) (counts, error) {
+	var c counts
+	for _, f := range []struct {
+		re  *regexp.Regexp
+		dst *float64
+	}{{irefs, &c.instructions}, {mispredicts, &c.mispredicts}} {
+		m := f.re.FindSubmatch(summary)
+		if m == nil {
+			return c, fmt.Errorf("cachegrind wrote no %q count:\n%s", f.re, summary)
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(string(m[1]), ",", ""), 64)
+		if err != nil {
+			return c, err
+		}
+		*f.dst = v
+	}
+	return c, nil
+}
+
+func run(bin, pattern string, measure measurement, count int, extra []string) error {
 	rows, err := list(bin, pattern, extra)
 	if err != nil {
 		return err
@@ -52,16 +166,13 @@ func run(bin, pattern, benchtime string, count int, extra []string) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("no benchmark matches %q", pattern)
 	}
-	fmt.Fprintf(os.Stderr, "benchrun: %d rows × %d runs, one process each\n", len(rows), count)
+	fmt.Fprintf(os.Stderr, "benchrun: %d rows × %d runs, each in processes of its own\n", len(rows), count)
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	for round := range count {
 		for i := range rows {
 			row := rows[(i+round)%len(rows)]
-			args := append([]string{"-test.run", "^$", "-test.bench", exact(row), "-test.benchtime", benchtime, "-test.count", "1", "-test.benchmem"}, extra...)
-			cmd := exec.Command(bin, args...)
-			cmd.Stderr = os.Stderr
-			res, err := cmd.Output()
+			res, err := measure(bin, exact(row), extra)
 			if err != nil {
 				return fmt.Errorf("%s: %v\n%s", row, err, res)
 			}

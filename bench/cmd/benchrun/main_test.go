@@ -40,3 +40,32 @@ PASS
 		}
 	}
 }
+
+// TestParseCounts reads the summary cachegrind writes with the branch
+// simulator on, and refuses one without the counts.
+func TestParseCounts(t *testing.T) {
+	summary := []byte(`==30959== 
+==30959== I   refs:      103,855,586
+==30959== 
+==30959== Branches:       16,006,150  (15,751,041 cond + 255,109 ind)
+==30959== Mispredicts:       843,532  (   790,723 cond +  52,809 ind)
+==30959== Mispred rate:          5.3% (       5.0%     +    20.7%   )
+`)
+	c, err := parseCounts(summary)
+	if err != nil || c.instructions != 103855586 || c.mispredicts != 843532 {
+		t.Fatalf("parseCounts = %+v, %v", c, err)
+	}
+	if _, err := parseCounts([]byte("==1== I   refs:      1,000\n")); err == nil {
+		t.Error("a summary without Mispredicts was read")
+	}
+}
+
+// TestGodebug keeps a GODEBUG the caller set and adds the counted run's.
+func TestGodebug(t *testing.T) {
+	if got := godebug(""); got != "asyncpreemptoff=1,cpu.avx512f=off" {
+		t.Errorf("godebug(\"\") = %q", got)
+	}
+	if got := godebug("gctrace=1"); got != "gctrace=1,asyncpreemptoff=1,cpu.avx512f=off" {
+		t.Errorf("godebug(gctrace=1) = %q", got)
+	}
+}
