@@ -80,7 +80,7 @@ func (as *Async) writeAccess(e *entry) {
 	a := &e.access
 	if j, ok := e.h.(*JSONHandler); ok {
 		var written bool
-		if as.q.line, written = appendAccessLine(as.q.line[:0], a); written {
+		if as.q.line, written = appendAccessLine(as.q.line[:0], a, &as.q.stamp); written {
 			j.writeLine(as.q.line)
 			return
 		}
@@ -93,8 +93,8 @@ func (as *Async) writeAccess(e *entry) {
 // went wrong (a time whose year has not four digits) or where a number is
 // one this function does not spell as encoding/json does, and the caller
 // then hands the handler the record.
-func appendAccessLine(dst []byte, a *AccessRecord) (_ []byte, ok bool) {
-	if dst, ok = appendLineStart(dst, a.Time); !ok {
+func appendAccessLine(dst []byte, a *AccessRecord, s *stamp) (_ []byte, ok bool) {
+	if dst, ok = appendLineStart(dst, a.Time, s); !ok {
 		return dst, false
 	}
 	dst = append(dst, `"level":"INFO","msg":"`+AccessMessage+`","`+keyMethod+`":`...)

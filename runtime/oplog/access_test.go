@@ -40,7 +40,7 @@ func TestAsyncAccessLinesAreSlogsLines(t *testing.T) {
 	var a AccessRecord
 	sameLinesThroughBothSinks(t, 5000, func(i int) {
 		a = oddAccessRecord(rng)
-		if _, ok := appendAccessLine(nil, &a); ok && a.fits(limits) {
+		if _, ok := appendAccessLine(nil, &a, nil); ok && a.fits(limits) {
 			appended++
 		}
 	}, func(as *Async) time.Time {
@@ -99,7 +99,8 @@ func BenchmarkLogAccess(b *testing.B) {
 // line through slog's JSON handler.
 func BenchmarkAccessLine(b *testing.B) {
 	a := AccessRecord{Time: time.Date(2026, 12, 2, 8, 30, 0, 123456789, time.UTC), Method: "POST", Path: "/mcp", Status: 200, MCPMethod: "tools/call", Duration: 1234567}
-	benchLine(b, "appendAccessLine", func(dst []byte) ([]byte, bool) { return appendAccessLine(dst, &a) })
+	var s stamp
+	benchLine(b, "appendAccessLine", func(dst []byte) ([]byte, bool) { return appendAccessLine(dst, &a, &s) })
 	benchSlogLine(b, a.Record)
 }
 
@@ -108,9 +109,10 @@ func BenchmarkAccessLine(b *testing.B) {
 func FuzzAccessLine(f *testing.F) {
 	f.Add("POST", "/mcp", 200, int64(1234567), int64(1764664200))
 	f.Add("G\u2028T", "/\x00<\xff", -1, int64(-1<<63), int64(-62135596800))
+	var s stamp // one stamp for every input, as a writer has
 	f.Fuzz(func(t *testing.T, method, path string, status int, duration, unix int64) {
 		a := AccessRecord{Time: time.Unix(unix, unix%1e9).UTC(), Method: method, Path: path, Status: status, MCPMethod: method + path, Duration: time.Duration(duration)}
-		line, ok := appendAccessLine(nil, &a)
+		line, ok := appendAccessLine(nil, &a, &s)
 		if !ok {
 			return // the writer hands slog the record
 		}

@@ -53,7 +53,8 @@ type queue struct {
 	idle    bool     // the writer waits on wake
 	closed  bool
 
-	line []byte // the writer's: the call record's line it writes itself
+	line  []byte // the writer's: the call record's line it writes itself
+	stamp stamp  // the writer's: the time of its lines (see stamp)
 }
 
 // entry is a record waiting to be written: r, or access when isAccess, or
@@ -368,7 +369,7 @@ func (a *Async) writeCall(e *entry) {
 	c := &e.call
 	if j, ok := e.h.(*JSONHandler); ok && c.fits(a.limits) {
 		var written bool
-		if a.q.line, written = appendCallLine(a.q.line[:0], c); written {
+		if a.q.line, written = appendCallLine(a.q.line[:0], c, &a.q.stamp); written {
 			j.writeLine(a.q.line)
 			return
 		}

@@ -58,8 +58,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // slog handler's line says something went wrong: arguments that are not
 // JSON text, a time whose year has not four digits. The caller then
 // hands it the record.
-func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
-	if dst, ok = appendLineStart(dst, c.Time); !ok {
+func appendCallLine(dst []byte, c *CallRecord, s *stamp) (_ []byte, ok bool) {
+	if dst, ok = appendLineStart(dst, c.Time, s); !ok {
 		return dst, false
 	}
 	dst = append(dst, callLineHead...)
@@ -81,8 +81,9 @@ func appendCallLine(dst []byte, c *CallRecord) (_ []byte, ok bool) {
 // appendLineStart appends the start of a line slog.NewJSONHandler(w, nil)
 // writes for a record of time t: the brace and the time, none when t is
 // zero. ok is false for a time whose year has not four digits, where
-// that line says something went wrong.
-func appendLineStart(dst []byte, t time.Time) (_ []byte, ok bool) {
+// that line says something went wrong. s, when not nil, is the writer's
+// stamp, which keeps what the lines of one second share.
+func appendLineStart(dst []byte, t time.Time, s *stamp) (_ []byte, ok bool) {
 	dst = append(dst, '{')
 	if t.IsZero() {
 		return dst, true
@@ -91,8 +92,50 @@ func appendLineStart(dst []byte, t time.Time) (_ []byte, ok bool) {
 		return dst, false
 	}
 	dst = append(dst, `"time":"`...)
-	dst = t.AppendFormat(dst, time.RFC3339Nano)
+	if s != nil {
+		dst = s.append(dst, t)
+	} else {
+		dst = t.AppendFormat(dst, time.RFC3339Nano)
+	}
 	return append(dst, `",`...), true
+}
+
+// stamp writes times as t.AppendFormat(dst, time.RFC3339Nano) does,
+// keeping the text of the last second it wrote: a writer's lines come
+// many to a second, and formatting a whole time (the date from the
+// seconds since the epoch, each field, the zone) was a third of writing
+// a call's line. The zero stamp is ready to use.
+type stamp struct {
+	sec    int64  // the second of text, t.Unix()
+	offset int    // the zone's offset from UTC of text and zone, in seconds
+	text   []byte // "2006-01-02T15:04:05" of that second in that zone
+	zone   []byte // "Z" or "-07:00"
+}
+
+// append appends t, whose year has four digits.
+func (s *stamp) append(dst []byte, t time.Time) []byte {
+	_, offset := t.Zone()
+	if sec := t.Unix(); sec != s.sec || offset != s.offset || s.text == nil {
+		s.sec, s.offset = sec, offset
+		s.text = t.AppendFormat(s.text[:0], "2006-01-02T15:04:05")
+		s.zone = t.AppendFormat(s.zone[:0], "Z07:00")
+	}
+	dst = append(dst, s.text...)
+	if ns := t.Nanosecond(); ns != 0 {
+		// ".999999999": the nanoseconds without their trailing zeros.
+		var frac [10]byte
+		frac[0] = '.'
+		for i := 9; i > 0; i-- {
+			frac[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := len(frac)
+		for frac[n-1] == '0' {
+			n--
+		}
+		dst = append(dst, frac[:n]...)
+	}
+	return append(dst, s.zone...)
 }
 
 // appendCompact appends text as slog writes a json.RawMessage: through

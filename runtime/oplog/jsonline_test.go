@@ -110,6 +110,7 @@ func slogCallLine(t *testing.T, c *CallRecord, limits Limits) string {
 func TestCallLineIsSlogsLine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	limits := Limits{MaxString: 200, MaxRecord: 600}
+	var s stamp // one for every record, as the writer has
 	var written, declined, checked int
 	for i := range 20000 {
 		c := oddCallRecord(rng)
@@ -120,7 +121,7 @@ func TestCallLineIsSlogsLine(t *testing.T) {
 			continue
 		}
 		want := slogCallLine(t, &c, limits)
-		line, ok := appendCallLine([]byte("earlier line\n"), &c)
+		line, ok := appendCallLine([]byte("earlier line\n"), &c, &s)
 		if !ok {
 			declined++
 			if !strings.Contains(want, "!ERROR") {
@@ -216,11 +217,12 @@ func BenchmarkCallLine(b *testing.B) {
 		SchemaHash: "sha256:" + strings.Repeat("0f1e2d3c", 8), RequestID: "1",
 		Arguments: json.RawMessage(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`),
 	}
-	benchLine(b, "appendCallLine", func(dst []byte) ([]byte, bool) { return appendCallLine(dst, &c) })
+	var s stamp
+	benchLine(b, "appendCallLine", func(dst []byte) ([]byte, bool) { return appendCallLine(dst, &c, &s) })
 	// The server's records: arguments its strict reader accepted.
 	checked := c
 	checked.Checked = true
-	benchLine(b, "appendCallLine/checked", func(dst []byte) ([]byte, bool) { return appendCallLine(dst, &checked) })
+	benchLine(b, "appendCallLine/checked", func(dst []byte) ([]byte, bool) { return appendCallLine(dst, &checked, &s) })
 	benchSlogLine(b, c.Record)
 }
 
@@ -283,3 +285,29 @@ func (w waitingHandler) Handle(context.Context, slog.Record) error {
 }
 func (w waitingHandler) WithAttrs([]slog.Attr) slog.Handler { return w }
 func (w waitingHandler) WithGroup(string) slog.Handler      { return w }
+
+// TestStampIsRFC3339Nano: a stamp writes every time as AppendFormat with
+// RFC3339Nano does, through runs of times in one second (what it keeps),
+// the same second in another zone, the next second, and nanoseconds with
+// and without trailing zeros.
+func TestStampIsRFC3339Nano(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.Local, time.FixedZone("", 5*3600+30*60), time.FixedZone("X", -8*3600), time.FixedZone("Y", -(3*3600 + 59))}
+	nanos := []int{0, 1, 10, 100_000_000, 123_456_789, 999_999_999, 500_000_000, 120_000}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var s stamp
+	for range 20000 {
+		sec := rng.Int64N(253402300799) // to 9999-12-31T23:59:59Z
+		if rng.IntN(3) == 0 {
+			sec = s.sec // the second the stamp keeps, maybe in another zone
+		} else if rng.IntN(3) == 0 {
+			sec = s.sec + 1
+		}
+		tm := time.Unix(sec, int64(nanos[rng.IntN(len(nanos))])).In(zones[rng.IntN(len(zones))])
+		if y := tm.Year(); y < 0 || y >= 10000 {
+			continue
+		}
+		if got, want := string(s.append(nil, tm)), tm.Format(time.RFC3339Nano); got != want {
+			t.Fatalf("%v: stamp %q, AppendFormat %q", tm, got, want)
+		}
+	}
+}

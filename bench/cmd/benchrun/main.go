@@ -25,8 +25,9 @@
 // The rows run with GOMAXPROCS=1 and GOGC=off, so that no collector runs
 // beside them (its work follows the heap and the clock, not the row's
 // code: the allocations, which -benchmem counts, say what the row leaves
-// it), asynchronous preemption off and AVX-512 off (valgrind does not
-// run it). Rows that allocate gigabytes in 5N iterations need a smaller N.
+// it), asynchronous preemption off, and AVX-512 and RDTSCP off (valgrind
+// runs neither). Rows that allocate gigabytes in 5N iterations need a
+// smaller N.
 //
 //	benchrun -test ./bench.test -bench '^BenchmarkDecode$/.*/impl=mcpgen$' -instructions 20000 -count 1 > out/instructions.txt
 package main
@@ -120,10 +121,10 @@ func counted(n int) measurement {
 }
 
 // godebug is GODEBUG for a row counted under cachegrind: what it was, with
-// asynchronous preemption (a signal) and AVX-512 (which valgrind does not
-// run) off.
+// asynchronous preemption (a signal), AVX-512 and RDTSCP (which valgrind
+// does not run) off.
 func godebug(was string) string {
-	const ours = "asyncpreemptoff=1,cpu.avx512f=off"
+	const ours = "asyncpreemptoff=1,cpu.avx512f=off,cpu.rdtscp=off"
 	if was == "" {
 		return ours
 	}

@@ -62,10 +62,10 @@ func TestParseCounts(t *testing.T) {
 
 // TestGodebug keeps a GODEBUG the caller set and adds the counted run's.
 func TestGodebug(t *testing.T) {
-	if got := godebug(""); got != "asyncpreemptoff=1,cpu.avx512f=off" {
+	if got := godebug(""); got != "asyncpreemptoff=1,cpu.avx512f=off,cpu.rdtscp=off" {
 		t.Errorf("godebug(\"\") = %q", got)
 	}
-	if got := godebug("gctrace=1"); got != "gctrace=1,asyncpreemptoff=1,cpu.avx512f=off" {
+	if got := godebug("gctrace=1"); got != "gctrace=1,asyncpreemptoff=1,cpu.avx512f=off,cpu.rdtscp=off" {
 		t.Errorf("godebug(gctrace=1) = %q", got)
 	}
 }
