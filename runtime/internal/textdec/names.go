@@ -3,14 +3,29 @@ package textdec
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
 // stringEnd returns the offset of the quote that closes the string opening
 // at data[open], and whether the string has an escape. Names are mostly
-// short: they are read byte by byte, a long string with IndexByte.
+// short: their first 32 bytes are read a word at a time (see quoteMask),
+// the rest of a long string with IndexByte.
 func stringEnd(data []byte, open int) (end int, escaped bool) {
 	i := open + 1
+	for i < open+32 && i+8 <= len(data) {
+		m := quoteMask(binary.LittleEndian.Uint64(data[i:]))
+		if m == 0 {
+			i += 8
+			continue
+		}
+		if i += bits.TrailingZeros64(m) >> 3; data[i] == '"' {
+			return i, escaped
+		}
+		escaped = true
+		i += 2 // the escaped byte is never the closing quote
+	}
 	for ; i < len(data) && i < open+32; i++ {
 		switch data[i] {
 		case '"':
@@ -122,4 +137,15 @@ func (s *scanner) report(top int, at uint32) error {
 		}
 	}
 	return &SyntaxError{Offset: int(at), Pointer: s.pointer(object), Err: ErrDuplicateName, name: string(s.text(at, &s.a))}
+}
+
+// quoteMask has the high bit set of the first byte of w (read
+// little-endian) that is a quote or a backslash, and possibly of bytes
+// after it; it is zero when no byte is. As in specialMask, a byte's test
+// borrows from the bytes after it only, so the first marked byte is
+// exact.
+func quoteMask(w uint64) uint64 {
+	q := w ^ lows*'"'
+	b := w ^ lows*'\\'
+	return ((q-lows)&^q | (b-lows)&^b) & highs
 }

@@ -69,3 +69,36 @@ func FuzzScanText(f *testing.F) {
 		checkScanText(t, append([]byte{'"'}, bytes.Clone(p)...))
 	})
 }
+
+// TestStringEndFindsTheClosingQuote holds stringEnd, which reads words, to
+// a byte-at-a-time reading, on strings of quotes, backslashes, ASCII and
+// high bytes placed at every offset of the words it reads and past them.
+func TestStringEndFindsTheClosingQuote(t *testing.T) {
+	want := func(data []byte) (int, bool) {
+		escaped := false
+		for i := 1; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				return i, escaped
+			case '\\':
+				escaped = true
+				i++
+			}
+		}
+		return len(data) - 1, escaped
+	}
+	pool := []byte{'a', 'a', 'a', '"', '\\', 0x22 ^ 0x80, 0x5c ^ 0x80, 0x21, 0x23, 0x5b, 0x5d, 0xff, 0x00}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 300_000 {
+		data := make([]byte, 2+rng.IntN(70))
+		data[0] = '"'
+		for i := 1; i < len(data); i++ {
+			data[i] = pool[rng.IntN(len(pool))]
+		}
+		data[len(data)-1] = '"'
+		end, escaped := stringEnd(data, 0)
+		if wEnd, wEscaped := want(data); end != wEnd || escaped != wEscaped {
+			t.Fatalf("stringEnd(%q) = %d, %v; want %d, %v", data, end, escaped, wEnd, wEscaped)
+		}
+	}
+}
