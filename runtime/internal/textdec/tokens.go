@@ -185,6 +185,14 @@ func plainRun(data []byte, i int, hi *uint64) int {
 		h |= w
 		i += 8
 	}
+	if i+8 <= len(data) {
+		// The word at i has a byte that ends the run: the first marked
+		// one (see specialMask), and the bytes before it are the run's.
+		w := binary.LittleEndian.Uint64(data[i:])
+		k := bits.TrailingZeros64(specialMask(w)) >> 3
+		*hi = h | w&(1<<(8*k)-1)
+		return i + k
+	}
 	for i < len(data) && !strSpecial[data[i]] {
 		h |= uint64(data[i])
 		i++

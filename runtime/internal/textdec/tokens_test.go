@@ -2,6 +2,8 @@ package textdec
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -99,6 +101,37 @@ func TestStringEndFindsTheClosingQuote(t *testing.T) {
 		end, escaped := stringEnd(data, 0)
 		if wEnd, wEscaped := want(data); end != wEnd || escaped != wEscaped {
 			t.Fatalf("stringEnd(%q) = %d, %v; want %d, %v", data, end, escaped, wEnd, wEscaped)
+		}
+	}
+}
+
+// TestSpecialMaskMarksTheFirst holds the first byte specialMask marks to
+// a byte-at-a-time search, on words whose bytes are drawn from around
+// each value whose test borrows (below 0x20, the quote, the backslash),
+// so that a byte after a special one is often one a borrow could mark:
+// plainRun reads only the first.
+func TestSpecialMaskMarksTheFirst(t *testing.T) {
+	pool := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, '"', '"' + 1, '"' - 1, '\\', '\\' + 1, '\\' - 1, 'a', 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var b [8]byte
+	for range 500_000 {
+		for i := range b {
+			b[i] = pool[rng.IntN(len(pool))]
+		}
+		want := -1
+		for i, c := range b {
+			if strSpecial[c] {
+				want = i
+				break
+			}
+		}
+		mask := specialMask(binary.LittleEndian.Uint64(b[:]))
+		got := -1
+		if mask != 0 {
+			got = bits.TrailingZeros64(mask) >> 3
+		}
+		if got != want {
+			t.Fatalf("% x: specialMask marks byte %d first, want %d", b, got, want)
 		}
 	}
 }

@@ -396,16 +396,22 @@ const (
 	highs = 0x8080808080808080
 )
 
-// special8 reports whether any of the 8 bytes of w is strSpecial. Each
-// test is exact: a byte below n borrows from its high bit in w-n*lows only
-// if it is below n (and &^w keeps bytes that were below 0x80).
-func special8(w uint64) bool {
+// special8 reports whether any of the 8 bytes of w is strSpecial.
+func special8(w uint64) bool { return specialMask(w) != 0 }
+
+// specialMask has the high bit set of the first byte of w (read
+// little-endian, so in memory order) that is strSpecial, and possibly of
+// bytes after it; it is zero when none is. The test of a byte below n
+// borrows from its high bit in w-n*lows only if it is below n or a byte
+// before it borrowed (and &^w keeps bytes that were below 0x80), so the
+// first marked byte is exact.
+func specialMask(w uint64) uint64 {
 	control := (w - lows*0x20) &^ w
 	q := w ^ lows*'"'
 	quote := (q - lows) &^ q
 	b := w ^ lows*'\\'
 	backslash := (b - lows) &^ b
-	return (control|quote|backslash)&highs != 0
+	return (control | quote | backslash) & highs
 }
 
 // str checks the string whose opening quote is at data[open] and returns
