@@ -1,7 +1,6 @@
 package textdec
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -161,23 +160,26 @@ const mayRepeat = ^uint64(0)
 
 // nameBits are two bits that stand for the name name, as written: equal
 // names have equal bits, and different names mostly not. A name with an
-// escape has none, so that it is always compared (scanner.seen): another
-// spelling of it would not have its bits.
-func nameBits(name []byte) uint64 {
+// escape (escaped, as the scanner found it) has none, so that it is always
+// compared (scanner.seen): another spelling of it would not have its bits.
+func nameBits(name []byte, escaped bool) uint64 {
+	if escaped {
+		return 0
+	}
 	const k = 0x9e3779b97f4a7c15
 	h := uint64(len(name)) * k
-	if len(name) >= 8 {
-		if bytes.IndexByte(name, '\\') >= 0 {
-			return 0
-		}
+	switch {
+	case len(name) >= 8:
 		h = (h ^ word(name, 0)) * k
 		h = (h ^ word(name, len(name)-8)) * k
-	} else {
+	case cap(name) >= 8:
+		// The name's bytes, read as one word from the input it lies in
+		// (its closing quote and what follows fill the word), the rest
+		// masked off: the bits of the byte-at-a-time reading below.
+		h = (h ^ word(name[:8], 0)&(1<<(8*len(name))-1)) * k
+	default:
 		var w uint64
 		for i, c := range name {
-			if c == '\\' {
-				return 0
-			}
 			w |= uint64(c) << (8 * i)
 		}
 		h = (h ^ w) * k
@@ -207,6 +209,8 @@ type scanner struct {
 	pending bool
 	valueAt int
 	members []Member
+	// escaped says that the last string str read had an escape.
+	escaped bool
 }
 
 // What the scan expects next.
@@ -342,7 +346,7 @@ func (s *scanner) scan() error {
 			s.names = append(s.names, uint32(i))
 			s.stack[len(s.stack)-1].at = uint32(i)
 			if d := len(s.stack) - 1; d < seenDepth && s.seen[d] != mayRepeat {
-				if bits := nameBits(data[i+1 : end-1]); s.seen[d]&bits == bits {
+				if bits := nameBits(data[i+1:end-1], s.escaped); s.seen[d]&bits == bits {
 					s.seen[d] = mayRepeat
 				} else {
 					s.seen[d] |= bits
@@ -424,6 +428,7 @@ func (s *scanner) str(open int) (int, error) {
 	data := s.data
 	i := open + 1
 	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
+	s.escaped = false
 	for {
 		i = plainRun(data, i, &hi)
 		if i >= len(data) {
@@ -441,6 +446,7 @@ func (s *scanner) str(open int) (int, error) {
 				return 0, err
 			}
 			i += n
+			s.escaped = true
 		default:
 			if err := s.invalidUTF8(open+1, i); err != nil {
 				return 0, err // invalid text before the control character

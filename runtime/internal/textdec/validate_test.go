@@ -428,3 +428,23 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+// TestNameBitsOfEqualNames: a name's bits do not depend on where it lies
+// (how much input follows it, which decides how it is read), and two
+// repeated short names at the very end of a text are found.
+func TestNameBitsOfEqualNames(t *testing.T) {
+	for _, name := range []string{"", "a", "ab", "abcdefg", "abcdefgh", "abcdefghijklmnop", "é", "x\x7f"} {
+		want := nameBits([]byte(name), false)
+		for pad := 0; pad <= 12; pad++ {
+			buf := append([]byte(name), bytes.Repeat([]byte{'"'}, pad)...)
+			if got := nameBits(buf[:len(name)], false); got != want {
+				t.Errorf("%q with %d bytes after it: bits %#x, want %#x", name, pad, got, want)
+			}
+		}
+	}
+	for _, text := range []string{`{"a":1,"a":2}`, `{"ab":1,"ab":2}`, `{"abcdefg":1,"abcdefg":2}`} {
+		if err := Validate([]byte(text)); !errors.Is(err, ErrDuplicateName) {
+			t.Errorf("Validate(%s) = %v, want a repeated name", text, err)
+		}
+	}
+}
