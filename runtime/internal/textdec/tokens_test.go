@@ -52,13 +52,18 @@ func TestScanTextRandom(t *testing.T) {
 	pool := []byte{'a', ' ', '"', '\\', 'n', 0x01, 0x80, 0xa0, 0xbf, 0xc1, 0xc2, 0xd8, 0xdf, 0xe0, 0xed, 0xf0, 0xf4, 0xff}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 200_000 {
-		p := make([]byte, 1+rng.IntN(60))
-		p[0] = '"'
-		for i := 1; i < len(p); i++ {
-			p[i] = pool[rng.IntN(len(pool))]
-		}
-		checkScanText(t, p)
+		checkScanText(t, quotedFrom(rng, pool, 1+rng.IntN(60)))
 	}
+}
+
+// quotedFrom is n bytes: an opening quote, then bytes drawn from pool.
+func quotedFrom(rng *rand.Rand, pool []byte, n int) []byte {
+	p := make([]byte, n)
+	p[0] = '"'
+	for i := 1; i < n; i++ {
+		p[i] = pool[rng.IntN(len(pool))]
+	}
+	return p
 }
 
 // FuzzScanText holds ScanText to the two passes on any bytes after an
@@ -92,11 +97,7 @@ func TestStringEndFindsTheClosingQuote(t *testing.T) {
 	pool := []byte{'a', 'a', 'a', '"', '\\', 0x22 ^ 0x80, 0x5c ^ 0x80, 0x21, 0x23, 0x5b, 0x5d, 0xff, 0x00}
 	rng := rand.New(rand.NewPCG(9, 10))
 	for range 300_000 {
-		data := make([]byte, 2+rng.IntN(70))
-		data[0] = '"'
-		for i := 1; i < len(data); i++ {
-			data[i] = pool[rng.IntN(len(pool))]
-		}
+		data := quotedFrom(rng, pool, 2+rng.IntN(70))
 		data[len(data)-1] = '"'
 		end, escaped := stringEnd(data, 0)
 		if wEnd, wEscaped := want(data); end != wEnd || escaped != wEscaped {
