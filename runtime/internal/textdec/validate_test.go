@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -302,7 +303,9 @@ func checkCompact(t *testing.T, data []byte) {
 // string, escaped quotes and backslashes included.
 func TestAppendCompact(t *testing.T) {
 	for _, text := range []string{`{}`, ` { } `, "{\n\t\"a\" : [ 1 ,\r\n 2 ] }", `{"a b":" c ","d\\":"\" e \\"," f":{ "g" :[ true , null ] } }`,
-		`"  "`, ` 1 `, `[ "\\\" x" , " y \\" ]`, `{"` + strings.Repeat("long string ", 10) + `" : 1}`} {
+		`"  "`, ` 1 `, `[ "\\\" x" , " y \\" ]`, `{"` + strings.Repeat("long string ", 10) + `" : 1}`,
+		// Compact already (copied whole), or with a space only in a string.
+		`{"abcdefghij":[1,2,{"k":"vvvvvvvvvvvvvv"}],"x":null}`, `{"a":"x y"}`, `["\u0020",true]`, `{"a":1}` + "\n"} {
 		checkCompact(t, []byte(text))
 	}
 }
@@ -445,6 +448,27 @@ func TestNameBitsOfEqualNames(t *testing.T) {
 	for _, text := range []string{`{"a":1,"a":2}`, `{"ab":1,"ab":2}`, `{"abcdefg":1,"abcdefg":2}`} {
 		if err := Validate([]byte(text)); !errors.Is(err, ErrDuplicateName) {
 			t.Errorf("Validate(%s) = %v, want a repeated name", text, err)
+		}
+	}
+}
+
+// TestHasSpace holds hasSpace, which reads words, to a byte-at-a-time
+// search for a byte below 0x21, on random texts with such a byte, if any,
+// at every offset.
+func TestHasSpace(t *testing.T) {
+	pool := []byte{'a', '"', '{', 0x21, 0x22, 0x7e, 0x80, 0xff}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 100_000 {
+		data := make([]byte, rng.IntN(40))
+		for i := range data {
+			data[i] = pool[rng.IntN(len(pool))]
+		}
+		if len(data) > 0 && rng.IntN(2) == 0 {
+			data[rng.IntN(len(data))] = []byte{' ', '\t', '\n', '\r', 0x20}[rng.IntN(5)]
+		}
+		want := bytes.ContainsFunc(data, func(r rune) bool { return r < 0x21 })
+		if got := hasSpace(data); got != want {
+			t.Fatalf("hasSpace(%q) = %v", data, got)
 		}
 	}
 }

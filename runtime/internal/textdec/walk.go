@@ -1,5 +1,7 @@
 package textdec
 
+import "encoding/binary"
+
 // EachMember calls fn with each member of the JSON object obj, in order:
 // the name as written (quotes and escapes included) and the value's text,
 // both slices of obj. obj must be text Validate accepted (or a value
@@ -98,6 +100,9 @@ func TrimSpace(v []byte) []byte {
 // with no whitespace between its tokens (what most writers send) is
 // copied in one append.
 func AppendCompact(dst, data []byte) []byte {
+	if !hasSpace(data) {
+		return append(dst, data...) // nothing between tokens, nor in strings
+	}
 	start := 0 // data[start:i] is still to be copied
 	for i := 0; i < len(data); {
 		switch data[i] {
@@ -113,4 +118,25 @@ func AppendCompact(dst, data []byte) []byte {
 		}
 	}
 	return append(dst, data[start:]...)
+}
+
+// hasSpace reports whether data, text Validate accepted, holds a byte
+// below 0x21, eight bytes at a time. In such text each one is a space,
+// tab, line feed or carriage return (a string holds no other control
+// character as it is): without one, the text is compact already, and
+// AppendCompact copies it whole instead of stepping over every string.
+func hasSpace(data []byte) bool {
+	i := 0
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if (w-lows*0x21)&^w&highs != 0 {
+			return true
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] < 0x21 {
+			return true
+		}
+	}
+	return false
 }
