@@ -146,7 +146,7 @@ bench:
 # a change made a row do less where its time, on a loaded or virtual
 # machine, moves by a quarter from one process to the next: run it at two
 # commits and benchstat the two files. A count is not a time (see
-# docs/benchmarks.md, "Counting instead of timing"). About six minutes;
+# docs/benchmarks.md, "Counting instead of timing"). About two minutes;
 # needs valgrind. Not part of `make test`.
 .PHONY: bench-instructions
 BENCH_INSTR_N ?= 20000
