@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
-	"math/bits"
 	"slices"
 )
 
@@ -20,7 +19,7 @@ func stringEnd(data []byte, open int) (end int, escaped bool) {
 			i += 8
 			continue
 		}
-		if i += bits.TrailingZeros64(m) >> 3; data[i] == '"' {
+		if i += firstMarked(m); data[i] == '"' {
 			return i, escaped
 		}
 		escaped = true
@@ -137,15 +136,4 @@ func (s *scanner) report(top int, at uint32) error {
 		}
 	}
 	return &SyntaxError{Offset: int(at), Pointer: s.pointer(object), Err: ErrDuplicateName, name: string(s.text(at, &s.a))}
-}
-
-// quoteMask has the high bit set of the first byte of w (read
-// little-endian) that is a quote or a backslash, and possibly of bytes
-// after it; it is zero when no byte is. As in specialMask, a byte's test
-// borrows from the bytes after it only, so the first marked byte is
-// exact.
-func quoteMask(w uint64) uint64 {
-	q := w ^ lows*'"'
-	b := w ^ lows*'\\'
-	return ((q-lows)&^q | (b-lows)&^b) & highs
 }

@@ -173,25 +173,21 @@ func NumberEnd(data []byte, i int) (end int, ok bool) {
 
 // plainRun returns the offset of the first byte at or after i that ends a
 // run of a string's plain text (strSpecial), or len(data): 8 bytes at a
-// time, then one at a time. It ors the bytes it passes into *hi, whose
-// high bit then says whether any was not ASCII.
+// time, and the last fewer than 8 of data one at a time. It ors the bytes
+// it passes into *hi, whose high bit then says whether any was not ASCII.
 func plainRun(data []byte, i int, hi *uint64) int {
 	h := *hi
 	for i+8 <= len(data) {
 		w := binary.LittleEndian.Uint64(data[i:])
-		if special8(w) {
-			break
+		if m := specialMask(w); m != 0 {
+			// The first marked byte ends the run; the bytes before it
+			// are the run's.
+			k := firstMarked(m)
+			*hi = h | w&(1<<(8*k)-1)
+			return i + k
 		}
 		h |= w
 		i += 8
-	}
-	if i+8 <= len(data) {
-		// The word at i has a byte that ends the run: the first marked
-		// one (see specialMask), and the bytes before it are the run's.
-		w := binary.LittleEndian.Uint64(data[i:])
-		k := bits.TrailingZeros64(specialMask(w)) >> 3
-		*hi = h | w&(1<<(8*k)-1)
-		return i + k
 	}
 	for i < len(data) && !strSpecial[data[i]] {
 		h |= uint64(data[i])

@@ -3,7 +3,6 @@ package textdec
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -106,8 +105,8 @@ func TestStringEndFindsTheClosingQuote(t *testing.T) {
 	}
 }
 
-// TestSpecialMaskMarksTheFirst holds the first byte specialMask marks to
-// a byte-at-a-time search, on words whose bytes are drawn from around
+// TestSpecialMaskMarksTheFirst holds the first byte specialMask marks
+// (firstMarked) to a byte-at-a-time search, on words whose bytes are drawn from around
 // each value whose test borrows (below 0x20, the quote, the backslash),
 // so that a byte after a special one is often one a borrow could mark:
 // plainRun reads only the first.
@@ -129,7 +128,7 @@ func TestSpecialMaskMarksTheFirst(t *testing.T) {
 		mask := specialMask(binary.LittleEndian.Uint64(b[:]))
 		got := -1
 		if mask != 0 {
-			got = bits.TrailingZeros64(mask) >> 3
+			got = firstMarked(mask)
 		}
 		if got != want {
 			t.Fatalf("% x: specialMask marks byte %d first, want %d", b, got, want)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,8 +210,6 @@ type scanner struct {
 	pending bool
 	valueAt int
 	members []Member
-	// escaped says that the last string str read had an escape.
-	escaped bool
 }
 
 // What the scan expects next.
@@ -256,7 +255,7 @@ func (s *scanner) scan() error {
 				}
 				continue
 			case '"':
-				end, err := s.str(i)
+				end, _, err := s.str(i)
 				if err != nil {
 					return err
 				}
@@ -334,7 +333,7 @@ func (s *scanner) scan() error {
 			if data[i] != '"' {
 				return s.fail(i, invalidChar(data[i], "at start of object member name (expecting '\"')"))
 			}
-			end, err := s.str(i)
+			end, escaped, err := s.str(i)
 			if err != nil {
 				return err
 			}
@@ -346,7 +345,7 @@ func (s *scanner) scan() error {
 			s.names = append(s.names, uint32(i))
 			s.stack[len(s.stack)-1].at = uint32(i)
 			if d := len(s.stack) - 1; d < seenDepth && s.seen[d] != mayRepeat {
-				if bits := nameBits(data[i+1:end-1], s.escaped); s.seen[d]&bits == bits {
+				if bits := nameBits(data[i+1:end-1], escaped); s.seen[d]&bits == bits {
 					s.seen[d] = mayRepeat
 				} else {
 					s.seen[d] |= bits
@@ -403,55 +402,63 @@ const (
 // special8 reports whether any of the 8 bytes of w is strSpecial.
 func special8(w uint64) bool { return specialMask(w) != 0 }
 
-// specialMask has the high bit set of the first byte of w (read
-// little-endian, so in memory order) that is strSpecial, and possibly of
-// bytes after it; it is zero when none is. The test of a byte below n
-// borrows from its high bit in w-n*lows only if it is below n or a byte
-// before it borrowed (and &^w keeps bytes that were below 0x80), so the
-// first marked byte is exact.
-func specialMask(w uint64) uint64 {
-	control := (w - lows*0x20) &^ w
-	q := w ^ lows*'"'
-	quote := (q - lows) &^ q
-	b := w ^ lows*'\\'
-	backslash := (b - lows) &^ b
-	return (control | quote | backslash) & highs
-}
+// specialMask marks the bytes of w that are strSpecial (see below).
+func specialMask(w uint64) uint64 { return (below(w, 0x20) | equal(w, '"') | equal(w, '\\')) & highs }
+
+// quoteMask marks the bytes of w that are a quote or a backslash (see
+// below).
+func quoteMask(w uint64) uint64 { return (equal(w, '"') | equal(w, '\\')) & highs }
+
+// below sets the high bit of the bytes of w, a word read little-endian
+// (so in memory order), whose value is below n (n at most 0x80); its
+// other bits mean nothing, and a mask is the result and'ed with highs,
+// once for all the tests or-ed into it. The mark of the first such byte
+// is exact: w-n*lows borrows from a byte's high bit only if the byte is
+// below n or a byte before it borrowed, and &^w keeps bytes that were
+// below 0x80. A byte after a marked one may be marked too; a mask is zero
+// exactly when no byte is, and firstMarked reads the first.
+func below(w, n uint64) uint64 { return (w - lows*n) &^ w }
+
+// equal sets the high bit of the bytes of w that are c, as below does.
+func equal(w uint64, c byte) uint64 { return below(w^lows*uint64(c), 1) }
+
+// firstMarked is the index of the first byte a mask of below marks; the
+// mask is not zero.
+func firstMarked(mask uint64) int { return bits.TrailingZeros64(mask) >> 3 }
 
 // str checks the string whose opening quote is at data[open] and returns
-// the offset after its closing quote. The scan looks for the bytes that
-// end a run of plain text, 8 at a time, and notes whether any byte was
-// non-ASCII; only then is the string's text checked as UTF-8, by
-// ValidUTF8, which is fast on it (escapes are ASCII, so they can be
-// checked along).
-func (s *scanner) str(open int) (int, error) {
+// the offset after its closing quote, and whether it has an escape. The
+// scan looks for the bytes that end a run of plain text, 8 at a time, and
+// notes whether any byte was non-ASCII; only then is the string's text
+// checked as UTF-8, by ValidUTF8, which is fast on it (escapes are ASCII,
+// so they can be checked along).
+func (s *scanner) str(open int) (end int, escaped bool, err error) {
 	data := s.data
 	i := open + 1
 	var hi uint64 // the bytes seen, or-ed: its high bit says non-ASCII
-	s.escaped = false
 	for {
 		i = plainRun(data, i, &hi)
 		if i >= len(data) {
-			return 0, s.eof()
+			return 0, false, s.eof()
 		}
 		switch c := data[i]; {
 		case c == '"':
 			if hi&highs != 0 && !ValidUTF8(data[open+1:i]) {
-				return 0, s.invalidUTF8(open+1, i)
+				return 0, false, s.invalidUTF8(open+1, i)
 			}
-			return i + 1, nil
+			return i + 1, escaped, nil
 		case c == '\\':
 			n, err := s.escape(i)
 			if err != nil {
-				return 0, err
+				return 0, false, err
 			}
 			i += n
-			s.escaped = true
+			escaped = true
 		default:
 			if err := s.invalidUTF8(open+1, i); err != nil {
-				return 0, err // invalid text before the control character
+				return 0, false, err // invalid text before the control character
 			}
-			return 0, s.fail(i, invalidChar(c, "in string (expecting non-control character)"))
+			return 0, false, s.fail(i, invalidChar(c, "in string (expecting non-control character)"))
 		}
 	}
 }

@@ -128,8 +128,7 @@ func AppendCompact(dst, data []byte) []byte {
 func hasSpace(data []byte) bool {
 	i := 0
 	for ; i+8 <= len(data); i += 8 {
-		w := binary.LittleEndian.Uint64(data[i:])
-		if (w-lows*0x21)&^w&highs != 0 {
+		if below(binary.LittleEndian.Uint64(data[i:]), 0x21)&highs != 0 {
 			return true
 		}
 	}
