@@ -256,7 +256,7 @@ func TestMemberPathLeavesStringsAlone(t *testing.T) {
 		o := r.Object(nil, Object)
 		var got []string
 		for o.Next() {
-			failProp(r, nil, o.Name(), schema.MsgAdditional)
+			r.failMember(nil, o.Name(), schema.MsgAdditional)
 			if s, ok := r.Str(o.Field(new(bool), "v", "$.v"), String); ok {
 				got = append(got, s)
 			}

@@ -321,19 +321,11 @@ func (r *Reader) Fail(at *Loc, msg string) {
 func (r *Reader) FailProp(at *Loc, name, msg string) { failProp(r, at, name, msg) }
 
 // failProp is FailProp for a name given as a string or as its bytes as
-// read (an undeclared member's, see Members.Additional): the path is the
-// one string made, where a string of the name first would be two (or a
-// copy of the whole input, see text). The path of a member of the root
-// is written into the copy of the input instead when it can be (see
-// memberPath): no string of its own.
+// read (an undeclared member's, see failMember): the path is the one
+// string made, where a string of the name first would be two (or a copy
+// of the whole input, see text).
 func failProp[Name ~string | ~[]byte](r *Reader, at *Loc, name Name, msg string) {
 	if !r.quiet {
-		if b, isBytes := any(name).([]byte); isBytes && at == nil {
-			if path, ok := r.memberPath(b); ok {
-				r.c.Add(path, msg)
-				return
-			}
-		}
 		var buf [128]byte
 		r.c.Add(string(schema.AppendPropertyPath(at.appendPath(buf[:0]), name)), msg)
 	}
@@ -522,9 +514,23 @@ func (r *Reader) text(b []byte) string {
 		return string(b)
 	}
 	if off, ok := offsetIn(r.data, b); ok {
-		return unsafe.String(&r.copy()[off], len(b))
+		return unsafe.String(&r.inputCopy()[off], len(b))
 	}
 	return string(b)
+}
+
+// failMember adds the error msg at name, an undeclared member of the
+// object at at, as read: for a member of the root, its path is written
+// into the copy of the input when it can be (see memberPath), with no
+// string of its own.
+func (r *Reader) failMember(at *Loc, name []byte, msg string) {
+	if at == nil && !r.quiet {
+		if path, ok := r.memberPath(name); ok {
+			r.c.Add(path, msg)
+			return
+		}
+	}
+	failProp(r, at, name, msg)
 }
 
 // pathCopy is the longest input a Reader copies for an error's path
@@ -533,9 +539,9 @@ func (r *Reader) text(b []byte) string {
 // a long one is not copied for a path of a few bytes.
 const pathCopy = 256
 
-// copy returns the copy of r's input the strings read share, making it
-// the first time. r is a Reader of a whole input.
-func (r *Reader) copy() []byte {
+// inputCopy returns the copy of r's input the strings read share, making
+// it the first time. r is a Reader of a whole input.
+func (r *Reader) inputCopy() []byte {
 	if r.copied == nil {
 		r.copied = make([]byte, len(r.data))
 		copy(r.copied, r.data)
@@ -565,7 +571,7 @@ func (r *Reader) memberPath(name []byte) (path string, ok bool) {
 	default:
 		return "", false
 	}
-	c := r.copy()
+	c := r.inputCopy()
 	c[off-2], c[off-1] = '$', '.'
 	return unsafe.String(&c[off-2], len(name)+2), true
 }
@@ -858,7 +864,7 @@ func (m *Members) Undeclared() {
 // unevaluatedProperties) false forbids, and skips its value.
 func (m *Members) Additional() {
 	m.note()
-	failProp(m.r, m.at, m.Name(), schema.MsgAdditional)
+	m.r.failMember(m.at, m.Name(), schema.MsgAdditional)
 	m.r.Skip()
 }
 
