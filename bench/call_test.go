@@ -26,7 +26,7 @@ func BenchmarkCall(b *testing.B) {
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
 	line := callRequest(1, spec.Name, lookupV2Valid)
 
-	run := func(b *testing.B, c *pipeConn, check bool, logged *oplog.Async) {
+	run := func(b *testing.B, c *pipeConn, check bool) {
 		if check {
 			resp, err := c.roundTrip(line)
 			if err != nil {
@@ -41,31 +41,29 @@ func BenchmarkCall(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if logged != nil {
-			reportLost(b, logged)
-		}
 	}
 	b.Run("impl=mcpgen", func(b *testing.B) {
 		srv := newBankServer(b)
 		b.Cleanup(func() { srv.Close() })
-		run(b, dialed(b, serveMcpgen(srv, investigator)), true, nil)
+		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
 	})
 	b.Run("impl=mcpgen-logged", func(b *testing.B) {
 		log, sink := serviceLogSink(b)
 		srv := newLoggedBankServer(b, log)
 		b.Cleanup(func() { srv.Close() })
-		run(b, dialed(b, serveMcpgen(srv, investigator)), true, sink)
+		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
+		reportLost(b, sink)
 	})
 	b.Run("impl=go-sdk", func(b *testing.B) {
-		run(b, dialed(b, serveSDK(newSDKServer(b, tools))), true, nil)
+		run(b, dialed(b, serveSDK(newSDKServer(b, tools))), true)
 	})
 	b.Run("impl=mcp-go", func(b *testing.B) {
-		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))), true, nil)
+		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))), true)
 	})
 	b.Run("impl=pipe-echo", func(b *testing.B) {
 		c := dial(echo)
 		b.Cleanup(c.close)
-		run(b, c, false, nil)
+		run(b, c, false)
 	})
 }
 

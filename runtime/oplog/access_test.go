@@ -38,9 +38,10 @@ func TestAsyncAccessLinesAreSlogsLines(t *testing.T) {
 	limits := Limits{MaxString: 200, MaxRecord: 600}.withDefaults()
 	appended := 0
 	var a AccessRecord
+	var s stamp
 	sameLinesThroughBothSinks(t, 5000, func(i int) {
 		a = oddAccessRecord(rng)
-		if _, ok := appendAccessLine(nil, &a, nil); ok && a.fits(limits) {
+		if _, ok := appendAccessLine(nil, &a, &s); ok && a.fits(limits) {
 			appended++
 		}
 	}, func(as *Async) time.Time {

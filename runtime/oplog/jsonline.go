@@ -81,8 +81,8 @@ func appendCallLine(dst []byte, c *CallRecord, s *stamp) (_ []byte, ok bool) {
 // appendLineStart appends the start of a line slog.NewJSONHandler(w, nil)
 // writes for a record of time t: the brace and the time, none when t is
 // zero. ok is false for a time whose year has not four digits, where
-// that line says something went wrong. s, when not nil, is the writer's
-// stamp, which keeps what the lines of one second share.
+// that line says something went wrong. s is the writer's stamp, which
+// keeps what the lines of one second share.
 func appendLineStart(dst []byte, t time.Time, s *stamp) (_ []byte, ok bool) {
 	dst = append(dst, '{')
 	if t.IsZero() {
@@ -92,11 +92,7 @@ func appendLineStart(dst []byte, t time.Time, s *stamp) (_ []byte, ok bool) {
 		return dst, false
 	}
 	dst = append(dst, `"time":"`...)
-	if s != nil {
-		dst = s.append(dst, t)
-	} else {
-		dst = t.AppendFormat(dst, time.RFC3339Nano)
-	}
+	dst = s.append(dst, t)
 	return append(dst, `",`...), true
 }
 
