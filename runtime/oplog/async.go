@@ -197,7 +197,7 @@ func (q *queue) push(e *entry) {
 // one core (GOMAXPROCS=1), requests that hand the core to each other
 // directly (a request and its handler's goroutine) run before a goroutine
 // merely runnable until the scheduler preempts them, every 10 ms; the
-// queue fills long before, and the log lost most of a busy server's
+// queue fills long before, and the log lost up to all of a busy server's
 // records. A writer blocked on its output is not runnable, and the caller
 // does not wait for it: the yield gives the core to whoever is runnable,
 // and the caller carries on.
