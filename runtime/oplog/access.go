@@ -52,10 +52,11 @@ func (a *AccessRecord) Record() slog.Record {
 }
 
 // fits is fits(a.Record(), limits) without making the record.
-func (a *AccessRecord) fits(limits Limits) bool {
+func (a *AccessRecord) fits(limits Limits) (n int, ok bool) {
 	f := startFitting(AccessMessage, limits)
-	return f.attr(len(keyMethod)+len(a.Method)) && f.attr(len(keyPath)+len(a.Path)) && f.attr(len(keyStatus)) &&
+	_ = f.attr(len(keyMethod)+len(a.Method)) && f.attr(len(keyPath)+len(a.Path)) && f.attr(len(keyStatus)) &&
 		f.attr(len(keyMCPMethod)+len(a.MCPMethod)) && f.attr(len(keyDurationMS))
+	return f.counted()
 }
 
 // LogAccess writes a to h, which has said it is enabled at Info. An Async
@@ -64,12 +65,14 @@ func (a *AccessRecord) fits(limits Limits) bool {
 // clipping; any other handler, or an Async given a record that needs
 // clipping, gets a.Record().
 func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
-	if as, ok := h.(*Async); ok && a.fits(as.limits) {
-		if e := as.entry(ctx); e != nil {
-			e.access, e.isAccess = *a, true
-			as.q.push(e)
+	if as, ok := h.(*Async); ok {
+		if n, fit := a.fits(as.limits); fit {
+			if e := as.entry(ctx, n); e != nil {
+				e.access, e.isAccess = *a, true
+				as.q.push(e)
+			}
+			return
 		}
-		return
 	}
 	_ = h.Handle(ctx, a.Record()) // a log that cannot be written is not the request's failure
 }

@@ -8,19 +8,32 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
-// DefaultBuffer is AsyncOptions.Buffer when zero.
-const DefaultBuffer = 1024
+const (
+	// DefaultBuffer is AsyncOptions.Buffer when zero: at a few
+	// microseconds a call, some tens of milliseconds of a busy server's
+	// call log, longer than a writer's thread was seen to wait for a
+	// core.
+	DefaultBuffer = 8192
+	// DefaultBufferBytes is AsyncOptions.BufferBytes when zero.
+	DefaultBufferBytes = 16 << 20
+)
 
 // AsyncOptions configure NewAsync. The zero value is usable.
 type AsyncOptions struct {
 	// Limits clip every record as Capped does.
 	Limits Limits
 	// Buffer bounds the records waiting to be written; zero means
-	// DefaultBuffer. With the default limits the records waiting take at
-	// most 16 MiB.
+	// DefaultBuffer.
 	Buffer int
+	// BufferBytes bounds the memory they take: a record counts its
+	// place in the queue (entryBytes, 600 bytes on a 64-bit machine)
+	// and the bytes of its strings as Limits counts them (a record that
+	// does not fit the limits is clipped before it is queued). Zero
+	// means DefaultBufferBytes.
+	BufferBytes int
 }
 
 // Async is a handler that never makes its caller wait for the log's
@@ -40,15 +53,17 @@ type Async struct {
 }
 
 type queue struct {
-	bound   int           // records queued or being written, at most
-	dropped atomic.Int64  // since the last warning about them
-	lost    atomic.Int64  // since the start
-	done    chan struct{} // closed when the writer goroutine ends
-	wake    chan struct{} // a record for a writer that waits (idle)
+	bound    int           // records queued or being written, at most
+	maxBytes int           // their bytes (see AsyncOptions.BufferBytes), at most
+	dropped  atomic.Int64  // since the last warning about them
+	lost     atomic.Int64  // since the start
+	done     chan struct{} // closed when the writer goroutine ends
+	wake     chan struct{} // a record for a writer that waits (idle)
 
 	mu      sync.Mutex
 	pending []*entry // queued, oldest first
 	writing int      // records the writer took and has not finished
+	bytes   int      // of the records queued or being written
 	free    []*entry // entries to reuse
 	idle    bool     // the writer waits on wake
 	closed  bool
@@ -77,7 +92,12 @@ type entry struct {
 	access   AccessRecord
 	isAccess bool
 	at       monotonic // when call was logged, if its Time is zero
+	bytes    int       // what the record counts against the queue's maxBytes
 }
+
+// entryBytes is what an entry counts against AsyncOptions.BufferBytes
+// besides its strings.
+const entryBytes = int(unsafe.Sizeof(entry{}))
 
 // monotonic is a reading of the monotonic clock: the time since
 // clockBase.
@@ -109,21 +129,27 @@ func (w wallClock) at(m monotonic) time.Time {
 	return w.wall.Add(time.Duration(m - w.mono)).Round(0)
 }
 
-// maxKeptArgs bounds the arguments' buffer a reused entry keeps: one
-// call of a megabyte of arguments (whose line clips them) must not make
-// the entry hold a megabyte. A queue makes an entry only when none is
-// free, so it never has more than its bound of them (those queued, being
-// written and free): with the default bound, at most 1024 entries of a
-// few hundred bytes and such a buffer each.
-const maxKeptArgs = 4 << 10
+// maxKeptArgs bounds the arguments' buffer a reused entry keeps, and
+// maxFree the entries kept for reuse: a burst that filled the queue must
+// not leave it holding the burst's memory. With both, the free entries
+// hold at most 1024 × (entryBytes + 4 KiB), under 5 MiB, and as many as
+// a steady stream of calls a few hundred microseconds long needs.
+const (
+	maxKeptArgs = 4 << 10
+	maxFree     = 1024
+)
 
 // NewAsync starts the goroutine that writes to next.
 func NewAsync(next slog.Handler, opts AsyncOptions) *Async {
 	if opts.Buffer <= 0 {
 		opts.Buffer = DefaultBuffer
 	}
+	if opts.BufferBytes <= 0 {
+		opts.BufferBytes = DefaultBufferBytes
+	}
 	a := &Async{next: next, root: next, limits: opts.Limits.withDefaults(),
-		q: &queue{bound: opts.Buffer, done: make(chan struct{}), wake: make(chan struct{}, 1)}}
+		q: &queue{bound: opts.Buffer, maxBytes: opts.BufferBytes,
+			done: make(chan struct{}), wake: make(chan struct{}, 1)}}
 	go a.write()
 	return a
 }
@@ -132,12 +158,13 @@ func (a *Async) Enabled(ctx context.Context, l slog.Level) bool { return a.next.
 
 // Handle queues r, clipped; it never waits.
 func (a *Async) Handle(ctx context.Context, r slog.Record) error {
-	if fits(r, a.limits) {
+	n, ok := fits(r, a.limits)
+	if ok {
 		r = r.Clone() // its attributes may share an array the caller reuses
 	} else {
-		r = clipRecord(r, a.limits)
+		r, n = clipRecord(r, a.limits), a.limits.MaxRecord
 	}
-	if e := a.entry(ctx); e != nil {
+	if e := a.entry(ctx, n); e != nil {
 		e.r = r
 		a.q.push(e)
 	}
@@ -145,33 +172,37 @@ func (a *Async) Handle(ctx context.Context, r slog.Record) error {
 }
 
 // entry returns, with a.q.mu held, an entry for a record to queue for
-// ctx, its handler and context set, or nil, counting the record dropped,
-// when the queue is closed or full (a.q.mu is then unlocked). The caller
-// fills the record in and calls a.q.push.
-func (a *Async) entry(ctx context.Context) *entry {
+// ctx whose strings take n bytes, its handler and context set, or nil,
+// counting the record dropped, when the queue is closed or full (a.q.mu
+// is then unlocked). The caller fills the record in and calls a.q.push.
+func (a *Async) entry(ctx context.Context, n int) *entry {
 	q := a.q
 	q.mu.Lock()
-	e := q.take()
+	e := q.take(entryBytes + n)
 	if e != nil {
 		e.h, e.ctx = a.next, ctx
 	}
 	return e
 }
 
-// take is entry's, with q.mu held.
-func (q *queue) take() *entry {
-	if q.closed || len(q.pending)+q.writing >= q.bound {
+// take is entry's, with q.mu held, for a record that counts n bytes.
+func (q *queue) take(n int) *entry {
+	if q.closed || len(q.pending)+q.writing >= q.bound || q.bytes+n > q.maxBytes {
 		q.mu.Unlock()
 		q.dropped.Add(1)
 		q.lost.Add(1)
 		return nil
 	}
-	if n := len(q.free); n > 0 {
-		e := q.free[n-1]
-		q.free = q.free[:n-1]
-		return e
+	q.bytes += n
+	var e *entry
+	if k := len(q.free); k > 0 {
+		e = q.free[k-1]
+		q.free = q.free[:k-1]
+	} else {
+		e = new(entry)
 	}
-	return new(entry)
+	e.bytes = n
+	return e
 }
 
 // push queues e, filled, unlocks q.mu, and wakes the writer if it waits.
@@ -203,15 +234,15 @@ func (q *queue) push(e *entry) {
 // and the caller carries on.
 func (q *queue) yieldAt() int { return max(q.bound/2, 1) }
 
-// logCall queues a call record with text arguments (see LogCall) as it
-// is, its arguments copied into the entry's buffer: the writer writes its
-// line (see writeCall).
-func (a *Async) logCall(ctx context.Context, c *CallRecord) {
+// logCall queues a call record with text arguments that fits the limits
+// (see LogCall), n bytes of strings, as it is, its arguments copied into
+// the entry's buffer: the writer writes its line (see writeCall).
+func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	var at monotonic
 	if c.Time.IsZero() {
 		at = monotonicNow()
 	}
-	e := a.entry(ctx)
+	e := a.entry(ctx, n)
 	if e == nil {
 		return
 	}
@@ -227,8 +258,9 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord) {
 // fits reports whether r needs no clipping: a short message and short
 // string and text values (json.RawMessage, as the call log writes a
 // call's arguments), within the record's bytes in all. Anything else, a
-// map or a group, is clipped by clipRecord.
-func fits(r slog.Record, limits Limits) bool {
+// map or a group, is clipped by clipRecord. When r fits, n is the bytes
+// of its strings, as the limits count them.
+func fits(r slog.Record, limits Limits) (n int, ok bool) {
 	f := startFitting(r.Message, limits)
 	r.Attrs(func(at slog.Attr) bool {
 		n := len(at.Key)
@@ -248,7 +280,7 @@ func fits(r slog.Record, limits Limits) bool {
 		}
 		return f.attr(n)
 	})
-	return f.ok
+	return f.counted()
 }
 
 // fitting is fits's count, one attribute at a time: what a record that
@@ -272,6 +304,10 @@ func (f *fitting) attr(n int) bool {
 	f.ok = f.ok && n <= f.MaxString && f.left >= 0
 	return f.ok
 }
+
+// counted is the bytes of strings counted, and whether the record needs
+// no clipping.
+func (f *fitting) counted() (int, bool) { return f.MaxRecord - f.left, f.ok }
 
 func (a *Async) WithAttrs(attrs []slog.Attr) slog.Handler {
 	c := *a
@@ -327,12 +363,16 @@ func (a *Async) write() {
 		}
 		q.mu.Lock()
 		for i, e := range batch {
+			q.bytes -= e.bytes
+			batch[i] = nil
+			if len(q.free) == maxFree {
+				continue
+			}
 			*e = entry{args: e.args[:0]}
 			if cap(e.args) > maxKeptArgs {
 				e.args = nil
 			}
 			q.free = append(q.free, e)
-			batch[i] = nil
 		}
 		q.writing = 0
 		closed := q.closed
@@ -360,25 +400,21 @@ func (a *Async) handle(e *entry, clock wallClock) {
 	}
 }
 
-// writeCall writes a call record as Handle would have queued its slog
-// record: clipped when it does not fit. When the next handler is a
-// JSONHandler and the record fits, the writer appends the record's line
-// itself (see appendCallLine), the line the slog handler would write,
-// without making the slog record.
+// writeCall writes a call record logCall queued, which fits the limits,
+// as Handle would have queued its slog record. When the next handler is
+// a JSONHandler, the writer appends the record's line itself (see
+// appendCallLine), the line the slog handler would write, without making
+// the slog record.
 func (a *Async) writeCall(e *entry) {
 	c := &e.call
-	if j, ok := e.h.(*JSONHandler); ok && c.fits(a.limits) {
+	if j, ok := e.h.(*JSONHandler); ok {
 		var written bool
 		if a.q.line, written = appendCallLine(a.q.line[:0], c, &a.q.stamp); written {
 			j.writeLine(a.q.line)
 			return
 		}
 	}
-	r := c.Record()
-	if !fits(r, a.limits) {
-		r = clipRecord(r, a.limits)
-	}
-	_ = e.h.Handle(context.WithoutCancel(e.ctx), r)
+	_ = e.h.Handle(context.WithoutCancel(e.ctx), c.Record())
 }
 
 // reportDropped writes the warning for the records dropped since the last.

@@ -76,14 +76,15 @@ func (c *CallRecord) Record() slog.Record {
 
 // fits is fits(c.Record(), limits) for a record whose arguments are text,
 // without making the record.
-func (c *CallRecord) fits(limits Limits) bool {
+func (c *CallRecord) fits(limits Limits) (n int, ok bool) {
 	f := startFitting(CallMessage, limits)
 	for _, kv := range c.attrs() {
 		if !f.attr(len(kv[0]) + len(kv[1])) {
-			return false
+			return f.counted()
 		}
 	}
-	return f.attr(len(argumentsKey) + len(c.Arguments))
+	f.attr(len(argumentsKey) + len(c.Arguments))
+	return f.counted()
 }
 
 // LogCall writes c to h, which has said it is enabled at Info. An Async
@@ -99,16 +100,25 @@ func (c *CallRecord) fits(limits Limits) bool {
 // wallClock): time.Now reads both clocks, which was a third of what
 // queueing a record cost a request.
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
-	if a, ok := h.(*Async); ok && c.Arguments != nil {
-		a.logCall(ctx, c)
-		return
+	a, isAsync := h.(*Async)
+	if isAsync && c.Arguments != nil {
+		if n, fit := c.fits(a.limits); fit {
+			a.logCall(ctx, c, n)
+			return
+		}
 	}
-	// A plain handler, or an Async given a preview value, which it
-	// clips now (Handle): the value is the caller's.
+	// A plain handler; or an Async given a preview value or a record past
+	// its limits, which it clips now (Handle): the queue never holds more
+	// of a call than its line shows. A handler may keep the record, and
+	// an Async keeps text within its limits as it is: those need a copy
+	// of the caller's text. Longer text an Async clips, copying only what
+	// it keeps.
 	own := *c
 	if own.Time.IsZero() {
 		own.Time = time.Now()
 	}
-	own.Arguments = bytes.Clone(c.Arguments)
+	if !isAsync || len(c.Arguments) <= a.limits.MaxString {
+		own.Arguments = bytes.Clone(c.Arguments)
+	}
 	_ = h.Handle(ctx, own.Record()) // a log that cannot be written is not the call's failure
 }

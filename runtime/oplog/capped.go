@@ -110,10 +110,14 @@ type budget struct {
 }
 
 // str clips s to MaxString and to what is left of the record's bytes.
-func (b *budget) str(s string) string {
-	s = clip(s, min(b.MaxString, b.left))
-	b.left -= min(len(s), b.left)
-	return s
+func (b *budget) str(s string) string { return spend(b, s) }
+
+// spend is b.str for a string or bytes: of bytes, only what is kept is
+// copied.
+func spend[T ~string | ~[]byte](b *budget, s T) string {
+	kept := clip(s, min(b.MaxString, b.left))
+	b.left -= min(len(kept), b.left)
+	return kept
 }
 
 // spent reports whether the record has no bytes left.
@@ -167,7 +171,7 @@ func (b *budget) value(v any, depth int) any {
 			b.left -= len(v)
 			return v
 		}
-		return b.str(string(v))
+		return spend(b, v)
 	case map[string]any:
 		out := make(map[string]any, min(len(v), 16))
 		for k, e := range v {

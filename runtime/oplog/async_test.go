@@ -1,0 +1,139 @@
+package oplog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// lineCounter counts the lines written to it.
+type lineCounter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (w *lineCounter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.n += bytes.Count(p, []byte("\n"))
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+func (w *lineCounter) lines() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}
+
+// TestAsyncBoundsItsBytes: with its writer stuck, a queue whose bytes
+// allow ten records takes ten, however many more its record bound
+// allows, and counts the rest lost; once they are written it holds none.
+func TestAsyncBoundsItsBytes(t *testing.T) {
+	c := CallRecord{Tool: "t", RequestID: "1", Arguments: json.RawMessage(`{"a":1}`)}
+	n, fit := c.fits(Limits{}.withDefaults())
+	if !fit {
+		t.Fatal("the record does not fit the default limits")
+	}
+	release := make(chan struct{})
+	a := NewAsync(waitingHandler{release}, AsyncOptions{Buffer: 1000, BufferBytes: 10 * (entryBytes + n)})
+	for range 100 {
+		LogCall(context.Background(), a, &c)
+	}
+	if lost := a.Lost(); lost != 90 {
+		t.Errorf("%d of 100 records lost, want 90", lost)
+	}
+	close(release)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.q.mu.Lock()
+	defer a.q.mu.Unlock()
+	if a.q.bytes != 0 {
+		t.Errorf("%d bytes counted once everything was written", a.q.bytes)
+	}
+}
+
+// TestAsyncQueuesNoMoreOfACallThanItsLine: a call of a megabyte of
+// arguments takes the queue no more than a record's limit (its line
+// clips them), where the whole text used to be copied into the queue.
+func TestAsyncQueuesNoMoreOfACallThanItsLine(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	a := NewAsync(waitingHandler{release}, AsyncOptions{})
+	big := json.RawMessage(`{"note":"` + strings.Repeat("n", 1<<20) + `"}`)
+	for range 8 {
+		LogCall(context.Background(), a, &CallRecord{Tool: "t", Arguments: big})
+	}
+	a.q.mu.Lock()
+	defer a.q.mu.Unlock()
+	if limit := 8 * (entryBytes + DefaultMaxRecord); a.q.bytes > limit || a.q.bytes == 0 {
+		t.Errorf("eight calls of a megabyte take %d bytes of the queue, want at most %d", a.q.bytes, limit)
+	}
+	for _, e := range a.q.pending {
+		if cap(e.args) > DefaultMaxRecord {
+			t.Errorf("a queued entry holds %d bytes of arguments", cap(e.args))
+		}
+	}
+}
+
+// TestAsyncCopiesArgumentsItKeeps: arguments short enough to be kept as
+// they are, in a record clipped for another of its strings, are copied
+// before LogCall returns: the caller reuses its buffer.
+func TestAsyncCopiesArgumentsItKeeps(t *testing.T) {
+	var out gatedWriter
+	out.release = make(chan struct{})
+	a := NewAsync(NewJSONHandler(&out), AsyncOptions{})
+	args := []byte(`{"a":1}`)
+	LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strings.Repeat("r", 5000), Arguments: args})
+	copy(args, `{"b":2}`)
+	close(out.release)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if line := out.String(); !strings.Contains(line, `"arguments":{"a":1}`) {
+		t.Errorf("the line does not have the arguments as they were logged: %.200s", line)
+	}
+}
+
+// TestAsyncFreesABurstsEntries: after a burst that filled a big queue,
+// it keeps no more than maxFree entries for reuse.
+func TestAsyncFreesABurstsEntries(t *testing.T) {
+	release := make(chan struct{})
+	a := NewAsync(waitingHandler{release}, AsyncOptions{Buffer: 4 * maxFree})
+	c := CallRecord{Tool: "t", Arguments: json.RawMessage(`{}`)}
+	for range 3 * maxFree {
+		LogCall(context.Background(), a, &c)
+	}
+	close(release)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.q.mu.Lock()
+	defer a.q.mu.Unlock()
+	if n := len(a.q.free); n == 0 || n > maxFree {
+		t.Errorf("%d entries kept for reuse after a burst of %d, want 1 to %d", n, 3*maxFree, maxFree)
+	}
+}
+
+// gatedWriter holds every write until release is closed.
+type gatedWriter struct {
+	release chan struct{}
+	mu      sync.Mutex
+	buf     bytes.Buffer
+}
+
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	<-w.release
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *gatedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
