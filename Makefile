@@ -114,6 +114,9 @@ conformance:
 # hundred for the slowest anchor, whose p50 is what mcpgen's p99 is held
 # against. The HTTP handler group is that call through each handler in
 # process (no connection, no client on the clock): the server's own part.
+# BenchmarkCoreStalls, first, measures the machine: how much of its time
+# a thread that never blocks loses to stalls, alone and with every core
+# busy (the table's "stalls" line), which the two-core rows pay too.
 .PHONY: bench
 BENCH_COUNT ?= 10
 BENCH_BUILD_SIZES ?= 100
@@ -124,6 +127,7 @@ BENCH_ROWS = cd bench && GOFLAGS=-mod=mod $(GO) run ./cmd/benchrun -test out/ben
 bench:
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
 	cd bench && GOFLAGS=-mod=mod $(GO) test -c -o out/bench.test .
+	$(BENCH_ROWS) -bench '^BenchmarkCoreStalls$$' -benchtime 300x -count 3 > out/stalls.txt || (cat out/stalls.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkDecode$$' -benchtime 100ms -count $(BENCH_COUNT) > out/decode.txt || (cat out/decode.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkCall$$' -benchtime 100ms -count $(BENCH_COUNT) > out/call.txt || (cat out/call.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkCallPipelined$$' -benchtime 100ms -count $(BENCH_COUNT) > out/pipelined.txt || (cat out/pipelined.txt; exit 1)

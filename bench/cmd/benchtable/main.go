@@ -189,6 +189,7 @@ func (t *table) row(cells ...string) {
 
 func (r *results) print(w io.Writer) {
 	fmt.Fprintf(w, "machine: %s/%s, %s, %d CPUs, %s\n\n", r.config["goos"], r.config["goarch"], strings.TrimSpace(r.config["cpu"]), runtime.NumCPU(), runtime.Version())
+	r.stallLine(w)
 	t := &table{w: w}
 	t.header()
 	r.decodeRows(t)
@@ -208,6 +209,20 @@ func (r *results) print(w io.Writer) {
 	fmt.Fprintln(w, "a ratio is the median of the rounds' ratios (each round runs every row of a group once, so both")
 	fmt.Fprintln(w, "sides of a ratio were measured in the same minute), with its 95% confidence interval in brackets.")
 	fmt.Fprintln(w, "A row without results was not run.")
+}
+
+// stallLine says how much of its time a busy thread lost to the machine
+// (BenchmarkCoreStalls), alone and with every core busy: what the rows
+// that keep both cores busy pay besides their code.
+func (r *results) stallLine(w io.Writer) {
+	one := r.get("CoreStalls/busy=1", "stalled-%")
+	if !one.ok() {
+		return
+	}
+	all := fmt.Sprintf("CoreStalls/busy=%d", runtime.NumCPU())
+	longest := func(name string) float64 { return slices.Max(append([]float64{0}, r.samples[name]["longest-ms"]...)) }
+	fmt.Fprintf(w, "stalls: a thread that never blocks lost %.2f%% of its time to gaps over 100 µs alone (the longest %.1f ms), %.2f%% with every core busy (the longest %.1f ms)\n\n",
+		one.Center, longest("CoreStalls/busy=1"), r.get(all, "stalled-%").Center, longest(all))
 }
 
 // anchor is a named benchmark to compare with.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -70,5 +72,21 @@ func TestCallLogRowsSayWhatWasDropped(t *testing.T) {
 		if !strings.Contains(out.String(), tc.want) {
 			t.Errorf("lost %v: the row is\n%s\nwant it to hold %q", tc.lost, out.String(), tc.want)
 		}
+	}
+}
+
+// TestStallLine: the machine's stalls are the median share of the runs
+// and the longest of all of them, alone and with every core busy.
+func TestStallLine(t *testing.T) {
+	all := "CoreStalls/busy=" + strconv.Itoa(runtime.NumCPU())
+	r := &results{samples: map[string]map[string][]float64{
+		"CoreStalls/busy=1": {"stalled-%": {0.1, 0.3, 0.2}, "longest-ms": {1.1, 1.3, 1.2}},
+		all:                 {"stalled-%": {1.5, 2.5, 3.5}, "longest-ms": {4, 100.2, 3}},
+	}}
+	var out strings.Builder
+	r.stallLine(&out)
+	want := "lost 0.20% of its time to gaps over 100 µs alone (the longest 1.3 ms), 2.50% with every core busy (the longest 100.2 ms)"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("the line is\n%s\nwant it to hold %q", out.String(), want)
 	}
 }
