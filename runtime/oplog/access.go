@@ -83,7 +83,7 @@ func (as *Async) writeAccess(e *entry) {
 	a := &e.access
 	if j, ok := e.h.(*JSONHandler); ok {
 		var written bool
-		if as.q.line, written = appendAccessLine(as.q.line[:0], a, &as.q.stamp); written {
+		if as.q.line, written = appendAccessLine(as.q.line[:0], a, &as.q.state.stamp); written {
 			j.writeLine(as.q.line)
 			return
 		}

@@ -68,8 +68,8 @@ type queue struct {
 	idle    bool     // the writer waits on wake
 	closed  bool
 
-	line  []byte // the writer's: the call record's line it writes itself
-	stamp stamp  // the writer's: the time of its lines (see stamp)
+	line  []byte    // the writer's: the call record's line it writes itself
+	state lineState // the writer's: what its lines share
 }
 
 // entry is a record waiting to be written: r, or access when isAccess, or
@@ -409,7 +409,7 @@ func (a *Async) writeCall(e *entry) {
 	c := &e.call
 	if j, ok := e.h.(*JSONHandler); ok {
 		var written bool
-		if a.q.line, written = appendCallLine(a.q.line[:0], c, &a.q.stamp); written {
+		if a.q.line, written = appendCallLine(a.q.line[:0], c, &a.q.state); written {
 			j.writeLine(a.q.line)
 			return
 		}

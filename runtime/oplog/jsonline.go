@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
@@ -58,17 +59,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // slog handler's line says something went wrong: arguments that are not
 // JSON text, a time whose year has not four digits. The caller then
 // hands it the record.
-func appendCallLine(dst []byte, c *CallRecord, s *stamp) (_ []byte, ok bool) {
-	if dst, ok = appendLineStart(dst, c.Time, s); !ok {
+func appendCallLine(dst []byte, c *CallRecord, w *lineState) (_ []byte, ok bool) {
+	if dst, ok = appendLineStart(dst, c.Time, &w.stamp); !ok {
 		return dst, false
 	}
 	dst = append(dst, callLineHead...)
-	for _, kv := range c.attrs() {
-		dst = append(dst, ',', '"')
-		dst = append(dst, kv[0]...) // a key of attrs: nothing to escape
-		dst = append(dst, '"', ':')
-		dst = textdec.AppendQuoteAsSlog(dst, kv[1])
-	}
+	dst = w.heads.append(dst, c)
+	dst = appendAttr(dst, keyRequestID, c.RequestID)
 	dst = append(dst, `,"`+argumentsKey+`":`...)
 	if c.Checked && len(c.Arguments) > 0 {
 		dst = textdec.AppendCompact(dst, c.Arguments)
@@ -76,6 +73,48 @@ func appendCallLine(dst []byte, c *CallRecord, s *stamp) (_ []byte, ok bool) {
 		return dst, false
 	}
 	return append(dst, '}', '\n'), true
+}
+
+// appendAttr appends `,"key":` and value quoted as slog quotes it; key
+// needs no escaping.
+func appendAttr(dst []byte, key, value string) []byte {
+	dst = append(dst, ',', '"')
+	dst = append(dst, key...)
+	dst = append(dst, '"', ':')
+	return textdec.AppendQuoteAsSlog(dst, value)
+}
+
+// lineState is what a writer keeps from line to line: the time's text
+// (stamp) and the call lines' heads.
+type lineState struct {
+	stamp stamp
+	heads callHeads
+}
+
+// callHeads keeps, for the tool versions whose calls were written last,
+// the text a call line has for them: the tool, version and schema hash,
+// quoted. A server's calls come from a few tool versions, the same
+// three strings over and over, and quoting them was a fifth of writing a
+// line. A slot is chosen by where the tool's and the version's strings
+// lie (a server passes the same ones for every call of a version), and
+// is used only when its three strings equal the record's: two tool
+// versions that share a slot cost their quoting, never a wrong line.
+type callHeads [16]struct {
+	tool, version, hash string
+	text                []byte // `,"tool":…,"version":…,"schema_hash":…`
+}
+
+// append appends c's head.
+func (hs *callHeads) append(dst []byte, c *CallRecord) []byte {
+	at := uintptr(unsafe.Pointer(unsafe.StringData(c.Tool))) ^ uintptr(unsafe.Pointer(unsafe.StringData(c.Version)))
+	h := &hs[(at>>4)%uintptr(len(hs))]
+	if h.text == nil || c.Tool != h.tool || c.Version != h.version || c.SchemaHash != h.hash {
+		h.tool, h.version, h.hash = c.Tool, c.Version, c.SchemaHash
+		h.text = appendAttr(h.text[:0], keyTool, c.Tool)
+		h.text = appendAttr(h.text, keyVersion, c.Version)
+		h.text = appendAttr(h.text, keySchemaHash, c.SchemaHash)
+	}
+	return append(dst, h.text...)
 }
 
 // appendLineStart appends the start of a line slog.NewJSONHandler(w, nil)
@@ -88,11 +127,10 @@ func appendLineStart(dst []byte, t time.Time, s *stamp) (_ []byte, ok bool) {
 	if t.IsZero() {
 		return dst, true
 	}
-	if y := t.Year(); y < 0 || y >= 10000 {
+	dst = append(dst, `"time":"`...)
+	if dst, ok = s.append(dst, t); !ok {
 		return dst, false
 	}
-	dst = append(dst, `"time":"`...)
-	dst = s.append(dst, t)
 	return append(dst, `",`...), true
 }
 
@@ -102,17 +140,22 @@ func appendLineStart(dst []byte, t time.Time, s *stamp) (_ []byte, ok bool) {
 // seconds since the epoch, each field, the zone) was a third of writing
 // a call's line. The zero stamp is ready to use.
 type stamp struct {
-	sec    int64  // the second of text, t.Unix()
-	offset int    // the zone's offset from UTC of text and zone, in seconds
-	text   []byte // "2006-01-02T15:04:05" of that second in that zone
-	zone   []byte // "Z" or "-07:00"
+	sec  int64          // the second of text, t.Unix()
+	loc  *time.Location // the location of text and zone
+	text []byte         // "2006-01-02T15:04:05" of that second in that zone
+	zone []byte         // "Z" or "-07:00"
 }
 
-// append appends t, whose year has four digits.
-func (s *stamp) append(dst []byte, t time.Time) []byte {
-	_, offset := t.Zone()
-	if sec := t.Unix(); sec != s.sec || offset != s.offset || s.text == nil {
-		s.sec, s.offset = sec, offset
+// append appends t; ok is false, and nothing is appended, when t's year
+// has not four digits. One second in one location has one offset from
+// UTC: a time in the second and location of the last one costs neither
+// its date nor its zone.
+func (s *stamp) append(dst []byte, t time.Time) (_ []byte, ok bool) {
+	if sec, loc := t.Unix(), t.Location(); sec != s.sec || loc != s.loc || s.text == nil {
+		if y := t.Year(); y < 0 || y >= 10000 {
+			return dst, false
+		}
+		s.sec, s.loc = sec, loc
 		s.text = t.AppendFormat(s.text[:0], "2006-01-02T15:04:05")
 		s.zone = t.AppendFormat(s.zone[:0], "Z07:00")
 	}
@@ -131,7 +174,7 @@ func (s *stamp) append(dst []byte, t time.Time) []byte {
 		}
 		dst = append(dst, frac[:n]...)
 	}
-	return append(dst, s.zone...)
+	return append(dst, s.zone...), true
 }
 
 // appendCompact appends text as slog writes a json.RawMessage: through

@@ -108,13 +108,26 @@ func slogCallLine(t *testing.T, c *CallRecord, limits Limits) string {
 // declines (and then the slog handler's line has an error in it); and
 // a call record fits exactly when its slog record does, counting the
 // same bytes.
+//
+// Half the records take their tool, version and hash from a few strings
+// made once, as a server's records do, so that the writer's heads are
+// used again, and shared by versions of another hash.
 func TestCallLineIsSlogsLine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	limits := Limits{MaxString: 200, MaxRecord: 600}
-	var s stamp // one for every record, as the writer has
+	var pool [3][3]string // tools, versions, hashes
+	for i := range pool {
+		for j := range pool[i] {
+			pool[i][j] = oddString(rng, 8)
+		}
+	}
+	var s lineState // one for every record, as the writer has
 	var written, declined, checked int
 	for i := range 20000 {
 		c := oddCallRecord(rng)
+		if rng.IntN(2) == 0 {
+			c.Tool, c.Version, c.SchemaHash = pool[0][rng.IntN(3)], pool[1][rng.IntN(3)], pool[2][rng.IntN(3)]
+		}
 		n, fit := c.fits(limits)
 		if wantN, want := fits(c.Record(), limits); fit != want || fit && n != wantN {
 			t.Fatalf("record %d: the call record fits %v (%d bytes), its slog record %v (%d bytes): %+v", i, fit, n, want, wantN, c)
@@ -219,7 +232,7 @@ func BenchmarkCallLine(b *testing.B) {
 		SchemaHash: "sha256:" + strings.Repeat("0f1e2d3c", 8), RequestID: "1",
 		Arguments: json.RawMessage(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`),
 	}
-	var s stamp
+	var s lineState
 	benchLine(b, "appendCallLine", func(dst []byte) ([]byte, bool) { return appendCallLine(dst, &c, &s) })
 	// The server's records: arguments its strict reader accepted.
 	checked := c
@@ -308,8 +321,35 @@ func TestStampIsRFC3339Nano(t *testing.T) {
 		if y := tm.Year(); y < 0 || y >= 10000 {
 			continue
 		}
-		if got, want := string(s.append(nil, tm)), tm.Format(time.RFC3339Nano); got != want {
-			t.Fatalf("%v: stamp %q, AppendFormat %q", tm, got, want)
+		got, ok := s.append(nil, tm)
+		if want := tm.Format(time.RFC3339Nano); !ok || string(got) != want {
+			t.Fatalf("%v: stamp %q (%v), AppendFormat %q", tm, got, ok, want)
+		}
+	}
+	for _, tm := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 12, 31, 23, 59, 59, 5, time.Local)} {
+		if got, ok := s.append(nil, tm); ok {
+			t.Errorf("%v: stamp %q, want none: its year has not four digits", tm, got)
+		}
+	}
+}
+
+// TestCallHeadsNeverMix: records whose tool and version are the same
+// strings (so the same head slot) but whose hash differs, or whose tool
+// is a shorter string at the same address, each get their own head.
+func TestCallHeadsNeverMix(t *testing.T) {
+	tool := "payments.lookup"
+	var hs callHeads
+	for i, c := range []CallRecord{
+		{Tool: tool, Version: "1.0.0", SchemaHash: "aaaa"},
+		{Tool: tool, Version: "1.0.0", SchemaHash: "bbbb"},
+		{Tool: tool[:8], Version: "1.0.0", SchemaHash: "bbbb"},
+		{Tool: tool, Version: "1.0.0", SchemaHash: "bbbb"},
+		{Tool: tool, Version: "1.0.0", SchemaHash: "aaaa"},
+		{Tool: tool, Version: "2.0.0", SchemaHash: "aaaa"},
+	} {
+		want := `,"tool":"` + c.Tool + `","version":"` + c.Version + `","schema_hash":"` + c.SchemaHash + `"`
+		if got := string(hs.append(nil, &c)); got != want {
+			t.Errorf("record %d: head %s, want %s", i, got, want)
 		}
 	}
 }
