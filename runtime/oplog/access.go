@@ -82,12 +82,14 @@ func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
 func (as *Async) writeAccess(e *entry) {
 	a := &e.access
 	if j, ok := e.h.(*JSONHandler); ok {
-		var written bool
-		if as.q.line, written = appendAccessLine(as.q.line[:0], a, &as.q.state.stamp); written {
-			j.writeLine(as.q.line)
+		q := as.q
+		start := q.linesFor(j)
+		out, written := appendAccessLine(q.out, a, &q.state.stamp)
+		if q.keep(out, start, written) {
 			return
 		}
 	}
+	as.q.flush()
 	_ = e.h.Handle(context.WithoutCancel(e.ctx), a.Record())
 }
 

@@ -68,8 +68,9 @@ type queue struct {
 	idle    bool     // the writer waits on wake
 	closed  bool
 
-	line  []byte    // the writer's: the call record's line it writes itself
-	state lineState // the writer's: what its lines share
+	out   []byte       // the writer's: lines it appended itself, not yet written
+	outTo *JSONHandler // the writer's: the handler out is for
+	state lineState    // the writer's: what its lines share
 }
 
 // entry is a record waiting to be written: r, or access when isAccess, or
@@ -361,6 +362,7 @@ func (a *Async) write() {
 		for _, e := range batch {
 			a.handle(e, clock)
 		}
+		q.flush()
 		q.mu.Lock()
 		for i, e := range batch {
 			q.bytes -= e.bytes
@@ -396,7 +398,51 @@ func (a *Async) handle(e *entry, clock wallClock) {
 		}
 		a.writeCall(e)
 	default:
+		a.q.flush()
 		_ = e.h.Handle(context.WithoutCancel(e.ctx), e.r) // a log that cannot be written is not the request's failure
+	}
+}
+
+// maxOut is how many bytes of lines the writer appends before it writes
+// them: a batch's lines go out in one Write, or a few of at most this
+// size (and a line), where a Write a line was a system call a line on a
+// service's stderr.
+const maxOut = 64 << 10
+
+// linesFor makes q.out the lines for j, writing those it held for another
+// handler, and returns where the next line starts in it.
+func (q *queue) linesFor(j *JSONHandler) int {
+	if q.outTo != j {
+		q.flush()
+		q.outTo = j
+	}
+	return len(q.out)
+}
+
+// keep takes out, q.out with a line appended at start, when written, and
+// reports written; otherwise it drops what was appended. The lines are
+// written once they pass maxOut.
+func (q *queue) keep(out []byte, start int, written bool) bool {
+	if !written {
+		q.out = out[:start]
+		return false
+	}
+	q.out = out
+	if len(out) >= maxOut {
+		q.flush()
+	}
+	return true
+}
+
+// flush writes the lines the writer appended: before anything is handed
+// to a handler (which writes on its own), and at the end of a batch.
+func (q *queue) flush() {
+	if len(q.out) > 0 {
+		q.outTo.writeLines(q.out)
+	}
+	q.out = q.out[:0]
+	if cap(q.out) > 2*maxOut {
+		q.out = nil // a line of some megabytes must not stay
 	}
 }
 
@@ -408,12 +454,14 @@ func (a *Async) handle(e *entry, clock wallClock) {
 func (a *Async) writeCall(e *entry) {
 	c := &e.call
 	if j, ok := e.h.(*JSONHandler); ok {
-		var written bool
-		if a.q.line, written = appendCallLine(a.q.line[:0], c, &a.q.state); written {
-			j.writeLine(a.q.line)
+		q := a.q
+		start := q.linesFor(j)
+		out, written := appendCallLine(q.out, c, &q.state)
+		if q.keep(out, start, written) {
 			return
 		}
 	}
+	a.q.flush()
 	_ = e.h.Handle(context.WithoutCancel(e.ctx), c.Record())
 }
 
@@ -425,6 +473,7 @@ func (a *Async) reportDropped() {
 	}
 	r := slog.NewRecord(time.Now(), slog.LevelWarn, "log records dropped", 0)
 	r.AddAttrs(slog.Int64("dropped", n))
+	a.q.flush()
 	_ = a.root.Handle(context.Background(), r)
 }
 

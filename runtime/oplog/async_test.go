@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -118,17 +119,58 @@ func TestAsyncFreesABurstsEntries(t *testing.T) {
 	}
 }
 
-// gatedWriter holds every write until release is closed.
+// TestAsyncWritesABatchAtOnce: the lines of records queued while the
+// writer was held go out in a few Writes, each of whole lines and none
+// much past maxOut, where each line was a Write (a system call on a
+// service's stderr).
+func TestAsyncWritesABatchAtOnce(t *testing.T) {
+	var out gatedWriter
+	out.release = make(chan struct{})
+	a := NewAsync(NewJSONHandler(&out), AsyncOptions{})
+	const n = 2000
+	for i := range n {
+		LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strconv.Itoa(i), Arguments: json.RawMessage(`{"note":"` + strings.Repeat("n", 100) + `"}`)})
+	}
+	close(out.release)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if lines := strings.Count(text, "\n"); lines != n {
+		t.Fatalf("%d lines written of %d", lines, n)
+	}
+	// The first record's line may have been written alone, before the
+	// others were queued; the rest take len(text)/maxOut Writes and one.
+	if most := 2 + len(text)/maxOut; len(out.writes) > most {
+		t.Errorf("%d lines in %d Writes, want at most %d", n, len(out.writes), most)
+	}
+	for i, w := range out.writes {
+		if w.size > maxOut+1024 || !w.whole {
+			t.Errorf("Write %d: %d bytes, whole lines %v", i, w.size, w.whole)
+		}
+	}
+}
+
+// gatedWriter holds every write until release is closed, and keeps the
+// size of each and whether it ended a line.
 type gatedWriter struct {
 	release chan struct{}
 	mu      sync.Mutex
 	buf     bytes.Buffer
+	writes  []struct {
+		size  int
+		whole bool
+	}
 }
 
 func (w *gatedWriter) Write(p []byte) (int, error) {
 	<-w.release
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.writes = append(w.writes, struct {
+		size  int
+		whole bool
+	}{len(p), len(p) > 0 && p[len(p)-1] == '\n'})
 	return w.buf.Write(p)
 }
 

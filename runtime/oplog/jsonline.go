@@ -35,13 +35,13 @@ func NewJSONHandler(w io.Writer) *JSONHandler {
 	return &JSONHandler{Handler: slog.NewJSONHandler(out, nil), out: out}
 }
 
-// writeLine writes one line the slog handler would have written.
-func (h *JSONHandler) writeLine(line []byte) {
-	_, _ = h.out.Write(line) // a log that cannot be written is not the request's failure
+// writeLines writes lines the slog handler would have written, whole.
+func (h *JSONHandler) writeLines(lines []byte) {
+	_, _ = h.out.Write(lines) // a log that cannot be written is not the request's failure
 }
 
 // lockedWriter keeps the lines written by the slog handler and those
-// written by writeLine whole: each Write is one line.
+// written by writeLines whole: each Write is whole lines.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -161,12 +161,17 @@ func (s *stamp) append(dst []byte, t time.Time) (_ []byte, ok bool) {
 	}
 	dst = append(dst, s.text...)
 	if ns := t.Nanosecond(); ns != 0 {
-		// ".999999999": the nanoseconds without their trailing zeros.
+		// ".999999999": the nanoseconds without their trailing zeros,
+		// written two digits at a time (a digit at a time was two thirds
+		// of the stamp's cost).
 		var frac [10]byte
 		frac[0] = '.'
-		for i := 9; i > 0; i-- {
-			frac[i] = byte('0' + ns%10)
-			ns /= 10
+		frac[9] = byte('0' + ns%10)
+		ns /= 10
+		for i := 7; i > 0; i -= 2 {
+			pair := ns % 100 * 2
+			frac[i], frac[i+1] = digitPairs[pair], digitPairs[pair+1]
+			ns /= 100
 		}
 		n := len(frac)
 		for frac[n-1] == '0' {
@@ -176,6 +181,11 @@ func (s *stamp) append(dst []byte, t time.Time) (_ []byte, ok bool) {
 	}
 	return append(dst, s.zone...), true
 }
+
+// digitPairs are "00" to "99", one after the other.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // appendCompact appends text as slog writes a json.RawMessage: through
 // json.Encoder, which compacts it and fails on text that is not JSON.
