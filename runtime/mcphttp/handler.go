@@ -469,7 +469,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "forbidden: "+reason))
 		return ""
 	}
-	if origin := r.Header.Get("Origin"); origin != "" {
+	if origin := headerValue(r.Header, "Origin"); origin != "" {
 		// An allowed origin: a browser page there may read the answer.
 		if allowCORS(w.Header(), origin, r) {
 			w.WriteHeader(http.StatusNoContent) // a preflight
@@ -720,13 +720,13 @@ func methodNotAllowed(w http.ResponseWriter) {
 func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principal, a *admission) string {
 	// The usual value is taken as it is; any other is parsed (a
 	// charset parameter, another case).
-	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
+	if ct := headerValue(r.Header, "Content-Type"); ct != "" && ct != "application/json" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			writeError(w, http.StatusUnsupportedMediaType, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the body must be application/json"))
 			return ""
 		}
 	}
-	acc := parseAccept(r.Header.Values("Accept"))
+	acc := parseAccept(r.Header["Accept"])
 	if !acc.json && !acc.sse {
 		writeError(w, http.StatusNotAcceptable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Accept must list application/json and text/event-stream"))
 		return ""
@@ -759,7 +759,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 	var in mcp.Incoming
 	in.Read(msg)
 	stateless, bodyVersion := in.Stateless()
-	if rev, ok := mcp.ParseRevision(r.Header.Get(HeaderProtocolVersion)); ok && rev.Stateless() {
+	if rev, ok := mcp.ParseRevision(headerValue(r.Header, HeaderProtocolVersion)); ok && rev.Stateless() {
 		stateless = true
 	}
 	if stateless {
@@ -802,7 +802,7 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 		writeError(w, http.StatusBadRequest, msg.ID, e)
 		return
 	}
-	rev := mcp.Revision(r.Header.Get(HeaderProtocolVersion)) // equal to the body's, and served
+	rev := mcp.Revision(headerValue(r.Header, HeaderProtocolVersion)) // equal to the body's, and served
 	status := http.StatusOK
 	if !rev.Serves(msg.Method) {
 		status = http.StatusNotFound
@@ -857,7 +857,7 @@ func (h *Handler) untrack(s *mcp.Session) {
 // opens one (initialize), admitted as a.
 func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate.Principal, in *mcp.Incoming, acc acceptance, a *admission) {
 	msg := in.Message
-	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
+	if v := headerValue(r.Header, HeaderProtocolVersion); v != "" {
 		if _, known := mcp.ParseRevision(v); !known {
 			writeError(w, http.StatusBadRequest, answerID(msg), unsupportedHeader(v))
 			return
@@ -971,7 +971,7 @@ func (h *Handler) batchSession(r *http.Request, p estate.Principal) *session {
 	if h.opts.Stateless {
 		return nil
 	}
-	sid := r.Header.Get(HeaderSessionID)
+	sid := headerValue(r.Header, HeaderSessionID)
 	if sid == "" {
 		return nil
 	}
@@ -1033,11 +1033,11 @@ var (
 
 // get opens a handshake-era session's notification stream.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal) {
-	if !parseAccept(r.Header.Values("Accept")).sse {
+	if !parseAccept(r.Header["Accept"]).sse {
 		writeError(w, http.StatusNotAcceptable, jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "Accept must list text/event-stream"))
 		return
 	}
-	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
+	if v := headerValue(r.Header, HeaderProtocolVersion); v != "" {
 		switch rev, known := mcp.ParseRevision(v); {
 		case !known:
 			writeError(w, http.StatusBadRequest, jsonrpc.ID{}, unsupportedHeader(v))
@@ -1057,7 +1057,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 		return
 	}
 	defer h.closeStream(s.caller)
-	if lastID, resuming := header(r.Header, HeaderLastEventID); resuming {
+	if lastID, resuming := header(r.Header, lastEventIDKey); resuming {
 		s.resume(w, r.Context(), h.ctx, lastID)
 		return
 	}
@@ -1068,7 +1068,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, p estate.Principal
 // names, when p opened it; otherwise it answers the request with the error,
 // under id, and returns nil.
 func (h *Handler) sessionOf(w http.ResponseWriter, r *http.Request, p estate.Principal, id jsonrpc.ID) *session {
-	sid := r.Header.Get(HeaderSessionID)
+	sid := headerValue(r.Header, HeaderSessionID)
 	if sid == "" {
 		writeError(w, http.StatusBadRequest, id, errNoSessionID)
 		return nil

@@ -20,6 +20,10 @@ import (
 // last event it received in (the SSE standard's).
 const HeaderLastEventID = "Last-Event-ID"
 
+// lastEventIDKey is HeaderLastEventID as net/http keys a request's
+// Header: canonical, the form header reads (see header).
+const lastEventIDKey = "Last-Event-Id"
+
 // DefaultPollRetry is how long a client is told to wait before it
 // reconnects to a stream the server closed (Options.PollRetry).
 const DefaultPollRetry = time.Second

@@ -17,7 +17,7 @@ func (h *Handler) checkHostAndOrigin(r *http.Request) string {
 	if !h.hostAllowed(host) {
 		return "host " + quote(host) + " is not allowed"
 	}
-	origin := r.Header.Get("Origin")
+	origin := headerValue(r.Header, "Origin")
 	if origin == "" {
 		return "" // not a browser, or a same-origin request that omits it
 	}
@@ -65,7 +65,7 @@ func allowCORS(h http.Header, origin string, r *http.Request) (preflight bool) {
 	h.Set("Access-Control-Allow-Origin", origin)
 	h.Add("Vary", "Origin")
 	h.Set("Access-Control-Expose-Headers", HeaderSessionID+", WWW-Authenticate")
-	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+	if r.Method != http.MethodOptions || headerValue(r.Header, "Access-Control-Request-Method") == "" {
 		return false
 	}
 	h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")

@@ -264,7 +264,7 @@ func (r *reply) finish(status int, out []byte) {
 		// WriteAnswer) before the response ends.
 		h := r.w.Header()
 		h["Content-Type"] = jsonContentType
-		h.Set("Content-Length", strconv.Itoa(len(out)))
+		h["Content-Length"] = []string{strconv.Itoa(len(out))} // Set would canonicalize the name again
 		r.w.WriteHeader(status)
 		_, _ = r.w.Write(out)
 	default:

@@ -1,0 +1,93 @@
+package mcphttp
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestHeaderNamesAreCanonical: header and headerValue read a request's
+// Header map as it is, which holds only canonical names, so every name
+// this package passes them, or indexes a Header with, must be canonical;
+// one that is not would never be found. The package's source is read for
+// the calls, so a new one is checked too: a name is a string literal or
+// one of the package's string constants.
+func TestHeaderNamesAreCanonical(t *testing.T) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	consts := map[string]string{}
+	paths, _ := filepath.Glob("*.go")
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+		for _, decl := range f.Decls {
+			if d, ok := decl.(*ast.GenDecl); ok && d.Tok == token.CONST {
+				for _, spec := range d.Specs {
+					vs := spec.(*ast.ValueSpec)
+					for i, name := range vs.Names {
+						if i < len(vs.Values) {
+							if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+								consts[name.Name], _ = strconv.Unquote(lit.Value)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	checked := 0
+	check := func(at token.Pos, e ast.Expr) {
+		var name string
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			name, _ = strconv.Unquote(e.Value)
+		case *ast.Ident:
+			v, ok := consts[e.Name]
+			if !ok {
+				return // not a name of this package's: one the request chose
+			}
+			name = v
+		default:
+			return
+		}
+		checked++
+		if c := http.CanonicalHeaderKey(name); c != name {
+			t.Errorf("%v: header name %q is not canonical (%q)", fset.Position(at), name, c)
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if id, ok := n.Fun.(*ast.Ident); ok && (id.Name == "header" || id.Name == "headerValue") && len(n.Args) == 2 {
+					check(n.Pos(), n.Args[1])
+				}
+			case *ast.IndexExpr:
+				// r.Header[...] and a response's header map, h[...].
+				if sel, ok := n.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" {
+					check(n.Pos(), n.Index)
+				} else if id, ok := n.X.(*ast.Ident); ok && id.Name == "h" {
+					check(n.Pos(), n.Index)
+				}
+			}
+			return true
+		})
+	}
+	if checked < 10 {
+		t.Fatalf("only %d header names found in the source: the test no longer sees the calls", checked)
+	}
+	if http.CanonicalHeaderKey(HeaderLastEventID) != lastEventIDKey {
+		t.Errorf("lastEventIDKey %q is not %s's canonical form", lastEventIDKey, HeaderLastEventID)
+	}
+}
