@@ -773,18 +773,19 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 // readBody reads a POST body, at most limit bytes of it. A body that states
 // its length is read into one buffer of that length: io.ReadAll grows its
 // buffer as the body arrives, allocating two to three times the body.
-// net/http ends a body at its stated length, and MaxBytesReader bounds what
-// is read whatever the header says.
+// net/http ends a body at its stated length (a client that sends more
+// gets an error), so such a body is read as it is; one of no stated
+// length, or past the limit, through MaxBytesReader, which bounds what is
+// read whatever it is.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, limit)
 	if n := r.ContentLength; n >= 0 && n <= limit {
 		buf := make([]byte, n)
-		if _, err := io.ReadFull(body, buf); err != nil {
+		if _, err := io.ReadFull(r.Body, buf); err != nil {
 			return nil, err
 		}
 		return buf, nil
 	}
-	return io.ReadAll(body)
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 }
 
 // postStateless serves a request of the stateless era on a session of its

@@ -542,6 +542,37 @@ func TestRequestLimits(t *testing.T) {
 	}
 }
 
+// TestBodyOfNoStatedLength: a body sent in chunks, with no length stated,
+// is bounded as it is read: one past the limit is refused (413), one
+// within it served.
+func TestBodyOfNoStatedLength(t *testing.T) {
+	_, url := endpoint(t, newMCPServer(t), mcphttp.Options{MaxBodyBytes: 256})
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 300) + `"}}`
+	for _, tc := range []struct {
+		body   string
+		status int
+	}{{big, http.StatusRequestEntityTooLarge}, {initialize, http.StatusOK}} {
+		// A reader net/http cannot measure: the request goes in chunks.
+		req, err := http.NewRequest(http.MethodPost, url, io.MultiReader(strings.NewReader(tc.body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if req.ContentLength != 0 || len(req.TransferEncoding) != 0 && req.TransferEncoding[0] != "chunked" {
+			t.Fatalf("the request states a length: %d %v", req.ContentLength, req.TransferEncoding)
+		}
+		if res.StatusCode != tc.status {
+			t.Errorf("a body of %d bytes in chunks: %d, want %d", len(tc.body), res.StatusCode, tc.status)
+		}
+	}
+}
+
 // An idle session expires; a session's requests are answered even when
 // the handler is closed under them, and a closed handler refuses new ones.
 func TestSessionExpiryAndClose(t *testing.T) {

@@ -131,21 +131,31 @@ func parseAccept(values []string) acceptance {
 	for _, v := range values {
 		for item := range strings.SplitSeq(v, ",") {
 			mt, _, _ := strings.Cut(item, ";")
-			// Media types are compared without regard to case (RFC 9110
-			// §8.3.1), here by EqualFold, which leaves on the first
-			// length that differs, where lowering each was 230
-			// instructions.
-			switch mt = strings.TrimSpace(mt); {
-			case mt == "*/*":
-				a.json, a.sse = true, true
-			case strings.EqualFold(mt, "application/json"), strings.EqualFold(mt, "application/*"):
-				a.json = true
-			case strings.EqualFold(mt, "text/event-stream"), strings.EqualFold(mt, "text/*"):
-				a.sse = true
+			mt = strings.TrimSpace(mt)
+			json, sse := mediaRange(mt)
+			if !json && !sse {
+				// Media types are compared without regard to case (RFC
+				// 9110 §8.3.1); clients write these in lower case, and
+				// lowering every one was 230 instructions.
+				json, sse = mediaRange(strings.ToLower(mt))
 			}
+			a.json, a.sse = a.json || json, a.sse || sse
 		}
 	}
 	return a
+}
+
+// mediaRange says which answer forms a media range in lower case admits.
+func mediaRange(mt string) (json, sse bool) {
+	switch mt {
+	case "*/*":
+		return true, true
+	case "application/json", "application/*":
+		return true, false
+	case "text/event-stream", "text/*":
+		return false, true
+	}
+	return false, false
 }
 
 // quote is how an error text shows a value the peer sent: quoted, and

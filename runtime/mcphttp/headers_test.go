@@ -91,3 +91,27 @@ func TestHeaderNamesAreCanonical(t *testing.T) {
 		t.Errorf("lastEventIDKey %q is not %s's canonical form", lastEventIDKey, HeaderLastEventID)
 	}
 }
+
+// TestParseAccept: the answer forms an Accept header admits, media types
+// compared without regard to case and read without their parameters.
+func TestParseAccept(t *testing.T) {
+	for _, tc := range []struct {
+		values    []string
+		json, sse bool
+	}{
+		{nil, true, true},
+		{[]string{"application/json, text/event-stream"}, true, true},
+		{[]string{"application/json"}, true, false},
+		{[]string{"text/event-stream;q=0.9"}, false, true},
+		{[]string{"Application/JSON"}, true, false},
+		{[]string{"TEXT/Event-Stream ; q=1"}, false, true},
+		{[]string{"*/*"}, true, true},
+		{[]string{"application/*", "text/*"}, true, true},
+		{[]string{"text/html, image/png"}, false, false},
+		{[]string{""}, false, false},
+	} {
+		if got := parseAccept(tc.values); got.json != tc.json || got.sse != tc.sse {
+			t.Errorf("%q: json %v sse %v, want %v %v", tc.values, got.json, got.sse, tc.json, tc.sse)
+		}
+	}
+}
