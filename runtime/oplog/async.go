@@ -83,17 +83,41 @@ type queue struct {
 // queue, so that a call's record, arguments and all, costs its request
 // no allocation, and queueing it is a slice append under a lock that is
 // held for a copy.
+//
+// A call's record, what a busy server queues most, is the entry's first
+// fields, and an entry is cleared of the record it held only (see
+// clear): a call's entry touches its first four cache lines of ten, and
+// a queue's entries stay in the core's cache for longer.
 type entry struct {
 	h        slog.Handler
 	ctx      context.Context
-	r        slog.Record
-	call     CallRecord
-	args     []byte
 	isCall   bool
-	access   AccessRecord
 	isAccess bool
 	at       monotonic // when call was logged, if its Time is zero
 	bytes    int       // what the record counts against the queue's maxBytes
+	args     []byte
+	call     CallRecord
+	access   AccessRecord
+	r        slog.Record
+}
+
+// clear empties e for reuse, its arguments' buffer kept when it is not
+// too big: every reference it held is dropped, and only the fields its
+// record used are written.
+func (e *entry) clear() {
+	switch {
+	case e.isCall:
+		e.call = CallRecord{}
+	case e.isAccess:
+		e.access = AccessRecord{}
+	default:
+		e.r = slog.Record{}
+	}
+	e.h, e.ctx, e.isCall, e.isAccess, e.at, e.bytes = nil, nil, false, false, 0, 0
+	e.args = e.args[:0]
+	if cap(e.args) > maxKeptArgs {
+		e.args = nil
+	}
 }
 
 // entryBytes is what an entry counts against AsyncOptions.BufferBytes
@@ -233,7 +257,16 @@ func (q *queue) push(e *entry) {
 // records. A writer blocked on its output is not runnable, and the caller
 // does not wait for it: the yield gives the core to whoever is runnable,
 // and the caller carries on.
-func (q *queue) yieldAt() int { return max(q.bound/2, 1) }
+//
+// On one core the yield sets the size of the writer's batches: it comes
+// at half the queue or at yieldBatch records, the fewer.
+func (q *queue) yieldAt() int { return max(min(q.bound/2, yieldBatch), 1) }
+
+// yieldBatch is the most records a caller lets wait before it yields:
+// the batch of the queue of 1,024 records the yield was measured with.
+// Half the default queue, 4,096 records, is some 3 MiB of entries and
+// lines, more than a core's cache keeps while the requests run.
+const yieldBatch = 512
 
 // logCall queues a call record with text arguments that fits the limits
 // (see LogCall), n bytes of strings, as it is, its arguments copied into
@@ -370,10 +403,7 @@ func (a *Async) write() {
 			if len(q.free) == maxFree {
 				continue
 			}
-			*e = entry{args: e.args[:0]}
-			if cap(e.args) > maxKeptArgs {
-				e.args = nil
-			}
+			e.clear()
 			q.free = append(q.free, e)
 		}
 		q.writing = 0

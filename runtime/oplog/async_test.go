@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // lineCounter counts the lines written to it.
@@ -178,4 +182,30 @@ func (w *gatedWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
+}
+
+// TestEntryClearLeavesNothing: an entry filled as each kind of record
+// fills one is, once cleared, an empty entry keeping only its arguments'
+// buffer: no reference to a record, a handler or a context stays behind.
+func TestEntryClearLeavesNothing(t *testing.T) {
+	ctx := context.WithValue(context.Background(), struct{}{}, "request")
+	h := NewJSONHandler(io.Discard)
+	r := slog.NewRecord(time.Now(), slog.LevelInfo, "m", 0)
+	r.AddAttrs(slog.String("k", "v"))
+	for _, e := range []*entry{
+		{h: h, ctx: ctx, isCall: true, at: 7, bytes: 9, args: []byte(`{}`),
+			call: CallRecord{Time: time.Now(), Tool: "t", Version: "1", SchemaHash: "h", RequestID: "1", Arguments: []byte(`{}`), Checked: true}},
+		{h: h, ctx: ctx, isAccess: true, bytes: 9, access: AccessRecord{Time: time.Now(), Method: "POST", Path: "/mcp", Status: 200}},
+		{h: h, ctx: ctx, bytes: 9, r: r},
+		{h: h, ctx: ctx, isCall: true, args: make([]byte, maxKeptArgs+1)},
+	} {
+		e.clear()
+		want := entry{args: e.args}
+		if cap(e.args) > maxKeptArgs || len(e.args) != 0 {
+			t.Errorf("arguments' buffer kept: len %d, cap %d", len(e.args), cap(e.args))
+		}
+		if !reflect.DeepEqual(*e, want) {
+			t.Errorf("cleared entry holds %+v", *e)
+		}
+	}
 }
