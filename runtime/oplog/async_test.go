@@ -14,25 +14,6 @@ import (
 	"time"
 )
 
-// lineCounter counts the lines written to it.
-type lineCounter struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (w *lineCounter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	w.n += bytes.Count(p, []byte("\n"))
-	w.mu.Unlock()
-	return len(p), nil
-}
-
-func (w *lineCounter) lines() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.n
-}
-
 // TestAsyncBoundsItsBytes: with its writer stuck, a queue whose bytes
 // allow ten records takes ten, however many more its record bound
 // allows, and counts the rest lost; once they are written it holds none.
