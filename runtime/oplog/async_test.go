@@ -169,7 +169,8 @@ func (w *gatedWriter) String() string {
 // fills one is, once cleared, an empty entry keeping only its arguments'
 // buffer: no reference to a record, a handler or a context stays behind.
 func TestEntryClearLeavesNothing(t *testing.T) {
-	ctx := context.WithValue(context.Background(), struct{}{}, "request")
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "request")
 	h := NewJSONHandler(io.Discard)
 	r := slog.NewRecord(time.Now(), slog.LevelInfo, "m", 0)
 	r.AddAttrs(slog.String("k", "v"))
