@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
 // TestClosedStderrIsSurvived: the host closed the service's stderr before
@@ -40,7 +42,9 @@ func TestClosedStderrIsSurvived(t *testing.T) {
 // same; SIGTERM stops the service with exit code 0; and once stderr is
 // read again, the log says how many lines it dropped meanwhile.
 func TestUnreadStderrNeitherStallsNorBlocksShutdown(t *testing.T) {
-	const calls = 3000 // some 600 KB of call log, ten pipes full
+	// More calls than the log's queue and a pipe hold: some 2 MB of call
+	// log, of which the queue keeps 8,192 records and the pipe 64 KiB.
+	const calls = oplog.DefaultBuffer + 2000
 	run := func(t *testing.T) (*stdioService, *os.File) {
 		r, w, err := os.Pipe()
 		if err != nil {
