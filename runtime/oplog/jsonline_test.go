@@ -353,3 +353,28 @@ func TestCallHeadsNeverMix(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCallLine holds the writer's own call line to slog's JSON handler's
+// line for the same record, whatever its strings, arguments and time, with
+// one lineState for every input, as a writer has: the heads it keeps
+// (callHeads) and its stamp must never write another record's text.
+func FuzzCallLine(f *testing.F) {
+	f.Add("payments.lookup", "1.0.0", "fnv1a64:65f0da517cb44cea", "7", []byte(`{"reference": "PMT-771"}`), int64(1764664200), false)
+	f.Add("t\u2028", "\xff", "", "<>&", []byte(`[1, 2.5e3, "\u00e9"]`), int64(-62135596800), true)
+	var s lineState
+	f.Fuzz(func(t *testing.T, tool, version, hash, id string, args []byte, unix int64, checked bool) {
+		c := CallRecord{Time: time.Unix(unix, unix%1e9), Tool: tool, Version: version, SchemaHash: hash, RequestID: id, Arguments: args}
+		c.Checked = checked && textdec.Validate(args) == nil
+		line, ok := appendCallLine(nil, &c, &s)
+		if !ok {
+			return // the writer hands slog the record
+		}
+		var want bytes.Buffer
+		if err := slog.NewJSONHandler(&want, nil).Handle(context.Background(), c.Record()); err != nil {
+			t.Fatal(err)
+		}
+		if string(line) != want.String() {
+			t.Fatalf("\nslog   %q\nwriter %q", want.String(), line)
+		}
+	})
+}
