@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"math/bits"
 	"regexp/syntax"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -13,7 +15,8 @@ import (
 // may be repeated within a range. Such a pattern has one way to match, so
 // matching it needs no backtracking; any other pattern is left to RE2.
 type fixedShape struct {
-	parts []fixedPart
+	prefix string // the leading parts that are one literal byte each, compared at once
+	parts  []fixedPart
 }
 
 // fixedPart is one element of the sequence: a byte in set, min to max
@@ -25,10 +28,29 @@ type fixedPart struct {
 
 func (f *fixedPart) has(b byte) bool { return f.set[b>>6]&(1<<(b&63)) != 0 }
 
+// literal returns the one byte a part taken exactly once stands for, and
+// whether it is such a part.
+func (f *fixedPart) literal() (byte, bool) {
+	if f.min != 1 || f.max != 1 {
+		return 0, false
+	}
+	n, b := 0, 0
+	for w, word := range f.set {
+		n += bits.OnesCount64(word)
+		if word != 0 {
+			b = w<<6 + bits.TrailingZeros64(word)
+		}
+	}
+	return byte(b), n == 1
+}
+
 // match reports whether s matches the pattern: every part takes its
 // count of bytes; the last takes what is left, within its range.
 func (f *fixedShape) match(s string) bool {
-	i := 0
+	if !strings.HasPrefix(s, f.prefix) {
+		return false
+	}
+	i := len(f.prefix)
 	for k := range f.parts {
 		p := &f.parts[k]
 		n := p.min
@@ -122,5 +144,16 @@ func fixedShapeOf(src string) *fixedShape {
 			return nil
 		}
 	}
+	// A literal prefix (PMT- of ^PMT-\d{3,}$) is compared as a string,
+	// where a loop over its parts was most of matching a short value.
+	var prefix []byte
+	for _, p := range f.parts {
+		b, ok := p.literal()
+		if !ok {
+			break
+		}
+		prefix = append(prefix, b)
+	}
+	f.prefix, f.parts = string(prefix), f.parts[len(prefix):]
 	return &f
 }

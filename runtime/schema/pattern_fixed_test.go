@@ -23,6 +23,8 @@ func TestFixedShapesMatchAsRE2Does(t *testing.T) {
 		`(?i)^ab$`:                          {"AB", "ab"},
 		`^PMT-\d{3,}`:                       {"PMT-123x"},
 		`^(ab){2}$`:                         {"abab"},
+		`^ab$`:                              {"ab", "a", "abc", "", "b"},
+		`^A-[0-9]B$`:                        {"A-1B", "A-1", "A-12B", "a-1B", "A-1b"},
 	}
 	for src, inputs := range cases {
 		re := regexp.MustCompile(src)
@@ -39,6 +41,13 @@ func TestFixedShapesMatchAsRE2Does(t *testing.T) {
 	} {
 		if got := fixedShapeOf(src) != nil; got != fixed {
 			t.Errorf("%s: fixed shape %v, want %v", src, got, fixed)
+		}
+	}
+	// The leading literal bytes are compared at once, up to the first
+	// part that is not one byte taken once.
+	for src, prefix := range map[string]string{`^PMT-\d{3,}$`: "PMT-", `^ab$`: "ab", `^A-[0-9]B$`: "A-", `^[A-Z]{2}$`: "", `^a?$`: ""} {
+		if f := fixedShapeOf(src); f == nil || f.prefix != prefix {
+			t.Errorf("%s: prefix %+v, want %q", src, f, prefix)
 		}
 	}
 }
