@@ -96,6 +96,12 @@ func slogCallLine(t *testing.T, c *CallRecord, limits Limits) string {
 	if _, ok := fits(r, limits); !ok {
 		r = clipRecord(r, limits)
 	}
+	return slogLine(t, r)
+}
+
+// slogLine is the line the slog JSON handler writes for r.
+func slogLine(t *testing.T, r slog.Record) string {
+	t.Helper()
 	var out bytes.Buffer
 	if err := slog.NewJSONHandler(&out, nil).Handle(context.Background(), r); err != nil {
 		t.Fatal(err)
@@ -369,12 +375,8 @@ func FuzzCallLine(f *testing.F) {
 		if !ok {
 			return // the writer hands slog the record
 		}
-		var want bytes.Buffer
-		if err := slog.NewJSONHandler(&want, nil).Handle(context.Background(), c.Record()); err != nil {
-			t.Fatal(err)
-		}
-		if string(line) != want.String() {
-			t.Fatalf("\nslog   %q\nwriter %q", want.String(), line)
+		if want := slogLine(t, c.Record()); string(line) != want {
+			t.Fatalf("\nslog   %q\nwriter %q", want, line)
 		}
 	})
 }
