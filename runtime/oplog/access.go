@@ -77,22 +77,6 @@ func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
 	_ = h.Handle(ctx, a.Record()) // a log that cannot be written is not the request's failure
 }
 
-// writeAccess writes an access record LogAccess queued: the line
-// appended by the writer over a JSONHandler, else the slog record.
-func (as *Async) writeAccess(e *entry) {
-	a := &e.access
-	if j, ok := e.h.(*JSONHandler); ok {
-		q := as.q
-		start := q.linesFor(j)
-		out, written := appendAccessLine(q.out, a, &q.state.stamp)
-		if q.keep(out, start, written) {
-			return
-		}
-	}
-	as.q.flush()
-	_ = e.h.Handle(context.WithoutCancel(e.ctx), a.Record())
-}
-
 // appendAccessLine appends to dst the line slog.NewJSONHandler(w, nil)
 // writes for a.Record(); ok is false where that line would say something
 // went wrong (a time whose year has not four digits) or where a number is

@@ -271,7 +271,7 @@ const yieldBatch = 512
 
 // logCall queues a call record with text arguments that fits the limits
 // (see LogCall), n bytes of strings, as it is, its arguments copied into
-// the entry's buffer: the writer writes its line (see writeCall).
+// the entry's buffer: the writer writes its line (see appendLine).
 func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	var at monotonic
 	if c.Time.IsZero() {
@@ -417,21 +417,31 @@ func (a *Async) write() {
 }
 
 // handle writes e; clock gives a call record logged without a time its
-// time. Only the writer goroutine calls it.
+// time. Only the writer goroutine calls it. A call or access record for a
+// JSONHandler is appended as a line by the writer itself (see
+// appendLine); anything else, or a line the writer declines, goes to the
+// handler as a slog record.
 func (a *Async) handle(e *entry, clock wallClock) {
 	a.reportDropped()
-	switch {
-	case e.isAccess:
-		a.writeAccess(e)
-	case e.isCall:
-		if e.call.Time.IsZero() {
-			e.call.Time = clock.at(e.at)
-		}
-		a.writeCall(e)
-	default:
-		a.q.flush()
-		_ = e.h.Handle(context.WithoutCancel(e.ctx), e.r) // a log that cannot be written is not the request's failure
+	if e.isCall && e.call.Time.IsZero() {
+		e.call.Time = clock.at(e.at)
 	}
+	if j, ok := e.h.(*JSONHandler); ok && (e.isCall || e.isAccess) && a.q.appendLine(j, e) {
+		return
+	}
+	a.q.flush()
+	_ = e.h.Handle(context.WithoutCancel(e.ctx), e.record()) // a log that cannot be written is not the request's failure
+}
+
+// record is e's record as the slog record a handler takes.
+func (e *entry) record() slog.Record {
+	switch {
+	case e.isCall:
+		return e.call.Record() // it fits the limits: logCall queues no other
+	case e.isAccess:
+		return e.access.Record()
+	}
+	return e.r
 }
 
 // maxOut is how many bytes of lines the writer appends before it writes
@@ -440,26 +450,28 @@ func (a *Async) handle(e *entry, clock wallClock) {
 // service's stderr.
 const maxOut = 64 << 10
 
-// linesFor makes q.out the lines for j, writing those it held for another
-// handler, and returns where the next line starts in it.
-func (q *queue) linesFor(j *JSONHandler) int {
+// appendLine appends the line of e, a call or access record, for j to
+// the lines the writer holds, writing first those it held for another
+// handler, and those it holds once they pass maxOut. It reports whether
+// it did; where the line would say something went wrong (see
+// appendCallLine), nothing is kept of it.
+func (q *queue) appendLine(j *JSONHandler, e *entry) bool {
 	if q.outTo != j {
 		q.flush()
 		q.outTo = j
 	}
-	return len(q.out)
-}
-
-// keep takes out, q.out with a line appended at start, when written, and
-// reports written; otherwise it drops what was appended. The lines are
-// written once they pass maxOut.
-func (q *queue) keep(out []byte, start int, written bool) bool {
-	if !written {
-		q.out = out[:start]
+	start := len(q.out)
+	var ok bool
+	if e.isCall {
+		q.out, ok = appendCallLine(q.out, &e.call, &q.state)
+	} else {
+		q.out, ok = appendAccessLine(q.out, &e.access, &q.state.stamp)
+	}
+	if !ok {
+		q.out = q.out[:start]
 		return false
 	}
-	q.out = out
-	if len(out) >= maxOut {
+	if len(q.out) >= maxOut {
 		q.flush()
 	}
 	return true
@@ -475,25 +487,6 @@ func (q *queue) flush() {
 	if cap(q.out) > 2*maxOut {
 		q.out = nil // a line of some megabytes must not stay
 	}
-}
-
-// writeCall writes a call record logCall queued, which fits the limits,
-// as Handle would have queued its slog record. When the next handler is
-// a JSONHandler, the writer appends the record's line itself (see
-// appendCallLine), the line the slog handler would write, without making
-// the slog record.
-func (a *Async) writeCall(e *entry) {
-	c := &e.call
-	if j, ok := e.h.(*JSONHandler); ok {
-		q := a.q
-		start := q.linesFor(j)
-		out, written := appendCallLine(q.out, c, &q.state)
-		if q.keep(out, start, written) {
-			return
-		}
-	}
-	a.q.flush()
-	_ = e.h.Handle(context.WithoutCancel(e.ctx), c.Record())
 }
 
 // reportDropped writes the warning for the records dropped since the last.
