@@ -586,7 +586,10 @@ func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:l
 func SkipSpace(data []byte, i int) int { return skipSpace(data, i) }
 
 func skipSpace(data []byte, i int) int {
-	for i < len(data) {
+	// Whitespace is at most ' ': the byte after a token, mostly not
+	// whitespace in a text without indentation, is let through by one
+	// comparison, where the switch made four.
+	for i < len(data) && data[i] <= ' ' {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
 			i++
