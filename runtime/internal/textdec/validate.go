@@ -96,19 +96,43 @@ type Member struct{ Name, Value []byte }
 // the text a second time to split it. On an error dst is returned as it
 // was given.
 func ValidateMembers(data []byte, dst []Member) ([]Member, error) {
+	dst, _, _, err := ValidateSplit(data, dst, "", nil)
+	return dst, err
+}
+
+// MaxInner is the most members ValidateSplit keeps of the inner object:
+// past it, the object is not split (found is false), so that the members
+// kept for a text stay few whatever the text holds.
+const MaxInner = 16
+
+// ValidateSplit is ValidateMembers that, in the same pass, also appends
+// to inner the members of the value of the outermost object's member
+// whose name is written name (quotes included, e.g. `"params"`), when that
+// value is an object of at most MaxInner members; found says it did, and
+// inner is otherwise returned as it was given (the member is absent, its
+// name is written with an escape, its value is not an object, or it has
+// more members). A JSON-RPC message's reader thus has the members of its
+// params too without walking them again. On an error dst and inner are
+// returned as they were given.
+func ValidateSplit(data []byte, dst []Member, name string, inner []Member) (members, innerMembers []Member, found bool, err error) {
 	if len(data) > math.MaxInt32 {
-		return dst, errTooLarge
+		return dst, inner, false, errTooLarge
 	}
 	s := scanners.Get().(*scanner)
-	s.data, s.limit, s.collect = data, MaxDepth, true
-	err := s.scan()
+	s.data, s.limit, s.collect, s.inner = data, MaxDepth, true, name
+	err = s.scan()
 	if err == nil {
 		dst = append(dst, s.members...)
+		if found = s.innerFound; found {
+			inner = append(inner, s.innerMembers...)
+		}
 	}
 	clear(s.members)
+	clear(s.innerMembers)
 	s.members, s.collect, s.pending = s.members[:0], false, false
+	s.innerMembers, s.inner, s.inInner, s.innerFound, s.innerPending = s.innerMembers[:0], "", false, false, false
 	s.release()
-	return dst, err
+	return dst, inner, found, err
 }
 
 func validate(data []byte, limit int) error {
@@ -210,6 +234,17 @@ type scanner struct {
 	pending bool
 	valueAt int
 	members []Member
+	// inner is the name, as written, of the outermost object's member
+	// whose object value's members are kept too, in innerMembers
+	// (ValidateSplit): inInner says the member being read is it,
+	// innerFound that its value is an object split so far, innerPending
+	// that the last inner member's value is being read, from innerAt.
+	inner        string
+	inInner      bool
+	innerFound   bool
+	innerPending bool
+	innerAt      int
+	innerMembers []Member
 }
 
 // What the scan expects next.
@@ -244,6 +279,9 @@ func (s *scanner) scan() error {
 				s.stack = append(s.stack, f)
 				if d := len(s.stack) - 1; d < seenDepth {
 					s.seen[d] = 0
+				}
+				if s.inInner && len(s.stack) == 2 {
+					s.innerFound = f.object // the inner member's value
 				}
 				i = skipSpace(data, i+1)
 				if i < len(data) && data[i] == c+2 { // '}' or ']'
@@ -290,6 +328,10 @@ func (s *scanner) scan() error {
 			if s.pending && len(s.stack) == 1 { // a member of the outermost object ends
 				s.members[len(s.members)-1].Value = data[s.valueAt:i]
 				s.pending = false
+			}
+			if s.innerPending && len(s.stack) == 2 { // a member of the inner object ends
+				s.innerMembers[len(s.innerMembers)-1].Value = data[s.innerAt:i]
+				s.innerPending = false
 			}
 			i = skipSpace(data, i)
 			if len(s.stack) == 0 {
@@ -359,13 +401,33 @@ func (s *scanner) scan() error {
 				return s.fail(i, invalidChar(data[i], "after object member name (expecting ':')"))
 			}
 			i = skipSpace(data, i+1)
-			if s.collect && len(s.stack) == 1 {
-				s.members = append(s.members, Member{Name: data[s.names[len(s.names)-1]:end]})
-				s.pending, s.valueAt = true, i
+			if s.collect && len(s.stack) <= 2 {
+				s.keep(data[s.names[len(s.names)-1]:end], i)
 			}
 			state = wantValue
 		}
 	}
+}
+
+// keep keeps a member whose name, as written, is name and whose value
+// begins at i, when it is one of the outermost object's or of the inner
+// object's (see ValidateSplit).
+func (s *scanner) keep(name []byte, i int) {
+	if len(s.stack) == 1 {
+		s.members = append(s.members, Member{Name: name})
+		s.pending, s.valueAt = true, i
+		s.inInner = s.inner != "" && string(name) == s.inner
+		return
+	}
+	if !s.inInner || !s.innerFound {
+		return
+	}
+	if len(s.innerMembers) == MaxInner {
+		s.innerFound = false
+		return
+	}
+	s.innerMembers = append(s.innerMembers, Member{Name: name})
+	s.innerPending, s.innerAt = true, i
 }
 
 // closeObject checks the names of the innermost object, which the text

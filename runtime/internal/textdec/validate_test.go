@@ -228,6 +228,81 @@ func checkValidateMembers(t *testing.T, data []byte) {
 	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", each) {
 		t.Fatalf("%q:\n ValidateMembers %q\n EachMember      %q", data, got, each)
 	}
+	// The inner object ValidateSplit splits: the first member's value,
+	// whatever it is, and a member the text may not have.
+	if len(got) > 0 {
+		checkValidateSplit(t, data, string(got[0].Name))
+	}
+	checkValidateSplit(t, data, `"params"`)
+}
+
+// checkValidateSplit holds ValidateSplit to ValidateMembers and, when the
+// member written name has an object value of at most MaxInner members, to
+// the members EachMember hands of it; otherwise it finds nothing and adds
+// nothing.
+func checkValidateSplit(t *testing.T, data []byte, name string) {
+	t.Helper()
+	prefix := []Member{{Name: []byte(`"kept"`)}}
+	members, inner, found, err := ValidateSplit(data, nil, name, prefix[:1:1])
+	wantMembers, wantErr := ValidateMembers(data, nil)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || fmt.Sprintf("%q", members) != fmt.Sprintf("%q", wantMembers) {
+		t.Fatalf("%q, %s: ValidateSplit %q, %v; ValidateMembers %q, %v", data, name, members, err, wantMembers, wantErr)
+	}
+	if len(inner) == 0 || string(inner[0].Name) != `"kept"` {
+		t.Fatalf("%q, %s: what inner held is gone: %q", data, name, inner)
+	}
+	inner = inner[1:]
+	var value []byte
+	for _, m := range wantMembers {
+		if string(m.Name) == name {
+			value = m.Value
+		}
+	}
+	var each []Member
+	if wantErr == nil && Kind(value) == '{' {
+		EachMember(value, func(n, v []byte) { each = append(each, Member{n, v}) })
+	}
+	if want := wantErr == nil && Kind(value) == '{' && len(each) <= MaxInner; found != want {
+		t.Fatalf("%q, %s: found %v, want %v (%d members)", data, name, found, want, len(each))
+	}
+	if !found {
+		each = nil
+	}
+	if fmt.Sprintf("%q", inner) != fmt.Sprintf("%q", each) {
+		t.Fatalf("%q, %s:\n ValidateSplit %q\n EachMember    %q", data, name, inner, each)
+	}
+}
+
+// TestValidateSplit splits a message's params, and finds nothing where
+// there is no object to split or too many members in it.
+func TestValidateSplit(t *testing.T) {
+	var many strings.Builder
+	many.WriteString(`{"params":{`)
+	for i := range MaxInner + 1 {
+		if i > 0 {
+			many.WriteByte(',')
+		}
+		fmt.Fprintf(&many, `"k%d":{"x":%d}`, i, i)
+	}
+	many.WriteString(`},"id":1}`)
+	for _, in := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"q":[1,{"r":2}],"n":null}}}`,
+		`{"params":{}}`, ` { "params" : { "a" : [ {"b":1} ] , "c":"d" } , "e" : {"f":1} } `,
+		`{"params":[{"a":1}]}`, `{"params":"s"}`, `{"p\u0061rams":{"a":1}}`, `{"a":{"params":{"b":1}}}`,
+		`{"params":{"a":{"b":{"c":1}},"d":2},"x":{"y":3}}`, `{"params":{"a":1,"a":2}}`, `{"params":{"a":1}`,
+		many.String(),
+	} {
+		checkValidateMembers(t, []byte(in))
+	}
+	members, inner, found, err := ValidateSplit([]byte(`{"id":1,"params":{"name":"x","arguments":{"a":1}}}`), nil, `"params"`, nil)
+	if err != nil || !found || len(members) != 2 || len(inner) != 2 ||
+		string(inner[0].Name) != `"name"` || string(inner[0].Value) != `"x"` ||
+		string(inner[1].Name) != `"arguments"` || string(inner[1].Value) != `{"a":1}` {
+		t.Errorf("a message's params: %q, %q, %v, %v", members, inner, found, err)
+	}
+	if _, _, found, _ := ValidateSplit([]byte(many.String()), nil, `"params"`, nil); found {
+		t.Errorf("params of %d members split; at most %d are", MaxInner+1, MaxInner)
+	}
 }
 
 // TestValidateMembers reads objects of every shape of member value, with
