@@ -82,12 +82,35 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 // the message's ID, the id to answer it under (zero, encoded as null, when
 // the id is missing or itself invalid). The returned message's raw fields
 // alias data.
-func Decode(data []byte) (Message, *Error) {
+func Decode(data []byte) (Message, *Error) { return DecodeParams(data, nil) }
+
+// DecodeParams is Decode that also calls each with every member of the
+// request's params object, in order, as EachMember would (each may be
+// nil): for a message Decode accepts that has params, never for one it
+// refuses. The members are found by the pass that checks the text, so a
+// server that reads a request's params members (MCP's name, arguments,
+// _meta) does not walk the params a second time; params it cannot split
+// so (a name written with an escape, more than textdec.MaxInner members)
+// are walked by EachMember.
+func DecodeParams(data []byte, each func(name []byte, value json.RawMessage)) (Message, *Error) {
 	var env envelope
-	if err := env.read(data); err != nil {
+	var buf [textdec.MaxInner]textdec.Member
+	split, found, err := env.read(data, each != nil, buf[:0])
+	if err != nil {
 		return Message{}, err
 	}
-	return env.message()
+	m, rpcErr := env.message()
+	if rpcErr != nil || each == nil || m.Params == nil {
+		return m, rpcErr
+	}
+	if !found {
+		EachMember(m.Params, each)
+		return m, nil
+	}
+	for _, p := range split {
+		each(memberName(nil, p.Name), json.RawMessage(p.Value)) // a name with an escape is unescaped into a buffer of its own
+	}
+	return m, nil
 }
 
 // envelope holds the members of a message object as JSON text, before any
@@ -99,22 +122,28 @@ type envelope struct {
 
 // read checks data strictly (textdec.Validate: the one place the rules of
 // the package documentation are enforced, in one pass) and then splits the
-// message's members, which needs no check of its own.
-func (e *envelope) read(data []byte) *Error {
+// message's members, which needs no check of its own. With params, it
+// also appends the members of a params object written "params" to dst
+// (found says it did; see textdec.ValidateSplit).
+func (e *envelope) read(data []byte, params bool, dst []textdec.Member) (split []textdec.Member, found bool, rpcErr *Error) {
 	// The members are found by the pass that checks the text: an
 	// envelope's few members, whose params are most of its bytes, are
 	// not walked again.
 	var buf [8]textdec.Member
-	members, err := textdec.ValidateMembers(data, buf[:0])
+	inner := ""
+	if params {
+		inner = `"params"`
+	}
+	members, split, found, err := textdec.ValidateSplit(data, buf[:0], inner, dst)
 	if err != nil {
-		return parseError(err)
+		return nil, false, parseError(err)
 	}
 	switch textdec.Kind(data) {
 	case '{':
 	case '[':
-		return NewError(CodeInvalidRequest, msgBatch)
+		return nil, false, NewError(CodeInvalidRequest, msgBatch)
 	default:
-		return NewError(CodeInvalidRequest, msgNotObject)
+		return nil, false, NewError(CodeInvalidRequest, msgNotObject)
 	}
 	var buf64 [64]byte
 	for _, m := range members {
@@ -134,7 +163,7 @@ func (e *envelope) read(data []byte) *Error {
 			e.err = v
 		}
 	}
-	return nil
+	return split, found, nil
 }
 
 func (e *envelope) message() (Message, *Error) {

@@ -3,7 +3,9 @@ package jsonrpc_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -302,6 +304,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecodeParams(t, data)
 		m, err := jsonrpc.Decode(data)
 		if err != nil {
 			// Whatever the input, the error answer is itself a valid message.
@@ -377,5 +380,70 @@ func TestDecodeKeepsLittleForManyNames(t *testing.T) {
 	dup := append(append([]byte{}, data[:len(data)-len(`},"deep":[{"a":{"b":[{"c":1}]}}]}}`)]...), `,"0":1}}}`...)
 	if _, err := jsonrpc.Decode(dup); err == nil || err.Code != jsonrpc.CodeParseError || !strings.Contains(err.Message, `duplicate object member name "0" within "/params/_meta"`) {
 		t.Errorf("a repeated name: %v", err)
+	}
+}
+
+// member is a member as DecodeParams and EachMember hand it.
+type member struct{ name, value string }
+
+// checkDecodeParams holds DecodeParams to Decode, and the members it hands
+// to EachMember's over the params Decode returns: the same, in order, and
+// none for a message refused or without params.
+func checkDecodeParams(t *testing.T, data []byte) {
+	t.Helper()
+	var got, want []member
+	m, err := jsonrpc.DecodeParams(data, func(name []byte, value json.RawMessage) {
+		got = append(got, member{string(name), string(value)})
+	})
+	wantM, wantErr := jsonrpc.Decode(data)
+	if fmt.Sprint(m) != fmt.Sprint(wantM) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q: DecodeParams %v, %v; Decode %v, %v", data, m, err, wantM, wantErr)
+	}
+	if wantErr == nil && wantM.Params != nil {
+		jsonrpc.EachMember(wantM.Params, func(name []byte, value json.RawMessage) {
+			want = append(want, member{string(name), string(value)})
+		})
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%q: DecodeParams hands %q, EachMember %q", data, got, want)
+	}
+}
+
+// TestDecodeParams: the params' members of requests, notifications and
+// anything else, split in the pass that checks the text or, where that
+// pass does not split them, walked; and nothing allocated for a request's.
+func TestDecodeParams(t *testing.T) {
+	var many strings.Builder
+	many.WriteString(`{"jsonrpc":"2.0","id":1,"method":"m","params":{`)
+	for i := range 20 {
+		if i > 0 {
+			many.WriteByte(',')
+		}
+		fmt.Fprintf(&many, `"k%d":[%d]`, i, i)
+	}
+	many.WriteString(`}}`)
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":{"b":[1,"c"]}},"_meta":{"k":1}}}`)
+	for _, in := range append([]string{
+		string(call), many.String(),
+		` { "params" : { "a" : 1 } , "jsonrpc" : "2.0" , "method" : "m" } `,
+		`{"jsonrpc":"2.0","method":"m","p\u0061rams":{"a":1,"b":2}}`,
+		`{"jsonrpc":"2.0","method":"m","params":{"\u0061":1,"b\n":2}}`,
+		`{"jsonrpc":"2.0","method":"m","params":{}}`, `{"jsonrpc":"2.0","method":"m"}`,
+		`{"jsonrpc":"2.0","method":"m","params":[1]}`, `{"jsonrpc":"2.0","id":1,"result":{"a":1}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2}}`, `{"jsonrpc":"1.0","method":"m","params":{"a":1}}`,
+	}, hardMessages...) {
+		checkDecodeParams(t, []byte(in))
+	}
+	var n int
+	count := func([]byte, json.RawMessage) { n++ }
+	jsonrpc.RegisterNames("tools/call") // as a server does: its methods are not each a new string
+	if raceEnabled {
+		return
+	}
+	if allocs := testing.AllocsPerRun(100, func() { _, _ = jsonrpc.DecodeParams(call, count) }); allocs != 0 {
+		t.Errorf("decoding a tools/call and its params allocated %v times", allocs)
+	}
+	if n == 0 {
+		t.Error("no member handed")
 	}
 }
