@@ -315,13 +315,20 @@ func (s *Server) listChanged(kind listKind) {
 
 // request is one request on its way through dispatch.
 type request struct {
+	requestState
+	params params
+}
+
+// requestState is a request but its params: what dispatch sets anew for
+// each request, around params a transport may have read already (see
+// Incoming), which are then not copied out and back.
+type requestState struct {
 	ctx     context.Context
 	session *Session
 	flight  *inflight
 	id      jsonrpc.ID
 	method  string
 	rev     Revision
-	params  params
 	// clientCaps is the text of the capabilities the client declared (in
 	// initialize, or in this request's _meta), nil when none.
 	clientCaps json.RawMessage
@@ -410,17 +417,21 @@ type members struct {
 // split reads the object raw's registered members into m.
 func (m *members) split(raw json.RawMessage) {
 	m.n, m.more = 0, nil
-	jsonrpc.EachMember(raw, func(name []byte, value json.RawMessage) {
-		known, ok := jsonrpc.Lookup(name)
-		switch {
-		case !ok:
-		case m.n < len(m.first):
-			m.first[m.n] = paramMember{name: known, value: value}
-			m.n++
-		default:
-			m.more = append(m.more, paramMember{name: known, value: value})
-		}
-	})
+	jsonrpc.EachMember(raw, m.add)
+}
+
+// add reads one member, when its name is registered, into m; a zero m
+// and add for each member of an object is split.
+func (m *members) add(name []byte, value json.RawMessage) {
+	known, ok := jsonrpc.Lookup(name)
+	switch {
+	case !ok:
+	case m.n < len(m.first):
+		m.first[m.n] = paramMember{name: known, value: value}
+		m.n++
+	default:
+		m.more = append(m.more, paramMember{name: known, value: value})
+	}
 }
 
 // member returns a member's JSON text, nil when absent.
@@ -453,6 +464,12 @@ func (p *params) parse(raw json.RawMessage) {
 		return
 	}
 	p.split(raw)
+	p.readMeta()
+}
+
+// readMeta reads, once p's members are, the members of _meta the server
+// reads (see parse).
+func (p *params) readMeta() {
 	m := p.member("_meta")
 	if m == nil {
 		return

@@ -229,12 +229,12 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 	if jsonrpc.IsBatch(raw) && s.AcceptsBatches() {
 		return s.HandleBatch(ctx, raw)
 	}
-	msg, rpcErr := jsonrpc.Decode(raw)
-	if rpcErr != nil {
+	var in Incoming
+	if rpcErr := in.Decode(raw); rpcErr != nil {
 		s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
-		return jsonrpc.EncodeError(msg.ID, rpcErr) // gate 1
+		return jsonrpc.EncodeError(in.Message.ID, rpcErr) // gate 1
 	}
-	return s.HandleMessage(ctx, msg)
+	return s.handle(ctx, in.Message, &in.params)
 }
 
 // AcceptsBatches reports whether s serves a JSON-RPC batch: when its
@@ -606,14 +606,11 @@ func (s *Session) notification(msg jsonrpc.Message) {
 func (s *Session) dispatch(f *inflight) (any, *jsonrpc.Error) {
 	msg := f.msg
 	r := &f.req
-	if f.paramsRead {
-		// HandleIncoming put the transport's reading in r.params: the
-		// request is set anew around it.
-		read := r.params
-		*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
-		r.params = read
-	} else {
-		*r = request{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
+	// A transport's reading of the params (HandleIncoming) is in r.params
+	// already: the request is set anew around it.
+	r.requestState = requestState{ctx: f.ctx, session: s, flight: f, id: msg.ID, method: msg.Method}
+	if !f.paramsRead {
+		r.params = params{}
 		r.params.parse(msg.Params)
 	}
 	if stateless, _ := r.params.era(msg.Method); stateless {
@@ -734,6 +731,20 @@ func (in *Incoming) Read(msg jsonrpc.Message) {
 	in.Message = msg
 	in.params = params{}
 	in.params.parse(msg.Params)
+}
+
+// Decode decodes data (jsonrpc.Decode) and reads its params as Read does,
+// in the pass that checks the text (jsonrpc.DecodeParams): a request's
+// params are not walked a second time. On an error, the Message holds
+// what Decode returns with it (the id to answer under).
+func (in *Incoming) Decode(data []byte) *jsonrpc.Error {
+	in.params = params{}
+	msg, err := jsonrpc.DecodeParams(data, in.params.add)
+	in.Message = msg
+	if err == nil && msg.Params != nil {
+		in.params.readMeta()
+	}
+	return err
 }
 
 // Stateless says whether dispatch serves the request in the stateless era

@@ -296,12 +296,13 @@ func (rd *streamReader) serve(item line, spare *inflight) (started bool) {
 		go func() { (*placedSink)(rd).deliver(replyOf(sess.HandleBatch(rd.ctx, item.data))) }()
 		return false
 	}
-	msg, rpcErr := jsonrpc.Decode(item.data)
-	if rpcErr != nil {
+	var in Incoming // the params read in the pass that checks the line
+	if rpcErr := in.Decode(item.data); rpcErr != nil {
 		s.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
-		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, rpcErr))) // gate 1
+		rd.deliver(replyOf(jsonrpc.EncodeError(in.Message.ID, rpcErr))) // gate 1
 		return false
 	}
+	msg := in.Message
 	if msg.IsRequest() && !rd.takePlace() {
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
 		return false
@@ -315,6 +316,7 @@ func (rd *streamReader) serve(item line, spare *inflight) (started bool) {
 		return false
 	}
 	f.sink = (*placedSink)(rd)
+	f.req.params, f.paramsRead = in.params, true
 	if msg.Method == methodInitialize {
 		// Served before anything read after it, however long it takes.
 		f.do()

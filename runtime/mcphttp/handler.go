@@ -748,16 +748,15 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, p estate.Principa
 		}
 		// Anywhere else a batch is refused as jsonrpc.Decode refuses it.
 	}
-	msg, rpcErr := jsonrpc.Decode(body)
-	if rpcErr != nil {
+	// The params are read once, in the pass that checks the body: to
+	// route the message, and for dispatch (HandleIncoming).
+	var in mcp.Incoming
+	if rpcErr := in.Decode(body); rpcErr != nil {
 		h.srv.Observe(mcp.Event{Kind: mcp.Refused, Refusal: mcp.RefusedEnvelope})
-		writeError(w, http.StatusBadRequest, msg.ID, rpcErr)
+		writeError(w, http.StatusBadRequest, in.Message.ID, rpcErr)
 		return ""
 	}
-	// The params are read once, here: to route the message, and for
-	// dispatch (HandleIncoming).
-	var in mcp.Incoming
-	in.Read(msg)
+	msg := in.Message
 	stateless, bodyVersion := in.Stateless()
 	if rev, ok := mcp.ParseRevision(headerValue(r.Header, HeaderProtocolVersion)); ok && rev.Stateless() {
 		stateless = true
