@@ -719,7 +719,7 @@ func UnsupportedProtocolVersionError(requested string) *jsonrpc.Error {
 // serve it. A transport that routes by the params hands the same Incoming
 // to Session.HandleIncoming, so that they are not walked a second time.
 //
-// The zero Incoming is not ready; Read fills it. It refers to the
+// The zero Incoming is not ready; Decode or Read fills it. It refers to the
 // message's text.
 type Incoming struct {
 	Message jsonrpc.Message
