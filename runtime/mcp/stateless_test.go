@@ -458,7 +458,8 @@ func TestServeIncomingWatchLetsGoOfWatchedHandlers(t *testing.T) {
 }
 
 // FuzzIncoming: whatever message a transport reads, serving it from its
-// reading (HandleIncoming, ServeIncoming) answers as serving the message
+// reading (HandleIncoming, ServeIncoming; the reading made by Read or, in
+// the pass that checks the text, by Decode) answers as serving the message
 // alone does, on sessions in the same state.
 func FuzzIncoming(f *testing.F) {
 	for _, s := range []string{
@@ -490,15 +491,23 @@ func FuzzIncoming(f *testing.F) {
 		if rpcErr != nil || msg.Method == "subscriptions/listen" {
 			return // refused before any reading; a listen request waits for its end
 		}
-		byMessage, byIncoming, byServe := session(), session(), session()
+		byMessage, byIncoming, byServe, byDecoded := session(), session(), session(), session()
 		defer byMessage.Close()
 		defer byIncoming.Close()
 		defer byServe.Close()
+		defer byDecoded.Close()
 		var in mcp.Incoming
 		in.Read(msg)
 		want := string(byMessage.HandleMessage(ctx, msg))
 		if got := string(byIncoming.HandleIncoming(ctx, &in)); got != want {
 			t.Fatalf("incoming %s\nmessage %s", got, want)
+		}
+		var decoded mcp.Incoming
+		if err := decoded.Decode(data); err != nil {
+			t.Fatalf("Decode refused what jsonrpc.Decode accepts: %v", err)
+		}
+		if got := string(byDecoded.HandleIncoming(ctx, &decoded)); got != want {
+			t.Fatalf("decoded %s\nmessage %s", got, want)
 		}
 		var w answerLog
 		byServe.ServeIncoming(ctx, &in, &w)
