@@ -55,8 +55,16 @@ func ScanText(data []byte, open int) (end int, escaped bool, runes int, ok bool)
 	i := open + 1
 	for i+8 <= len(data) {
 		w := binary.LittleEndian.Uint64(data[i:])
-		if special8(w) {
-			break
+		if m := specialMask(w); m != 0 {
+			// The word holds the byte that ends the plain text: its
+			// place is the mask's first mark, where textEnd starts
+			// (rather than a byte at a time from the word's start),
+			// when the bytes before it are ASCII.
+			k := firstMarked(m)
+			if w&highs&(1<<(8*k)-1) != 0 {
+				return scanTwoByte(data, open, i)
+			}
+			return textEnd(data, open, i+k, 0, 0)
 		}
 		if w&highs != 0 {
 			return scanTwoByte(data, open, i)
