@@ -10,7 +10,7 @@ import (
 // both must give compareErrors' order, at every length around the switch.
 func TestSortErrorsIsCompareErrorsOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	paths := []string{"$", "$.a", "$.a.b", "$.b", "$[0]", "$[10]", "$[2]"}
+	paths := []string{"$", "$.a", "$.a.b", "$.b", "$[0]", "$[10]", "$[2]", "$.é", "$.zz", "$.e\u0301"}
 	msgs := []string{"m", "n", "required property is missing"}
 	for n := range 30 {
 		for range 200 {
