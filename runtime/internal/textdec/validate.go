@@ -88,7 +88,12 @@ func ValidateNested(data []byte, depth int) error { return validate(data, MaxDep
 
 // Member is one member of an object: its name as written (quotes and
 // escapes included) and its value's text, both slices of the text.
-type Member struct{ Name, Value []byte }
+// Escaped says the name holds an escape; without one, the bytes between
+// its quotes are the name, which a reader then takes without looking.
+type Member struct {
+	Name, Value []byte
+	Escaped     bool
+}
 
 // ValidateMembers is Validate that, when data is an object, also appends
 // its members to dst, as EachMember would hand them, found in the same
@@ -402,19 +407,19 @@ func (s *scanner) scan() error {
 			}
 			i = skipSpace(data, i+1)
 			if s.collect && len(s.stack) <= 2 {
-				s.keep(data[s.names[len(s.names)-1]:end], i)
+				s.keep(data[s.names[len(s.names)-1]:end], escaped, i)
 			}
 			state = wantValue
 		}
 	}
 }
 
-// keep keeps a member whose name, as written, is name and whose value
-// begins at i, when it is one of the outermost object's or of the inner
-// object's (see ValidateSplit).
-func (s *scanner) keep(name []byte, i int) {
+// keep keeps a member whose name, as written, is name (escaped says it
+// holds an escape) and whose value begins at i, when it is one of the
+// outermost object's or of the inner object's (see ValidateSplit).
+func (s *scanner) keep(name []byte, escaped bool, i int) {
 	if len(s.stack) == 1 {
-		s.members = append(s.members, Member{Name: name})
+		s.members = append(s.members, Member{Name: name, Escaped: escaped})
 		s.pending, s.valueAt = true, i
 		s.inInner = s.inner != "" && string(name) == s.inner
 		return
@@ -426,7 +431,7 @@ func (s *scanner) keep(name []byte, i int) {
 		s.innerFound = false
 		return
 	}
-	s.innerMembers = append(s.innerMembers, Member{Name: name})
+	s.innerMembers = append(s.innerMembers, Member{Name: name, Escaped: escaped})
 	s.innerPending, s.innerAt = true, i
 }
 

@@ -218,15 +218,15 @@ func checkValidateMembers(t *testing.T, data []byte) {
 		t.Fatalf("%q: ValidateMembers says %v, Validate %v", data, err, want)
 	}
 	if len(got) == 0 || string(got[0].Name) != `"kept"` {
-		t.Fatalf("%q: what dst held is gone: %q", data, got)
+		t.Fatalf("%q: what dst held is gone: %s", data, showMembers(got))
 	}
 	got = got[1:]
 	var each []Member
 	if err == nil && Kind(data) == '{' {
-		EachMember(data, func(name, value []byte) { each = append(each, Member{name, value}) })
+		EachMember(data, func(name, value []byte) { each = append(each, member(name, value)) })
 	}
-	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", each) {
-		t.Fatalf("%q:\n ValidateMembers %q\n EachMember      %q", data, got, each)
+	if showMembers(got) != showMembers(each) {
+		t.Fatalf("%q:\n ValidateMembers %s\n EachMember      %s", data, showMembers(got), showMembers(each))
 	}
 	// The inner object ValidateSplit splits: the first member's value,
 	// whatever it is, and a member the text may not have.
@@ -234,6 +234,26 @@ func checkValidateMembers(t *testing.T, data []byte) {
 		checkValidateSplit(t, data, string(got[0].Name))
 	}
 	checkValidateSplit(t, data, `"params"`)
+}
+
+// member is the Member a scanner keeps of a name and value as EachMember
+// hands them: Escaped when the name holds a backslash.
+func member(name, value []byte) Member {
+	return Member{Name: name, Value: value, Escaped: bytes.IndexByte(name, '\\') >= 0}
+}
+
+// showMembers prints members for a comparison: name and value quoted,
+// and an escaped name marked.
+func showMembers(ms []Member) string {
+	var b strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&b, "%q:%q", m.Name, m.Value)
+		if m.Escaped {
+			b.WriteString("(escaped)")
+		}
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 // checkValidateSplit holds ValidateSplit to ValidateMembers and, when the
@@ -245,11 +265,11 @@ func checkValidateSplit(t *testing.T, data []byte, name string) {
 	prefix := []Member{{Name: []byte(`"kept"`)}}
 	members, inner, found, err := ValidateSplit(data, nil, name, prefix[:1:1])
 	wantMembers, wantErr := ValidateMembers(data, nil)
-	if fmt.Sprint(err) != fmt.Sprint(wantErr) || fmt.Sprintf("%q", members) != fmt.Sprintf("%q", wantMembers) {
-		t.Fatalf("%q, %s: ValidateSplit %q, %v; ValidateMembers %q, %v", data, name, members, err, wantMembers, wantErr)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || showMembers(members) != showMembers(wantMembers) {
+		t.Fatalf("%q, %s: ValidateSplit %s, %v; ValidateMembers %s, %v", data, name, showMembers(members), err, showMembers(wantMembers), wantErr)
 	}
 	if len(inner) == 0 || string(inner[0].Name) != `"kept"` {
-		t.Fatalf("%q, %s: what inner held is gone: %q", data, name, inner)
+		t.Fatalf("%q, %s: what inner held is gone: %s", data, name, showMembers(inner))
 	}
 	inner = inner[1:]
 	var value []byte
@@ -260,7 +280,7 @@ func checkValidateSplit(t *testing.T, data []byte, name string) {
 	}
 	var each []Member
 	if wantErr == nil && Kind(value) == '{' {
-		EachMember(value, func(n, v []byte) { each = append(each, Member{n, v}) })
+		EachMember(value, func(n, v []byte) { each = append(each, member(n, v)) })
 	}
 	if want := wantErr == nil && Kind(value) == '{' && len(each) <= MaxInner; found != want {
 		t.Fatalf("%q, %s: found %v, want %v (%d members)", data, name, found, want, len(each))
@@ -268,8 +288,8 @@ func checkValidateSplit(t *testing.T, data []byte, name string) {
 	if !found {
 		each = nil
 	}
-	if fmt.Sprintf("%q", inner) != fmt.Sprintf("%q", each) {
-		t.Fatalf("%q, %s:\n ValidateSplit %q\n EachMember    %q", data, name, inner, each)
+	if showMembers(inner) != showMembers(each) {
+		t.Fatalf("%q, %s:\n ValidateSplit %s\n EachMember    %s", data, name, showMembers(inner), showMembers(each))
 	}
 }
 
@@ -298,7 +318,7 @@ func TestValidateSplit(t *testing.T) {
 	if err != nil || !found || len(members) != 2 || len(inner) != 2 ||
 		string(inner[0].Name) != `"name"` || string(inner[0].Value) != `"x"` ||
 		string(inner[1].Name) != `"arguments"` || string(inner[1].Value) != `{"a":1}` {
-		t.Errorf("a message's params: %q, %q, %v, %v", members, inner, found, err)
+		t.Errorf("a message's params: %s, %s, %v, %v", showMembers(members), showMembers(inner), found, err)
 	}
 	if _, _, found, _ := ValidateSplit([]byte(many.String()), nil, `"params"`, nil); found {
 		t.Errorf("params of %d members split; at most %d are", MaxInner+1, MaxInner)
