@@ -108,7 +108,7 @@ func DecodeParams(data []byte, each func(name []byte, value json.RawMessage)) (M
 		return m, nil
 	}
 	for _, p := range split {
-		each(memberName(nil, p.Name), json.RawMessage(p.Value)) // a name with an escape is unescaped into a buffer of its own
+		each(keptName(nil, p), json.RawMessage(p.Value)) // a name with an escape is unescaped into a buffer of its own
 	}
 	return m, nil
 }
@@ -148,7 +148,7 @@ func (e *envelope) read(data []byte, params bool, dst []textdec.Member) (split [
 	var buf64 [64]byte
 	for _, m := range members {
 		v := json.RawMessage(m.Value)
-		switch string(memberName(buf64[:0], m.Name)) {
+		switch string(keptName(buf64[:0], m)) {
 		case "jsonrpc":
 			e.jsonrpc = v
 		case "id":
@@ -295,6 +295,16 @@ func memberName(buf, quoted []byte) []byte {
 		name, _ = textdec.AppendUnquote(buf, quoted)
 	}
 	return name
+}
+
+// keptName is memberName for a member the checking pass kept, which says
+// whether its name has an escape: one without is the bytes between its
+// quotes, found without a look at them.
+func keptName(buf []byte, m textdec.Member) []byte {
+	if !m.Escaped {
+		return m.Name[1 : len(m.Name)-1]
+	}
+	return memberName(buf, m.Name)
 }
 
 // internedString is the string value v, interned (see Intern) when it has
