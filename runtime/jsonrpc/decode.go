@@ -282,8 +282,8 @@ func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessa
 // whatever obj holds.
 func EachMember(obj []byte, fn func(name []byte, value json.RawMessage)) {
 	var buf [64]byte
-	textdec.EachMember(obj, func(quoted, value []byte) {
-		fn(memberName(buf[:0], quoted), json.RawMessage(value))
+	textdec.EachMember(obj, func(m textdec.Member) {
+		fn(keptName(buf[:0], m), json.RawMessage(m.Value))
 	})
 }
 

@@ -240,9 +240,12 @@ func buildValue(v []byte) any {
 	case '{':
 		m := map[string]any{}
 		var buf [64]byte
-		textdec.EachMember(v, func(name, value []byte) {
-			n, _ := textdec.AppendUnquote(buf[:0], name)
-			m[string(n)] = buildValue(value)
+		textdec.EachMember(v, func(member textdec.Member) {
+			n := member.Name[1 : len(member.Name)-1]
+			if member.Escaped {
+				n, _ = textdec.AppendUnquote(buf[:0], member.Name)
+			}
+			m[string(n)] = buildValue(member.Value)
 		})
 		return m
 	case '[':

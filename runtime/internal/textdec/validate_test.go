@@ -223,7 +223,7 @@ func checkValidateMembers(t *testing.T, data []byte) {
 	got = got[1:]
 	var each []Member
 	if err == nil && Kind(data) == '{' {
-		EachMember(data, func(name, value []byte) { each = append(each, member(name, value)) })
+		EachMember(data, func(m Member) { each = append(each, member(m.Name, m.Value)) })
 	}
 	if showMembers(got) != showMembers(each) {
 		t.Fatalf("%q:\n ValidateMembers %s\n EachMember      %s", data, showMembers(got), showMembers(each))
@@ -280,7 +280,7 @@ func checkValidateSplit(t *testing.T, data []byte, name string) {
 	}
 	var each []Member
 	if wantErr == nil && Kind(value) == '{' {
-		EachMember(value, func(n, v []byte) { each = append(each, member(n, v)) })
+		EachMember(value, func(m Member) { each = append(each, member(m.Name, m.Value)) })
 	}
 	if want := wantErr == nil && Kind(value) == '{' && len(each) <= MaxInner; found != want {
 		t.Fatalf("%q, %s: found %v, want %v (%d members)", data, name, found, want, len(each))
@@ -345,12 +345,15 @@ func checkMembers(t *testing.T, obj []byte) {
 	t.Helper()
 	type member struct{ name, value string }
 	var got, want []member
-	EachMember(obj, func(name, value []byte) {
-		n, ok := AppendUnquote(nil, name)
+	EachMember(obj, func(m Member) {
+		n, ok := AppendUnquote(nil, m.Name)
 		if !ok {
-			t.Errorf("%q: name %q is not a string literal", obj, name)
+			t.Errorf("%q: name %q is not a string literal", obj, m.Name)
 		}
-		got = append(got, member{string(n), string(value)})
+		if escaped := bytes.IndexByte(m.Name, '\\') >= 0; m.Escaped != escaped {
+			t.Errorf("%q: name %q: Escaped %v", obj, m.Name, m.Escaped)
+		}
+		got = append(got, member{string(n), string(m.Value)})
 	})
 	d := Get(obj)
 	if _, err := d.ReadToken(); err != nil {
@@ -375,7 +378,8 @@ func checkMembers(t *testing.T, obj []byte) {
 
 // TestEachMember splits objects as a decoder reads them.
 func TestEachMember(t *testing.T) {
-	for _, text := range []string{`{}`, ` { } `, `{"a":1}`, `{"a" : -1.5e3 , "b":[1,{"c":"}"}],"c\"d":"x\\","e":{"f":[]},"g":true,"h":null}`, `{"\u0061":"\"","b":"é"}`} {
+	for _, text := range []string{`{}`, ` { } `, `{"a":1}`, `{"a" : -1.5e3 , "b":[1,{"c":"}"}],"c\"d":"x\\","e":{"f":[]},"g":true,"h":null}`, `{"\u0061":"\"","b":"é"}`,
+		`{"io.modelcontextprotocol/protocolVersion":"x","io.modelcontextprotocol/clientCapabilit\u0069es":{},"a long name, some forty bytes, with \\ at its end\\":1}`} {
 		checkMembers(t, []byte(text))
 	}
 }

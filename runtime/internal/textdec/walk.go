@@ -3,23 +3,24 @@ package textdec
 import "encoding/binary"
 
 // EachMember calls fn with each member of the JSON object obj, in order:
-// the name as written (quotes and escapes included) and the value's text,
-// both slices of obj. obj must be text Validate accepted (or a value
-// within such text): the walk splits it and checks nothing, so it costs a
-// few bytes a nanosecond whatever obj holds, and allocates nothing.
-func EachMember(obj []byte, fn func(name, value []byte)) {
+// its name as written (quotes and escapes included), whether the name has
+// an escape, and the value's text, slices of obj (see Member). obj must be
+// text Validate accepted (or a value within such text): the walk splits it
+// and checks nothing, so it costs a few bytes a nanosecond whatever obj
+// holds, and allocates nothing.
+func EachMember(obj []byte, fn func(m Member)) {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return
 	}
 	i = skipSpace(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
-		nameEnd, _ := stringEnd(obj, i)
+		nameEnd, escaped := stringEnd(obj, i)
 		name := obj[i : nameEnd+1]
 		i = skipSpace(obj, nameEnd+1) // at ':'
 		i = skipSpace(obj, i+1)
 		end := ValueEnd(obj, i)
-		fn(name, obj[i:end])
+		fn(Member{Name: name, Value: obj[i:end], Escaped: escaped})
 		i = skipSpace(obj, end)
 		if i < len(obj) && obj[i] == ',' {
 			i = skipSpace(obj, i+1)
