@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -119,7 +120,7 @@ func TestStringsShareOneCopyOfTheInput(t *testing.T) {
 	if a != "first" || b != "line\nbreak" || c != "third" {
 		t.Errorf("the caller's bytes changed the strings read: %q %q %q", a, b, c)
 	}
-	if raceEnabled {
+	if testenv.RaceEnabled {
 		return // allocations through the Reader pool are counted without the race detector
 	}
 	allocs := func(in string) float64 {
@@ -228,7 +229,7 @@ func TestRefusedNameCostsItsPathOnly(t *testing.T) {
 		if len(got) != 2 || got[0] != "$.padding: "+schema.MsgAdditional || got[1] != "$.urgent: "+schema.MsgAdditional {
 			t.Fatalf("%s: errors %q", c.name, got)
 		}
-		if raceEnabled {
+		if testenv.RaceEnabled {
 			continue // allocations through the Reader pool are counted without the race detector
 		}
 		if n := testing.AllocsPerRun(100, func() { read() }); n != c.allocs {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
@@ -437,7 +438,7 @@ func TestDecodeParams(t *testing.T) {
 	var n int
 	count := func([]byte, json.RawMessage) { n++ }
 	jsonrpc.RegisterNames("tools/call") // as a server does: its methods are not each a new string
-	if raceEnabled {
+	if testenv.RaceEnabled {
 		return
 	}
 	if allocs := testing.AllocsPerRun(100, func() { _, _ = jsonrpc.DecodeParams(call, count) }); allocs != 0 {

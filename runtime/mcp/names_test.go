@@ -2,13 +2,11 @@ package mcp
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
@@ -17,20 +15,9 @@ import (
 // members.split), so every name this package looks up with member or str
 // must be, or that member is never found.
 func TestMemberNamesAreRegistered(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	fset, files := testenv.PackageSource(t)
 	seen := 0
-	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) != 1 {

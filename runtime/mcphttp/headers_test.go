@@ -2,13 +2,12 @@ package mcphttp
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"net/http"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/testenv"
 )
 
 // TestHeaderNamesAreCanonical: header and headerValue read a request's
@@ -18,19 +17,9 @@ import (
 // the calls, so a new one is checked too: a name is a string literal or
 // one of the package's string constants.
 func TestHeaderNamesAreCanonical(t *testing.T) {
-	fset := token.NewFileSet()
-	var files []*ast.File
+	fset, files := testenv.PackageSource(t)
 	consts := map[string]string{}
-	paths, _ := filepath.Glob("*.go")
-	for _, path := range paths {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
+	for _, f := range files {
 		for _, decl := range f.Decls {
 			if d, ok := decl.(*ast.GenDecl); ok && d.Tok == token.CONST {
 				for _, spec := range d.Specs {

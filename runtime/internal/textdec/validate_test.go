@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/testenv"
 )
 
 // Get is a strict jsontext decoder of data: an independent reading of RFC
@@ -197,7 +199,7 @@ func TestValidateKeepsLittle(t *testing.T) {
 	}); allocs > 30 {
 		t.Errorf("%v allocations to validate %d bytes", allocs, len(data))
 	}
-	if raceEnabled {
+	if testenv.RaceEnabled {
 		return
 	}
 	small := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":[1,2,{"b":"c"}]}}}`)

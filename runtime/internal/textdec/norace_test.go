@@ -1,5 +1,0 @@
-//go:build !race
-
-package textdec
-
-const raceEnabled = false

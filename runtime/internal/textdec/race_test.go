@@ -1,7 +1,0 @@
-//go:build race
-
-package textdec
-
-// raceEnabled: the race detector makes sync.Pool drop items at random, so
-// a test of allocations through a pool can only run without it.
-const raceEnabled = true

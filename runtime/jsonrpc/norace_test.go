@@ -1,5 +1,0 @@
-//go:build !race
-
-package jsonrpc_test
-
-const raceEnabled = false
