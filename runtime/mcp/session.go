@@ -234,7 +234,7 @@ func (s *Session) Handle(ctx context.Context, raw []byte) []byte {
 		s.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
 		return jsonrpc.EncodeError(in.Message.ID, rpcErr) // gate 1
 	}
-	return s.handle(ctx, in.Message, &in.params)
+	return s.HandleIncoming(ctx, &in)
 }
 
 // AcceptsBatches reports whether s serves a JSON-RPC batch: when its
