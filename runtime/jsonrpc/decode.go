@@ -108,7 +108,7 @@ func DecodeParams(data []byte, each func(name []byte, value json.RawMessage)) (M
 		return m, nil
 	}
 	for _, p := range split {
-		each(keptName(nil, p), json.RawMessage(p.Value)) // a name with an escape is unescaped into a buffer of its own
+		each(p.UnquotedName(nil), json.RawMessage(p.Value)) // a name with an escape is unescaped into a buffer of its own
 	}
 	return m, nil
 }
@@ -148,7 +148,7 @@ func (e *envelope) read(data []byte, params bool, dst []textdec.Member) (split [
 	var buf64 [64]byte
 	for _, m := range members {
 		v := json.RawMessage(m.Value)
-		switch string(keptName(buf64[:0], m)) {
+		switch string(m.UnquotedName(buf64[:0])) {
 		case "jsonrpc":
 			e.jsonrpc = v
 		case "id":
@@ -283,28 +283,8 @@ func ForEachMember(obj json.RawMessage, fn func(name string, value json.RawMessa
 func EachMember(obj []byte, fn func(name []byte, value json.RawMessage)) {
 	var buf [64]byte
 	textdec.EachMember(obj, func(m textdec.Member) {
-		fn(keptName(buf[:0], m), json.RawMessage(m.Value))
+		fn(m.UnquotedName(buf[:0]), json.RawMessage(m.Value))
 	})
-}
-
-// memberName is the name a member's quoted name stands for: a slice of
-// quoted, or unescaped into buf when it has escapes.
-func memberName(buf, quoted []byte) []byte {
-	name := quoted[1 : len(quoted)-1]
-	if bytes.IndexByte(name, '\\') >= 0 {
-		name, _ = textdec.AppendUnquote(buf, quoted)
-	}
-	return name
-}
-
-// keptName is memberName for a member the checking pass kept, which says
-// whether its name has an escape: one without is the bytes between its
-// quotes, found without a look at them.
-func keptName(buf []byte, m textdec.Member) []byte {
-	if !m.Escaped {
-		return m.Name[1 : len(m.Name)-1]
-	}
-	return memberName(buf, m.Name)
 }
 
 // internedString is the string value v, interned (see Intern) when it has

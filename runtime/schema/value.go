@@ -241,11 +241,7 @@ func buildValue(v []byte) any {
 		m := map[string]any{}
 		var buf [64]byte
 		textdec.EachMember(v, func(member textdec.Member) {
-			n := member.Name[1 : len(member.Name)-1]
-			if member.Escaped {
-				n, _ = textdec.AppendUnquote(buf[:0], member.Name)
-			}
-			m[string(n)] = buildValue(member.Value)
+			m[string(member.UnquotedName(buf[:0]))] = buildValue(member.Value)
 		})
 		return m
 	case '[':

@@ -95,6 +95,16 @@ type Member struct {
 	Escaped     bool
 }
 
+// UnquotedName is the name m stands for: the bytes between its quotes,
+// or, when it has an escape, the name unescaped and appended to buf.
+func (m Member) UnquotedName(buf []byte) []byte {
+	if !m.Escaped {
+		return m.Name[1 : len(m.Name)-1]
+	}
+	name, _ := AppendUnquote(buf, m.Name) // the text was checked: the name is a string
+	return name
+}
+
 // ValidateMembers is Validate that, when data is an object, also appends
 // its members to dst, as EachMember would hand them, found in the same
 // pass: a reader of a small envelope (a JSON-RPC message) does not walk

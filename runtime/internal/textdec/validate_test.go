@@ -342,16 +342,14 @@ func TestValidateMembers(t *testing.T) {
 }
 
 // checkMembers holds EachMember to a jsontext decoder on an object text
-// Validate accepted: the same names, in order, and the same values.
+// Validate accepted: the same names (as UnquotedName reads them), in
+// order, and the same values.
 func checkMembers(t *testing.T, obj []byte) {
 	t.Helper()
 	type member struct{ name, value string }
 	var got, want []member
 	EachMember(obj, func(m Member) {
-		n, ok := AppendUnquote(nil, m.Name)
-		if !ok {
-			t.Errorf("%q: name %q is not a string literal", obj, m.Name)
-		}
+		n := m.UnquotedName(nil)
 		if escaped := bytes.IndexByte(m.Name, '\\') >= 0; m.Escaped != escaped {
 			t.Errorf("%q: name %q: Escaped %v", obj, m.Name, m.Escaped)
 		}
