@@ -516,3 +516,22 @@ func FuzzIncoming(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkIncomingDecode is what a transport does with a message before
+// it serves it: Incoming.Decode, the strict pass over the text with the
+// params split in it, and the walk of _meta, for a tools/call of each
+// era (the stateless one carries its protocol keys in _meta).
+func BenchmarkIncomingDecode(b *testing.B) {
+	for _, tc := range []struct{ name, meta string }{{"handshake", ""}, {"stateless", "," + statelessMeta}} {
+		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771","include_legs":true,"as_of":"2026-03-12"}` + tc.meta + `}}`)
+		b.Run("era="+tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var in mcp.Incoming
+				if err := in.Decode(body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
