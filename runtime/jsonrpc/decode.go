@@ -82,7 +82,13 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 // the message's ID, the id to answer it under (zero, encoded as null, when
 // the id is missing or itself invalid). The returned message's raw fields
 // alias data.
-func Decode(data []byte) (Message, *Error) { return DecodeParams(data, nil) }
+func Decode(data []byte) (Message, *Error) {
+	var env envelope
+	if _, _, err := env.read(data, nil); err != nil {
+		return Message{}, err
+	}
+	return env.message()
+}
 
 // DecodeParams is Decode that also calls each with every member of the
 // request's params object, in order, as EachMember would (each may be
@@ -93,14 +99,17 @@ func Decode(data []byte) (Message, *Error) { return DecodeParams(data, nil) }
 // so (a name written with an escape, more than textdec.MaxInner members)
 // are walked by EachMember.
 func DecodeParams(data []byte, each func(name []byte, value json.RawMessage)) (Message, *Error) {
+	if each == nil {
+		return Decode(data)
+	}
 	var env envelope
-	var buf [textdec.MaxInner]textdec.Member
-	split, found, err := env.read(data, each != nil, buf[:0])
+	var buf [8]textdec.Member // a request's params are a few members; up to textdec.MaxInner grow it
+	split, found, err := env.read(data, buf[:0])
 	if err != nil {
 		return Message{}, err
 	}
 	m, rpcErr := env.message()
-	if rpcErr != nil || each == nil || m.Params == nil {
+	if rpcErr != nil || m.Params == nil {
 		return m, rpcErr
 	}
 	if !found {
@@ -122,19 +131,19 @@ type envelope struct {
 
 // read checks data strictly (textdec.Validate: the one place the rules of
 // the package documentation are enforced, in one pass) and then splits the
-// message's members, which needs no check of its own. With params, it
-// also appends the members of a params object written "params" to dst
-// (found says it did; see textdec.ValidateSplit).
-func (e *envelope) read(data []byte, params bool, dst []textdec.Member) (split []textdec.Member, found bool, rpcErr *Error) {
+// message's members, which needs no check of its own. Given params (not
+// nil), it also appends to it the members of a params object written
+// "params" (found says it did; see textdec.ValidateSplit).
+func (e *envelope) read(data []byte, params []textdec.Member) (split []textdec.Member, found bool, rpcErr *Error) {
 	// The members are found by the pass that checks the text: an
 	// envelope's few members, whose params are most of its bytes, are
 	// not walked again.
 	var buf [8]textdec.Member
 	inner := ""
-	if params {
+	if params != nil {
 		inner = `"params"`
 	}
-	members, split, found, err := textdec.ValidateSplit(data, buf[:0], inner, dst)
+	members, split, found, err := textdec.ValidateSplit(data, buf[:0], inner, params)
 	if err != nil {
 		return nil, false, parseError(err)
 	}
