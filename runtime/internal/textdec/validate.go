@@ -114,28 +114,21 @@ func (m *Member) unescapedName(buf []byte) []byte {
 	return name
 }
 
-// ValidateMembers is Validate that, when data is an object, also appends
-// its members to dst, as EachMember would hand them, found in the same
-// pass: a reader of a small envelope (a JSON-RPC message) does not walk
-// the text a second time to split it. On an error dst is returned as it
-// was given.
-func ValidateMembers(data []byte, dst []Member) ([]Member, error) {
-	dst, _, _, err := ValidateSplit(data, dst, "", nil)
-	return dst, err
-}
-
 // MaxInner is the most members ValidateSplit keeps of the inner object:
 // past it, the object is not split (found is false), so that the members
 // kept for a text stay few whatever the text holds.
 const MaxInner = 16
 
-// ValidateSplit is ValidateMembers that, in the same pass, also appends
-// to inner the members of the value of the outermost object's member
-// whose name is written name (quotes included, e.g. `"params"`), when that
-// value is an object of at most MaxInner members; found says it did, and
-// inner is otherwise returned as it was given (the member is absent, its
-// name is written with an escape, its value is not an object, or it has
-// more members). A JSON-RPC message's reader thus has the members of its
+// ValidateSplit is Validate that, when data is an object, also appends
+// its members to dst, as EachMember would hand them, found in the same
+// pass: a reader of a small envelope (a JSON-RPC message) does not walk
+// the text a second time to split it. Given a name (quotes included, e.g.
+// `"params"`; "" for none), it also appends to inner the members of the
+// value of the outermost object's member written so, when that value is
+// an object of at most MaxInner members; found says it did, and inner is
+// otherwise returned as it was given (the member is absent, its name is
+// written with an escape, its value is not an object, or it has more
+// members). A JSON-RPC message's reader thus has the members of its
 // params too without walking them again. On an error dst and inner are
 // returned as they were given.
 func ValidateSplit(data []byte, dst []Member, name string, inner []Member) (members, innerMembers []Member, found bool, err error) {
@@ -252,7 +245,7 @@ type scanner struct {
 	// a and b hold the unescaped text of the two names compared.
 	a, b []byte
 	// collect says to keep the members of the outermost object in
-	// members (ValidateMembers); pending, that the last one's value is
+	// members (ValidateSplit); pending, that the last one's value is
 	// being read, from valueAt.
 	collect bool
 	pending bool

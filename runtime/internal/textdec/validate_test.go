@@ -208,16 +208,17 @@ func TestValidateKeepsLittle(t *testing.T) {
 	}
 }
 
-// checkValidateMembers holds ValidateMembers to Validate's verdict and, on
+// checkValidateMembers holds the members ValidateSplit keeps of the
+// outermost object (outerMembers) to Validate's verdict and, on
 // an object it accepts, to the members EachMember hands; on anything else
 // it adds none.
 func checkValidateMembers(t *testing.T, data []byte) {
 	t.Helper()
 	prefix := []Member{{Name: []byte(`"kept"`)}}
-	got, err := ValidateMembers(data, prefix[:1:1])
+	got, err := outerMembers(data, prefix[:1:1])
 	want := Validate(data)
 	if fmt.Sprint(err) != fmt.Sprint(want) {
-		t.Fatalf("%q: ValidateMembers says %v, Validate %v", data, err, want)
+		t.Fatalf("%q: ValidateSplit says %v, Validate %v", data, err, want)
 	}
 	if len(got) == 0 || string(got[0].Name) != `"kept"` {
 		t.Fatalf("%q: what dst held is gone: %s", data, showMembers(got))
@@ -228,7 +229,7 @@ func checkValidateMembers(t *testing.T, data []byte) {
 		EachMember(data, func(m Member) { each = append(each, member(m.Name, m.Value)) })
 	}
 	if showMembers(got) != showMembers(each) {
-		t.Fatalf("%q:\n ValidateMembers %s\n EachMember      %s", data, showMembers(got), showMembers(each))
+		t.Fatalf("%q:\n ValidateSplit %s\n EachMember    %s", data, showMembers(got), showMembers(each))
 	}
 	// The inner object ValidateSplit splits: the first member's value,
 	// whatever it is, and a member the text may not have.
@@ -236,6 +237,13 @@ func checkValidateMembers(t *testing.T, data []byte) {
 		checkValidateSplit(t, data, string(got[0].Name))
 	}
 	checkValidateSplit(t, data, `"params"`)
+}
+
+// outerMembers is ValidateSplit with no inner name: the outermost
+// object's members appended to dst.
+func outerMembers(data []byte, dst []Member) ([]Member, error) {
+	dst, _, _, err := ValidateSplit(data, dst, "", nil)
+	return dst, err
 }
 
 // member is the Member a scanner keeps of a name and value as EachMember
@@ -258,7 +266,8 @@ func showMembers(ms []Member) string {
 	return b.String()
 }
 
-// checkValidateSplit holds ValidateSplit to ValidateMembers and, when the
+// checkValidateSplit holds ValidateSplit to the outer members it keeps
+// with no inner name (outerMembers) and, when the
 // member written name has an object value of at most MaxInner members, to
 // the members EachMember hands of it; otherwise it finds nothing and adds
 // nothing.
@@ -266,9 +275,9 @@ func checkValidateSplit(t *testing.T, data []byte, name string) {
 	t.Helper()
 	prefix := []Member{{Name: []byte(`"kept"`)}}
 	members, inner, found, err := ValidateSplit(data, nil, name, prefix[:1:1])
-	wantMembers, wantErr := ValidateMembers(data, nil)
+	wantMembers, wantErr := outerMembers(data, nil)
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) || showMembers(members) != showMembers(wantMembers) {
-		t.Fatalf("%q, %s: ValidateSplit %s, %v; ValidateMembers %s, %v", data, name, showMembers(members), err, showMembers(wantMembers), wantErr)
+		t.Fatalf("%q, %s: ValidateSplit %s, %v; with no inner name %s, %v", data, name, showMembers(members), err, showMembers(wantMembers), wantErr)
 	}
 	if len(inner) == 0 || string(inner[0].Name) != `"kept"` {
 		t.Fatalf("%q, %s: what inner held is gone: %s", data, name, showMembers(inner))
