@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // TestHeaderNamesAreCanonical: header and headerValue read a request's

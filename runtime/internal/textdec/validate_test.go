@@ -17,7 +17,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // Get is a strict jsontext decoder of data: an independent reading of RFC
