@@ -88,7 +88,7 @@ func TestLengthOfStringsRead(t *testing.T) {
 // (one allocation for them all), never of the caller's bytes, which it
 // may reuse; a string with escapes is copied on its own.
 func TestStringsShareOneCopyOfTheInput(t *testing.T) {
-	data := []byte(`{"a":"first","b":"line\nbreak","c":"third"}`)
+	data := []byte(`{"a":"the first of them","b":"line\nbreak","c":"the third of them"}`)
 	read := func() (a, b, c string) {
 		r := NewReader(data)
 		defer r.Release()
@@ -107,17 +107,17 @@ func TestStringsShareOneCopyOfTheInput(t *testing.T) {
 		return a, b, c
 	}
 	a, b, c := read()
-	if a != "first" || b != "line\nbreak" || c != "third" {
+	if a != "the first of them" || b != "line\nbreak" || c != "the third of them" {
 		t.Fatalf("read %q %q %q", a, b, c)
 	}
 	pa, pc := uintptr(unsafe.Pointer(unsafe.StringData(a))), uintptr(unsafe.Pointer(unsafe.StringData(c)))
-	if pc-pa != uintptr(strings.Index(string(data), "third")-strings.Index(string(data), "first")) {
+	if pc-pa != uintptr(strings.Index(string(data), "the third")-strings.Index(string(data), "the first")) {
 		t.Errorf("a and c are not substrings of one copy")
 	}
 	for i := range data {
 		data[i] = 'x' // the caller reuses its buffer
 	}
-	if a != "first" || b != "line\nbreak" || c != "third" {
+	if a != "the first of them" || b != "line\nbreak" || c != "the third of them" {
 		t.Errorf("the caller's bytes changed the strings read: %q %q %q", a, b, c)
 	}
 	if testenv.RaceEnabled {
@@ -127,9 +127,54 @@ func TestStringsShareOneCopyOfTheInput(t *testing.T) {
 		data = []byte(in)
 		return testing.AllocsPerRun(100, func() { read() })
 	}
-	plain, escaped, all := allocs(`{"a":"first","c":"third"}`), allocs(`{"b":"line\nbreak"}`), allocs(`{"a":"first","b":"line\nbreak","c":"third"}`)
+	plain, escaped, all := allocs(`{"a":"the first of them","c":"the third of them"}`), allocs(`{"b":"line\nbreak"}`), allocs(`{"a":"the first of them","b":"line\nbreak","c":"the third of them"}`)
 	if plain != 1 || all != plain+escaped {
 		t.Errorf("allocations a reading: %v for two plain strings (want 1, the copy), %v for an escaped one alone, %v for the three", plain, escaped, all)
+	}
+}
+
+// Short strings are allocations of their own, the input not copied for
+// them, until they come to tinyBudget bytes; the next short string makes
+// the copy, which it and every string after it share.
+func TestShortStringsBeforeTheCopy(t *testing.T) {
+	const word = "8 bytes!" // four of them are the budget
+	if len(word)*4 != tinyBudget || len(word) >= tinyText {
+		t.Fatalf("the test's words no longer spend the budget in four")
+	}
+	read := func(data []byte) []string {
+		r := NewReader(data)
+		defer r.Release()
+		got := make([]string, 0, 8)
+		a := r.Array(nil, Array)
+		for a.Next() {
+			s, _ := r.Str(nil, String)
+			got = append(got, s)
+		}
+		return got
+	}
+	for n := 1; n <= 7; n++ {
+		data := []byte(`["` + strings.Repeat(word+`","`, n-1) + word + `"]`)
+		got := read(data)
+		if len(got) != n || slices.ContainsFunc(got, func(s string) bool { return s != word }) {
+			t.Fatalf("%d words: read %q", n, got)
+		}
+		own := min(n, 4)
+		for i := own + 1; i < n; i++ {
+			step := uintptr(unsafe.Pointer(unsafe.StringData(got[i]))) - uintptr(unsafe.Pointer(unsafe.StringData(got[i-1])))
+			if step != uintptr(len(word)+3) {
+				t.Errorf("%d words: the %dth and the one before are not in one copy", n, i+1)
+			}
+		}
+		if testenv.RaceEnabled {
+			continue // allocations through the Reader pool are counted without the race detector
+		}
+		want := float64(own)
+		if n > own {
+			want++ // the copy
+		}
+		if allocs := testing.AllocsPerRun(100, func() { read(data) }); allocs != want+1 { // and read's slice
+			t.Errorf("%d words: %v allocations a reading, want %v", n, allocs, want+1)
+		}
 	}
 }
 
@@ -202,16 +247,19 @@ func TestOwnCopiesOutOfTheBuffer(t *testing.T) {
 // additionalProperties false refuses. A refused name's path is made from
 // the name as read, never from a string of it (which would copy the
 // whole input, see Reader.text): in a long input each path is a string of
-// its own; in a short one the paths are written into the copy of the
-// input its strings share (Reader.memberPath), made once.
+// its own; in a short one the first paths are too, while they are short
+// (see tinyText), and the rest are written into the copy of the input its
+// strings share (Reader.memberPath), made once.
 func TestRefusedNameCostsItsPathOnly(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		data   []byte
 		allocs float64 // a reading's
+		want   []string
 	}{
-		{"long: the two paths and the list", []byte(`{"urgent": true, "padding": "` + strings.Repeat("x", pathCopy) + `"}`), 3},
-		{"short: the copy and the list", []byte(`{"urgent": true,"padding":"` + strings.Repeat("x", 20) + `"}`), 2},
+		{"long: the two paths and the list", []byte(`{"urgent": true, "padding": "` + strings.Repeat("x", pathCopy) + `"}`), 3, []string{"$.padding", "$.urgent"}},
+		{"short: the two paths and the list", []byte(`{"urgent": true,"padding":"` + strings.Repeat("x", 20) + `"}`), 3, []string{"$.padding", "$.urgent"}},
+		{"short, many: two paths, the copy and the list", []byte(`{"member_one":1,"member_two":2,"member_six":6,"member_ten":10}`), 4, []string{"$.member_one", "$.member_six", "$.member_ten", "$.member_two"}},
 	} {
 		read := func() schema.Errors {
 			r := Begin(c.data)
@@ -225,9 +273,15 @@ func TestRefusedNameCostsItsPathOnly(t *testing.T) {
 			}
 			return errs
 		}
-		got := read().Strings()
-		if len(got) != 2 || got[0] != "$.padding: "+schema.MsgAdditional || got[1] != "$.urgent: "+schema.MsgAdditional {
-			t.Fatalf("%s: errors %q", c.name, got)
+		var got []string
+		for _, e := range read() {
+			if e.Message != schema.MsgAdditional {
+				t.Fatalf("%s: error %s", c.name, e)
+			}
+			got = append(got, e.Path)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Fatalf("%s: errors at %q, want %q", c.name, got, c.want)
 		}
 		if testenv.RaceEnabled {
 			continue // allocations through the Reader pool are counted without the race detector
@@ -240,8 +294,11 @@ func TestRefusedNameCostsItsPathOnly(t *testing.T) {
 
 // TestMemberPathLeavesStringsAlone refuses every name of objects whose
 // values are read as strings, which share the input's copy the paths are
-// written into: a path must not touch a byte a string covers (a string
-// read before it, or after it), nor the caller's input.
+// written into (the copy made before the first, as a reading that has
+// spent its budget of short strings makes it): a path must not touch a
+// byte a string covers (a string read before it, or after it), nor the
+// caller's input. The same readings without the copy made first give
+// every string and path its own bytes, and read the same.
 func TestMemberPathLeavesStringsAlone(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -252,28 +309,33 @@ func TestMemberPathLeavesStringsAlone(t *testing.T) {
 		{`{"a":"\",\"","b":"y\"","c":"{"}`, []string{`","`, `y"`, "{", "$.a", "$.b", "$.c"}},
 		{`{"a\u0041":"x","b":"y"}`, []string{"x", "y", "$.aA", "$.b"}}, // an escaped name: a path of its own
 	} {
-		data := []byte(c.in)
-		r := Begin(data)
-		o := r.Object(nil, Object)
-		var got []string
-		for o.Next() {
-			r.failMember(nil, o.Name(), schema.MsgAdditional)
-			if s, ok := r.Str(o.Field(new(bool), "v", "$.v"), String); ok {
-				got = append(got, s)
+		for _, copyFirst := range []bool{true, false} {
+			data := []byte(c.in)
+			r := Begin(data)
+			if copyFirst {
+				r.inputCopy()
 			}
-		}
-		errs, err := r.Finish()
-		if err != nil {
-			t.Fatalf("%s: %v", c.in, err)
-		}
-		for _, e := range errs {
-			got = append(got, e.Path)
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%s: read %q, want %q", c.in, got, c.want)
-		}
-		if string(data) != c.in {
-			t.Errorf("the caller's input changed from %s to %s", c.in, data)
+			o := r.Object(nil, Object)
+			var got []string
+			for o.Next() {
+				r.failMember(nil, o.Name(), schema.MsgAdditional)
+				if s, ok := r.Str(o.Field(new(bool), "v", "$.v"), String); ok {
+					got = append(got, s)
+				}
+			}
+			errs, err := r.Finish()
+			if err != nil {
+				t.Fatalf("%s: %v", c.in, err)
+			}
+			for _, e := range errs {
+				got = append(got, e.Path)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s (copy made first: %v): read %q, want %q", c.in, copyFirst, got, c.want)
+			}
+			if string(data) != c.in {
+				t.Errorf("the caller's input changed from %s to %s", c.in, data)
+			}
 		}
 	}
 }

@@ -135,6 +135,9 @@ type Reader struct {
 	// is bytes, not a string, because the paths of undeclared members are
 	// written into it, over bytes no string covers (see memberPath).
 	copied []byte
+	// ownBytes is how many bytes of short strings were given allocations
+	// of their own while no copy was made (see tinyText).
+	ownBytes int
 	// last is the last string Str returned, and lastRunes its code points
 	// as the lexer counted them (or -1): a length check of it needs no
 	// count of its own (see codePoints).
@@ -159,7 +162,7 @@ func NewReader(data []byte) *Reader {
 // Release returns r to the pool. r must not be used after.
 func (r *Reader) Release() {
 	r.lx.reset(nil)
-	r.data, r.copied, r.outer, r.last, r.lastRunes = nil, nil, nil, "", 0
+	r.data, r.copied, r.ownBytes, r.outer, r.last, r.lastRunes = nil, nil, 0, nil, "", 0
 	r.err, r.quiet, r.num, r.undeclared = nil, false, nil, false
 	if len(r.slots) > 4 {
 		r.slots = nil // a deep input's levels are not kept for the next
@@ -491,15 +494,39 @@ func (r *Reader) Str(at *Loc, t *Types) (s string, ok bool) {
 	return s, true
 }
 
+// tinyText and tinyBudget: a string shorter than tinyText bytes is an
+// allocation of its own rather than a piece of the input's copy, as long
+// as no copy was made and such strings came to tinyBudget bytes at most.
+// The runtime packs strings this short into shared 16-byte blocks, so one
+// or two of them cost less than the copy, which a value of one short
+// string (an id, a reference), or a refused member's path, would otherwise
+// pay for whole; past the budget the copy is made, and every string after
+// shares it.
+const (
+	tinyText   = 16
+	tinyBudget = 32
+)
+
+// ownString reports whether a string of n bytes, read (or a path made)
+// by r, a Reader of a whole input, is to be an allocation of its own (see
+// tinyText), counting it against the budget when it is.
+func (r *Reader) ownString(n int) bool {
+	if r.copied != nil || n >= tinyText || r.ownBytes+n > tinyBudget {
+		return false
+	}
+	r.ownBytes += n
+	return true
+}
+
 // sharedText is the largest input whose strings share one copy of it (see
 // Reader.text).
 const sharedText = 16 << 10
 
 // text returns b, a string just read, as a Go string. A string written
 // without escapes lies in the input as it is: when the input is small,
-// every such string of one reading is a substring of one copy of the
-// input, made at the first, so that a value of many strings costs one
-// allocation instead of one each. A value's strings then keep that copy
+// such strings of one reading are substrings of one copy of the input,
+// made at the first that is not short (see tinyText), so that a value of
+// many strings costs one allocation instead of one each. A value's strings then keep that copy
 // alive, at most sharedText bytes, as long as any of them lives. Strings
 // with escapes, and every string of a larger input (where one short
 // string should not keep a large copy), are copied on their own.
@@ -510,7 +537,7 @@ func (r *Reader) text(b []byte) string {
 	if r.outer != nil {
 		r = r.outer
 	}
-	if len(r.data) > sharedText {
+	if len(r.data) > sharedText || r.ownString(len(b)) {
 		return string(b)
 	}
 	if off, ok := offsetIn(r.data, b); ok {
@@ -520,15 +547,12 @@ func (r *Reader) text(b []byte) string {
 }
 
 // failMember adds the error msg at name, an undeclared member of the
-// object at at, as read: for a member of the root, its path is written
-// into the copy of the input when it can be (see memberPath), with no
-// string of its own.
+// object at at, as read: for a member of the root, its path is "$." and
+// the name (see memberPath).
 func (r *Reader) failMember(at *Loc, name []byte, msg string) {
 	if at == nil && !r.quiet {
-		if path, ok := r.memberPath(name); ok {
-			r.c.Add(path, msg)
-			return
-		}
+		r.c.Add(r.memberPath(name), msg)
+		return
 	}
 	failProp(r, at, name, msg)
 }
@@ -550,30 +574,41 @@ func (r *Reader) inputCopy() []byte {
 }
 
 // memberPath is the path of name, an undeclared member of the root object
-// as read, without making a string of its own when it can: the name lies
-// in the input, and in the copy its strings share the two bytes before it
-// are its opening quote and a '{', ',' or space, which no string covers
-// (a string handed out is a string's content, without its quotes). "$."
-// is written over them, and the path is the bytes from there to the
-// name's end. ok is false when that cannot be done: a name with escapes,
-// or no copy made yet of an input longer than pathCopy.
-func (r *Reader) memberPath(name []byte) (path string, ok bool) {
+// as read. A short path is a string of its own, which the runtime packs
+// with other short strings (see tinyText), unless the input's copy exists
+// already; a longer one is written into the copy when it can be, with no
+// string of its own: the name lies in the input, and in the copy its
+// strings share the two bytes before it are its opening quote and a '{',
+// ',' or space, which no string covers (a string handed out is a string's
+// content, without its quotes). "$." is written over them, and the path
+// is the bytes from there to the name's end. A name with escapes, or one
+// in an input longer than pathCopy of which no copy was made yet, is
+// given a string of its own too.
+func (r *Reader) memberPath(name []byte) string {
 	r = r.outermost()
-	if r.copied == nil && len(r.data) > pathCopy {
-		return "", false
+	if r.copied == nil && len(r.data) > pathCopy || r.ownString(len(name)+2) {
+		return rootPath(name)
 	}
 	off, in := offsetIn(r.data, name)
 	if !in || off < 2 || r.data[off-1] != '"' {
-		return "", false
+		return rootPath(name)
 	}
 	switch r.data[off-2] {
 	case '{', ',', ' ', '\t', '\n', '\r':
 	default:
-		return "", false
+		return rootPath(name)
 	}
 	c := r.inputCopy()
 	c[off-2], c[off-1] = '$', '.'
-	return unsafe.String(&c[off-2], len(name)+2), true
+	return unsafe.String(&c[off-2], len(name)+2)
+}
+
+// rootPath is "$." and name, a string of its own.
+func rootPath(name []byte) string {
+	b := make([]byte, len(name)+2)
+	b[0], b[1] = '$', '.'
+	copy(b[2:], name)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // outermost is the Reader of the whole input r reads part of.

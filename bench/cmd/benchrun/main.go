@@ -22,12 +22,15 @@
 // from one process to the next it tells a change of a few percent in a
 // single run of each binary, where timing needs dozens. It is not a
 // time: a cache miss or a collection costs time and few instructions.
-// The rows run with GOMAXPROCS=1 and GOGC=off, so that no collector runs
-// beside them (its work follows the heap and the clock, not the row's
-// code: the allocations, which -benchmem counts, say what the row leaves
-// it), asynchronous preemption off, and AVX-512 and RDTSCP off (valgrind
-// runs neither). Rows that allocate gigabytes in 5N iterations need a
-// smaller N.
+// The rows run with GOMAXPROCS=1 and, unless -gogc says otherwise,
+// GOGC=off, so that no collector runs beside them (its work follows the
+// heap and the clock, not the row's code: the allocations, which
+// -benchmem counts, say what the row leaves it), asynchronous preemption
+// off, and AVX-512 and RDTSCP off (valgrind runs neither). Rows that
+// allocate gigabytes in 5N iterations need a smaller N. With -gogc 100 the collector runs as it would, and the count
+// includes what a row's allocations cost it (marking, write barriers), on
+// one core, where its share is larger than on two: a change in what a row
+// allocates is counted that way.
 //
 //	benchrun -test ./bench.test -bench '^BenchmarkDecode$/.*/impl=mcpgen$' -instructions 20000 -count 1 > out/instructions.txt
 package main
@@ -50,6 +53,7 @@ func main() {
 	benchtime := flag.String("benchtime", "1s", "each row's -test.benchtime")
 	count := flag.Int("count", 10, "how many times each row runs, each in a process of its own")
 	instructions := flag.Int("instructions", 0, "count instructions under cachegrind, the difference of N and 5N iterations, instead of timing")
+	gogc := flag.String("gogc", "off", "GOGC for the rows -instructions counts: off counts the row's code alone, 100 the collector's work its allocations cause as well")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: benchrun -test BINARY -bench PATTERN [-benchtime D | -instructions N] [-count N] [-- ARGS for the binary]")
 		flag.PrintDefaults()
@@ -65,7 +69,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "benchrun: -instructions runs valgrind, which is not installed (Debian: apt-get install valgrind)")
 			os.Exit(1)
 		}
-		measure = counted(*instructions)
+		measure = counted(*instructions, *gogc)
 	}
 	if err := run(*bin, *bench, measure, *count, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
@@ -89,7 +93,7 @@ func timed(benchtime string) measurement {
 
 // counted runs the row under cachegrind at n and 5n iterations and gives
 // the difference per iteration (see the command's doc).
-func counted(n int) measurement {
+func counted(n int, gogc string) measurement {
 	return func(bin, row string, extra []string) ([]byte, error) {
 		var at [2]counts
 		var name string
@@ -97,7 +101,7 @@ func counted(n int) measurement {
 			args := append([]string{"--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes", "--cachegrind-out-file=/dev/null",
 				bin, "-test.run", "^$", "-test.bench", row, "-test.benchtime", fmt.Sprintf("%dx", iters), "-test.count", "1"}, extra...)
 			cmd := exec.Command("valgrind", args...)
-			cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOGC=off", "GODEBUG="+godebug(os.Getenv("GODEBUG")))
+			cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GOGC="+gogc, "GODEBUG="+godebug(os.Getenv("GODEBUG")))
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			res, err := cmd.Output()
