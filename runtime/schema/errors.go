@@ -60,7 +60,7 @@ func (e Errors) Truncated() int {
 // UTF-8 is code point order. A stable order keeps a repair prompt
 // byte-identical across runs.
 func SortErrors(errs []ValidationError) {
-	if len(errs) > 12 {
+	if len(errs) > sortByInsertion {
 		slices.SortFunc(errs, compareErrors)
 		return
 	}
@@ -68,10 +68,24 @@ func SortErrors(errs []ValidationError) {
 	// inline: a call of compareErrors per comparison was most of sorting
 	// three.
 	for i := 1; i < len(errs); i++ {
-		for j := i; j > 0 && errorLess(&errs[j], &errs[j-1]); j-- {
-			errs[j], errs[j-1] = errs[j-1], errs[j]
-		}
+		insertError(errs[:i], errs[i])
 	}
+}
+
+// sortByInsertion is the most errors SortErrors sorts by insertion.
+const sortByInsertion = 12
+
+// insertError appends e to sorted, in its place: sorted grows into the
+// element after it, which the caller gives (its capacity), and e is a copy
+// (it may be that element).
+func insertError(sorted []ValidationError, e ValidationError) []ValidationError {
+	j := len(sorted)
+	sorted = sorted[:j+1]
+	for ; j > 0 && errorLess(&e, &sorted[j-1]); j-- {
+		sorted[j] = sorted[j-1]
+	}
+	sorted[j] = e
+	return sorted
 }
 
 // errorLess is compareErrors(*a, *b) < 0.
@@ -177,6 +191,16 @@ func (c *Collector) Result() Errors {
 func (c *Collector) Copy() Errors {
 	if len(c.errs) == 0 {
 		return nil
+	}
+	if n := len(c.errs); n <= sortByInsertion && c.more == 0 {
+		// A few errors, the common case, sorted as they are copied: the
+		// pooled list is read once and written only to be cleared.
+		out := make(Errors, 0, n)
+		for _, e := range c.errs {
+			out = insertError(out, e)
+		}
+		c.Reset()
+		return slices.Compact(out)
 	}
 	c.compact()
 	n := len(c.errs)
