@@ -30,7 +30,10 @@
 // allocate gigabytes in 5N iterations need a smaller N. With -gogc 100 the collector runs as it would, and the count
 // includes what a row's allocations cost it (marking, write barriers), on
 // one core, where its share is larger than on two: a change in what a row
-// allocates is counted that way.
+// allocates is counted that way. Such a count moves with where the
+// collector's cycles fall (one every few tens of thousands of iterations
+// of a small row): by up to a fifth between two runs of one binary at
+// -instructions 20000, so compare the medians of several.
 //
 //	benchrun -test ./bench.test -bench '^BenchmarkDecode$/.*/impl=mcpgen$' -instructions 20000 -count 1 > out/instructions.txt
 package main
