@@ -537,8 +537,8 @@ func (r *Reader) text(b []byte) string {
 	if r.outer != nil {
 		r = r.outer
 	}
-	if len(r.data) > sharedText || r.ownString(len(b)) {
-		return string(b)
+	if r.copied == nil && (len(r.data) > sharedText || r.ownString(len(b))) {
+		return string(b) // a large input's string, or a short one alone
 	}
 	if off, ok := offsetIn(r.data, b); ok {
 		return unsafe.String(&r.inputCopy()[off], len(b))
