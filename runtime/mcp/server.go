@@ -269,23 +269,55 @@ func (s *Server) Close() error {
 // then no request to the client can be made. The client's responses come
 // back through Handle. Close the session when the connection ends.
 func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session {
+	sess := s.newSession(p, send)
+	sess.registered = true
+	s.mu.Lock()
+	s.sessions[sess] = struct{}{}
+	s.mu.Unlock()
+	return sess
+}
+
+// NewRequestSession starts a session for one request of the stateless
+// era, which its transport closes once the request is answered (as
+// mcphttp does for every stateless request). It is NewSession's session
+// but for one thing: it is made known to the server, which list changes,
+// resource updates and Close reach it through, only when it opens what
+// they are for (a subscriptions/listen stream, a resource subscription).
+// The request of a stateless call, most of them, thus takes no
+// server-wide lock.
+func (s *Server) NewRequestSession(p estate.Principal, send func(msg []byte)) *Session {
+	return s.newSession(p, send)
+}
+
+func (s *Server) newSession(p estate.Principal, send func(msg []byte)) *Session {
 	sess := &Session{
 		srv:       s,
 		principal: p,
 		send:      send,
 	}
 	sess.handshake.Store(noHandshake)
-	s.mu.Lock()
-	s.sessions[sess] = struct{}{}
-	s.mu.Unlock()
 	s.Observe(Event{Kind: SessionOpened})
 	return sess
 }
 
-func (s *Server) removeSession(sess *Session) {
+// registerLocked makes sess known to the server (see NewRequestSession);
+// sess.mu is held, and sess is not closed.
+func (s *Server) registerLocked(sess *Session) {
+	if sess.registered {
+		return
+	}
+	sess.registered = true
 	s.mu.Lock()
-	delete(s.sessions, sess)
+	s.sessions[sess] = struct{}{}
 	s.mu.Unlock()
+}
+
+func (s *Server) removeSession(sess *Session, registered bool) {
+	if registered {
+		s.mu.Lock()
+		delete(s.sessions, sess)
+		s.mu.Unlock()
+	}
 	s.Observe(Event{Kind: SessionClosed})
 }
 

@@ -39,6 +39,10 @@ type Session struct {
 	mu      sync.Mutex
 	closed  bool
 	listens map[string]*subscription // open subscriptions/listen, by id text; made at the first
+	// registered says the server knows the session (its sessions), which
+	// NewSession's is from the start and NewRequestSession's once it
+	// opens a subscription; set under mu, never once closed.
+	registered bool
 
 	// flights are the requests in flight.
 	flights flights
@@ -861,6 +865,7 @@ func (s *Session) listen(r *request) (any, *jsonrpc.Error) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
+		s.srv.registerLocked(s) // list changes and Close reach it through the server
 		if s.listens == nil {
 			s.listens = map[string]*subscription{}
 		}
@@ -963,8 +968,9 @@ func (s *Session) Close() {
 		return
 	}
 	s.closed = true
+	registered := s.registered
 	s.mu.Unlock()
 	s.endSubscriptions(false)
 	s.closePeer()
-	s.srv.removeSession(s)
+	s.srv.removeSession(s, registered)
 }

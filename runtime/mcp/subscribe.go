@@ -17,6 +17,11 @@ func (s *Session) subscribe(r *request) (any, *jsonrpc.Error) {
 	if rs, t, _ := s.srv.findResource(s.principal.Tenant, uri); rs == nil && t == nil {
 		return nil, unknownResource(uri)
 	}
+	s.mu.Lock()
+	if !s.closed {
+		s.srv.registerLocked(s) // NotifyResourceUpdated reaches it through the server
+	}
+	s.mu.Unlock()
 	s.peer.mu.Lock()
 	if s.peer.watching == nil {
 		s.peer.watching = map[string]bool{}

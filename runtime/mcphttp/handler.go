@@ -172,6 +172,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/oplog"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // The headers of the Streamable HTTP transport.
@@ -328,7 +329,7 @@ type Handler struct {
 
 	mu       sync.Mutex
 	sessions sessionTable
-	requests map[*mcp.Session]struct{} // stateless requests in flight
+	requests map[*mcp.Session]struct{} // stateless subscriptions/listen streams open
 	closed   bool
 }
 
@@ -819,24 +820,28 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 		}
 	}
 	rep := newReply(w, acc, h.opts.KeepAlive)
-	sess := h.srv.NewSession(p, rep.push)
-	if !h.track(sess) {
+	sess := h.srv.NewRequestSession(p, rep.push)
+	listen := msg.Method == methodListen
+	if listen && !h.track(sess) {
 		sess.Close()
 		unavailable(w, msg.ID, errClosed)
 		return
 	}
 	ctx := r.Context()
-	if h.opts.Stateless {
-		ctx = mcp.WithStatelessOnly(ctx)
+	if h.opts.Stateless && msg.Method == methodDiscover {
+		ctx = mcp.WithStatelessOnly(ctx) // what server/discover lists
 	}
 	rep.serve(ctx, sess, in, status)
-	h.untrack(sess)
+	if listen {
+		h.untrack(sess)
+	}
 	sess.Close()
 }
 
-// track registers a stateless request's session, so that Close can end
-// it (a subscriptions/listen stream would otherwise outlive the handler).
-// It is false once the handler is closed.
+// track registers the session of a stateless subscriptions/listen, so
+// that Close can end its stream, which would otherwise outlive the
+// handler (any other stateless request ends with its answer). It is false
+// once the handler is closed.
 func (h *Handler) track(s *mcp.Session) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -1161,8 +1166,9 @@ func (s *statusRecorder) status() int {
 
 // The methods the transport treats specially.
 const (
-	methodInitialize = "initialize"
-	methodListen     = "subscriptions/listen"
+	methodInitialize = protocol.MethodInitialize
+	methodListen     = protocol.MethodListen
+	methodDiscover   = protocol.MethodDiscover
 )
 
 // drainKey holds, in the context of every request a Server serves, the

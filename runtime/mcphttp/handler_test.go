@@ -416,6 +416,32 @@ func TestListen(t *testing.T) {
 	}
 }
 
+// Closing the handler ends a stateless subscriptions/listen stream, whose
+// request would otherwise hold its connection past the handler's end.
+func TestHandlerCloseEndsListen(t *testing.T) {
+	h, url := endpoint(t, newMCPServer(t), mcphttp.Options{})
+	listen := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	_, br := stream(t, http.MethodPost, url, map[string]string{mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "subscriptions/listen"}, listen)
+	if m := event(t, br); m["method"] != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("first event: %v", m)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.ReadAll(br)
+		ended <- err
+	}()
+	h.Close()
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("the stream ended with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream was still open 10 s after the handler closed")
+	}
+}
+
 // A client that accepts only event streams gets each answer as one.
 func TestEventStreamOnlyClient(t *testing.T) {
 	_, url := endpoint(t, newMCPServer(t), mcphttp.Options{})
