@@ -159,7 +159,7 @@ func (f *inflight) claim() (ok, drop bool) {
 		return false, false
 	}
 	f.settled = true
-	delete(sh.m, f.key)
+	sh.remove(f)
 	drop = f.cancelled
 	if f.watched != nil {
 		close(f.watched)
@@ -496,7 +496,7 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	}
 	sh := s.flights.shard(key)
 	sh.mu.Lock()
-	if _, busy := sh.m[key]; busy {
+	if sh.find(key) != nil {
 		sh.mu.Unlock()
 		cancel()
 		return nil
@@ -507,10 +507,7 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	}
 	f.flight = flight{sess: s, msg: msg, key: key, ctx: ctx, cancel: cancel,
 		seen: *s.handshake.Load(), shard: sh}
-	if sh.m == nil {
-		sh.m = map[string]*inflight{}
-	}
-	sh.m[key] = f
+	sh.add(f)
 	sh.mu.Unlock()
 	if s.flights.ended.Load() {
 		cancel()
@@ -531,6 +528,9 @@ func (s *Session) endRequests() {
 	for i := range s.flights.shards {
 		sh := &s.flights.shards[i]
 		sh.mu.Lock()
+		if sh.one != nil {
+			cancels = append(cancels, sh.one.cancel)
+		}
 		for _, f := range sh.m {
 			cancels = append(cancels, f.cancel)
 		}
@@ -562,8 +562,43 @@ type flights struct {
 
 type flightShard struct {
 	mu sync.Mutex
-	m  map[string]*inflight // made at the shard's first request
-	_  [48]byte             // a shard to a cache line: the shards' locks do not share one
+	// one is a request in flight kept without the map: the shard's only
+	// one, as a session with one request at a time always has, costs no
+	// lookup, insert and delete in it (nor, in a session that serves one
+	// request, the map's making).
+	one *inflight
+	m   map[string]*inflight // the others, by id text; made at the first
+	_   [40]byte             // a shard to a cache line: the shards' locks do not share one
+}
+
+// find returns the request in flight with id text key, or nil; sh.mu is
+// held.
+func (sh *flightShard) find(key string) *inflight {
+	if sh.one != nil && sh.one.key == key {
+		return sh.one
+	}
+	return sh.m[key]
+}
+
+// add puts f in flight; sh.mu is held, and no request with f's key is.
+func (sh *flightShard) add(f *inflight) {
+	if sh.one == nil {
+		sh.one = f
+		return
+	}
+	if sh.m == nil {
+		sh.m = map[string]*inflight{}
+	}
+	sh.m[f.key] = f
+}
+
+// remove takes f out of flight; sh.mu is held.
+func (sh *flightShard) remove(f *inflight) {
+	if sh.one == f {
+		sh.one = nil
+		return
+	}
+	delete(sh.m, f.key)
 }
 
 // flightSeed spreads the ids over the shards.
@@ -597,7 +632,7 @@ func (s *Session) notification(msg jsonrpc.Message) {
 		key := id.String()
 		sh := s.flights.shard(key)
 		sh.mu.Lock()
-		if f, ok := sh.m[key]; ok {
+		if f := sh.find(key); f != nil {
 			f.cancelled = true
 			f.cancel()
 		}
