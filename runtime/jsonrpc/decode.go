@@ -193,7 +193,7 @@ func (e *envelope) message() (Message, *Error) {
 		}
 		return e.response(m, idValid)
 	}
-	method, ok := internedString(e.method)
+	method, ok := UnquoteInterned(e.method)
 	if !ok || method == "" {
 		return m, NewError(CodeInvalidRequest, msgBadMethod)
 	}
@@ -296,10 +296,10 @@ func EachMember(obj []byte, fn func(name []byte, value json.RawMessage)) {
 	})
 }
 
-// internedString is the string value v, interned (see Intern) when it has
-// no escape: method and member names, a few dozen of which recur on every
-// message.
-func internedString(v []byte) (string, bool) {
+// UnquoteInterned is Unquote for a string that recurs on every message,
+// interned (see Intern) when it has no escape: method and member names,
+// the protocol version a request's _meta names.
+func UnquoteInterned(v []byte) (string, bool) {
 	if textdec.Kind(v) != '"' || bytes.IndexByte(v, '\\') >= 0 {
 		return Unquote(v)
 	}

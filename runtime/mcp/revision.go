@@ -260,8 +260,9 @@ const (
 
 func init() {
 	// What every message names: the methods and notifications the server
-	// knows, and the params members it reads (see jsonrpc.Intern).
-	jsonrpc.RegisterNames(
+	// knows, the params members it reads, and the revisions a request's
+	// _meta names (see jsonrpc.Intern).
+	names := []string{
 		methodInitialize, methodPing, methodDiscover, methodListen, methodToolsList, methodToolsCall,
 		methodResourcesList, methodResourcesRead, methodResourceTemplatesList, methodPromptsList,
 		methodPromptsGet, methodSetLevel, methodResourcesSubscribe, methodResourcesUnsubscribe, methodComplete,
@@ -270,7 +271,11 @@ func init() {
 		"protocolVersion", "capabilities", "clientInfo", "ref", "argument", "context", "toolsListChanged",
 		"inputResponses", "requestState",
 		"resourcesListChanged", "promptsListChanged",
-	)
+	}
+	for _, r := range revisions {
+		names = append(names, string(r))
+	}
+	jsonrpc.RegisterNames(names...)
 }
 
 // The _meta keys of the stateless era (reserved by MCP).

@@ -517,7 +517,7 @@ func (p *params) readMeta() {
 	})
 	p.metaState = metaObject
 	p.protocolKey = p.metaMembers[metaProtocolVersion] != nil || p.metaMembers[metaClientCapabilities] != nil
-	p.version, _ = jsonrpc.Unquote(p.metaMembers[metaProtocolVersion])
+	p.version, _ = jsonrpc.UnquoteInterned(p.metaMembers[metaProtocolVersion])
 }
 
 // era decides a request's era (see Revision): the methods of the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -533,5 +534,37 @@ func BenchmarkIncomingDecode(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// The protocol version a stateless request's _meta names is read without a
+// string of its own when it is one this server knows (it is interned, as
+// method names are): a transport's reading of such a tools/call allocates
+// nothing. A version it does not know is read all the same.
+func TestIncomingDecodeInternsTheVersion(t *testing.T) {
+	read := func(version string) (mcp.Incoming, []byte) {
+		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		var in mcp.Incoming
+		if err := in.Decode(body); err != nil {
+			t.Fatalf("%s: %v", version, err)
+		}
+		return in, body
+	}
+	for _, version := range []string{"2026-07-28", "2099-01-01"} {
+		in, _ := read(version)
+		if stateless, got := in.Stateless(); !stateless || got != version {
+			t.Errorf("%s: read as stateless %v, version %q", version, stateless, got)
+		}
+	}
+	if testenv.RaceEnabled {
+		return // allocations are counted without the race detector
+	}
+	_, body := read("2026-07-28")
+	if n := testing.AllocsPerRun(100, func() {
+		var in mcp.Incoming
+		_ = in.Decode(body)
+	}); n != 0 {
+		t.Errorf("a stateless tools/call naming a known revision: %v allocations a reading, want 0", n)
 	}
 }
