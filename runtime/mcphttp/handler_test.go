@@ -393,17 +393,25 @@ func TestGetStream(t *testing.T) {
 	}
 }
 
-// subscriptions/listen streams its acknowledgement and the changes, and is
-// answered when the server shuts down.
-func TestListen(t *testing.T) {
-	srv := newMCPServer(t)
-	_, url := endpoint(t, srv, mcphttp.Options{})
+// openListen opens a stateless subscriptions/listen stream with id "L",
+// following tool list changes, and reads its acknowledgement.
+func openListen(t *testing.T, url string) *bufio.Reader {
+	t.Helper()
 	listen := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
 		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	_, br := stream(t, http.MethodPost, url, map[string]string{mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "subscriptions/listen"}, listen)
 	if m := event(t, br); m["method"] != "notifications/subscriptions/acknowledged" {
 		t.Fatalf("first event: %v", m)
 	}
+	return br
+}
+
+// subscriptions/listen streams its acknowledgement and the changes, and is
+// answered when the server shuts down.
+func TestListen(t *testing.T) {
+	srv := newMCPServer(t)
+	_, url := endpoint(t, srv, mcphttp.Options{})
+	br := openListen(t, url)
 	retire(t, srv)
 	m := event(t, br)
 	meta, _ := m["params"].(map[string]any)["_meta"].(map[string]any)
@@ -420,12 +428,7 @@ func TestListen(t *testing.T) {
 // request would otherwise hold its connection past the handler's end.
 func TestHandlerCloseEndsListen(t *testing.T) {
 	h, url := endpoint(t, newMCPServer(t), mcphttp.Options{})
-	listen := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	_, br := stream(t, http.MethodPost, url, map[string]string{mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "subscriptions/listen"}, listen)
-	if m := event(t, br); m["method"] != "notifications/subscriptions/acknowledged" {
-		t.Fatalf("first event: %v", m)
-	}
+	br := openListen(t, url)
 	ended := make(chan error, 1)
 	go func() {
 		_, err := io.ReadAll(br)

@@ -115,12 +115,7 @@ func TestServerGracefulShutdown(t *testing.T) {
 
 	id := open(t, url, nil)
 	_, getStream := stream(t, http.MethodGet, url, map[string]string{mcphttp.HeaderSessionID: id}, "")
-	listen := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	_, listenStream := stream(t, http.MethodPost, url, map[string]string{mcphttp.HeaderProtocolVersion: "2026-07-28", mcphttp.HeaderMethod: "subscriptions/listen"}, listen)
-	if m := event(t, listenStream); m["method"] != "notifications/subscriptions/acknowledged" {
-		t.Fatalf("ack: %v", m)
-	}
+	listenStream := openListen(t, url)
 
 	answered := make(chan response, 1)
 	go func() {
