@@ -384,6 +384,17 @@ func Unquote(v []byte) (string, bool) {
 	return string(s), ok
 }
 
+// UnquoteEqual reports whether v's string, as Unquote reads it ("" when v
+// is not a string), is s, without making the string when v has no escape:
+// a reader that only compares a member with a value it has.
+func UnquoteEqual(v []byte, s string) bool {
+	if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1:len(v)-1]) == s
+	}
+	u, _ := Unquote(v)
+	return u == s
+}
+
 func parseError(err error) *Error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return NewError(CodeParseError, "parse error: unexpected end of input")

@@ -448,3 +448,26 @@ func TestDecodeParams(t *testing.T) {
 		t.Error("no member handed")
 	}
 }
+
+// UnquoteEqual answers what comparing Unquote's string would, for strings
+// with and without escapes and for values that are not strings, and makes
+// no string for one without an escape.
+func TestUnquoteEqual(t *testing.T) {
+	values := []string{`"payments.lookup"`, `"pay\u006dents.lookup"`, `"a\"b"`, `""`, `12`, `null`, `{}`, ``}
+	candidates := []string{"payments.lookup", `a"b`, "", "12", "payments.looku"}
+	for _, v := range values {
+		want, _ := jsonrpc.Unquote([]byte(v))
+		for _, s := range candidates {
+			if got := jsonrpc.UnquoteEqual([]byte(v), s); got != (want == s) {
+				t.Errorf("UnquoteEqual(%s, %q) = %v, Unquote read %q", v, s, got, want)
+			}
+		}
+	}
+	if testenv.RaceEnabled {
+		return // allocations are counted without the race detector
+	}
+	v := []byte(`"payments.lookup"`)
+	if n := testing.AllocsPerRun(100, func() { jsonrpc.UnquoteEqual(v, "payments.lookup") }); n != 0 {
+		t.Errorf("comparing a string without escapes: %v allocations, want 0", n)
+	}
+}

@@ -800,6 +800,13 @@ func (in *Incoming) StringMember(name string) (value string, ok bool) {
 	return in.params.str(name)
 }
 
+// StringMemberIs reports whether StringMember(name) would return want,
+// without making a string of the member when it has no escape: what a
+// transport that checks a header against the body asks.
+func (in *Incoming) StringMemberIs(name, want string) bool {
+	return jsonrpc.UnquoteEqual(in.params.member(name), want)
+}
+
 // MaxCapabilitiesBytes bounds the capabilities an initialize request may
 // declare. A session keeps them for its whole life; real clients declare a
 // few hundred bytes, and a session must not be a way to park megabytes.

@@ -49,7 +49,8 @@ func checkStatelessHeaders(h http.Header, in *mcp.Incoming, bodyVersion string) 
 	if !ok {
 		return mismatch(HeaderName + " header value " + quote(raw) + " is not valid base64")
 	}
-	if body, _ := in.StringMember(field); body != name {
+	if !in.StringMemberIs(field, name) {
+		body, _ := in.StringMember(field)
 		return mismatch(HeaderName + " header value " + quote(name) + " does not match params." + field + " " + quote(body))
 	}
 	return nil
