@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -266,6 +267,9 @@ func TestStatelessRequests(t *testing.T) {
 	r = do(t, http.MethodPost, url, headers("tools/call", "payments.lookup"), call)
 	if r.status != http.StatusOK || !strings.Contains(r.raw, "PMT-771: HELD") {
 		t.Fatalf("tools/call: %d %s", r.status, r.raw)
+	}
+	if n := r.header.Get("Content-Length"); n != strconv.Itoa(len(r.raw)) {
+		t.Errorf("tools/call: Content-Length %q for a body of %d bytes", n, len(r.raw))
 	}
 	// Mcp-Name in the Base64 sentinel form.
 	if r := do(t, http.MethodPost, url, headers("tools/call", "=?base64?cGF5bWVudHMubG9va3Vw?="), call); r.status != http.StatusOK || !strings.Contains(r.raw, "HELD") {

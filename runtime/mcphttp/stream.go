@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -140,6 +141,11 @@ type reply struct {
 	finished bool
 	// status is what WriteAnswer answers with (set by serve).
 	status int
+	// length holds the Content-Length header's value, and lengthText its
+	// digits: the header is set from the reply's own memory, without a
+	// slice and a string of its own.
+	length     [1]string
+	lengthText [20]byte
 }
 
 func newReply(w http.ResponseWriter, acc acceptance, keepAlive time.Duration) *reply {
@@ -264,7 +270,9 @@ func (r *reply) finish(status int, out []byte) {
 		// WriteAnswer) before the response ends.
 		h := r.w.Header()
 		h["Content-Type"] = jsonContentType
-		h["Content-Length"] = []string{strconv.Itoa(len(out))} // Set would canonicalize the name again
+		digits := strconv.AppendInt(r.lengthText[:0], int64(len(out)), 10)
+		r.length[0] = unsafe.String(unsafe.SliceData(digits), len(digits))
+		h["Content-Length"] = r.length[:] // Set would canonicalize the name again
 		r.w.WriteHeader(status)
 		_, _ = r.w.Write(out)
 	default:
