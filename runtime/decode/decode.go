@@ -526,10 +526,11 @@ const sharedText = 16 << 10
 // without escapes lies in the input as it is: when the input is small,
 // such strings of one reading are substrings of one copy of the input,
 // made at the first that is not short (see tinyText), so that a value of
-// many strings costs one allocation instead of one each. A value's strings then keep that copy
-// alive, at most sharedText bytes, as long as any of them lives. Strings
-// with escapes, and every string of a larger input (where one short
-// string should not keep a large copy), are copied on their own.
+// many strings costs one allocation instead of one each. A value's
+// strings then keep that copy alive, at most sharedText bytes, as long as
+// any of them lives. Strings with escapes, and every string of a larger
+// input (where one short string should not keep a large copy), are
+// copied on their own.
 func (r *Reader) text(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -587,27 +588,28 @@ func (r *Reader) inputCopy() []byte {
 func (r *Reader) memberPath(name []byte) string {
 	r = r.outermost()
 	if r.copied == nil && len(r.data) > pathCopy || r.ownString(len(name)+2) {
-		return rootPath(name)
+		return ownPath(name)
 	}
 	off, in := offsetIn(r.data, name)
 	if !in || off < 2 || r.data[off-1] != '"' {
-		return rootPath(name)
+		return ownPath(name)
 	}
 	switch r.data[off-2] {
 	case '{', ',', ' ', '\t', '\n', '\r':
 	default:
-		return rootPath(name)
+		return ownPath(name)
 	}
 	c := r.inputCopy()
 	c[off-2], c[off-1] = '$', '.'
 	return unsafe.String(&c[off-2], len(name)+2)
 }
 
-// rootPath is "$." and name, a string of its own.
-func rootPath(name []byte) string {
-	b := make([]byte, len(name)+2)
-	b[0], b[1] = '$', '.'
-	copy(b[2:], name)
+// ownPath is the path of name, a member of the root, as a string of its
+// own: the root's path and the name as schema.AppendPropertyPath writes
+// them, in one allocation of the path's length.
+func ownPath(name []byte) string {
+	var root *Loc
+	b := schema.AppendPropertyPath(root.appendPath(make([]byte, 0, len(name)+2)), name)
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
