@@ -300,10 +300,10 @@ func EachMember(obj []byte, fn func(name []byte, value json.RawMessage)) {
 // interned (see Intern) when it has no escape: method and member names,
 // the protocol version a request's _meta names.
 func UnquoteInterned(v []byte) (string, bool) {
-	if textdec.Kind(v) != '"' || bytes.IndexByte(v, '\\') >= 0 {
-		return Unquote(v)
+	if b, ok := plain(v); ok {
+		return Intern(b), true
 	}
-	return Intern(v[1 : len(v)-1]), true
+	return Unquote(v)
 }
 
 // Intern returns b as a string: the one string registered for these bytes
@@ -370,26 +370,34 @@ func isVersion(v []byte) bool {
 // the server and its transports, and expects v from a message Decode
 // accepted: a literal without escapes is taken as it is.
 func Unquote(v []byte) (string, bool) {
+	if b, ok := plain(v); ok {
+		return string(b), true
+	}
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
-	}
-	if bytes.IndexByte(v, '\\') < 0 {
-		// No escape: the text between the quotes is the string (a
-		// message was read strictly, so it holds no control character and
-		// no invalid UTF-8).
-		return string(v[1 : len(v)-1]), true
 	}
 	var buf [64]byte
 	s, ok := textdec.AppendUnquote(buf[:0], v)
 	return string(s), ok
 }
 
+// plain returns the bytes between the quotes of v, a JSON string literal
+// without an escape, which are then the string (a message was read
+// strictly, so they hold no control character and no invalid UTF-8); ok
+// is false for a literal with an escape and for anything else.
+func plain(v []byte) (b []byte, ok bool) {
+	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+		return nil, false
+	}
+	return v[1 : len(v)-1], true
+}
+
 // UnquoteEqual reports whether v's string, as Unquote reads it ("" when v
 // is not a string), is s, without making the string when v has no escape:
 // a reader that only compares a member with a value it has.
 func UnquoteEqual(v []byte, s string) bool {
-	if len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1:len(v)-1]) == s
+	if b, ok := plain(v); ok {
+		return string(b) == s
 	}
 	u, _ := Unquote(v)
 	return u == s
