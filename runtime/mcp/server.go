@@ -270,10 +270,7 @@ func (s *Server) Close() error {
 // back through Handle. Close the session when the connection ends.
 func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session {
 	sess := s.newSession(p, send)
-	sess.registered = true
-	s.mu.Lock()
-	s.sessions[sess] = struct{}{}
-	s.mu.Unlock()
+	s.registerLocked(sess) // nobody else has sess yet: its lock need not be held
 	return sess
 }
 
@@ -301,7 +298,10 @@ func (s *Server) newSession(p estate.Principal, send func(msg []byte)) *Session 
 }
 
 // registerLocked makes sess known to the server (see NewRequestSession);
-// sess.mu is held, and sess is not closed.
+// sess.mu is held, and sess is not closed, so that Close, which reads
+// registered under sess.mu, removes what was added. The server's lock is
+// taken inside the session's, never the other way round (the server
+// reads its sessions under its lock and calls them after letting it go).
 func (s *Server) registerLocked(sess *Session) {
 	if sess.registered {
 		return
