@@ -27,9 +27,11 @@
 // heap and the clock, not the row's code: the allocations, which
 // -benchmem counts, say what the row leaves it), asynchronous preemption
 // off, and AVX-512 and RDTSCP off (valgrind runs neither). Rows that
-// allocate gigabytes in 5N iterations need a smaller N. With -gogc 100 the collector runs as it would, and the count
-// includes what a row's allocations cost it (marking, write barriers), on
-// one core, where its share is larger than on two: a change in what a row
+// allocate gigabytes in 5N iterations need a smaller N.
+//
+// With -gogc 100 the collector runs as it would, and the count includes
+// what a row's allocations cost it (marking, write barriers), on one
+// core, where its share is larger than on two: a change in what a row
 // allocates is counted that way. Such a count moves with where the
 // collector's cycles fall (one every few tens of thousands of iterations
 // of a small row): by up to a fifth between two runs of one binary at
@@ -58,7 +60,7 @@ func main() {
 	instructions := flag.Int("instructions", 0, "count instructions under cachegrind, the difference of N and 5N iterations, instead of timing")
 	gogc := flag.String("gogc", "off", "GOGC for the rows -instructions counts: off counts the row's code alone, 100 the collector's work its allocations cause as well")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: benchrun -test BINARY -bench PATTERN [-benchtime D | -instructions N] [-count N] [-- ARGS for the binary]")
+		fmt.Fprintln(os.Stderr, "usage: benchrun -test BINARY -bench PATTERN [-benchtime D | -instructions N [-gogc G]] [-count N] [-- ARGS for the binary]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
