@@ -27,13 +27,13 @@ import (
 // Messages are started in the order they are read (a notification's
 // effect reaches every request read after it), so a pipelined initialize,
 // notifications/initialized, tools/list works. One request in flight is
-// read, started and run by one goroutine; when a client writes ahead,
-// the requests read are run by that goroutine and by a helper per other
-// core (see streamReader). A request other than initialize that runs
-// longer than handOverAfter hands its goroutine's role on to another
-// goroutine, so requests run concurrently: a slow handler holds up
-// neither the requests behind it nor the notifications/cancelled meant
-// for it. Every answer and notification is written whole, followed by
+// read, started and run by one goroutine; when a client writes ahead, a
+// goroutine per core takes its turn at reading a batch of lines and runs
+// the requests it read (see streamReader). A request other than
+// initialize that runs longer than handOverAfter hands the rest of its
+// goroutine's batch on to another goroutine, so requests run
+// concurrently: a slow handler holds up neither the requests behind it
+// nor the notifications/cancelled meant for it. Every answer and notification is written whole, followed by
 // "\n"; answers given while another is being written are written together
 // with the next write (see lineWriter).
 //
@@ -88,7 +88,8 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 		br:      bufio.NewReaderSize(r, 64<<10),
 		done:    make(chan error, 1),
 
-		maxHelpers: runtime.GOMAXPROCS(0) - 1,
+		maxServing: runtime.GOMAXPROCS(0),
+		serving:    1, // the goroutine run below
 	}
 	defer rd.workers.close()
 	rd.workers.run(rd)
@@ -130,22 +131,28 @@ var monoEpoch = time.Now()
 // has a monotonic reading does not read the wall clock.
 func sinceEpoch() time.Duration { return time.Since(monoEpoch) }
 
-// streamReader is the reading of one stream. One goroutine at a time reads
-// (see do); the others are serving requests they read before.
+// streamReader is the reading and running of one stream's requests.
 //
-// Requests are started in reading order (Session.start: the gates that
-// need no work, and a notification's effect, which thus reaches every
-// request read after it) and then queued to run. The reader runs the queue
-// itself whenever no whole line waits to be read, so one request in flight
-// is read, started and run by one goroutine, with nobody woken. When more
-// lines wait behind a request (a client writing ahead), the reader goes on
-// reading and starting them and wakes a helper, one per core beyond the
-// reader's, which runs the queue meanwhile: one wake-up per burst of
-// lines, not per request, which would cost more than a call (a helper that
-// emptied the queue waits helperLinger for more before it stops). A request
-// meets the handshake's gate as the handshake stood when it was started,
-// however late it runs (see inflight.seen); initialize itself runs before
-// anything read after it.
+// The goroutines serving a stream take turns at the reading: one at a
+// time holds it, reads the whole lines buffered (readBatch at most),
+// starts each in reading order (Session.start: the gates that need no
+// work, and a notification's effect, which thus reaches every request
+// read after it), gives the reading up and runs the requests it started,
+// in the order it read them. A request is thus read, started, run and
+// answered by one goroutine, on one core: the memory it is read into and
+// served from is not written on one core and read on another (with one
+// goroutine reading and starting every request and another running half
+// of them, pipelined calls on two cores were slower than on one: see
+// docs/benchmarks.md). One request in flight
+// is read, started and run by one goroutine, with nobody woken. When
+// lines still wait as a goroutine gives the reading up (a client writing
+// ahead), another goroutine takes it up meanwhile: one waiting for it (a
+// goroutine that finds the reading held waits helperLinger for it before
+// it stops) or one woken for it, one per core at most: one wake-up per
+// burst of lines, not per request, which would cost more than a call. A
+// request meets the handshake's gate as the handshake stood when it was
+// started, however late it runs (see inflight.seen); initialize itself
+// runs before anything read after it.
 type streamReader struct {
 	srv  *Server
 	sess *Session
@@ -155,24 +162,22 @@ type streamReader struct {
 	reqBase context.Context
 	out     *lineWriter
 	done    chan error // receives the reading's end: nil at end of input, or the read error
-	// workers are the goroutines that take the reading over, and the
-	// helpers that run the queue.
+	// workers are the goroutines that serve the stream.
 	workers *workers
 	// places holds a token per request in flight, Options.MaxInFlight at
 	// most: a request takes one before it starts and gives it back once
 	// its answer is written.
 	places chan struct{}
-	// maxHelpers is how many goroutines besides the reader run queued
-	// requests at once: one per core beyond the reader's.
-	maxHelpers int
+	// maxServing is how many goroutines serve the stream at once, besides
+	// those whose request ran long (see lane): one per core.
+	maxServing int
 
-	// Only the goroutine reading touches these.
+	// reading is held by the goroutine that reads; only it touches br
+	// and readErr. It is given up after each batch of lines, and kept
+	// for good once the reading ended.
+	reading atomic.Bool
 	br      *bufio.Reader
 	readErr error // what the last read returned: the reading ends with it
-	// stash are spares (see spares) for the reading alone: the requests
-	// it served itself, and the spares it took in one batch, so that it
-	// takes the lock for spares once a batch rather than once a line.
-	stash []queued
 
 	// Once stopped is set (under mu), no line is served, so inflight
 	// counts every line that can still be answered.
@@ -181,16 +186,27 @@ type streamReader struct {
 	inflight sync.WaitGroup
 
 	qmu     sync.Mutex
-	queue   []queued     // started and waiting to run, in reading order, from head
-	head    int          // queue[head] runs next
-	queued  atomic.Int32 // len(queue)-head, read without qmu by a lingering helper
-	helpers int          // goroutines running the queue besides the reader
+	serving int // goroutines serving the stream, at most maxServing
+	// queue holds the requests a goroutine had still to run when its
+	// request ran long (see lane.fire), in reading order, from head; the
+	// goroutine started in its place runs them first.
+	queue  []queued
+	head   int
+	queued atomic.Int32 // len(queue)-head, read without qmu by a lingering goroutine
 	// spares are requests served start to end and the lines they were
-	// read into: nothing refers to them any more (a handler does not keep
-	// its Call, see Handler), so the next requests reuse them, and the
-	// memory a request takes (a kilobyte, most of it the Call) stays warm.
+	// read into, which a goroutine left as it stopped (each keeps its own
+	// while it serves, see lane.stash): nothing refers to them any more (a
+	// handler does not keep its Call, see Handler), so the next requests
+	// reuse them, and the memory a request takes (a kilobyte, most of it
+	// the Call) stays warm.
 	spares []queued
 }
+
+// readBatch is how many lines a goroutine reads before it gives the
+// reading up and runs the requests it read: small enough that a burst of
+// lines is spread over the cores, large enough that the reading changes
+// hands once for many requests.
+const readBatch = 16
 
 // queued is a started request and the line it was read into (its Call's
 // Raw aliases the line, so the line is not reused before the request ends).
@@ -203,40 +219,111 @@ type queued struct {
 // not served, and the reading ends with nil.
 var errStopped = errors.New("stopped")
 
-// do reads, starts and runs requests until the stream ends, or until a
-// request it runs runs long enough for another goroutine to take over the
-// reading.
+// do serves the stream on one goroutine: it runs the requests it read,
+// then those handed on to it, then takes the reading up when nobody holds
+// it. It returns when the reading is held by another goroutine for
+// helperLinger with nothing else to run, when the reading ends (the
+// goroutine that read last reports the end), or when a request it runs
+// runs long enough for another goroutine to take its place.
 func (rd *streamReader) do() {
-	l := newLane(rd, rd)
+	l := newLane(rd)
+	defer rd.leave(l)
 	for {
-		// A line waiting is read first, so that a helper has requests to
-		// run, unless every place is taken: the request it may be would
-		// wait for one, and the reader has requests of its own to run
-		// meanwhile (waiting, it would be woken for every answer written).
-		if rd.lineWaiting() && len(rd.places) < cap(rd.places) {
-			rd.readOne()
-			continue
-		}
-		if q, ok := rd.popShare(); ok {
+		if q, ok := l.take(); ok {
 			if !rd.runOn(l, q) {
-				return // another goroutine reads now
+				return
 			}
 			continue
 		}
-		if rd.readErr != nil {
-			err := rd.readErr
-			if errors.Is(err, io.EOF) || err == errStopped {
-				err = nil
+		if q, ok := rd.popQueued(); ok {
+			l.begin(q.f)
+			if !rd.runOn(l, q) {
+				return
 			}
-			rd.done <- err
+			continue
+		}
+		if rd.reading.CompareAndSwap(false, true) {
+			if rd.readLines(l) {
+				continue
+			}
+			// The reading ended: nothing is read any more, and this
+			// goroutine reports it once it ran what it read.
+			for {
+				q, ok := l.take()
+				if !ok {
+					break
+				}
+				if !rd.runOn(l, q) {
+					rd.reportEnd()
+					return
+				}
+			}
+			rd.reportEnd()
 			return
 		}
-		rd.readOne() // blocks until a line comes
+		if rd.lingered() {
+			continue
+		}
+		rd.qmu.Lock()
+		if rd.head < len(rd.queue) || !rd.reading.Load() { // since: run it, or read
+			rd.qmu.Unlock()
+			continue
+		}
+		rd.serving--
+		rd.qmu.Unlock()
+		return
 	}
 }
 
+// readLines reads a batch of lines into l, the goroutine holding the
+// reading: the first line whenever it comes, then those buffered while
+// places are free, readBatch at most. It gives the reading up and reports
+// true, waking a goroutine to read on when lines still wait; or it keeps
+// the reading and reports false when the reading ended.
+func (rd *streamReader) readLines(l *lane) bool {
+	rd.readOne(l)
+	for n := 1; n < readBatch && rd.readErr == nil && rd.lineWaiting() && len(rd.places) < cap(rd.places); n++ {
+		rd.readOne(l)
+	}
+	if rd.readErr != nil {
+		return false
+	}
+	more := rd.lineWaiting()
+	rd.reading.Store(false) // br is another goroutine's from here
+	if more {
+		rd.qmu.Lock()
+		wake := rd.serving < rd.maxServing
+		if wake {
+			rd.serving++
+		}
+		rd.qmu.Unlock()
+		if wake {
+			rd.workers.run(rd)
+		}
+	}
+	return true
+}
+
+// reportEnd reports the reading's end to ServeStream, as the goroutine
+// that read last: nil at end of input, else the read error.
+func (rd *streamReader) reportEnd() {
+	err := rd.readErr
+	if errors.Is(err, io.EOF) || err == errStopped {
+		err = nil
+	}
+	rd.done <- err
+}
+
+// leave gives what l kept back to the stream, as its goroutine stops.
+func (rd *streamReader) leave(l *lane) {
+	for _, q := range l.stash {
+		rd.putSpare(q)
+	}
+	l.stash = nil
+}
+
 // lineWaiting reports whether a whole line is buffered: reading it does
-// not block.
+// not block. Only the goroutine holding the reading calls it.
 func (rd *streamReader) lineWaiting() bool {
 	n := rd.br.Buffered()
 	if n == 0 || rd.readErr != nil {
@@ -247,13 +334,13 @@ func (rd *streamReader) lineWaiting() bool {
 }
 
 // readOne reads the next line and serves it: answers it now, or starts it
-// and queues it.
-func (rd *streamReader) readOne() {
-	spare := rd.takeSpare()
+// and adds it to l's batch.
+func (rd *streamReader) readOne(l *lane) {
+	spare := l.takeSpare()
 	var item line
 	item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes, spare.line)
 	if !item.tooLong && len(bytes.TrimSpace(item.data)) == 0 {
-		rd.keepSpare(queued{f: spare.f, line: item.data})
+		l.keepSpare(queued{f: spare.f, line: item.data})
 		return
 	}
 	rd.mu.Lock()
@@ -266,18 +353,18 @@ func (rd *streamReader) readOne() {
 		rd.readErr = errStopped
 		return
 	}
-	if !rd.serve(item, spare.f) && spare.f != nil {
+	if !rd.serve(l, item, spare.f) && spare.f != nil {
 		// The request memory was not needed (a notification, a response,
 		// an answer given at once); the line may be, by what was read
 		// from it (a response's result, a batch), so it is not kept.
-		rd.keepSpare(queued{f: spare.f})
+		l.keepSpare(queued{f: spare.f})
 	}
 }
 
-// serve answers one line, counted in inflight, or starts it and queues
-// it; it reports whether it started a request, in spare when that was not
-// nil.
-func (rd *streamReader) serve(item line, spare *inflight) (started bool) {
+// serve answers one line, counted in inflight, or starts it and adds it
+// to l's batch; it reports whether it started a request, in spare when
+// that was not nil.
+func (rd *streamReader) serve(l *lane, item line, spare *inflight) (started bool) {
 	s, sess := rd.srv, rd.sess
 	if item.tooLong {
 		rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -322,40 +409,17 @@ func (rd *streamReader) serve(item line, spare *inflight) (started bool) {
 		f.do()
 		return true
 	}
-	rd.push(queued{f: f, line: item.data})
+	l.add(queued{f: f, line: item.data})
 	return true
 }
 
-// push queues a started request, and wakes a helper to run the queue
-// when more lines wait to be read behind it.
-func (rd *streamReader) push(q queued) {
-	rd.qmu.Lock()
-	rd.queue = append(rd.queue, q)
-	rd.queued.Add(1)
-	wake := rd.helpers < rd.maxHelpers && rd.lineWaiting()
-	if wake {
-		rd.helpers++
-	}
-	rd.qmu.Unlock()
-	if wake {
-		rd.workers.run((*queueRunner)(rd))
-	}
-}
-
-// popShare takes a request for the reader to run, when no line waits to
-// be read: the next one, unless a helper runs the queue and has no more
-// than one left, which the reader leaves to it to read on meanwhile (a
-// client writing ahead has more to read by then).
-func (rd *streamReader) popShare() (queued, bool) {
-	rd.qmu.Lock()
-	defer rd.qmu.Unlock()
-	if rd.helpers > 0 && len(rd.queue)-rd.head < 2 {
+// popQueued takes the next request handed on (see lane.fire).
+func (rd *streamReader) popQueued() (queued, bool) {
+	if rd.queued.Load() == 0 {
 		return queued{}, false
 	}
-	return rd.popLocked()
-}
-
-func (rd *streamReader) popLocked() (queued, bool) {
+	rd.qmu.Lock()
+	defer rd.qmu.Unlock()
 	if rd.head == len(rd.queue) {
 		return queued{}, false
 	}
@@ -369,66 +433,38 @@ func (rd *streamReader) popLocked() (queued, bool) {
 	return q, true
 }
 
-// runOn runs a queued request on the goroutine that watches it with l. It
-// reports whether the goroutine is still free for more (false once the
-// request ran long enough for l to hand the goroutine's role over).
+// handOn queues the requests a goroutine whose request ran long had still
+// to run, ahead of any queued (they were read before), and starts a
+// goroutine in its place, which runs them first.
+func (rd *streamReader) handOn(rest []queued) {
+	if len(rest) > 0 {
+		rd.qmu.Lock()
+		rd.queue = append(rest, rd.queue[rd.head:]...)
+		rd.head = 0
+		rd.queued.Store(int32(len(rd.queue)))
+		rd.qmu.Unlock()
+	}
+	rd.workers.run(rd)
+}
+
+// runOn runs a request begun on l (see lane.take and lane.begin) on the
+// goroutine that watches it with l. It reports whether the goroutine is
+// still free for more (false once the request ran long enough for l to
+// hand the goroutine's place over).
 func (rd *streamReader) runOn(l *lane, q queued) bool {
-	l.begin(q.f)
 	q.f.do()
 	if !l.end() {
 		return false
 	}
 	// Served start to end here, with nothing watching it: nothing refers
 	// to the request or its line any more.
-	if l.reading {
-		rd.keepSpare(q)
-	} else {
-		rd.putSpare(q)
-	}
+	l.keepSpare(q)
 	return true
 }
 
-// ensureHelperLocked makes sure a goroutine other than the reader runs
-// the queue when it is not empty, whatever maxHelpers says: the reader is
-// about to wait for a place.
-func (rd *streamReader) ensureHelperLocked() {
-	if rd.head < len(rd.queue) && rd.helpers == 0 {
-		rd.helpers++
-		rd.workers.run((*queueRunner)(rd))
-	}
-}
-
-// takeSpare returns a request and a line to reuse; both may be nil. Only
-// the goroutine reading calls it: it takes from its stash, which it fills
-// with every spare the helpers left, under one lock, when it is empty.
-func (rd *streamReader) takeSpare() queued {
-	if len(rd.stash) == 0 {
-		rd.qmu.Lock()
-		rd.stash = append(rd.stash, rd.spares...)
-		clear(rd.spares)
-		rd.spares = rd.spares[:0]
-		rd.qmu.Unlock()
-	}
-	n := len(rd.stash)
-	if n == 0 {
-		return queued{}
-	}
-	q := rd.stash[n-1]
-	rd.stash[n-1] = queued{}
-	rd.stash = rd.stash[:n-1]
-	return q
-}
-
-// keepSpare is putSpare for the goroutine reading, into its stash.
-func (rd *streamReader) keepSpare(q queued) {
-	if len(rd.stash) < cap(rd.places) {
-		rd.stash = append(rd.stash, trimSpare(q))
-	}
-}
-
 // putSpare keeps a request and its line for reuse, unless as many are
-// kept as there can be requests in flight (in the stash and here, each),
-// or the line is too large to be worth keeping.
+// kept as there can be requests in flight, or the line is too large to be
+// worth keeping.
 func (rd *streamReader) putSpare(q queued) {
 	q = trimSpare(q)
 	rd.qmu.Lock()
@@ -449,47 +485,18 @@ func trimSpare(q queued) queued {
 	return q
 }
 
-// queueRunner is a helper: it runs the queue until it is empty.
-type queueRunner streamReader
-
-func (h *queueRunner) do() {
-	rd := (*streamReader)(h)
-	l := newLane(rd, h)
-	for {
-		rd.qmu.Lock()
-		q, ok := rd.popLocked()
-		if !ok {
-			rd.qmu.Unlock()
-			if rd.lingered() {
-				continue
-			}
-			rd.qmu.Lock()
-			if rd.head < len(rd.queue) { // pushed since: no wake-up was asked for it
-				rd.qmu.Unlock()
-				continue
-			}
-			rd.helpers--
-			rd.qmu.Unlock()
-			return
-		}
-		rd.qmu.Unlock()
-		if !rd.runOn(l, q) {
-			return // another helper runs the queue now
-		}
-	}
-}
-
-// helperLinger is how long a helper that emptied the queue waits for more
-// before it stops: a client writing ahead sends its next burst soon, and
-// waking a stopped helper costs more than a call.
+// helperLinger is how long a goroutine that finds the reading held, with
+// nothing else to run, waits for the reading to be given up before it
+// stops: the goroutine reading gives it up after a batch of a client
+// writing ahead, and waking a stopped goroutine costs more than a call.
 const helperLinger = 20 * time.Microsecond
 
-// lingered waits up to helperLinger for a request to be queued, and
-// reports whether one was.
+// lingered waits up to helperLinger for a request to be handed on or the
+// reading to be given up, and reports whether one was.
 func (rd *streamReader) lingered() bool {
 	start := time.Now()
 	for time.Since(start) < helperLinger {
-		if rd.queued.Load() > 0 {
+		if rd.queued.Load() > 0 || !rd.reading.Load() {
 			return true
 		}
 		runtime.Gosched()
@@ -504,17 +511,16 @@ func (rd *streamReader) deliver(r reply) {
 }
 
 // takePlace waits for a place for one more request in flight (see
-// ServeStream); it is false when the stream ends first. Before it waits,
-// it makes sure the queue is being run: its requests hold places.
+// ServeStream); it is false when the stream ends first. The places are
+// given back by the goroutines running the requests that hold them, and
+// by the one that runs the requests handed on (see handOn), so the
+// goroutine reading waits only for them.
 func (rd *streamReader) takePlace() bool {
 	select {
 	case rd.places <- struct{}{}:
 		return true
 	default:
 	}
-	rd.qmu.Lock()
-	rd.ensureHelperLocked()
-	rd.qmu.Unlock()
 	select {
 	case rd.places <- struct{}{}:
 		return true
@@ -537,11 +543,12 @@ func (p *placedSink) deliver(r reply) {
 // errShuttingDown answers a request read while the server stops.
 var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is shutting down")
 
-// lane is a goroutine's watch over the request it runs. When the request
-// runs for handOverAfter, the lane's timer has another goroutine take
-// over the goroutine's role (next: the reading, or running the queue) and
-// then watches the request, so that it is answered early if its context
-// ends while its handler runs (see inflight.watch).
+// lane is a goroutine's batch of requests to run, and its watch over the
+// request it runs. When the request runs for handOverAfter, the lane's
+// timer hands the rest of the batch on, starts another goroutine in the
+// goroutine's place (see streamReader.handOn) and then watches the
+// request, so that it is answered early if its context ends while its
+// handler runs (see inflight.watch).
 //
 // The timer is not reset for every request: resetting and stopping a
 // timer took 400 ns a request in the profile of pipelined calls on one
@@ -554,39 +561,77 @@ var errShuttingDown = jsonrpc.NewError(jsonrpc.CodeInternalError, "the server is
 // handOverAfter, as before, and a lane serving requests back to back
 // costs one timer a handOverAfter rather than one a request.
 type lane struct {
-	rd      *streamReader
-	next    job  // what another goroutine takes over
-	reading bool // next is the reading: the goroutine reads while it has its role
-	timer   *time.Timer
+	rd    *streamReader
+	timer *time.Timer
+	// stash are spares (see streamReader.spares) of the goroutine's own:
+	// the requests it served, which the lines it reads next reuse, so that
+	// a request's memory stays on its core, and the spares it took from
+	// the stream's in one go when it had none.
+	stash []queued
 
 	mu         sync.Mutex
+	batch      []queued      // requests the goroutine read and has to run, from next
+	next       int           // batch[next] runs next
 	serving    *inflight     // nil between requests
 	began      time.Duration // when serving began (sinceEpoch)
 	armed      bool          // the timer will fire
-	handedOver bool          // the goroutine's role went to another goroutine
+	handedOver bool          // the goroutine's place went to another goroutine
 }
 
-func newLane(rd *streamReader, next job) *lane {
-	_, reading := next.(*streamReader)
-	l := &lane{rd: rd, next: next, reading: reading}
+func newLane(rd *streamReader) *lane {
+	l := &lane{rd: rd}
 	l.timer = time.AfterFunc(time.Hour, l.fire)
 	l.timer.Stop()
 	return l
 }
 
-func (l *lane) begin(f *inflight) {
-	began := sinceEpoch()
+// add adds a request read to the batch.
+func (l *lane) add(q queued) {
 	l.mu.Lock()
-	l.serving, l.began = f, began
-	arm := !l.armed
-	l.armed = true
+	l.batch = append(l.batch, q)
+	l.mu.Unlock()
+}
+
+// take begins the batch's next request; ok is false when the batch is
+// run.
+func (l *lane) take() (q queued, ok bool) {
+	l.mu.Lock()
+	if l.next == len(l.batch) { // every entry was cleared as it was taken
+		l.batch, l.next = l.batch[:0], 0
+		l.mu.Unlock()
+		return queued{}, false
+	}
+	q = l.batch[l.next]
+	l.batch[l.next] = queued{}
+	l.next++
+	arm := l.beginLocked(q.f)
+	l.mu.Unlock()
+	if arm {
+		l.timer.Reset(handOverAfter)
+	}
+	return q, true
+}
+
+// begin begins f, a request handed on.
+func (l *lane) begin(f *inflight) {
+	l.mu.Lock()
+	arm := l.beginLocked(f)
 	l.mu.Unlock()
 	if arm {
 		l.timer.Reset(handOverAfter)
 	}
 }
 
-// end reports whether the goroutine still has its role.
+// beginLocked notes f as the request served, and reports whether the
+// timer is to be armed for it; l.mu is held.
+func (l *lane) beginLocked(f *inflight) (arm bool) {
+	l.serving, l.began = f, sinceEpoch()
+	arm = !l.armed
+	l.armed = true
+	return arm
+}
+
+// end reports whether the goroutine still has its place.
 func (l *lane) end() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -611,9 +656,43 @@ func (l *lane) fire() {
 		return
 	}
 	l.handedOver, l.armed = true, false
+	rest := l.batch[l.next:] // the goroutine no longer runs its batch
+	l.batch, l.next = nil, 0
 	l.mu.Unlock()
-	l.rd.workers.run(l.next)
+	l.rd.handOn(rest)
 	f.watch()
+}
+
+// takeSpare returns a request and a line to reuse; both may be nil. It
+// takes from the lane's stash, which it fills with the stream's spares,
+// under one lock, when it is empty.
+func (l *lane) takeSpare() queued {
+	if len(l.stash) == 0 {
+		rd := l.rd
+		rd.qmu.Lock()
+		l.stash = append(l.stash, rd.spares...)
+		clear(rd.spares)
+		rd.spares = rd.spares[:0]
+		rd.qmu.Unlock()
+	}
+	n := len(l.stash)
+	if n == 0 {
+		return queued{}
+	}
+	q := l.stash[n-1]
+	l.stash[n-1] = queued{}
+	l.stash = l.stash[:n-1]
+	return q
+}
+
+// keepSpare keeps q for the lines the goroutine reads next: in its stash,
+// as many as it reads at once, then in the stream's spares.
+func (l *lane) keepSpare(q queued) {
+	if len(l.stash) < readBatch {
+		l.stash = append(l.stash, trimSpare(q))
+		return
+	}
+	l.rd.putSpare(q)
 }
 
 // line is one framed message, or the mark of one that was too long.

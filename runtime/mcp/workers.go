@@ -1,9 +1,8 @@
 package mcp
 
 // workers runs functions on goroutines that are reused for as long as the
-// stream they serve is open: the goroutines that take over a stream's
-// reading, each of which serves requests itself, and the helpers that run
-// its queue of requests (see streamReader). A
+// stream they serve is open: the goroutines that take turns at a stream's
+// reading and run the requests they read (see streamReader). A
 // request served on a fresh goroutine grows its stack anew (runtime.copystack
 // was a tenth of a tools/call's profile); a reused one has grown it already.
 type workers struct {
