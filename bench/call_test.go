@@ -154,42 +154,69 @@ func BenchmarkCallPipelined(b *testing.B) {
 	spec := bankSpec(b, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
 	line := callRequest(1, spec.Name, lookupV2Valid)
-	run := func(b *testing.B, c *pipeConn) {
-		resp, err := c.roundTrip(line)
-		if err != nil {
-			b.Fatal(err)
+	// run has each of conns make its share of b.N calls, its writer and
+	// the server's sessions going at once.
+	run := func(b *testing.B, conns ...*pipeConn) {
+		for _, c := range conns {
+			resp, err := c.roundTrip(line)
+			if err != nil {
+				b.Fatal(err)
+			}
+			mustContain(b, "tools/call", resp, lookupText("PMT-771"))
 		}
-		mustContain(b, "tools/call", resp, lookupText("PMT-771"))
 		// Every request has an id of its own (a server may refuse an id
 		// that is still in flight), written ahead of time.
-		chunks := make([][]byte, 0, b.N/pipelineBatch+1)
-		for n := 0; n < b.N; n += pipelineBatch {
-			var chunk []byte
-			for id := n; id < min(n+pipelineBatch, b.N); id++ {
-				chunk = append(chunk, callRequest(id+2, spec.Name, lookupV2Valid)...)
+		shares := make([][][]byte, len(conns))
+		calls := make([]int, len(conns))
+		for k := range conns {
+			calls[k] = b.N / len(conns)
+			if k < b.N%len(conns) {
+				calls[k]++
 			}
-			chunks = append(chunks, chunk)
+			for n := 0; n < calls[k]; n += pipelineBatch {
+				var chunk []byte
+				for id := n; id < min(n+pipelineBatch, calls[k]); id++ {
+					chunk = append(chunk, callRequest(id+2, spec.Name, lookupV2Valid)...)
+				}
+				shares[k] = append(shares[k], chunk)
+			}
 		}
 		b.ReportAllocs()
-		answered := c.out.await(b.N)
-		b.ResetTimer()
-		sent := make(chan error, 1)
-		go func() {
-			for _, chunk := range chunks {
-				if err := c.sendLine(chunk); err != nil {
-					sent <- err
-					return
-				}
+		answered := make([]<-chan struct{}, len(conns))
+		for k, c := range conns {
+			if calls[k] == 0 { // b.N is 1 at first: a connection may have none
+				done := make(chan struct{})
+				close(done)
+				answered[k] = done
+				continue
 			}
-			sent <- nil
-		}()
-		select {
-		case <-answered:
-		case <-time.After(time.Minute):
-			b.Fatal("not every call answered within a minute")
+			answered[k] = c.out.await(calls[k])
 		}
-		if err := <-sent; err != nil {
-			b.Fatal(err)
+		b.ResetTimer()
+		sent := make(chan error, len(conns))
+		for k, c := range conns {
+			go func() {
+				for _, chunk := range shares[k] {
+					if err := c.sendLine(chunk); err != nil {
+						sent <- err
+						return
+					}
+				}
+				sent <- nil
+			}()
+		}
+		deadline := time.After(time.Minute)
+		for _, a := range answered {
+			select {
+			case <-a:
+			case <-deadline:
+				b.Fatal("not every call answered within a minute")
+			}
+		}
+		for range conns {
+			if err := <-sent; err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	b.Run("impl=mcpgen", func(b *testing.B) {
@@ -205,6 +232,16 @@ func BenchmarkCallPipelined(b *testing.B) {
 		srv := newBankServer(b)
 		b.Cleanup(func() { srv.Close() })
 		run(b, dialed(b, serveMcpgen(srv, investigator)))
+	})
+	b.Run("impl=mcpgen-two-sessions", func(b *testing.B) {
+		// The calls shared by two sessions of one server, each with its
+		// own client: what both cores give when the calls of one session
+		// share nothing with the other's (the server's registry and the
+		// process's memory they still share), against which the first
+		// row shows what one session's sharing costs.
+		srv := newBankServer(b)
+		b.Cleanup(func() { srv.Close() })
+		run(b, dialed(b, serveMcpgen(srv, investigator)), dialed(b, serveMcpgen(srv, investigator)))
 	})
 	b.Run("impl=go-sdk", func(b *testing.B) {
 		run(b, dialed(b, serveSDK(newSDKServer(b, tools))))

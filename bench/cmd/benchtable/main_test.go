@@ -75,6 +75,28 @@ func TestCallLogRowsSayWhatWasDropped(t *testing.T) {
 	}
 }
 
+// TestPipelinedRowReadsTwoSessions: the pipelined row holds one session's
+// rate against the one-core rate and, when measured, two sessions' rate
+// as well: the ceiling the machine gives both cores.
+func TestPipelinedRowReadsTwoSessions(t *testing.T) {
+	samples := map[string]map[string][]float64{
+		"CallPipelined/impl=mcpgen":          {"sec/op": {2e-6, 2e-6, 2e-6}},
+		"CallPipelined/impl=mcpgen-one-core": {"sec/op": {3e-6, 3e-6, 3e-6}},
+		"CallPipelined/impl=mcp-go":          {"sec/op": {30e-6, 30e-6, 30e-6}},
+	}
+	var out strings.Builder
+	(&results{samples: samples}).pipelinedRow(&table{w: &out})
+	if row := out.String(); !strings.Contains(row, "(1.50× its one-core rate)") || strings.Contains(row, "two sessions") {
+		t.Errorf("without two sessions the row is\n%s", row)
+	}
+	samples["CallPipelined/impl=mcpgen-two-sessions"] = map[string][]float64{"sec/op": {1.5e-6, 1.5e-6, 1.5e-6}}
+	out.Reset()
+	(&results{samples: samples}).pipelinedRow(&table{w: &out})
+	if row := out.String(); !strings.Contains(row, "(1.50× its one-core rate; two sessions 2.00×)") || !strings.Contains(row, "two sessions 1.50 µs") {
+		t.Errorf("with two sessions the row is\n%s", row)
+	}
+}
+
 // TestStallLine: the machine's stalls are the median share of the runs
 // and the longest of all of them, alone and with every core busy.
 func TestStallLine(t *testing.T) {
