@@ -33,9 +33,10 @@ import (
 // initialize that runs longer than handOverAfter hands the rest of its
 // goroutine's batch on to another goroutine, so requests run
 // concurrently: a slow handler holds up neither the requests behind it
-// nor the notifications/cancelled meant for it. Every answer and notification is written whole, followed by
-// "\n"; answers given while another is being written are written together
-// with the next write (see lineWriter).
+// nor the notifications/cancelled meant for it. Every answer and
+// notification is written whole, followed by "\n"; answers given while
+// another is being written are written together with the next write (see
+// lineWriter).
 //
 // A session has at most Options.MaxInFlight requests in flight: a request
 // read at the bound waits, and the reading with it, until an answer has
@@ -143,16 +144,15 @@ func sinceEpoch() time.Duration { return time.Since(monoEpoch) }
 // served from is not written on one core and read on another (with one
 // goroutine reading and starting every request and another running half
 // of them, pipelined calls on two cores were slower than on one: see
-// docs/benchmarks.md). One request in flight
-// is read, started and run by one goroutine, with nobody woken. When
-// lines still wait as a goroutine gives the reading up (a client writing
-// ahead), another goroutine takes it up meanwhile: one waiting for it (a
-// goroutine that finds the reading held waits helperLinger for it before
-// it stops) or one woken for it, one per core at most: one wake-up per
-// burst of lines, not per request, which would cost more than a call. A
-// request meets the handshake's gate as the handshake stood when it was
-// started, however late it runs (see inflight.seen); initialize itself
-// runs before anything read after it.
+// docs/benchmarks.md). One request in flight is read, started and run by
+// one goroutine, with nobody woken. When lines still wait as a goroutine
+// gives the reading up (a client writing ahead), another goroutine takes
+// it up meanwhile: one waiting for it (a goroutine that finds the reading
+// held waits helperLinger for it before it stops) or one woken for it,
+// one per core at most: one wake-up per burst of lines, not per request,
+// which would cost more than a call. A request meets the handshake's gate
+// as the handshake stood when it was started, however late it runs (see
+// inflight.seen); initialize itself runs before anything read after it.
 type streamReader struct {
 	srv  *Server
 	sess *Session
