@@ -68,7 +68,7 @@ import (
 //   - server/discover lists every revision the server speaks, newest first:
 //     a dual-era client may still choose a handshake revision through
 //     initialize. Served by a transport that serves the stateless era only
-//     (WithStatelessOnly), it lists that era's revisions. The -32022 error lists only the revisions a request may
+//     (Session.ServeStatelessOnly), it lists that era's revisions. The -32022 error lists only the revisions a request may
 //     name in its _meta (the stateless ones), since those are the only ones
 //     a retry of that request can use; it is a subset of discover's list.
 //   - server/discover's result is "cacheScope": "public": it is the same

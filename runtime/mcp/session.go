@@ -43,6 +43,9 @@ type Session struct {
 	// NewSession's is from the start and NewRequestSession's once it
 	// opens a subscription; set under mu, never once closed.
 	registered bool
+	// statelessOnly says the session's transport serves the stateless era
+	// only (see ServeStatelessOnly); set before any request is served.
+	statelessOnly bool
 
 	// flights are the requests in flight.
 	flights flights
@@ -849,20 +852,16 @@ func (s *Session) initialize(r *request) (any, *jsonrpc.Error) {
 	return res, nil
 }
 
-// WithStatelessOnly returns a context under which a request is served by a
-// transport that serves the stateless era only (mcphttp's stateless mode):
-// server/discover then lists only that era's revisions, since a client
-// that picked a handshake revision from the list would be refused.
-func WithStatelessOnly(ctx context.Context) context.Context {
-	return context.WithValue(ctx, statelessOnlyKey{}, true)
-}
-
-type statelessOnlyKey struct{}
+// ServeStatelessOnly marks s as a session of a transport that serves the
+// stateless era only (mcphttp's stateless mode): server/discover on it
+// then lists only that era's revisions, since a client that picked a
+// handshake revision from the list would be refused. The transport calls
+// it before s serves a request.
+func (s *Session) ServeStatelessOnly() { s.statelessOnly = true }
 
 func (s *Server) discover(r *request) (any, *jsonrpc.Error) {
-	statelessOnly, _ := r.ctx.Value(statelessOnlyKey{}).(bool)
 	res := &discoverResult{
-		SupportedVersions: supportedVersions(statelessOnly),
+		SupportedVersions: supportedVersions(r.session.statelessOnly),
 		Capabilities:      capabilitiesFor(r.rev),
 		Instructions:      s.instructions,
 	}

@@ -821,17 +821,16 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, p estate
 	}
 	rep := newReply(w, acc, h.opts.KeepAlive)
 	sess := h.srv.NewRequestSession(p, rep.push)
+	if h.opts.Stateless {
+		sess.ServeStatelessOnly() // what server/discover lists
+	}
 	listen := msg.Method == methodListen
 	if listen && !h.track(sess) {
 		sess.Close()
 		unavailable(w, msg.ID, errClosed)
 		return
 	}
-	ctx := r.Context()
-	if h.opts.Stateless && msg.Method == methodDiscover {
-		ctx = mcp.WithStatelessOnly(ctx) // what server/discover lists
-	}
-	rep.serve(ctx, sess, in, status)
+	rep.serve(r.Context(), sess, in, status)
 	if listen {
 		h.untrack(sess)
 	}
@@ -1168,7 +1167,6 @@ func (s *statusRecorder) status() int {
 const (
 	methodInitialize = protocol.MethodInitialize
 	methodListen     = protocol.MethodListen
-	methodDiscover   = protocol.MethodDiscover
 )
 
 // drainKey holds, in the context of every request a Server serves, the
