@@ -269,7 +269,7 @@ func (s *Server) Close() error {
 // then no request to the client can be made. The client's responses come
 // back through Handle. Close the session when the connection ends.
 func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session {
-	sess := s.newSession(p, send)
+	sess := s.NewRequestSession(p, send)
 	s.registerLocked(sess) // nobody else has sess yet: its lock need not be held
 	return sess
 }
@@ -283,10 +283,6 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 // The request of a stateless call, most of them, thus takes no
 // server-wide lock.
 func (s *Server) NewRequestSession(p estate.Principal, send func(msg []byte)) *Session {
-	return s.newSession(p, send)
-}
-
-func (s *Server) newSession(p estate.Principal, send func(msg []byte)) *Session {
 	sess := &Session{
 		srv:       s,
 		principal: p,
