@@ -228,38 +228,33 @@ var errStopped = errors.New("stopped")
 func (rd *streamReader) do() {
 	l := newLane(rd)
 	defer rd.leave(l)
+	// ended says this goroutine read the end of the reading: nothing is
+	// read any more, and it reports the end once it ran what it read.
+	ended := false
+	defer func() {
+		if ended {
+			rd.reportEnd()
+		}
+	}()
 	for {
-		if q, ok := l.take(); ok {
+		q, ok := l.take()
+		if !ok && !ended {
+			if q, ok = rd.popQueued(); ok {
+				l.begin(q.f)
+			}
+		}
+		if ok {
 			if !rd.runOn(l, q) {
 				return
 			}
 			continue
 		}
-		if q, ok := rd.popQueued(); ok {
-			l.begin(q.f)
-			if !rd.runOn(l, q) {
-				return
-			}
-			continue
+		if ended {
+			return
 		}
 		if rd.reading.CompareAndSwap(false, true) {
-			if rd.readLines(l) {
-				continue
-			}
-			// The reading ended: nothing is read any more, and this
-			// goroutine reports it once it ran what it read.
-			for {
-				q, ok := l.take()
-				if !ok {
-					break
-				}
-				if !rd.runOn(l, q) {
-					rd.reportEnd()
-					return
-				}
-			}
-			rd.reportEnd()
-			return
+			ended = !rd.readLines(l)
+			continue
 		}
 		if rd.lingered() {
 			continue
