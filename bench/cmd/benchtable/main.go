@@ -195,6 +195,7 @@ func (r *results) print(w io.Writer) {
 	r.decodeRows(t)
 	r.callRow(t)
 	r.pipelinedRow(t)
+	r.pipelinedServerRow(t)
 	r.processRow(t)
 	r.callLogRows(t)
 	r.httpRows(t)
@@ -338,6 +339,36 @@ func (r *results) pipelinedRow(t *table) {
 		ratios+")",
 		"≥ 3× the best anchor; ≥ 1.6× mcpgen's one-core rate",
 		yes(bs.ok() && q.center >= 3)+" "+yes(one.ok() && cores.center >= 1.6))
+}
+
+// pipelinedServerRow is the pipelined row's server alone (the requests
+// read from memory), one session on both cores, on one core, and two
+// sessions, taking turns within each process (BenchmarkPipelinedServer):
+// the row above's second goal measured without the client and the
+// machine's moves from one process to the next. It shows the figures and
+// leaves the verdict to the row above.
+func (r *results) pipelinedServerRow(t *table) {
+	const name = "PipelinedServer"
+	one := r.get(name, "one-session-x")
+	if !one.ok() {
+		return
+	}
+	// The benchmark reports -ns/call, which benchfmt tidies to seconds.
+	perCall := func(unit string) string { return ns(r.get(name, unit).Center * 1e9) }
+	t.row("tools/call pipelined, the server alone (requests read from memory; one session, one core and two sessions in turn in each process)",
+		fmt.Sprintf("one session %s a call; on one core %s; two sessions %s",
+			perCall("one-session-sec/call"), perCall("one-core-sec/call"), perCall("two-sessions-sec/call")),
+		"—",
+		fmt.Sprintf("one session %s its one-core rate; two sessions %s", statRatio(one).times(2), statRatio(r.get(name, "two-sessions-x")).times(2)),
+		"none: the row above's second goal, without the client, measured to a few percent",
+		"—")
+}
+
+// statRatio is a ratio already taken in each run (a benchmark's metric),
+// summarised over the runs: their median and its confidence interval.
+func statRatio(s stat) ratio {
+	finite := !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && !math.IsNaN(s.Lo) && !math.IsNaN(s.Hi)
+	return ratio{center: s.Center, lo: s.Lo, hi: s.Hi, interval: s.n >= 2 && finite && s.Hi > s.Lo}
 }
 
 // processRow is one tools/call at a time to the service as a process over

@@ -112,3 +112,30 @@ func TestStallLine(t *testing.T) {
 		t.Errorf("the line is\n%s\nwant it to hold %q", out.String(), want)
 	}
 }
+
+// TestPipelinedServerRow: the server-alone row shows each configuration's
+// time a call and the ratios the benchmark took in each run, summarised
+// over the runs, and no verdict; it is absent when not run.
+func TestPipelinedServerRow(t *testing.T) {
+	var out strings.Builder
+	(&results{samples: map[string]map[string][]float64{}}).pipelinedServerRow(&table{w: &out})
+	if out.Len() != 0 {
+		t.Errorf("not run, the row is\n%s", out.String())
+	}
+	r := &results{samples: map[string]map[string][]float64{
+		"PipelinedServer": {
+			"one-session-sec/call":  {2000e-9, 2100e-9, 1900e-9, 2000e-9, 2050e-9, 1950e-9},
+			"one-core-sec/call":     {2400e-9, 2500e-9, 2300e-9, 2400e-9, 2450e-9, 2350e-9},
+			"two-sessions-sec/call": {1300e-9, 1400e-9, 1200e-9, 1300e-9, 1350e-9, 1250e-9},
+			"one-session-x":         {1.2, 1.21, 1.19, 1.2, 1.22, 1.18},
+			"two-sessions-x":        {1.8, 1.85, 1.75, 1.8, 1.9, 1.7},
+		},
+	}}
+	r.pipelinedServerRow(&table{w: &out})
+	row := out.String()
+	for _, want := range []string{"one session 2.00 µs a call; on one core 2.40 µs; two sessions 1.30 µs", "one session 1.20× (", "two sessions 1.80× (", "| — |"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("the row is\n%s\nwant it to hold %q", row, want)
+		}
+	}
+}

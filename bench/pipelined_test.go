@@ -1,0 +1,130 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+)
+
+// BenchmarkPipelinedServer is the pipelined row's server alone, and its
+// use of the second core measured to a few percent. The requests a client
+// writing ahead sends (BenchmarkCallPipelined's) are read from memory, no
+// client and no pipe, by a stream served three ways: one session on both
+// cores, one session on one core (GOMAXPROCS=1, as the row's one-core
+// rate), and two sessions on both cores, the calls split between them.
+// The three take turns within one process, pipelinedBlock calls each, in
+// an order that rotates from round to round.
+//
+// Why in turn: on a virtual machine a row's time moves by 20% to 40% from
+// one process to the next, and the machine has slower and quicker
+// stretches of seconds; rows in processes of their own (the pipelined
+// row's) give the ratio to the one-core rate an interval as wide as the
+// effects a change to the stream makes. Blocks of tens of milliseconds
+// meet the same state of the machine, and the three configurations are
+// the same code on the same server, whose garbage falls alike on all.
+//
+// It reports each configuration's time a call (one-session-ns/call,
+// one-core-ns/call, two-sessions-ns/call, which benchstat and benchtable
+// read as -sec/call) and the rate of one session and
+// of two sessions against the one-core rate (one-session-x,
+// two-sessions-x), each the median of the rounds' ratios. ns/op counts
+// all three and means nothing.
+func BenchmarkPipelinedServer(b *testing.B) {
+	srv := newBankServer(b)
+	b.Cleanup(func() { srv.Close() })
+	spec := bankSpec(b, unpinnedLookup)
+	streamOf := func(calls int) []byte {
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`+"\n", protocolVersion)
+		buf.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+		for id := range calls {
+			buf.Write(callRequest(id+2, spec.Name, lookupV2Valid))
+		}
+		return buf.Bytes()
+	}
+	whole, half := streamOf(pipelinedBlock), streamOf(pipelinedBlock/2)
+
+	// serve serves in on one session and reports the answers written.
+	serve := func(in []byte) int {
+		var out lineCount
+		if err := srv.ServeStream(context.Background(), bytes.NewReader(in), &out, investigator); err != nil {
+			b.Fatal(err)
+		}
+		return out.lines
+	}
+	// Every call is answered, and answered right.
+	var kept bytes.Buffer
+	if err := srv.ServeStream(context.Background(), bytes.NewReader(streamOf(1)), &kept, investigator); err != nil {
+		b.Fatal(err)
+	}
+	mustContain(b, "tools/call", kept.Bytes(), lookupText("PMT-771"))
+
+	configs := []struct {
+		name string
+		run  func() int // serves a block, reports the answers
+	}{
+		{"one-session", func() int { return serve(whole) }},
+		{"one-core", func() int {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			return serve(whole) // the session's goroutines: one per core, as it starts
+		}},
+		{"two-sessions", func() int {
+			answered := make(chan int, 2)
+			for range 2 {
+				go func() { answered <- serve(half) }()
+			}
+			return <-answered + <-answered
+		}},
+	}
+	want := []int{pipelinedBlock + 1, pipelinedBlock + 1, 2 * (pipelinedBlock/2 + 1)} // the calls and initialize
+	rounds := max(1, (b.N+pipelinedBlock-1)/pipelinedBlock)
+	took := make([][]time.Duration, len(configs))
+	b.ResetTimer()
+	for r := range rounds {
+		for i := range configs {
+			k := (r + i) % len(configs)
+			start := time.Now()
+			if n := configs[k].run(); n != want[k] {
+				b.Fatalf("%s: %d answers, want %d", configs[k].name, n, want[k])
+			}
+			took[k] = append(took[k], time.Since(start))
+		}
+	}
+	b.StopTimer()
+	calls := float64(rounds * pipelinedBlock)
+	for k, c := range configs {
+		var sum time.Duration
+		for _, d := range took[k] {
+			sum += d
+		}
+		b.ReportMetric(float64(sum.Nanoseconds())/calls, c.name+"-ns/call")
+	}
+	rate := func(k int) float64 { // against the one-core rate, round by round
+		ratios := make([]float64, rounds)
+		for r := range rounds {
+			ratios[r] = float64(took[1][r]) / float64(took[k][r])
+		}
+		slices.Sort(ratios)
+		return ratios[rounds/2]
+	}
+	b.ReportMetric(rate(0), "one-session-x")
+	b.ReportMetric(rate(2), "two-sessions-x")
+}
+
+// pipelinedBlock is how many calls BenchmarkPipelinedServer serves in one
+// configuration before it turns to the next: 30 to 60 ms of calls.
+const pipelinedBlock = 20000
+
+// lineCount is a stream's output that counts its lines and keeps nothing.
+// A stream writes from one goroutine at a time (its line writer's
+// turn), so the count needs no lock.
+type lineCount struct{ lines int }
+
+func (c *lineCount) Write(p []byte) (int, error) {
+	c.lines += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
+}
