@@ -200,8 +200,7 @@ func prepareCall(impl httpImpl, header http.Header, tool string, post poster) er
 		header.Set(mcphttp.HeaderMethod, "tools/call")
 		header.Set(mcphttp.HeaderName, tool)
 	default:
-		init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`, handshakeRevision)
-		status, resp, h, err := post([]byte(init), header)
+		status, resp, h, err := post(initializeRequest(handshakeRevision), header)
 		if err != nil {
 			return err
 		}
@@ -214,7 +213,7 @@ func prepareCall(impl httpImpl, header http.Header, tool string, post poster) er
 		}
 		header.Set(mcphttp.HeaderSessionID, id)
 		header.Set(mcphttp.HeaderProtocolVersion, handshakeRevision)
-		status, resp, _, err = post([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), header)
+		status, resp, _, err = post([]byte(initializedNotification), header)
 		if err != nil {
 			return err
 		}

@@ -290,10 +290,10 @@ func initializedSession(tb testing.TB, srv *mcp.Server, p estate.Principal) *mcp
 	tb.Helper()
 	sess := srv.NewSession(p, nil)
 	ctx := context.Background()
-	resp := sess.Handle(ctx, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{}}}`, protocolVersion)))
+	resp := sess.Handle(ctx, initializeRequest(protocolVersion))
 	if !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
 		tb.Fatalf("initialize: %s", resp)
 	}
-	sess.Handle(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	sess.Handle(ctx, []byte(initializedNotification))
 	return sess
 }

@@ -222,11 +222,19 @@ func (c *pipeConn) close() {
 // protocolVersion is the handshake-era revision every server here speaks.
 const protocolVersion = "2025-06-18"
 
+// initializeRequest is the handshake's initialize (id 0) for revision,
+// without a newline: every client of this package opens its session with it.
+func initializeRequest(revision string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`, revision)
+}
+
+// initializedNotification ends the handshake (no newline).
+const initializedNotification = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+
 // handshake runs initialize and notifications/initialized.
 func (c *pipeConn) handshake() error {
 	c.out.keep.Store(true)
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`, protocolVersion)
-	if err := c.send([]byte(init)); err != nil {
+	if err := c.send(initializeRequest(protocolVersion)); err != nil {
 		return err
 	}
 	resp, err := c.response()
@@ -236,7 +244,7 @@ func (c *pipeConn) handshake() error {
 	if !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
 		return fmt.Errorf("initialize: %s", resp)
 	}
-	return c.send([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	return c.send([]byte(initializedNotification))
 }
 
 // request renders a JSON-RPC request line (with its newline).

@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"runtime"
 	"slices"
 	"testing"
@@ -39,8 +38,8 @@ func BenchmarkPipelinedServer(b *testing.B) {
 	spec := bankSpec(b, unpinnedLookup)
 	streamOf := func(calls int) []byte {
 		var buf bytes.Buffer
-		fmt.Fprintf(&buf, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`+"\n", protocolVersion)
-		buf.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+		buf.Write(initializeRequest(protocolVersion))
+		buf.WriteString("\n" + initializedNotification + "\n")
 		for id := range calls {
 			buf.Write(callRequest(id+2, spec.Name, lookupV2Valid))
 		}

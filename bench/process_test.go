@@ -3,7 +3,6 @@ package bench
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -82,11 +81,10 @@ func startBankService(tb testing.TB, bin string) *stdioProcess {
 	p := startProcess(tb, bin, "-agent", "bench", "-tenant", "wholesale",
 		"-scopes", "payments.read,crm.write", "-clearance", "confidential",
 		"-snapshot-date", "2026-03-12")
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{}}}`+"\n", protocolVersion)
-	if resp := p.roundTrip([]byte(init)); !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
+	if resp := p.roundTrip(append(initializeRequest(protocolVersion), '\n')); !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
 		tb.Fatalf("initialize: %s", resp)
 	}
-	p.send([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	p.send([]byte(initializedNotification + "\n"))
 	return p
 }
 
