@@ -153,7 +153,13 @@ func (r *results) perRound(unit string, f func(v ...float64) float64, names ...s
 		}
 		figures[i] = f(v...)
 	}
-	sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(figures, &benchmath.DefaultThresholds), 0.95)
+	return summaryRatio(benchmath.AssumeNothing.Summary(benchmath.NewSample(figures, &benchmath.DefaultThresholds), 0.95))
+}
+
+// summaryRatio is a summary of ratios (the rounds' figures, or a ratio a
+// benchmark took in each run) as a ratio: its median, and its interval
+// when benchmath gave a finite one.
+func summaryRatio(sum benchmath.Summary) ratio {
 	finite := !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) && !math.IsNaN(sum.Lo) && !math.IsNaN(sum.Hi)
 	return ratio{center: sum.Center, lo: sum.Lo, hi: sum.Hi, interval: finite}
 }
@@ -359,16 +365,9 @@ func (r *results) pipelinedServerRow(t *table) {
 		fmt.Sprintf("one session %s a call; on one core %s; two sessions %s",
 			perCall("one-session-sec/call"), perCall("one-core-sec/call"), perCall("two-sessions-sec/call")),
 		"—",
-		fmt.Sprintf("one session %s its one-core rate; two sessions %s", statRatio(one).times(2), statRatio(r.get(name, "two-sessions-x")).times(2)),
+		fmt.Sprintf("one session %s its one-core rate; two sessions %s", summaryRatio(one.Summary).times(2), summaryRatio(r.get(name, "two-sessions-x").Summary).times(2)),
 		"none: the row above's second goal, without the client, measured to a few percent",
 		"—")
-}
-
-// statRatio is a ratio already taken in each run (a benchmark's metric),
-// summarised over the runs: their median and its confidence interval.
-func statRatio(s stat) ratio {
-	finite := !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && !math.IsNaN(s.Lo) && !math.IsNaN(s.Hi)
-	return ratio{center: s.Center, lo: s.Lo, hi: s.Hi, interval: s.n >= 2 && finite && s.Hi > s.Lo}
 }
 
 // processRow is one tools/call at a time to the service as a process over
