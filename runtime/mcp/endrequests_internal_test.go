@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -20,7 +21,7 @@ func TestEndRequestsCancelsThoseInFlightAndAfter(t *testing.T) {
 	sess := srv.NewSession(estate.Principal{}, func([]byte) {})
 	base := context.WithoutCancel(context.Background())
 	request := func(id int64) *inflight {
-		f := sess.track(base, jsonrpc.Message{ID: jsonrpc.IntID(id), Method: "tools/list"}, nil)
+		f := sess.track(base, jsonrpc.Message{ID: jsonrpc.IntID(id), Method: "tools/list"}, nil, nil)
 		if f == nil {
 			t.Fatalf("request %d not tracked", id)
 		}
@@ -63,7 +64,7 @@ func TestFlightsOfOneShard(t *testing.T) {
 	}
 	base := context.WithoutCancel(context.Background())
 	track := func(id int64) *inflight {
-		return sess.track(base, jsonrpc.Message{ID: jsonrpc.IntID(id), Method: "tools/list"}, nil)
+		return sess.track(base, jsonrpc.Message{ID: jsonrpc.IntID(id), Method: "tools/list"}, nil, nil)
 	}
 	cancel := func(id int64) {
 		sess.notification(jsonrpc.Message{Method: notificationCancelled, Params: []byte(`{"requestId":` + jsonrpc.IntID(id).String() + `}`)})
@@ -112,5 +113,110 @@ func TestFlightsOfOneShard(t *testing.T) {
 	}
 	if sh.one != nil || len(sh.m) != 0 {
 		t.Errorf("after every claim the shard holds %p and %d in its map", sh.one, len(sh.m))
+	}
+}
+
+// A counter above every id before is kept in the home its caller gives,
+// with no look elsewhere; a counter at or below the highest is looked for
+// in every shard, so a duplicate in another home is refused; every other
+// id goes to its hash's shard whatever the home. notifications/cancelled
+// and endRequests reach requests in any home.
+func TestFlightsInHomes(t *testing.T) {
+	srv, err := NewServer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := srv.NewSession(estate.Principal{}, func([]byte) {})
+	base := context.WithoutCancel(context.Background())
+	home := func(i int) *flightShard { return &sess.flights.shards[i] }
+	track := func(id jsonrpc.ID, h *flightShard) *inflight {
+		return sess.track(base, jsonrpc.Message{ID: id, Method: "tools/list"}, nil, h)
+	}
+	f5 := track(jsonrpc.IntID(5), home(1))
+	if f5 == nil || f5.shard != home(1) {
+		t.Fatalf("counter 5 kept in %p, want home 1 (%p)", f5.shard, home(1))
+	}
+	f3 := track(jsonrpc.IntID(3), home(2)) // below the highest: looked for, then kept at home
+	if f3 == nil || f3.shard != home(2) {
+		t.Fatalf("counter 3 kept in %p, want home 2 (%p)", f3.shard, home(2))
+	}
+	for _, dup := range []struct {
+		id   int64
+		home int
+	}{{5, 0}, {5, 1}, {3, 1}, {3, 7}} {
+		if track(jsonrpc.IntID(dup.id), home(dup.home)) != nil {
+			t.Errorf("counter %d in flight in another home tracked again in home %d", dup.id, dup.home)
+		}
+	}
+	s := track(jsonrpc.StringID("5"), home(3))
+	if s == nil || s.shard != sess.flights.shard(`"5"`) {
+		t.Fatalf(`string id "5" kept in %p, want its hash's shard`, s)
+	}
+	if track(jsonrpc.StringID("5"), home(4)) != nil {
+		t.Error(`string id "5" tracked twice`)
+	}
+	neg := track(jsonrpc.IntID(-5), home(3))
+	if neg == nil || neg.shard != sess.flights.shard("-5") {
+		t.Fatal("id -5 not kept in its hash's shard")
+	}
+	sess.notification(jsonrpc.Message{Method: notificationCancelled, Params: []byte(`{"requestId":3}`)})
+	if !f3.cancelled || f5.cancelled || s.cancelled || neg.cancelled {
+		t.Errorf("cancelling 3: cancelled 3 %v, 5 %v, \"5\" %v, -5 %v", f3.cancelled, f5.cancelled, s.cancelled, neg.cancelled)
+	}
+	if ok, drop := f5.claim(); !ok || drop {
+		t.Errorf("claim of 5: %v %v", ok, drop)
+	}
+	if again := track(jsonrpc.IntID(5), home(6)); again == nil || again.shard != home(6) {
+		t.Error("counter 5, claimed, not tracked again in another home")
+	}
+	sess.endRequests()
+	for _, f := range []*inflight{f3, s, neg} {
+		if f.ctx.Err() == nil {
+			t.Errorf("endRequests left %s running", f.key)
+		}
+	}
+}
+
+// Requests with one id tracked at once from many goroutines, each with a
+// home of its own, as a stream's goroutines and a transport's concurrent
+// requests may: exactly one of them is in flight, whether its id is above
+// every one before or not.
+func TestFlightsConcurrentDuplicates(t *testing.T) {
+	srv, err := NewServer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := srv.NewSession(estate.Principal{}, func([]byte) {})
+	base := context.WithoutCancel(context.Background())
+	const goroutines = 6
+	for round := range 5000 {
+		// Even rounds: a fresh counter, above the highest. Odd rounds:
+		// the counter of the round before, claimed and now below it.
+		id := jsonrpc.IntID(int64(round / 2 * 2))
+		tracked := make([]*inflight, goroutines)
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Go(func() {
+				tracked[g] = sess.track(base, jsonrpc.Message{ID: id, Method: "tools/list"}, nil, &sess.flights.shards[g])
+			})
+		}
+		wg.Wait()
+		var in []*inflight
+		for _, f := range tracked {
+			if f != nil {
+				in = append(in, f)
+			}
+		}
+		if len(in) != 1 {
+			t.Fatalf("round %d, id %s: %d requests in flight, want 1", round, id, len(in))
+		}
+		if ok, _ := in[0].claim(); !ok {
+			t.Fatalf("round %d: the request in flight was claimed before", round)
+		}
+	}
+	for i := range sess.flights.shards {
+		if sh := &sess.flights.shards[i]; sh.one != nil || len(sh.m) != 0 {
+			t.Errorf("shard %d holds requests after every one was claimed", i)
+		}
 	}
 }

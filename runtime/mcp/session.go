@@ -334,7 +334,7 @@ type AnswerWriter interface {
 // an HTTP call's time in process.
 func (s *Session) ServeIncoming(ctx context.Context, in *Incoming, w AnswerWriter) {
 	spare := spareRequests.Get().(*inflight)
-	now, f := s.start(ctx, in.Message, spare)
+	now, f := s.start(ctx, in.Message, spare, nil)
 	if f == nil {
 		spareRequests.Put(spare) // not taken
 		if now != nil {
@@ -374,7 +374,7 @@ func (f *inflight) abandonEarly() {
 // the transport made one, nil when dispatch is to make it.
 func (s *Session) handle(ctx context.Context, msg jsonrpc.Message, read *params) []byte {
 	spare := spareRequests.Get().(*inflight)
-	now, f := s.start(ctx, msg, spare)
+	now, f := s.start(ctx, msg, spare, nil)
 	if f == nil {
 		spareRequests.Put(spare) // not taken
 		return now
@@ -404,10 +404,11 @@ func (s *Session) handle(ctx context.Context, msg jsonrpc.Message, read *params)
 var spareRequests = sync.Pool{New: func() any { return new(inflight) }}
 
 // start takes a decoded message through the gates that need no work and
-// registers a request as in flight. It returns either the answer to send
-// now (possibly nil) or the request in flight, which Session.run runs and
-// settle or answer settles. ServeStream calls start in reading order.
-func (s *Session) start(ctx context.Context, msg jsonrpc.Message, spare *inflight) (now []byte, req *inflight) {
+// registers a request as in flight, in home when that is not nil (see
+// flights.add). It returns either the answer to send now (possibly nil)
+// or the request in flight, which Session.run runs and settle or answer
+// settles. ServeStream calls start in reading order.
+func (s *Session) start(ctx context.Context, msg jsonrpc.Message, spare *inflight, home *flightShard) (now []byte, req *inflight) {
 	defer func() {
 		if v := recover(); v != nil {
 			now, req = s.recovered(ctx, msg, v), nil
@@ -426,7 +427,7 @@ func (s *Session) start(ctx context.Context, msg jsonrpc.Message, spare *infligh
 	if msg.ID.IsZero() {
 		return nil, nil // gate 3: nothing to answer to
 	}
-	req = s.track(ctx, msg, spare)
+	req = s.track(ctx, msg, spare, home)
 	if req == nil {
 		return jsonrpc.EncodeError(msg.ID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "request id "+msg.ID.String()+" is already in flight")), nil
 	}
@@ -483,35 +484,31 @@ func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, buf []by
 }
 
 // track registers a request in flight, so notifications/cancelled can
-// reach it. It returns nil when a request with the same id is already in
-// flight. A tools/call's context carries Options.CallTimeout. The request
-// is kept in spare when that is not nil: an inflight that nothing refers
-// to any more (see lane.spare).
-func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *inflight) *inflight {
-	key := msg.ID.String()
-	// The request's context is made before the session is locked: making
-	// it may lock ctx (to register the request with it).
+// reach it, in home when that is not nil (see flights.add). It returns nil
+// when a request with the same id is already in flight. A tools/call's
+// context carries Options.CallTimeout. The request is kept in spare when
+// that is not nil: an inflight that nothing refers to any more (see
+// lane.spare).
+func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *inflight, home *flightShard) *inflight {
+	// The request's context is made before a shard is locked: making it
+	// may lock ctx (to register the request with it).
 	var cancel context.CancelFunc
 	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 	} else {
 		ctx, cancel = context.WithCancel(ctx)
 	}
-	sh := s.flights.shard(key)
-	sh.mu.Lock()
-	if sh.find(key) != nil {
-		sh.mu.Unlock()
-		cancel()
-		return nil
-	}
 	f := spare
 	if f == nil {
 		f = new(inflight)
 	}
-	f.flight = flight{sess: s, msg: msg, key: key, ctx: ctx, cancel: cancel,
-		seen: *s.handshake.Load(), shard: sh}
-	sh.add(f)
-	sh.mu.Unlock()
+	f.flight = flight{sess: s, msg: msg, key: msg.ID.String(), ctx: ctx, cancel: cancel,
+		seen: *s.handshake.Load()}
+	if !s.flights.add(f, home) {
+		f.flight = flight{}
+		cancel()
+		return nil
+	}
 	if s.flights.ended.Load() {
 		cancel()
 	}
@@ -552,12 +549,32 @@ var noHandshake = &handshakeSeen{}
 // spread over (see flights).
 const flightShards = 8
 
-// flights are a session's requests in flight by id text, spread over
-// shards of a lock each: a stream's reader adds requests while the
-// goroutines that run them take them out as they end, on other cores,
-// and one lock for all was taken by both cores at once on every request.
+// flights are a session's requests in flight, spread over shards of a
+// lock each, so that the goroutines serving a session on several cores do
+// not all write one lock and one map for every request.
+//
+// A request whose id is a counter (see counterID) above every counter the
+// session tracked before cannot have its id in flight: it is put in the
+// shard its caller asks for, its home, with no look elsewhere. A stream
+// gives each goroutine serving it a home of its own (see lane), so that
+// a request is added, claimed and removed in memory only its own core
+// writes: with the ids' hash choosing the shard, both cores wrote every
+// shard, and one session's calls on two cores ran a fifth slower (see
+// docs/benchmarks.md). Clients number their requests from a counter, so
+// this is the common case. A counter at or below the highest is looked
+// for in every shard, in turn with the others like it (checkMu); every
+// other id (a string, a negative or a very large integer) can equal no
+// counter, and is kept in the shard of its text's hash, where a request
+// with the same id would be.
 type flights struct {
+	_      [64]byte // the first shard's lock shares no cache line with the session's fields
 	shards [flightShards]flightShard
+	// above is one more than the highest counter tracked: no counter at
+	// or above it has been in flight.
+	above atomic.Int64
+	// checkMu orders the counters looked for in every shard, so that two
+	// with the same id do not miss each other.
+	checkMu sync.Mutex
 	// ended is set by Session.endRequests: a request tracked after it
 	// starts cancelled.
 	ended atomic.Bool
@@ -607,8 +624,106 @@ func (sh *flightShard) remove(f *inflight) {
 // flightSeed spreads the ids over the shards.
 var flightSeed = maphash.MakeSeed()
 
+// shard is where a request with id text key is kept when it is not a
+// counter, and a counter's home when its caller gives none.
 func (fl *flights) shard(key string) *flightShard {
 	return &fl.shards[maphash.String(flightSeed, key)%flightShards]
+}
+
+// counterID returns the value of an id text that is a counter: a
+// non-negative integer written without leading zeros, below 10^18. Two
+// counters are the same id exactly when they have the same value.
+func counterID(key string) (n int64, ok bool) {
+	if key == "" || len(key) > 18 || key[0] == '0' && len(key) > 1 {
+		return 0, false
+	}
+	for i := range len(key) {
+		d := key[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(d)
+	}
+	return n, true
+}
+
+// add puts f in flight, in home when its id is a counter and home is not
+// nil, and reports whether it did: false when a request with f's id is in
+// flight already. f.key is set; add sets f.shard.
+func (fl *flights) add(f *inflight, home *flightShard) bool {
+	n, counter := counterID(f.key)
+	if !counter || home == nil {
+		home = fl.shard(f.key)
+	}
+	home.mu.Lock()
+	if home.find(f.key) != nil {
+		home.mu.Unlock()
+		return false
+	}
+	f.shard = home
+	home.add(f)
+	home.mu.Unlock()
+	if !counter || fl.raise(n) {
+		// Not a counter: a request with its id would be in this shard.
+		// A counter above every one before: none with its id was in
+		// flight, and any tracked from now on is looked for here.
+		return true
+	}
+	// f is in its shard already, so that another request with its id
+	// that is looked for from now on finds it: look for one that came
+	// before, and take f out again if there is one.
+	fl.checkMu.Lock()
+	defer fl.checkMu.Unlock()
+	for i := range fl.shards {
+		sh := &fl.shards[i]
+		sh.mu.Lock()
+		other := sh.find(f.key)
+		sh.mu.Unlock()
+		if other != nil && other != f {
+			home.mu.Lock()
+			home.remove(f)
+			home.mu.Unlock()
+			return false
+		}
+	}
+	return true
+}
+
+// raise notes that counter n is tracked, and reports whether it is above
+// every counter tracked before.
+func (fl *flights) raise(n int64) bool {
+	for {
+		above := fl.above.Load()
+		if n < above {
+			return false
+		}
+		if fl.above.CompareAndSwap(above, n+1) {
+			return true
+		}
+	}
+}
+
+// cancel cancels the request in flight with id text key, if there is one,
+// as notifications/cancelled does: its answer is dropped. A counter may be
+// in any shard (see flights), every other id only in its hash's.
+func (fl *flights) cancel(key string) {
+	if _, counter := counterID(key); !counter {
+		fl.shard(key).cancel(key)
+		return
+	}
+	for i := range fl.shards {
+		fl.shards[i].cancel(key)
+	}
+}
+
+// cancel cancels the request with id text key in sh, if it is there.
+func (sh *flightShard) cancel(key string) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if f := sh.find(key); f != nil {
+		f.cancelled = true
+		f.cancel()
+	}
 }
 
 // notification handles a client notification (gate 2). Unknown ones are
@@ -632,14 +747,7 @@ func (s *Session) notification(msg jsonrpc.Message) {
 		if json.Unmarshal(raw, &id) != nil || id.IsZero() {
 			return
 		}
-		key := id.String()
-		sh := s.flights.shard(key)
-		sh.mu.Lock()
-		if f := sh.find(key); f != nil {
-			f.cancelled = true
-			f.cancel()
-		}
-		sh.mu.Unlock()
+		s.flights.cancel(id.String())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/bits"
 	"runtime"
 	"strconv"
 	"sync"
@@ -172,6 +173,11 @@ type streamReader struct {
 	// those whose request ran long (see lane): one per core.
 	maxServing int
 
+	// homes has a bit set for each of the session's shards of requests
+	// in flight that a goroutine serving the stream has as its home (see
+	// lane.home).
+	homes atomic.Uint32
+
 	// reading is held by the goroutine that reads; only it touches br
 	// and readErr. It is given up after each batch of lines, and kept
 	// for good once the reading ended.
@@ -315,6 +321,32 @@ func (rd *streamReader) leave(l *lane) {
 		rd.putSpare(q)
 	}
 	l.stash = nil
+	rd.giveHome(l.slot)
+}
+
+// takeHome returns the index of a shard of the session's requests in
+// flight that no goroutine serving the stream has as its home, and notes
+// it taken; -1 when every shard is taken (by goroutines whose requests
+// ran long): the goroutine then has no home, and its requests are kept
+// by their ids' hash.
+func (rd *streamReader) takeHome() int {
+	for {
+		taken := rd.homes.Load()
+		i := bits.TrailingZeros32(^taken)
+		if i >= flightShards {
+			return -1
+		}
+		if rd.homes.CompareAndSwap(taken, taken|1<<i) {
+			return i
+		}
+	}
+}
+
+// giveHome gives back the home takeHome returned.
+func (rd *streamReader) giveHome(i int) {
+	if i >= 0 {
+		rd.homes.And(^uint32(1 << i))
+	}
 }
 
 // lineWaiting reports whether a whole line is buffered: reading it does
@@ -389,7 +421,7 @@ func (rd *streamReader) serve(l *lane, item line, spare *inflight) (started bool
 		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
 		return false
 	}
-	now, f := sess.start(rd.reqBase, msg, spare)
+	now, f := sess.start(rd.reqBase, msg, spare, l.home)
 	if f == nil {
 		if msg.IsRequest() {
 			<-rd.places
@@ -563,6 +595,14 @@ type lane struct {
 	// a request's memory stays on its core, and the spares it took from
 	// the stream's in one go when it had none.
 	stash []queued
+	// home is where the requests the goroutine reads are kept in flight
+	// (see flights): a shard of the session's that no other goroutine
+	// serving the stream has, while there are shards enough, so that the
+	// lock and the map a request is added to and removed from are written
+	// on one core. slot is its index, given back as the goroutine stops;
+	// -1 and home nil when every shard was taken.
+	home *flightShard
+	slot int
 
 	mu         sync.Mutex
 	batch      []queued      // requests the goroutine read and has to run, from next
@@ -574,7 +614,10 @@ type lane struct {
 }
 
 func newLane(rd *streamReader) *lane {
-	l := &lane{rd: rd}
+	l := &lane{rd: rd, slot: rd.takeHome()}
+	if l.slot >= 0 {
+		l.home = &rd.sess.flights.shards[l.slot]
+	}
 	l.timer = time.AfterFunc(time.Hour, l.fire)
 	l.timer.Stop()
 	return l
