@@ -177,11 +177,16 @@ func TestFlightsInHomes(t *testing.T) {
 	}
 }
 
-// Requests with one id tracked at once from many goroutines, each with a
-// home of its own, as a stream's goroutines and a transport's concurrent
-// requests may: exactly one of them is in flight, whether its id is above
-// every one before or not.
+// Requests with one id tracked at once from many goroutines, as a
+// stream's goroutines (each with a home of its own) and a transport's
+// concurrent requests (with none) may: exactly one of them is in flight,
+// whether its id is above every one before or not.
 func TestFlightsConcurrentDuplicates(t *testing.T) {
+	t.Run("homes", func(t *testing.T) { concurrentDuplicates(t, true) })
+	t.Run("no-homes", func(t *testing.T) { concurrentDuplicates(t, false) })
+}
+
+func concurrentDuplicates(t *testing.T, homes bool) {
 	srv, err := NewServer(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +202,11 @@ func TestFlightsConcurrentDuplicates(t *testing.T) {
 		var wg sync.WaitGroup
 		for g := range goroutines {
 			wg.Go(func() {
-				tracked[g] = sess.track(base, jsonrpc.Message{ID: id, Method: "tools/list"}, nil, &sess.flights.shards[g])
+				var home *flightShard
+				if homes {
+					home = &sess.flights.shards[g]
+				}
+				tracked[g] = sess.track(base, jsonrpc.Message{ID: id, Method: "tools/list"}, nil, home)
 			})
 		}
 		wg.Wait()
@@ -215,8 +224,8 @@ func TestFlightsConcurrentDuplicates(t *testing.T) {
 		}
 	}
 	for i := range sess.flights.shards {
-		if sh := &sess.flights.shards[i]; sh.one != nil || len(sh.m) != 0 {
-			t.Errorf("shard %d holds requests after every one was claimed", i)
+		if sh := &sess.flights.shards[i]; sh.one != nil || len(sh.m) != 0 || sh.held.Load() != 0 {
+			t.Errorf("shard %d holds requests after every one was claimed (%d counted)", i, sh.held.Load())
 		}
 	}
 }

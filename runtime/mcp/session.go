@@ -561,9 +561,10 @@ const flightShards = 8
 // writes: with the ids' hash choosing the shard, both cores wrote every
 // shard, and one session's calls on two cores ran a fifth slower (see
 // docs/benchmarks.md). Clients number their requests from a counter, so
-// this is the common case. A counter at or below the highest is looked
-// for in every shard, in turn with the others like it (checkMu); every
-// other id (a string, a negative or a very large integer) can equal no
+// this is the common case. A counter at or below the highest (a client
+// that numbers every request 1, say) is looked for in every shard that
+// holds a request, in turn with the others like it (checkMu), once any
+// request was given a home; every other id (a string, a negative or a very large integer) can equal no
 // counter, and is kept in the shard of its text's hash, where a request
 // with the same id would be.
 type flights struct {
@@ -572,6 +573,9 @@ type flights struct {
 	// above is one more than the highest counter tracked: no counter at
 	// or above it has been in flight.
 	above atomic.Int64
+	// homed is set once a request was given a home: before, every request
+	// is in its hash's shard, where a duplicate would be.
+	homed atomic.Bool
 	// checkMu orders the counters looked for in every shard, so that two
 	// with the same id do not miss each other.
 	checkMu sync.Mutex
@@ -588,7 +592,11 @@ type flightShard struct {
 	// request, the map's making).
 	one *inflight
 	m   map[string]*inflight // the others, by id text; made at the first
-	_   [40]byte             // a shard to a cache line: the shards' locks do not share one
+	// held is how many requests the shard holds, changed under mu and
+	// read without it by a look for a counter in every shard, which
+	// passes an empty shard by.
+	held atomic.Int32
+	_    [36]byte // a shard to a cache line: the shards' locks do not share one
 }
 
 // find returns the request in flight with id text key, or nil; sh.mu is
@@ -602,6 +610,7 @@ func (sh *flightShard) find(key string) *inflight {
 
 // add puts f in flight; sh.mu is held, and no request with f's key is.
 func (sh *flightShard) add(f *inflight) {
+	sh.held.Add(1)
 	if sh.one == nil {
 		sh.one = f
 		return
@@ -614,6 +623,7 @@ func (sh *flightShard) add(f *inflight) {
 
 // remove takes f out of flight; sh.mu is held.
 func (sh *flightShard) remove(f *inflight) {
+	sh.held.Add(-1)
 	if sh.one == f {
 		sh.one = nil
 		return
@@ -654,6 +664,8 @@ func (fl *flights) add(f *inflight, home *flightShard) bool {
 	n, counter := counterID(f.key)
 	if !counter || home == nil {
 		home = fl.shard(f.key)
+	} else if !fl.homed.Load() {
+		fl.homed.Store(true) // before f is in its home: see below
 	}
 	home.mu.Lock()
 	if home.find(f.key) != nil {
@@ -663,10 +675,13 @@ func (fl *flights) add(f *inflight, home *flightShard) bool {
 	f.shard = home
 	home.add(f)
 	home.mu.Unlock()
-	if !counter || fl.raise(n) {
+	if !counter || fl.raise(n) || !fl.homed.Load() {
 		// Not a counter: a request with its id would be in this shard.
 		// A counter above every one before: none with its id was in
-		// flight, and any tracked from now on is looked for here.
+		// flight, and any tracked from now on is looked for here. No
+		// request given a home yet when f was raised: any with its id is
+		// in this shard too (one given a home from now on is raised
+		// after it is in its home, and looks for f).
 		return true
 	}
 	// f is in its shard already, so that another request with its id
@@ -676,6 +691,9 @@ func (fl *flights) add(f *inflight, home *flightShard) bool {
 	defer fl.checkMu.Unlock()
 	for i := range fl.shards {
 		sh := &fl.shards[i]
+		if sh == home || sh.held.Load() == 0 {
+			continue // home was looked in; an empty shard holds none
+		}
 		sh.mu.Lock()
 		other := sh.find(f.key)
 		sh.mu.Unlock()
