@@ -34,8 +34,9 @@ func (e *eventLog) get() []string {
 
 // TestLineWriterBatchesWhatIsLeftDuringAWrite: messages answered while
 // another is being written are left for the goroutine writing, which
-// writes them together, in one write, and gives their places back after
-// it; the goroutines that left them do not wait.
+// writes them together, in one write, and gives back their places and
+// the lines they answer after it; the goroutines that left them do not
+// wait.
 func TestLineWriterBatchesWhatIsLeftDuringAWrite(t *testing.T) {
 	var log eventLog
 	entered, release := make(chan struct{}), make(chan struct{})
@@ -47,21 +48,20 @@ func TestLineWriterBatchesWhatIsLeftDuringAWrite(t *testing.T) {
 			<-release
 		}
 		return len(p), nil
-	}), func() { t.Error("failed called without a write error") }, func(n int) {
-		if n > 0 {
-			log.add("released %d", n)
-		}
+	}), func() { t.Error("failed called without a write error") }, func(h hold) {
+		log.add("released %d places, %d lines", h.places, h.lines)
 	})
 
 	first := make(chan struct{})
-	go func() { l.writeReply(replyOf([]byte(`{"id":1}`)), true); close(first) }()
+	answer := hold{places: 1, lines: 1}
+	go func() { l.writeReply(replyOf([]byte(`{"id":1}`)), answer); close(first) }()
 	<-entered
 	left := make(chan struct{})
 	go func() {
-		l.writeReply(reply{head: []byte(`{"id":2,`), body: []byte(`"shared":1`), tail: []byte(`}`)}, true)
-		l.writeReply(replyOf([]byte(`{"id":3}`)), true)
-		l.write([]byte(`{"method":"note"}`)) // a notification holds no place
-		l.writeReply(reply{}, true)          // no answer: its place comes back at once
+		l.writeReply(reply{head: []byte(`{"id":2,`), body: []byte(`"shared":1`), tail: []byte(`}`)}, answer)
+		l.writeReply(replyOf([]byte(`{"id":3}`)), hold{lines: 1}) // an answer that holds no place
+		l.write([]byte(`{"method":"note"}`))                      // the server's own message holds nothing
+		l.writeReply(reply{}, answer)                             // no answer: what it holds comes back at once
 		close(left)
 	}()
 	select {
@@ -74,10 +74,10 @@ func TestLineWriterBatchesWhatIsLeftDuringAWrite(t *testing.T) {
 	l.close()
 	want := []string{
 		`write "{\"id\":1}\n"`,
-		"released 1", // the empty reply's place, at once
-		"released 1", // the first answer's, once written
+		"released 1 places, 1 lines", // the empty reply's, at once
+		"released 1 places, 1 lines", // the first answer's, once written
 		`write "{\"id\":2,\"shared\":1}\n{\"id\":3}\n{\"method\":\"note\"}\n"`,
-		"released 2",
+		"released 1 places, 2 lines",
 	}
 	if got := log.get(); !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -96,20 +96,19 @@ func TestLineWriterWriteErrorDropsTheRest(t *testing.T) {
 		close(entered)
 		<-release
 		return 0, errors.New("broken pipe")
-	}), func() { failed++ }, func(n int) {
-		if n > 0 {
-			log.add("released %d", n)
-		}
+	}), func() { failed++ }, func(h hold) {
+		log.add("released %d places, %d lines", h.places, h.lines)
 	})
 	first := make(chan struct{})
-	go func() { l.writeReply(replyOf([]byte("a")), true); close(first) }()
+	answer := hold{places: 1, lines: 1}
+	go func() { l.writeReply(replyOf([]byte("a")), answer); close(first) }()
 	<-entered
-	l.writeReply(replyOf([]byte("b")), true)
-	l.writeReply(replyOf([]byte("c")), true)
+	l.writeReply(replyOf([]byte("b")), answer)
+	l.writeReply(replyOf([]byte("c")), answer)
 	close(release)
 	<-first
-	l.writeReply(replyOf([]byte("d")), true)
-	want := []string{`write "a\n"`, "released 1", "released 2", "released 1"}
+	l.writeReply(replyOf([]byte("d")), answer)
+	want := []string{`write "a\n"`, "released 1 places, 1 lines", "released 2 places, 2 lines", "released 1 places, 1 lines"}
 	if got := log.get(); !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

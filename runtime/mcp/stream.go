@@ -73,20 +73,21 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 		cancelStream()
 		sess.endRequests()
 	}
-	places := make(chan struct{}, s.maxInFlight)
-	// Nothing can be answered once a write fails; a place is given back
-	// once its answer is written.
-	out := newLineWriter(w, cancelRequests, func(n int) {
-		for range n {
-			<-places
+	var rd *streamReader
+	// Nothing can be answered once a write fails; a place is given back,
+	// and the line it answers counted done, once its answer is written.
+	out := newLineWriter(w, cancelRequests, func(h hold) {
+		rd.places.give(h.places)
+		if h.lines > 0 {
+			rd.inflight.Add(-h.lines)
 		}
 	})
 	sess = s.NewSession(p, out.write)
 	defer cancelRequests()
-	rd := &streamReader{
+	rd = &streamReader{
 		srv: s, sess: sess, ctx: reqCtx, reqBase: context.WithoutCancel(reqCtx), out: out,
 		workers: newWorkers(),
-		places:  places,
+		places:  newPlaces(s.maxInFlight),
 		br:      bufio.NewReaderSize(r, 64<<10),
 		done:    make(chan error, 1),
 
@@ -165,10 +166,9 @@ type streamReader struct {
 	done    chan error // receives the reading's end: nil at end of input, or the read error
 	// workers are the goroutines that serve the stream.
 	workers *workers
-	// places holds a token per request in flight, Options.MaxInFlight at
-	// most: a request takes one before it starts and gives it back once
-	// its answer is written.
-	places chan struct{}
+	// places bounds the requests in flight: a request takes one before
+	// it starts and gives it back once its answer is written.
+	places *places
 	// maxServing is how many goroutines serve the stream at once, besides
 	// those whose request ran long (see lane): one per core.
 	maxServing int
@@ -178,15 +178,24 @@ type streamReader struct {
 	// lane.home).
 	homes atomic.Uint32
 
-	// reading is held by the goroutine that reads; only it touches br
-	// and readErr. It is given up after each batch of lines, and kept
-	// for good once the reading ended.
+	// reading is held by the goroutine that reads; only it touches br,
+	// readErr and the credits. It is given up after each batch of lines,
+	// and kept for good once the reading ended.
 	reading atomic.Bool
 	br      *bufio.Reader
 	readErr error // what the last read returned: the reading ends with it
+	// placeCredit are places the goroutine reading took for the batch it
+	// reads and has not used yet, lineCredit lines counted in inflight
+	// ahead of being read: both are taken a batch at a time and what is
+	// left is given back as the reading is given up, so that the count
+	// both cores write changes twice a batch, not at every line.
+	placeCredit int
+	lineCredit  int
 
 	// Once stopped is set (under mu), no line is served, so inflight
-	// counts every line that can still be answered.
+	// counts every line that can still be answered: a line is counted
+	// before it is served (see countLine), and counted done once its
+	// answer, or the lack of one, went through the line writer.
 	mu       sync.Mutex
 	stopped  bool
 	inflight sync.WaitGroup
@@ -283,9 +292,10 @@ func (rd *streamReader) do() {
 // the reading and reports false when the reading ended.
 func (rd *streamReader) readLines(l *lane) bool {
 	rd.readOne(l)
-	for n := 1; n < readBatch && rd.readErr == nil && rd.lineWaiting() && len(rd.places) < cap(rd.places); n++ {
+	for n := 1; n < readBatch && rd.readErr == nil && rd.lineWaiting() && (rd.placeCredit > 0 || rd.places.free()); n++ {
 		rd.readOne(l)
 	}
+	rd.giveCredit()
 	if rd.readErr != nil {
 		return false
 	}
@@ -370,13 +380,7 @@ func (rd *streamReader) readOne(l *lane) {
 		l.keepSpare(queued{f: spare.f, line: item.data})
 		return
 	}
-	rd.mu.Lock()
-	stopped := rd.stopped
-	if !stopped {
-		rd.inflight.Add(1)
-	}
-	rd.mu.Unlock()
-	if stopped {
+	if !rd.countLine() {
 		rd.readErr = errStopped
 		return
 	}
@@ -386,6 +390,34 @@ func (rd *streamReader) readOne(l *lane) {
 		// from it (a response's result, a batch), so it is not kept.
 		l.keepSpare(queued{f: spare.f})
 	}
+}
+
+// countLine counts a line read in inflight, unless the stream stopped
+// (false): from the line credit, which it fills for the rest of a batch
+// when it is empty.
+func (rd *streamReader) countLine() bool {
+	if rd.lineCredit == 0 {
+		rd.mu.Lock()
+		defer rd.mu.Unlock()
+		if rd.stopped {
+			return false
+		}
+		rd.inflight.Add(readBatch)
+		rd.lineCredit = readBatch
+	}
+	rd.lineCredit--
+	return true
+}
+
+// giveCredit gives back the places and the count of lines the goroutine
+// reading took for its batch and did not use, as it gives the reading up.
+func (rd *streamReader) giveCredit() {
+	if rd.lineCredit > 0 {
+		rd.inflight.Add(-rd.lineCredit)
+		rd.lineCredit = 0
+	}
+	rd.places.give(rd.placeCredit)
+	rd.placeCredit = 0
 }
 
 // serve answers one line, counted in inflight, or starts it and adds it
@@ -424,7 +456,7 @@ func (rd *streamReader) serve(l *lane, item line, spare *inflight) (started bool
 	now, f := sess.start(rd.reqBase, msg, spare, l.home)
 	if f == nil {
 		if msg.IsRequest() {
-			<-rd.places
+			rd.placeCredit++ // not taken after all
 		}
 		rd.deliver(replyOf(now))
 		return false
@@ -495,7 +527,7 @@ func (rd *streamReader) runOn(l *lane, q queued) bool {
 func (rd *streamReader) putSpare(q queued) {
 	q = trimSpare(q)
 	rd.qmu.Lock()
-	if len(rd.spares) < cap(rd.places) {
+	if len(rd.spares) < rd.places.max {
 		rd.spares = append(rd.spares, q)
 	}
 	rd.qmu.Unlock()
@@ -531,40 +563,103 @@ func (rd *streamReader) lingered() bool {
 	return false
 }
 
-// deliver writes an answer and counts its line done.
-func (rd *streamReader) deliver(r reply) {
-	rd.out.writeReply(r, false)
-	rd.inflight.Done()
+// deliver writes an answer to a line that holds no place; the writer
+// counts the line done.
+func (rd *streamReader) deliver(r reply) { rd.out.writeReply(r, hold{lines: 1}) }
+
+// takePlace takes a place for one more request in flight (see
+// ServeStream), from the place credit, which it fills with as many places
+// as are free, readBatch at most, when it is empty: it waits for one when
+// none is. It is false when the stream ends first. The places are given
+// back by the line writer as it writes the answers of the requests that
+// hold them, so the goroutine reading waits only for writes.
+func (rd *streamReader) takePlace() bool {
+	if rd.placeCredit == 0 {
+		n, ok := rd.places.take(readBatch, rd.ctx.Done())
+		if !ok {
+			return false
+		}
+		rd.placeCredit = n
+	}
+	rd.placeCredit--
+	return true
 }
 
-// takePlace waits for a place for one more request in flight (see
-// ServeStream); it is false when the stream ends first. The places are
-// given back by the goroutines running the requests that hold them, and
-// by the one that runs the requests handed on (see handOn), so the
-// goroutine reading waits only for them.
-func (rd *streamReader) takePlace() bool {
-	select {
-	case rd.places <- struct{}{}:
-		return true
-	default:
+// places bounds a stream's requests in flight (Options.MaxInFlight): the
+// goroutine reading takes them for a batch of lines, and the line writer
+// gives them back once their answers are written, as many at once as it
+// wrote. It is a count, an atomic add on each side, rather than a channel
+// of tokens, whose lock both cores took for every request: a profile of
+// pipelined calls on two cores had 7% of the time in its sends and
+// receives.
+type places struct {
+	held atomic.Int64 // places taken, max at most
+	max  int
+	// waiting is set while take waits for places to be given back: give
+	// then leaves a token in freed.
+	waiting atomic.Bool
+	freed   chan struct{}
+}
+
+func newPlaces(max int) *places {
+	return &places{max: max, freed: make(chan struct{}, 1)}
+}
+
+// free reports whether a place is free.
+func (p *places) free() bool { return p.held.Load() < int64(p.max) }
+
+// take takes as many places as are free, want at most, waiting until
+// one is given back when none is; ok is false when done closes first.
+// One goroutine takes at a time (the one reading).
+func (p *places) take(want int, done <-chan struct{}) (n int, ok bool) {
+	for {
+		held := p.held.Load()
+		if free := int64(p.max) - held; free > 0 {
+			n := min(int64(want), free)
+			if p.held.CompareAndSwap(held, held+n) {
+				return int(n), true
+			}
+			continue // given back meanwhile
+		}
+		// waiting is set before held is read again, and give reads it
+		// after it changed held: either this reading sees a place given
+		// back, or give sees waiting and leaves a token.
+		p.waiting.Store(true)
+		if p.free() {
+			p.waiting.Store(false)
+			continue
+		}
+		select {
+		case <-p.freed: // perhaps a token left after an earlier wait: held is read again
+		case <-done:
+			p.waiting.Store(false)
+			return 0, false
+		}
+		p.waiting.Store(false)
 	}
-	select {
-	case rd.places <- struct{}{}:
-		return true
-	case <-rd.ctx.Done():
-		return false
+}
+
+// give gives n places back.
+func (p *places) give(n int) {
+	if n == 0 {
+		return
+	}
+	p.held.Add(int64(-n))
+	if p.waiting.Load() {
+		select {
+		case p.freed <- struct{}{}:
+		default: // a token is there already
+		}
 	}
 }
 
 // placedSink is where the answer of a request holding a place goes: it is
-// written, and then the place is given back (by the writer: see
-// lineWriter).
+// written, and then the place is given back and the line counted done (by
+// the writer: see lineWriter).
 type placedSink streamReader
 
 func (p *placedSink) deliver(r reply) {
-	rd := (*streamReader)(p)
-	rd.out.writeReply(r, true)
-	rd.inflight.Done()
+	(*streamReader)(p).out.writeReply(r, hold{places: 1, lines: 1})
 }
 
 // errShuttingDown answers a request read while the server stops.
@@ -790,10 +885,11 @@ func readLine(br *bufio.Reader, limit int, buf []byte) (line, error) {
 // client writing ahead thus gets its answers a batch at a time, not a
 // write(2) each; one request in flight costs one write, as before.
 //
-// An answer holds its request's place (see ServeStream) until it is
-// written, not just left for the goroutine writing: placed says so, and
-// the writer gives the place back through released once the answer went
-// out (or could not). The bytes left waiting are bounded too (maxPending,
+// An answer holds its request's place (see ServeStream) and the count of
+// the line it answers until it is written, not just left for the
+// goroutine writing: its hold says so, and the writer gives both back
+// through released once the answer went out (or could not), those of
+// every answer a write took at once. The bytes left waiting are bounded too (maxPending,
 // for notifications, which hold no place): past that a goroutine waits
 // for the write in progress. A client that does not read thus holds the
 // server to its requests in flight and their answers. A message larger
@@ -806,13 +902,13 @@ func readLine(br *bufio.Reader, limit int, buf []byte) (line, error) {
 type lineWriter struct {
 	w        io.Writer
 	failed   func()
-	released func(places int)
+	released func(hold)
 
 	mu      sync.Mutex
 	writing bool       // a goroutine is writing to w, outside mu
 	done    *sync.Cond // on mu: broadcast when a round of writing ends
 	pending []byte     // whole lines left for the goroutine writing
-	placed  int        // how many of them hold a place
+	held    hold       // what they hold
 	spare   []byte     // a buffer written before, for the next batch
 	closed  bool
 	werr    error
@@ -821,23 +917,26 @@ type lineWriter struct {
 // maxPending bounds the bytes of messages left for the goroutine writing.
 const maxPending = 64 << 10
 
-func newLineWriter(w io.Writer, failed func(), released func(places int)) *lineWriter {
+// A hold is what messages hold until they are written (see lineWriter):
+// places of requests in flight, and lines read that they answer.
+type hold struct{ places, lines int }
+
+func (h *hold) add(o hold) { h.places, h.lines = h.places+o.places, h.lines+o.lines }
+
+func newLineWriter(w io.Writer, failed func(), released func(hold)) *lineWriter {
 	l := &lineWriter{w: w, failed: failed, released: released}
 	l.done = sync.NewCond(&l.mu)
 	return l
 }
 
-func (l *lineWriter) write(msg []byte) { l.writeReply(replyOf(msg), false) }
+// write writes a message the server sends of its own: it holds nothing.
+func (l *lineWriter) write(msg []byte) { l.writeReply(replyOf(msg), hold{}) }
 
-// writeReply writes r's parts and the newline as one message. placed says
-// that r holds a place, given back once r is written.
-func (l *lineWriter) writeReply(r reply, placed bool) {
-	places := 0
-	if placed {
-		places = 1
-	}
+// writeReply writes r's parts and the newline as one message, and gives
+// back what r holds once it is written; at once when r is no message.
+func (l *lineWriter) writeReply(r reply, held hold) {
 	if r.none() {
-		l.released(places)
+		l.give(held)
 		return
 	}
 	n := len(r.head) + len(r.body) + len(r.tail) + 1
@@ -847,12 +946,12 @@ func (l *lineWriter) writeReply(r reply, placed bool) {
 	}
 	if l.closed || l.werr != nil {
 		l.mu.Unlock()
-		l.released(places)
+		l.give(held)
 		return
 	}
 	if l.writing {
 		l.pending = appendLine(l.pending, r)
-		l.placed += places
+		l.held.add(held)
 		l.mu.Unlock()
 		return
 	}
@@ -871,22 +970,21 @@ func (l *lineWriter) writeReply(r reply, placed bool) {
 		_, err = l.w.Write(batch)
 	}
 	for {
-		l.released(places)
+		l.give(held)
 		l.mu.Lock()
 		failed := err != nil && l.werr == nil
 		if failed {
 			l.werr = err
 		}
 		if err != nil || len(l.pending) == 0 {
-			places = l.placed // dropped after an error
-			l.placed = 0
+			held, l.held = l.held, hold{} // dropped after an error
 			l.writing = false
 			if cap(batch) <= maxPending {
 				l.spare = batch
 			}
 			l.done.Broadcast()
 			l.mu.Unlock()
-			l.released(places)
+			l.give(held)
 			if failed {
 				l.failed()
 			}
@@ -895,10 +993,17 @@ func (l *lineWriter) writeReply(r reply, placed bool) {
 		// Others left messages while this one was written: write them
 		// all, in one write, and give the waiting room back.
 		batch, l.pending = l.pending, batch[:0]
-		places, l.placed = l.placed, 0
+		held, l.held = l.held, hold{}
 		l.done.Broadcast()
 		l.mu.Unlock()
 		_, err = l.w.Write(batch)
+	}
+}
+
+// give gives back what messages written, or dropped, held.
+func (l *lineWriter) give(h hold) {
+	if h != (hold{}) {
+		l.released(h)
 	}
 }
 
