@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -359,5 +360,33 @@ func TestServeStreamRefusesWhatDecodeRefuses(t *testing.T) {
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	if l := w.response(); code(t, l) != "" {
 		t.Errorf("id 1 after its refused line: %s", l)
+	}
+
+	// The same lines written at once, a request after them: with lines
+	// waiting behind it, a request is started from its id and method and
+	// read by the goroutine that runs it (on two cores or more), which
+	// answers Decode's error in its place.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	w = serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	var want, got []string
+	for _, l := range lines {
+		want = append(want, string(sess.Handle(context.Background(), []byte(l))))
+	}
+	last := `{"jsonrpc":"2.0","id":100,"method":"tools/list"}`
+	w.send(strings.Join(append(slices.Clone(lines), last), "\n"))
+	for range len(lines) + 1 {
+		if l := w.response(); jget(t, l, "id") == json.Number("100") {
+			if code(t, l) != "" {
+				t.Errorf("the request after the refused lines: %s", l)
+			}
+		} else {
+			got = append(got, l)
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("lines written at once answered\n%s\nwhere Handle answers\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
