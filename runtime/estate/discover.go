@@ -231,9 +231,10 @@ func (r *Registry) ResolveFor(p Principal, name string, c *Constraint) (ToolSpec
 	if err != nil {
 		return ToolSpec{}, false, err
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	versions := r.tools[name]
+	var versions []ToolSpec
+	if list, ok := r.published.Load(name); ok {
+		versions = *list.(*[]ToolSpec)
+	}
 	if c == nil {
 		s, err := newestVisibleIn(versions, v)
 		if s == nil || err != nil {

@@ -16,9 +16,15 @@ import (
 // and then, outside the lock, call the OnChange subscribers.
 type Registry struct {
 	mu    sync.RWMutex
-	tools map[string][]ToolSpec // per name, ascending by version
+	tools map[string][]ToolSpec // per name, ascending by version; changed by setVersions only
 	names []string              // sorted
 	gen   uint64
+	// published mirrors tools for ResolveFor, which every tools/call
+	// runs: name → *[]ToolSpec, a copy made by setVersions at each change
+	// and never changed, read without r.mu. A read lock is an atomic add
+	// to a word every core shares; calls served on two cores each took it
+	// twice (see docs/benchmarks.md).
+	published sync.Map
 
 	// open and byTenant index the names by who may see them, so that a
 	// view's first discovery reads the tools its tenant can see rather
@@ -140,11 +146,19 @@ func (r *Registry) Publish(spec ToolSpec) error {
 	for _, t := range spec.Tenants {
 		r.byTenant[t] = insertSorted(r.byTenant[t], spec.Name)
 	}
-	r.tools[spec.Name] = slices.Insert(versions, i, spec)
+	r.setVersions(spec.Name, slices.Insert(versions, i, spec))
 	r.changedLocked()
 	r.mu.Unlock()
 	r.notify()
 	return nil
+}
+
+// setVersions makes versions name's list, in tools and in published;
+// r.mu is held for writing. The list published is a copy of its own, which
+// nothing changes: tools' may be changed in place by the next publish.
+func (r *Registry) setVersions(name string, versions []ToolSpec) {
+	r.tools[name] = versions
+	r.published.Store(name, new(slices.Clone(versions)))
 }
 
 // insertSorted inserts name into the sorted set names unless it is there.
@@ -309,8 +323,15 @@ func (r *Registry) ChangeLifecycles(changes []LifecycleChange) error {
 		r.mu.Unlock()
 		return errors.Join(errs...)
 	}
+	changed := map[string][]ToolSpec{}
 	for _, e := range edits {
-		r.tools[e.name][e.i] = e.to
+		if changed[e.name] == nil {
+			changed[e.name] = slices.Clone(r.tools[e.name])
+		}
+		changed[e.name][e.i] = e.to
+	}
+	for name, versions := range changed {
+		r.setVersions(name, versions)
 	}
 	r.changedLocked()
 	r.mu.Unlock()
