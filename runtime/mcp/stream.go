@@ -336,6 +336,9 @@ func (rd *streamReader) leave(l *lane) {
 	}
 	l.stash = nil
 	rd.giveHome(l.slot)
+	l.mu.Lock()
+	l.flushLocked() // none are left: end writes them as the batch is run
+	l.mu.Unlock()
 }
 
 // takeHome returns the index of a shard of the session's requests in
@@ -512,24 +515,27 @@ func (rd *streamReader) startPeeked(l *lane, item line, spare *inflight, msg jso
 	return true
 }
 
-// runPeeked reads the line of a request startPeeked started, and runs
-// it; or answers the error the line holds (gate 1), as serve would have.
-func (rd *streamReader) runPeeked(q queued) {
+// run runs q's request and settles it, returning its answer (none when
+// it was cancelled); ok is false when it was answered before (see
+// inflight.abandon). A request startPeeked started has its line read
+// first, and is answered with the error the line holds (gate 1), as serve
+// would have answered it.
+func (rd *streamReader) run(q queued) (_ reply, ok bool) {
 	f := q.f
-	var in Incoming
-	if rpcErr := in.Decode(q.line); rpcErr != nil {
-		rd.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
-		f.answer(replyOf(jsonrpc.EncodeError(in.Message.ID, rpcErr)))
-		return
+	if q.peeked {
+		var in Incoming
+		if rpcErr := in.Decode(q.line); rpcErr != nil {
+			rd.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
+			return f.settle(replyOf(jsonrpc.EncodeError(in.Message.ID, rpcErr)))
+		}
+		if in.Message.ID != f.msg.ID || in.Message.Method != f.msg.Method {
+			// PeekRequest promises otherwise.
+			return f.settle(replyOf(jsonrpc.EncodeError(in.Message.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))))
+		}
+		f.msg = in.Message
+		f.req.params, f.paramsRead = in.params, true
 	}
-	if in.Message.ID != f.msg.ID || in.Message.Method != f.msg.Method {
-		// PeekRequest promises otherwise.
-		f.answer(replyOf(jsonrpc.EncodeError(in.Message.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error"))))
-		return
-	}
-	f.msg = in.Message
-	f.req.params, f.paramsRead = in.params, true
-	f.do()
+	return f.settle(f.sess.run(f))
 }
 
 // popQueued takes the next request handed on (see lane.fire).
@@ -571,12 +577,7 @@ func (rd *streamReader) handOn(rest []queued) {
 // still free for more (false once the request ran long enough for l to
 // hand the goroutine's place over).
 func (rd *streamReader) runOn(l *lane, q queued) bool {
-	if q.peeked {
-		rd.runPeeked(q)
-	} else {
-		q.f.do()
-	}
-	if !l.end() {
+	if !l.end(rd.run(q)) {
 		return false
 	}
 	// Served start to end here, with nothing watching it: nothing refers
@@ -761,8 +762,17 @@ type lane struct {
 	home *flightShard
 	slot int
 
-	mu         sync.Mutex
-	batch      []queued      // requests the goroutine read and has to run, from next
+	mu    sync.Mutex
+	batch []queued // requests the goroutine read and has to run, from next
+	// out holds the answers of the batch's requests run so far, whole
+	// lines, and held what they hold: a client writing ahead gets a
+	// batch's answers in one round of the line writer, whose lock and
+	// counts the cores would otherwise take in turn for every answer (on
+	// two cores the writer took nine times the time it takes on one).
+	// Written when the batch is run, when the goroutine hands its place
+	// over (see fire), or when they reach maxPending.
+	out        []byte
+	held       hold
 	next       int           // batch[next] runs next
 	serving    *inflight     // nil between requests
 	began      time.Duration // when serving began (sinceEpoch)
@@ -826,12 +836,64 @@ func (l *lane) beginLocked(f *inflight) (arm bool) {
 	return arm
 }
 
-// end reports whether the goroutine still has its place.
-func (l *lane) end() bool {
+// end ends the request served, whose answer is a when ok (see
+// streamReader.run), and reports whether the goroutine still has its
+// place. The answer is kept with the others of the batch (see lane.out),
+// and they are written together once the batch is run; the answer of a
+// request run alone is written at once. They are written while the
+// request is still the one served: a write that waits for a client that
+// does not read is handed over as a request that runs long is (see fire),
+// so that the stream reads on, up to its bound.
+func (l *lane) end(a reply, ok bool) bool {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	last := l.next == len(l.batch)
+	if ok {
+		if last && l.held == (hold{}) && !l.handedOver {
+			l.mu.Unlock()
+			l.rd.out.writeReply(a, hold{places: 1, lines: 1})
+			l.mu.Lock()
+		} else {
+			if !a.none() {
+				l.out = appendLine(l.out, a) // a's buffers are the request's, reused by the next
+			}
+			l.held.add(hold{places: 1, lines: 1})
+		}
+	}
+	if last || l.handedOver || len(l.out) >= maxPending {
+		l.flushLocked()
+	}
 	l.serving = nil
-	return !l.handedOver
+	kept := !l.handedOver
+	if !kept {
+		l.flushLocked() // an answer kept while fire wrote the others
+	}
+	l.mu.Unlock()
+	return kept
+}
+
+// flushLocked writes the answers kept in l.out, and gives back what they
+// hold; l.mu is held, and released meanwhile when there are answers.
+func (l *lane) flushLocked() {
+	if l.held == (hold{}) {
+		return
+	}
+	out, held := l.out, l.held
+	l.out, l.held = nil, hold{}
+	l.mu.Unlock()
+	l.rd.out.writeReply(linesOf(out), held)
+	l.mu.Lock()
+	if l.out == nil {
+		l.out = out[:0] // kept for the next batch, unless an answer came meanwhile
+	}
+}
+
+// linesOf is the reply that writes out, whole lines, as they are:
+// writeReply ends the last one.
+func linesOf(out []byte) reply {
+	if len(out) == 0 {
+		return reply{}
+	}
+	return replyOf(out[:len(out)-1])
 }
 
 func (l *lane) fire() {
@@ -853,8 +915,16 @@ func (l *lane) fire() {
 	l.handedOver, l.armed = true, false
 	rest := l.batch[l.next:] // the goroutine no longer runs its batch
 	l.batch, l.next = nil, 0
+	// The answers kept are written now, not after the request that ran
+	// long: a client may be waiting for one of them, and the places they
+	// hold, to send what the request waits for.
+	out, held := l.out, l.held
+	l.out, l.held = nil, hold{}
 	l.mu.Unlock()
 	l.rd.handOn(rest)
+	if held != (hold{}) {
+		l.rd.out.writeReply(linesOf(out), held)
+	}
 	f.watch()
 }
 
