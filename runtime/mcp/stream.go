@@ -36,9 +36,10 @@ import (
 // goroutine's batch on to another goroutine, so requests run
 // concurrently: a slow handler holds up neither the requests behind it
 // nor the notifications/cancelled meant for it. Every answer and
-// notification is written whole, followed by "\n"; answers given while
-// another is being written are written together with the next write (see
-// lineWriter).
+// notification is written whole, followed by "\n"; the answers of the
+// requests a goroutine read together are written together once it has
+// run them (see lane.out), and answers given while another is being
+// written are written together with the next write (see lineWriter).
 //
 // A session has at most Options.MaxInFlight requests in flight: a request
 // read at the bound waits, and the reading with it, until an answer has
