@@ -19,6 +19,9 @@ import "github.com/mcpgen/mcpgen/runtime/internal/textdec"
 // a name, or it breaks a rule of the envelope) or returns a request with
 // this very id and method.
 func PeekRequest(data []byte) (id ID, method string, ok bool) {
+	if id, method, ok := peekUsual(data); ok {
+		return id, method, true
+	}
 	i := textdec.SkipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
 		return ID{}, "", false
@@ -78,6 +81,39 @@ func PeekRequest(data []byte) (id ID, method string, ok bool) {
 		return ID{}, "", false
 	}
 	return id, Intern(methodText[1:end]), true
+}
+
+// usualHead is how the clients of the MCP SDKs, and most others, begin a
+// request: peekUsual reads it by comparing bytes.
+const usualHead = `{"jsonrpc":"2.0","id":`
+
+// peekUsual is PeekRequest for a request that begins as usualHead, then a
+// counter id and a method of plain ASCII: its id and method read without
+// the general walk over members. ok is false for anything else.
+func peekUsual(data []byte) (id ID, method string, ok bool) {
+	if len(data) < len(usualHead) || string(data[:len(usualHead)]) != usualHead {
+		return ID{}, "", false
+	}
+	i := len(usualHead)
+	end := i
+	for end < len(data) && data[end] >= '0' && data[end] <= '9' {
+		end++
+	}
+	const methodHead = `,"method":"`
+	rest := data[end:]
+	if end == i || len(rest) < len(methodHead) || string(rest[:len(methodHead)]) != methodHead {
+		return ID{}, "", false
+	}
+	id, ok = peekID(data[i:end])
+	if !ok {
+		return ID{}, "", false
+	}
+	open := end + len(methodHead) - 1
+	closing, escaped, ascii, found := textdec.ScanString(data, open)
+	if !found || escaped || !ascii || closing == open+1 {
+		return ID{}, "", false
+	}
+	return id, Intern(data[open+1 : closing]), true
 }
 
 // peekID returns the id whose text is v, when it is one whose text Decode

@@ -72,3 +72,23 @@ func FuzzPeekRequest(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPeekRequest reads a typical tools/call's id and method, as the
+// SDKs' clients write it (usual) and with its members in another order
+// (walked): the part of a pipelined line its reading goroutine reads.
+func BenchmarkPeekRequest(b *testing.B) {
+	for _, tc := range []struct{ name, msg string }{
+		{"usual", `{"jsonrpc":"2.0","id":1234,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771","as_of":"2026-01-01"}}}`},
+		{"walked", `{"method":"tools/call","jsonrpc":"2.0","id":1234,"params":{"name":"payments.lookup","arguments":{"reference":"PMT-771","as_of":"2026-01-01"}}}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			data := []byte(tc.msg)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, ok := jsonrpc.PeekRequest(data); !ok {
+					b.Fatal("not read")
+				}
+			}
+		})
+	}
+}
