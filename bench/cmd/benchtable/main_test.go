@@ -139,3 +139,23 @@ func TestPipelinedServerRow(t *testing.T) {
 		}
 	}
 }
+
+// The memory row gives the growth's median, and its interval once there
+// are runs enough for one; the goal is judged by the median.
+func TestMemoryRow(t *testing.T) {
+	row := func(growth ...float64) string {
+		var out strings.Builder
+		r := &results{samples: map[string]map[string][]float64{"ResidentMemory": {
+			"idle-KiB": {14000}, "warm-KiB": {19500}, "after-KiB": {19700}, "growth-KiB": growth,
+		}}}
+		r.memoryRow(&table{w: &out})
+		return out.String()
+	}
+	if got := row(156, 484, 684); !strings.Contains(got, "growth after warm-up 484 KiB |") || !strings.Contains(got, "| ✗ |") {
+		t.Errorf("three runs: %s", got)
+	}
+	got := row(184, 128, 72, 536, 268, 128)
+	if !strings.Contains(got, "growth after warm-up 156 KiB (") || !strings.Contains(got, "| ✓ |") {
+		t.Errorf("six runs: %s", got)
+	}
+}
