@@ -765,6 +765,7 @@ type lane struct {
 
 	mu    sync.Mutex
 	batch []queued // requests the goroutine read and has to run, from next
+	next  int      // batch[next] runs next
 	// out holds the answers of the batch's requests run so far, whole
 	// lines, and held what they hold: a client writing ahead gets a
 	// batch's answers in one round of the line writer, whose lock and
@@ -774,7 +775,6 @@ type lane struct {
 	// over (see fire), or when they reach maxPending.
 	out        []byte
 	held       hold
-	next       int           // batch[next] runs next
 	serving    *inflight     // nil between requests
 	began      time.Duration // when serving began (sinceEpoch)
 	armed      bool          // the timer will fire
