@@ -568,7 +568,6 @@ const flightShards = 8
 // counter, and is kept in the shard of its text's hash, where a request
 // with the same id would be.
 type flights struct {
-	_      [64]byte // the first shard's lock shares no cache line with the session's fields
 	shards [flightShards]flightShard
 	// above is one more than the highest counter tracked: no counter at
 	// or above it has been in flight.
