@@ -559,14 +559,14 @@ const flightShards = 8
 // gives each goroutine serving it a home of its own (see lane), so that
 // a request is added, claimed and removed in memory only its own core
 // writes: with the ids' hash choosing the shard, both cores wrote every
-// shard, and one session's calls on two cores ran a fifth slower (see
-// docs/benchmarks.md). Clients number their requests from a counter, so
-// this is the common case. A counter at or below the highest (a client
-// that numbers every request 1, say) is looked for in every shard that
-// holds a request, in turn with the others like it (checkMu), once any
-// request was given a home; every other id (a string, a negative or a very large integer) can equal no
-// counter, and is kept in the shard of its text's hash, where a request
-// with the same id would be.
+// shard, and one session's pipelined calls on two cores got 11% less of
+// them done (see docs/benchmarks.md). Clients number their requests from
+// a counter, so this is the common case. A counter at or below the
+// highest (a client that numbers every request 1, say) is looked for in
+// every shard that holds a request, in turn with the others like it
+// (checkMu), once any request was given a home; every other id (a string,
+// a negative or a very large integer) can equal no counter, and is kept in
+// the shard of its text's hash, where a request with the same id would be.
 type flights struct {
 	shards [flightShards]flightShard
 	// above is one more than the highest counter tracked: no counter at
