@@ -231,7 +231,7 @@ type queued struct {
 	f    *inflight
 	line []byte
 	// peeked says the request was started from its id and method alone:
-	// the line is read when it runs (see streamReader.startPeeked).
+	// the line is read when it runs (see streamReader.serve).
 	peeked bool
 }
 
@@ -296,15 +296,14 @@ func (rd *streamReader) do() {
 // true, waking a goroutine to read on when lines still wait; or it keeps
 // the reading and reports false when the reading ended.
 func (rd *streamReader) readLines(l *lane) bool {
-	rd.readOne(l)
-	for n := 1; n < readBatch && rd.readErr == nil && rd.lineWaiting() && (rd.placeCredit > 0 || rd.places.free()); n++ {
-		rd.readOne(l)
+	more := rd.readOne(l)
+	for n := 1; n < readBatch && rd.readErr == nil && more && (rd.placeCredit > 0 || rd.places.free()); n++ {
+		more = rd.readOne(l)
 	}
 	rd.giveCredit()
 	if rd.readErr != nil {
 		return false
 	}
-	more := rd.lineWaiting()
 	rd.reading.Store(false) // br is another goroutine's from here
 	if more {
 		rd.qmu.Lock()
@@ -379,25 +378,28 @@ func (rd *streamReader) lineWaiting() bool {
 }
 
 // readOne reads the next line and serves it: answers it now, or starts it
-// and adds it to l's batch.
-func (rd *streamReader) readOne(l *lane) {
+// and adds it to l's batch. more says another whole line was buffered
+// behind it (lineWaiting): reading it would not block.
+func (rd *streamReader) readOne(l *lane) (more bool) {
 	spare := l.takeSpare()
 	var item line
 	item, rd.readErr = readLine(rd.br, rd.srv.maxMessageBytes, spare.line)
+	more = rd.lineWaiting()
 	if !item.tooLong && len(bytes.TrimSpace(item.data)) == 0 {
 		l.keepSpare(queued{f: spare.f, line: item.data})
-		return
+		return more
 	}
 	if !rd.countLine() {
 		rd.readErr = errStopped
-		return
+		return false
 	}
-	if !rd.serve(l, item, spare.f) && spare.f != nil {
+	if !rd.serve(l, item, spare.f, more) && spare.f != nil {
 		// The request memory was not needed (a notification, a response,
 		// an answer given at once); the line may be, by what was read
 		// from it (a response's result, a batch), so it is not kept.
 		l.keepSpare(queued{f: spare.f})
 	}
+	return more
 }
 
 // countLine counts a line read in inflight, unless the stream stopped
@@ -430,8 +432,14 @@ func (rd *streamReader) giveCredit() {
 
 // serve answers one line, counted in inflight, or starts it and adds it
 // to l's batch; it reports whether it started a request, in spare when
-// that was not nil.
-func (rd *streamReader) serve(l *lane, item line, spare *inflight) (started bool) {
+// that was not nil. more says lines wait behind it.
+//
+// With lines waiting, on more than one core, a request is started from
+// its id and method alone (jsonrpc.PeekRequest) and read whole
+// (Incoming.Decode) by the goroutine that runs it (see streamReader.run):
+// the reading of lines, one goroutine at a time, was a third of the time
+// of pipelined calls on two cores, and the decoding two thirds of that.
+func (rd *streamReader) serve(l *lane, item line, spare *inflight, more bool) (started bool) {
 	s, sess := rd.srv, rd.sess
 	if item.tooLong {
 		rd.deliver(replyOf(jsonrpc.EncodeError(jsonrpc.ID{}, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -450,19 +458,18 @@ func (rd *streamReader) serve(l *lane, item line, spare *inflight) (started bool
 		go func() { (*placedSink)(rd).deliver(replyOf(sess.HandleBatch(rd.ctx, item.data))) }()
 		return false
 	}
-	if rd.maxServing > 1 && rd.lineWaiting() {
-		// Lines wait behind this one, for this goroutine and, once it
-		// gives the reading up, another: a request is started from its
-		// peek, and read whole by the goroutine that runs it.
-		if id, method, ok := jsonrpc.PeekRequest(item.data); ok && method != methodInitialize && !strings.HasPrefix(method, "notifications/") {
-			return rd.startPeeked(l, item, spare, jsonrpc.Message{ID: id, Method: method})
-		}
-	}
 	var in Incoming // the params read in the pass that checks the line
-	if rpcErr := in.Decode(item.data); rpcErr != nil {
-		s.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
-		rd.deliver(replyOf(jsonrpc.EncodeError(in.Message.ID, rpcErr))) // gate 1
-		return false
+	peeked := false
+	if more && rd.maxServing > 1 {
+		id, method, ok := jsonrpc.PeekRequest(item.data)
+		peeked = ok && method != methodInitialize && !strings.HasPrefix(method, "notifications/")
+		in.Message = jsonrpc.Message{ID: id, Method: method}
+	}
+	if !peeked {
+		if refusal := s.decodeLine(&in, item.data); refusal != nil {
+			rd.deliver(replyOf(refusal)) // gate 1
+			return false
+		}
 	}
 	msg := in.Message
 	if msg.IsRequest() && !rd.takePlace() {
@@ -474,60 +481,50 @@ func (rd *streamReader) serve(l *lane, item line, spare *inflight) (started bool
 		if msg.IsRequest() {
 			rd.placeCredit++ // not taken after all
 		}
-		rd.deliver(replyOf(now))
-		return false
-	}
-	f.sink = (*placedSink)(rd)
-	f.req.params, f.paramsRead = in.params, true
-	if msg.Method == methodInitialize {
-		// Served before anything read after it, however long it takes.
-		f.do()
-		return true
-	}
-	l.add(queued{f: f, line: item.data})
-	return true
-}
-
-// startPeeked starts the request msg that jsonrpc.PeekRequest read from
-// item, leaving the line's reading (Incoming.Decode) to the goroutine
-// that runs it (see runPeeked): the reading of lines, one goroutine at a
-// time, was a third of the time of pipelined calls on two cores, and the
-// decoding two thirds of that. It reports whether it started a request.
-func (rd *streamReader) startPeeked(l *lane, item line, spare *inflight, msg jsonrpc.Message) (started bool) {
-	if !rd.takePlace() {
-		rd.deliver(replyOf(jsonrpc.EncodeError(msg.ID, errShuttingDown)))
-		return false
-	}
-	now, f := rd.sess.start(rd.reqBase, msg, spare, l.home)
-	if f == nil {
-		rd.placeCredit++ // not taken after all
-		// Its id is in flight: unless the line is no request at all,
-		// which its reading tells.
-		var in Incoming
-		if rpcErr := in.Decode(item.data); rpcErr != nil {
-			rd.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
-			now = jsonrpc.EncodeError(in.Message.ID, rpcErr)
+		if peeked {
+			// Its id is in flight: unless the line is no request at
+			// all, which its reading tells.
+			if refusal := s.decodeLine(&in, item.data); refusal != nil {
+				now = refusal
+			}
 		}
 		rd.deliver(replyOf(now))
 		return false
 	}
 	f.sink = (*placedSink)(rd)
-	l.add(queued{f: f, line: item.data, peeked: true})
+	if !peeked {
+		f.req.params, f.paramsRead = in.params, true
+	}
+	if msg.Method == methodInitialize {
+		// Served before anything read after it, however long it takes.
+		f.do()
+		return true
+	}
+	l.add(queued{f: f, line: item.data, peeked: peeked})
 	return true
+}
+
+// decodeLine decodes a line into in (gate 1); when the line is refused,
+// it notes the refusal and returns the answer to give.
+func (s *Server) decodeLine(in *Incoming, data []byte) (refusal []byte) {
+	if rpcErr := in.Decode(data); rpcErr != nil {
+		s.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
+		return jsonrpc.EncodeError(in.Message.ID, rpcErr)
+	}
+	return nil
 }
 
 // run runs q's request and settles it, returning its answer (none when
 // it was cancelled); ok is false when it was answered before (see
-// inflight.abandon). A request startPeeked started has its line read
-// first, and is answered with the error the line holds (gate 1), as serve
-// would have answered it.
+// inflight.abandon). A request started from its peek (see serve) has its
+// line read first, and is answered with the error the line holds (gate
+// 1), as serve would have answered it.
 func (rd *streamReader) run(q queued) (_ reply, ok bool) {
 	f := q.f
 	if q.peeked {
 		var in Incoming
-		if rpcErr := in.Decode(q.line); rpcErr != nil {
-			rd.srv.Observe(Event{Kind: Refused, Refusal: RefusedEnvelope})
-			return f.settle(replyOf(jsonrpc.EncodeError(in.Message.ID, rpcErr)))
+		if refusal := rd.srv.decodeLine(&in, q.line); refusal != nil {
+			return f.settle(replyOf(refusal))
 		}
 		if in.Message.ID != f.msg.ID || in.Message.Method != f.msg.Method {
 			// PeekRequest promises otherwise.
@@ -878,14 +875,21 @@ func (l *lane) flushLocked() {
 	if l.held == (hold{}) {
 		return
 	}
-	out, held := l.out, l.held
-	l.out, l.held = nil, hold{}
+	out, held := l.takeKept()
 	l.mu.Unlock()
 	l.rd.out.writeReply(linesOf(out), held)
 	l.mu.Lock()
 	if l.out == nil {
 		l.out = out[:0] // kept for the next batch, unless an answer came meanwhile
 	}
+}
+
+// takeKept takes the answers kept in l.out and what they hold; l.mu is
+// held.
+func (l *lane) takeKept() ([]byte, hold) {
+	out, held := l.out, l.held
+	l.out, l.held = nil, hold{}
+	return out, held
 }
 
 // linesOf is the reply that writes out, whole lines, as they are:
@@ -919,8 +923,7 @@ func (l *lane) fire() {
 	// The answers kept are written now, not after the request that ran
 	// long: a client may be waiting for one of them, and the places they
 	// hold, to send what the request waits for.
-	out, held := l.out, l.held
-	l.out, l.held = nil, hold{}
+	out, held := l.takeKept()
 	l.mu.Unlock()
 	l.rd.handOn(rest)
 	if held != (hold{}) {
