@@ -14,11 +14,7 @@ import (
 // endRequests cancels every request in flight, and a request tracked
 // after it starts cancelled (one read as the stream ended).
 func TestEndRequestsCancelsThoseInFlightAndAfter(t *testing.T) {
-	srv, err := NewServer(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := srv.NewSession(estate.Principal{}, func([]byte) {})
+	sess := flightSession(t)
 	base := context.WithoutCancel(context.Background())
 	request := func(id int64) *inflight {
 		f := sess.track(base, jsonrpc.Message{ID: jsonrpc.IntID(id), Method: "tools/list"}, nil, nil)
@@ -45,11 +41,7 @@ func TestEndRequestsCancelsThoseInFlightAndAfter(t *testing.T) {
 // are found as duplicates, reached by notifications/cancelled and by
 // endRequests, and leave the shard empty once claimed, in any order.
 func TestFlightsOfOneShard(t *testing.T) {
-	srv, err := NewServer(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := srv.NewSession(estate.Principal{}, func([]byte) {})
+	sess := flightSession(t)
 	// Four ids whose texts fall in one shard.
 	var ids []int64
 	var sh *flightShard
@@ -122,11 +114,7 @@ func TestFlightsOfOneShard(t *testing.T) {
 // id goes to its hash's shard whatever the home. notifications/cancelled
 // and endRequests reach requests in any home.
 func TestFlightsInHomes(t *testing.T) {
-	srv, err := NewServer(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := srv.NewSession(estate.Principal{}, func([]byte) {})
+	sess := flightSession(t)
 	base := context.WithoutCancel(context.Background())
 	home := func(i int) *flightShard { return &sess.flights.shards[i] }
 	track := func(id jsonrpc.ID, h *flightShard) *inflight {
@@ -187,11 +175,7 @@ func TestFlightsConcurrentDuplicates(t *testing.T) {
 }
 
 func concurrentDuplicates(t *testing.T, homes bool) {
-	srv, err := NewServer(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := srv.NewSession(estate.Principal{}, func([]byte) {})
+	sess := flightSession(t)
 	base := context.WithoutCancel(context.Background())
 	const goroutines = 6
 	for round := range 5000 {
@@ -228,4 +212,15 @@ func concurrentDuplicates(t *testing.T, homes bool) {
 			t.Errorf("shard %d holds requests after every one was claimed (%d counted)", i, sh.held.Load())
 		}
 	}
+}
+
+// flightSession is a session of a server of no tools, whose requests in
+// flight the tests above track directly.
+func flightSession(t *testing.T) *Session {
+	t.Helper()
+	srv, err := NewServer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv.NewSession(estate.Principal{}, func([]byte) {})
 }
