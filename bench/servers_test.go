@@ -77,7 +77,7 @@ func serviceLog(tb testing.TB) *slog.Logger {
 // serviceLogSink is serviceLog and its sink, whose Lost count says
 // whether a row wrote every record it claims to (see reportLost).
 func serviceLogSink(tb testing.TB) (*slog.Logger, *oplog.Async) {
-	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard), oplog.AsyncOptions{})
+	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard, nil), oplog.AsyncOptions{})
 	tb.Cleanup(func() { sink.Close(context.Background()) })
 	return slog.New(sink), sink
 }

@@ -46,7 +46,7 @@ func TestAccessLogRecordsEachRequest(t *testing.T) {
 	}{
 		{"slog", func(w io.Writer) slog.Handler { return slog.NewJSONHandler(w, nil) }},
 		{"sink", func(w io.Writer) slog.Handler {
-			sink := oplog.NewAsync(oplog.NewJSONHandler(w), oplog.AsyncOptions{})
+			sink := oplog.NewAsync(oplog.NewJSONHandler(w, nil), oplog.AsyncOptions{})
 			t.Cleanup(func() { sink.Close(context.Background()) })
 			return sink
 		}},

@@ -74,7 +74,7 @@ func TestLogAccessToAPlainHandler(t *testing.T) {
 func BenchmarkLogAccess(b *testing.B) {
 	start := time.Now()
 	b.Run("record=access", func(b *testing.B) {
-		sink := NewAsync(NewJSONHandler(io.Discard), AsyncOptions{})
+		sink := NewAsync(NewJSONHandler(io.Discard, nil), AsyncOptions{})
 		defer sink.Close(context.Background())
 		ctx := context.Background()
 		b.ReportAllocs()
@@ -84,7 +84,7 @@ func BenchmarkLogAccess(b *testing.B) {
 		}
 	})
 	b.Run("record=slog", func(b *testing.B) {
-		sink := NewAsync(NewJSONHandler(io.Discard), AsyncOptions{})
+		sink := NewAsync(NewJSONHandler(io.Discard, nil), AsyncOptions{})
 		defer sink.Close(context.Background())
 		ctx := context.Background()
 		b.ReportAllocs()

@@ -71,7 +71,7 @@ func TestAsyncQueuesNoMoreOfACallThanItsLine(t *testing.T) {
 func TestAsyncCopiesArgumentsItKeeps(t *testing.T) {
 	var out gatedWriter
 	out.release = make(chan struct{})
-	a := NewAsync(NewJSONHandler(&out), AsyncOptions{})
+	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{})
 	args := []byte(`{"a":1}`)
 	LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strings.Repeat("r", 5000), Arguments: args})
 	copy(args, `{"b":2}`)
@@ -111,7 +111,7 @@ func TestAsyncFreesABurstsEntries(t *testing.T) {
 func TestAsyncWritesABatchAtOnce(t *testing.T) {
 	var out gatedWriter
 	out.release = make(chan struct{})
-	a := NewAsync(NewJSONHandler(&out), AsyncOptions{})
+	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{})
 	const n = 2000
 	for i := range n {
 		LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strconv.Itoa(i), Arguments: json.RawMessage(`{"note":"` + strings.Repeat("n", 100) + `"}`)})
@@ -171,7 +171,7 @@ func (w *gatedWriter) String() string {
 func TestEntryClearLeavesNothing(t *testing.T) {
 	type key struct{}
 	ctx := context.WithValue(context.Background(), key{}, "request")
-	h := NewJSONHandler(io.Discard)
+	h := NewJSONHandler(io.Discard, nil)
 	r := slog.NewRecord(time.Now(), slog.LevelInfo, "m", 0)
 	r.AddAttrs(slog.String("k", "v"))
 	for _, e := range []*entry{

@@ -65,7 +65,7 @@ func TestCallRecordIsOneLineWhateverTheHandler(t *testing.T) {
 // over a JSONHandler, whose writer runs meanwhile on its own goroutine.
 // The record has no time, as the server's have none: LogCall takes it.
 func BenchmarkLogCall(b *testing.B) {
-	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard), oplog.AsyncOptions{})
+	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard, nil), oplog.AsyncOptions{})
 	defer sink.Close(context.Background())
 	c := oplog.CallRecord{
 		Tool: "payments.lookup", Version: "2.1.0",
@@ -129,7 +129,7 @@ func TestCallRecordWithoutATimeHasTheTimeItWasLogged(t *testing.T) {
 		name string
 		next func(io.Writer) slog.Handler
 	}{
-		{"JSONHandler", func(w io.Writer) slog.Handler { return oplog.NewJSONHandler(w) }},
+		{"JSONHandler", func(w io.Writer) slog.Handler { return oplog.NewJSONHandler(w, nil) }},
 		{"slog", func(w io.Writer) slog.Handler { return slog.NewJSONHandler(w, nil) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -163,4 +163,40 @@ func TestCallRecordWithoutATimeHasTheTimeItWasLogged(t *testing.T) {
 			t.Errorf("logged between %s and %s, written with %s", before, after, got)
 		}
 	})
+}
+
+// TestJSONHandlerLevel: a JSONHandler writes the records at its level and
+// above, and a *slog.LevelVar moves that level while records are written:
+// at Warn a call record (Info) is not written, through the Async's own
+// line or through slog; back at Info it is, the same line as before.
+func TestJSONHandlerLevel(t *testing.T) {
+	var out bytes.Buffer // read once Close returned: the writer is done
+	var level slog.LevelVar
+	level.Set(slog.LevelWarn)
+	async := oplog.NewAsync(oplog.NewJSONHandler(&out, &oplog.JSONOptions{Level: &level}), oplog.AsyncOptions{})
+	log := slog.New(async)
+	ctx := context.Background()
+	rec := oplog.CallRecord{Tool: "payments.lookup", Version: "3.0.0", SchemaHash: "h", RequestID: "1",
+		Arguments: json.RawMessage(`{"reference":"PMT-771"}`), Checked: true}
+	logCall := func() {
+		if async.Enabled(ctx, slog.LevelInfo) { // as the server asks before it logs a call
+			oplog.LogCall(ctx, async, &rec)
+		}
+	}
+	logCall()
+	log.Info("an info line")
+	log.Warn("a warning")
+	level.Set(slog.LevelInfo)
+	logCall()
+	if err := async.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"msg":"a warning"`) ||
+		!strings.Contains(lines[1], `"msg":"tool call"`) || !strings.Contains(lines[1], `"arguments":{"reference":"PMT-771"}`) {
+		t.Errorf("at Warn, then Info, the log wrote:\n%s", out.String())
+	}
+	if oplog.NewJSONHandler(io.Discard, nil).Enabled(ctx, slog.LevelDebug) {
+		t.Error("with no options a JSONHandler writes Debug records")
+	}
 }

@@ -29,10 +29,26 @@ type JSONHandler struct {
 	out *lockedWriter
 }
 
-// NewJSONHandler returns a JSONHandler writing to w.
-func NewJSONHandler(w io.Writer) *JSONHandler {
+// JSONOptions configure NewJSONHandler; nil, or the zero value, writes
+// records at slog.LevelInfo and above.
+type JSONOptions struct {
+	// Level is the least level of the records written; nil means
+	// slog.LevelInfo. A *slog.LevelVar changes it while the service
+	// runs: at slog.LevelWarn the call log and the access log, both at
+	// Info, are off, and a request pays for the check of the level
+	// alone (Enabled).
+	Level slog.Leveler
+}
+
+// NewJSONHandler returns a JSONHandler writing to w. Its lines are
+// slog.NewJSONHandler's with no options but the level.
+func NewJSONHandler(w io.Writer, opts *JSONOptions) *JSONHandler {
+	var level slog.Leveler
+	if opts != nil {
+		level = opts.Level
+	}
 	out := &lockedWriter{w: w}
-	return &JSONHandler{Handler: slog.NewJSONHandler(out, nil), out: out}
+	return &JSONHandler{Handler: slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level}), out: out}
 }
 
 // writeLines writes lines the slog handler would have written, whole.

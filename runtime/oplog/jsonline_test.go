@@ -203,7 +203,7 @@ func sameLinesThroughBothSinks(t *testing.T, n int, next func(i int), log func(*
 	t.Helper()
 	opts := AsyncOptions{Limits: Limits{MaxString: 200, MaxRecord: 600}, Buffer: 1 << 14}
 	var direct, viaSlog bytes.Buffer
-	fast := NewAsync(NewJSONHandler(&direct), opts)
+	fast := NewAsync(NewJSONHandler(&direct, nil), opts)
 	slow := NewAsync(slog.NewJSONHandler(&viaSlog, nil), opts)
 	for i := range n {
 		next(i)

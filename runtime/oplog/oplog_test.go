@@ -138,7 +138,7 @@ func TestAsyncNeverWaits(t *testing.T) {
 func TestAsyncKeepsUpOnOneCore(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var out countingWriter
-	a := oplog.NewAsync(oplog.NewJSONHandler(&out), oplog.AsyncOptions{Buffer: 1024})
+	a := oplog.NewAsync(oplog.NewJSONHandler(&out, nil), oplog.AsyncOptions{Buffer: 1024})
 	log := slog.New(a)
 	ping, pong := make(chan int), make(chan int)
 	go func() {

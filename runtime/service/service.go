@@ -360,7 +360,7 @@ func (s *Service) serveHTTP(ctx context.Context, cfg *Config, srv *mcp.Server, p
 // most.
 func newLogger(w io.Writer) (logger *slog.Logger, close func()) {
 	signal.Ignore(syscall.SIGPIPE)
-	async := oplog.NewAsync(oplog.NewJSONHandler(w), oplog.AsyncOptions{})
+	async := oplog.NewAsync(oplog.NewJSONHandler(w, nil), oplog.AsyncOptions{})
 	return slog.New(async), func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
