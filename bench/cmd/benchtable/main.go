@@ -390,23 +390,47 @@ func (r *results) processRow(t *table) {
 
 // callLogRows are what the call log costs a call, within 10%: a service's
 // logs on (JSON lines through the asynchronous sink) against none, for
-// Session.Handle's tools/call and for the stdio row's.
+// Session.Handle's tools/call and for the stdio row's. The verdict is
+// BenchmarkCallLog's when it ran: the log on and off in turn on one
+// session, within each process (cost-%, the median of a process's rounds,
+// summarised over the processes); the rows with the log on and off in
+// processes of their own (BenchmarkCallHandle, BenchmarkCall), whose time
+// moves by 20% to 40% from one process to the next, are shown beside it.
 func (r *results) callLogRows(t *table) {
-	for _, row := range []struct{ title, off, on string }{
-		{"tools/call through Session.Handle, call log on against off", "CallHandle/log=off", "CallHandle/log=on"},
-		{"stdio tools/call one in flight, call log on against off", "Call/impl=mcpgen", "Call/impl=mcpgen-logged"},
+	for _, row := range []struct{ title, off, on, inTurn string }{
+		{"tools/call through Session.Handle, call log on against off", "CallHandle/log=off", "CallHandle/log=on", "CallLog/path=handle"},
+		{"stdio tools/call one in flight, call log on against off", "Call/impl=mcpgen", "Call/impl=mcpgen-logged", "CallLog/path=stdio"},
 	} {
 		off, on := r.get(row.off, "sec/op"), r.get(row.on, "sec/op")
-		if !off.ok() || !on.ok() {
+		paired := r.get(row.inTurn, "cost-%")
+		if !paired.ok() && (!off.ok() || !on.ok()) {
 			continue
 		}
-		cost := r.perRound("sec/op", func(v ...float64) float64 { return 100 * (v[0]/v[1] - 1) }, row.on, row.off)
-		figure := fmt.Sprintf("%+.0f%%", cost.center)
-		if cost.interval {
-			figure += fmt.Sprintf(" (%+.0f%% to %+.0f%%)", cost.lo, cost.hi)
+		var mcpgen, figure string
+		var cost float64
+		lost := r.get(row.on, "lost/op")
+		if off.ok() && on.ok() {
+			apart := r.perRound("sec/op", func(v ...float64) float64 { return 100 * (v[0]/v[1] - 1) }, row.on, row.off)
+			mcpgen, figure, cost = fmt.Sprintf("on %s, off %s", dur(on), dur(off)), percent(apart), apart.center
 		}
-		mcpgen, goal, met := fmt.Sprintf("on %s, off %s", dur(on), dur(off)), "the log costs ≤ 10%", yes(cost.center <= 10)
-		if lost := r.get(row.on, "lost/op"); lost.ok() {
+		goal := "the log costs ≤ 10%"
+		if paired.ok() {
+			// A session's log on and off in the same stretch of the
+			// machine: the verdict's measure.
+			perCall := func(unit string) string { return ns(r.get(row.inTurn, unit).Center * 1e9) }
+			inTurn := fmt.Sprintf("in turn on one session: on %s, off %s", perCall("log-on-sec/call"), perCall("log-off-sec/call"))
+			inTurnFigure := percent(summaryRatio(paired.Summary)) + " in turn"
+			if figure != "" {
+				mcpgen += "; " + inTurn
+				figure = inTurnFigure + "; " + figure + " in processes of their own"
+			} else {
+				mcpgen, figure = inTurn, inTurnFigure
+			}
+			cost, lost = paired.Center, r.get(row.inTurn, "lost/op")
+			goal += ", in turn"
+		}
+		met := yes(cost <= 10)
+		if lost.ok() {
 			// The sink drops what its writer has no room for: a row
 			// whose records were dropped wrote less than it claims.
 			mcpgen += fmt.Sprintf("; records dropped %.2f%%", 100*lost.Center)
@@ -415,6 +439,16 @@ func (r *results) callLogRows(t *table) {
 		}
 		t.row(row.title, mcpgen, "—", figure, goal, met)
 	}
+}
+
+// percent renders a cost in percent as "+9%" or, with its interval,
+// "+9% (+2% to +14%)".
+func percent(q ratio) string {
+	s := fmt.Sprintf("%+.0f%%", q.center)
+	if q.interval {
+		s += fmt.Sprintf(" (%+.0f%% to %+.0f%%)", q.lo, q.hi)
+	}
+	return s
 }
 
 // httpName is the name of a BenchmarkHTTP result.

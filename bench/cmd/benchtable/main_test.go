@@ -75,6 +75,38 @@ func TestCallLogRowsSayWhatWasDropped(t *testing.T) {
 	}
 }
 
+// TestCallLogRowsJudgeInTurn: with the log on and off measured in turn on
+// one session, the row's verdict is that measure's (the median of the
+// processes' costs), and the rows of processes of their own are shown
+// beside it; the records dropped are the in-turn run's.
+func TestCallLogRowsJudgeInTurn(t *testing.T) {
+	r := &results{samples: map[string]map[string][]float64{
+		"CallHandle/log=off": {"sec/op": {1e-6, 2e-6, 1e-6}},
+		"CallHandle/log=on":  {"sec/op": {1.2e-6, 2.4e-6, 1.2e-6}, "lost/op": {0.5, 0.5, 0.5}},
+		"CallLog/path=handle": {
+			"cost-%":           {4, 6, 5, 3, 7, 5},
+			"log-on-sec/call":  {5.2e-6, 5.2e-6, 5.2e-6, 5.2e-6, 5.2e-6, 5.2e-6},
+			"log-off-sec/call": {5e-6, 5e-6, 5e-6, 5e-6, 5e-6, 5e-6},
+			"lost/op":          {0, 0, 0, 0, 0, 0},
+		},
+		"CallLog/path=stdio": {"cost-%": {11, 12, 13}, "lost/op": {0, 0, 0}},
+	}}
+	var out strings.Builder
+	r.callLogRows(&table{w: &out})
+	rows := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(rows) != 2 {
+		t.Fatalf("the rows are\n%s", out.String())
+	}
+	for i, want := range []string{
+		"on 1.20 µs, off 1.00 µs; in turn on one session: on 5.20 µs, off 5.00 µs; records dropped 0.00% | — | +5% (+3% to +7%) in turn; +20% in processes of their own | the log costs ≤ 10%, in turn; every record written | ✓ ✓ |",
+		"| +12% in turn | the log costs ≤ 10%, in turn; every record written | ✗ ✓ |",
+	} {
+		if !strings.Contains(rows[i], want) {
+			t.Errorf("row %d is\n%s\nwant it to hold %q", i, rows[i], want)
+		}
+	}
+}
+
 // TestPipelinedRowReadsTwoSessions: the pipelined row holds one session's
 // rate against the one-core rate and, when measured, two sessions' rate
 // as well: the ceiling the machine gives both cores.
