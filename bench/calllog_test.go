@@ -13,9 +13,10 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
-// BenchmarkCallLog is what the call log costs a tools/call, measured to a
-// few percent: one server whose log is a service's (JSON lines through
-// the asynchronous sink) at a level that moves, its calls made in blocks
+// BenchmarkCallLog is what the call log costs a tools/call, with the
+// machine's moves from one process to the next taken out of the ratio:
+// one server whose log is a service's (JSON lines through the
+// asynchronous sink) at a level that moves, its calls made in blocks
 // of callLogBlock with the log on (Info) and off (Warn: the call log is
 // not written, and a call pays only for the check of the level) in
 // turn, the order rotating from round to round. path=handle makes the
@@ -27,7 +28,11 @@ import (
 // times move by 20% to 40% from one process to the next, and two servers
 // in one process (one logged, one not) stay apart by up to 10% either
 // way, as their memory happens to lie. Here the same session serves both
-// sides in the same stretch of the machine; only the level differs.
+// sides in the same stretch of the machine; only the level differs. A
+// process's cost still moves by several points from one process to the
+// next (six processes of each path: Session.Handle −0% to +16%, stdio +9%
+// to +14%, against −10% to +26% and −5% to +17% apart), so make bench
+// runs six.
 // Between blocks, untimed, the sink's writer is let write every record
 // the last block queued, so that no block pays for another's; within a
 // block with the log on, the writer works on the other core as it does
