@@ -1,6 +1,7 @@
 package oplog
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -30,7 +31,7 @@ type AsyncOptions struct {
 	// DefaultBuffer.
 	Buffer int
 	// BufferBytes bounds the memory they take: a record counts its
-	// place in the queue (entryBytes, 600 bytes on a 64-bit machine)
+	// place in the queue (entryBytes, 568 bytes on a 64-bit machine)
 	// and the bytes of its strings as Limits counts them (a record that
 	// does not fit the limits is clipped before it is queued). Zero
 	// means DefaultBufferBytes.
@@ -68,6 +69,15 @@ type queue struct {
 	free    []*entry // entries to reuse
 	idle    bool     // the writer waits on wake
 	closed  bool
+	// args is the chunk the arguments of the next call record queued are
+	// copied into, after those of the records before it; filled are the
+	// chunks filled since the writer last took the queue. Each record's
+	// Arguments are a slice of a chunk (see logCall). The writer takes
+	// the chunks with the records, and gives them back to chunks, emptied,
+	// once it wrote them.
+	args   []byte
+	filled [][]byte
+	chunks [][]byte
 
 	out   []byte       // the writer's: lines it appended itself, not yet written
 	outTo *JSONHandler // the writer's: the handler out is for
@@ -75,7 +85,7 @@ type queue struct {
 }
 
 // entry is a record waiting to be written: r, or access when isAccess, or
-// call when isCall, whose arguments are in args, a buffer the entry owns.
+// call when isCall, whose arguments are in the queue's args.
 // ctx is the caller's, which may be cancelled by the time the record is
 // written: the writer hands the next handler context.WithoutCancel of it,
 // made there rather than on the caller's path.
@@ -87,7 +97,7 @@ type queue struct {
 //
 // A call's record, what a busy server queues most, is the entry's first
 // fields, and an entry is cleared of the record it held only (see
-// clear): a call's entry touches its first four cache lines of ten, and
+// clear): a call's entry touches its first three cache lines of nine, and
 // a queue's entries stay in the core's cache for longer.
 type entry struct {
 	h        slog.Handler
@@ -96,15 +106,13 @@ type entry struct {
 	isAccess bool
 	at       monotonic // when call was logged, if its Time is zero
 	bytes    int       // what the record counts against the queue's maxBytes
-	args     []byte
 	call     CallRecord
 	access   AccessRecord
 	r        slog.Record
 }
 
-// clear empties e for reuse, its arguments' buffer kept when it is not
-// too big: every reference it held is dropped, and only the fields its
-// record used are written.
+// clear empties e for reuse: every reference it held is dropped, and
+// only the fields its record used are written.
 func (e *entry) clear() {
 	switch {
 	case e.isCall:
@@ -115,10 +123,6 @@ func (e *entry) clear() {
 		e.r = slog.Record{}
 	}
 	e.h, e.ctx, e.isCall, e.isAccess, e.at, e.bytes = nil, nil, false, false, 0, 0
-	e.args = e.args[:0]
-	if cap(e.args) > maxKeptArgs {
-		e.args = nil
-	}
 }
 
 // entryBytes is what an entry counts against AsyncOptions.BufferBytes
@@ -155,13 +159,22 @@ func (w wallClock) at(m monotonic) time.Time {
 	return w.wall.Add(time.Duration(m - w.mono)).Round(0)
 }
 
-// maxKeptArgs bounds the arguments' buffer a reused entry keeps, and
-// maxFree the entries kept for reuse: a burst that filled the queue must
-// not leave it holding the burst's memory. With both, the free entries
-// hold at most 1024 × (entryBytes + 4 KiB), under 5 MiB, and as many as
-// a steady stream of calls a few hundred microseconds long needs.
+// argsChunk is the size of the chunks call records' arguments are copied
+// into (see queue.args): a record's arguments are at most a record's
+// string (Limits.MaxString, 4 KiB by default), and arguments larger than
+// a chunk get a chunk of their own. A full chunk is followed by another,
+// never grown: a burst of records costs its requests a chunk taken or
+// made every few dozen records, never a copy of what came before.
+const argsChunk = 16 << 10
+
+// maxKeptArgs bounds the chunks of arguments kept for reuse, and maxFree
+// the entries: a burst that filled the queue must not leave it holding
+// the burst's memory. With both, what is kept is at most 1024 ×
+// entryBytes and 256 KiB, under 1 MiB, and as much as a steady stream of
+// calls a few hundred microseconds long needs (a 500 µs batch of calls a
+// microsecond apart with 200 bytes of arguments each is 100 KiB).
 const (
-	maxKeptArgs = 4 << 10
+	maxKeptArgs = 256 << 10
 	maxFree     = 1024
 )
 
@@ -270,8 +283,11 @@ func (q *queue) yieldAt() int { return max(min(q.bound/2, yieldBatch), 1) }
 const yieldBatch = 512
 
 // logCall queues a call record with text arguments that fits the limits
-// (see LogCall), n bytes of strings, as it is, its arguments copied into
-// the entry's buffer: the writer writes its line (see appendLine).
+// (see LogCall), n bytes of strings, as it is, its arguments copied after
+// those of the records queued before it (queue.args): the writer writes
+// its line (see appendLine). One buffer for a batch's arguments, written
+// in order, rather than one an entry: a record's arguments land next to
+// the last record's, in memory the writer only read.
 func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	var at monotonic
 	if c.Time.IsZero() {
@@ -282,12 +298,32 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 		return
 	}
 	e.call, e.isCall, e.at = *c, true, at
-	e.args = append(e.args, c.Arguments...)
-	if e.args == nil {
-		e.args = []byte{} // empty text, not the absent text nil stands for
+	q := a.q
+	if len(q.args)+len(c.Arguments) > cap(q.args) {
+		q.nextChunk(len(c.Arguments))
 	}
-	e.call.Arguments = e.args
-	a.q.push(e)
+	start := len(q.args)
+	q.args = append(q.args, c.Arguments...)
+	e.call.Arguments = q.args[start:len(q.args):len(q.args)]
+	if e.call.Arguments == nil {
+		e.call.Arguments = []byte{} // empty text, not the absent text nil stands for
+	}
+	q.push(e)
+}
+
+// nextChunk makes q.args a chunk with room for n bytes of arguments, an
+// emptied one when one is kept, the one before it kept with the filled;
+// q.mu is held.
+func (q *queue) nextChunk(n int) {
+	if cap(q.args) > 0 {
+		q.filled = append(q.filled, q.args)
+	}
+	if k := len(q.chunks); k > 0 && n <= argsChunk {
+		q.args, q.chunks[k-1] = q.chunks[k-1], nil
+		q.chunks = q.chunks[:k-1]
+		return
+	}
+	q.args = make([]byte, 0, max(n, argsChunk))
 }
 
 // fits reports whether r needs no clipping: a short message and short
@@ -376,9 +412,14 @@ func (a *Async) write() {
 	q := a.q
 	defer close(q.done)
 	var batch []*entry
+	var args [][]byte // the chunks of the batch's arguments (see queue.args)
 	for {
 		q.mu.Lock()
 		batch, q.pending = q.pending, batch[:0]
+		args, q.filled = q.filled, args[:0]
+		if cap(q.args) > 0 {
+			args, q.args = append(args, q.args), nil
+		}
 		q.writing = len(batch)
 		if len(batch) == 0 {
 			closed := q.closed
@@ -409,10 +450,16 @@ func (a *Async) write() {
 		q.mu.Lock()
 		q.bytes -= written
 		q.free = append(q.free, batch[:min(len(batch), maxFree-len(q.free))]...)
+		for _, c := range args {
+			if cap(c) == argsChunk && len(q.chunks) < maxKeptArgs/argsChunk {
+				q.chunks = append(q.chunks, c[:0])
+			}
+		}
 		q.writing = 0
 		closed := q.closed
 		q.mu.Unlock()
-		clear(batch) // the next batch's slice: it keeps no entry
+		clear(batch) // the next batch's slices: they keep no entry, no chunk
+		clear(args)
 		if !closed {
 			time.Sleep(batchPause)
 		}
@@ -440,7 +487,12 @@ func (a *Async) handle(e *entry, clock wallClock) {
 func (e *entry) record() slog.Record {
 	switch {
 	case e.isCall:
-		return e.call.Record() // it fits the limits: logCall queues no other
+		// A handler may keep the record: its arguments are copied out of
+		// the queue's, which the next batch reuses. The record fits the
+		// limits: logCall queues no other.
+		c := e.call
+		c.Arguments = bytes.Clone(c.Arguments)
+		return c.Record()
 	case e.isAccess:
 		return e.access.Record()
 	}

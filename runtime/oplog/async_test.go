@@ -58,10 +58,8 @@ func TestAsyncQueuesNoMoreOfACallThanItsLine(t *testing.T) {
 	if limit := 8 * (entryBytes + DefaultMaxRecord); a.q.bytes > limit || a.q.bytes == 0 {
 		t.Errorf("eight calls of a megabyte take %d bytes of the queue, want at most %d", a.q.bytes, limit)
 	}
-	for _, e := range a.q.pending {
-		if cap(e.args) > DefaultMaxRecord {
-			t.Errorf("a queued entry holds %d bytes of arguments", cap(e.args))
-		}
+	if held, _ := argsHeld(a.q); held > 8*DefaultMaxRecord {
+		t.Errorf("the queue holds %d bytes of arguments for eight calls", held)
 	}
 }
 
@@ -83,6 +81,103 @@ func TestAsyncCopiesArgumentsItKeeps(t *testing.T) {
 		t.Errorf("the line does not have the arguments as they were logged: %.200s", line)
 	}
 }
+
+// TestAsyncKeepsEachCallsArguments: the arguments of records queued one
+// after another share one buffer, which grows (and moves) as they come
+// while the writer is held; each line still has its own record's
+// arguments, and once the burst is written the queue keeps no more than
+// maxKeptArgs of chunks for the next. A handler other than a JSONHandler
+// gets arguments of its own: it may keep the record.
+func TestAsyncKeepsEachCallsArguments(t *testing.T) {
+	var out gatedWriter
+	out.release = make(chan struct{})
+	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{})
+	const n = 3000
+	note := strings.Repeat("n", 100) // 3000 records: more chunks than maxKeptArgs
+	for i := range n {
+		args := []byte(`{"i":` + strconv.Itoa(i) + `,"note":"` + note + `"}`)
+		LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strconv.Itoa(i), Arguments: args})
+		copy(args, "XXXXX") // the caller's buffer is its own again
+	}
+	close(out.release)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d lines written of %d", len(lines), n)
+	}
+	for i, line := range lines {
+		want := `"request_id":"` + strconv.Itoa(i) + `","arguments":{"i":` + strconv.Itoa(i) + `,"note":"` + note + `"}}`
+		if !strings.HasSuffix(line, want) {
+			t.Fatalf("line %d: %.300s\nwant it to end %.80s", i, line, want)
+		}
+	}
+	a.q.mu.Lock()
+	held, kept := argsHeld(a.q)
+	a.q.mu.Unlock()
+	if held != 0 || kept == 0 || kept > maxKeptArgs {
+		t.Errorf("after the burst the queue holds %d bytes of arguments and keeps %d of chunks, want none and 1 to %d",
+			held, kept, maxKeptArgs)
+	}
+
+	var kept2 []slog.Record
+	var mu sync.Mutex
+	other := NewAsync(keepingHandler{&mu, &kept2}, AsyncOptions{})
+	for i := range 3 {
+		// Each record in a batch of its own: the third's arguments go
+		// where the first's were.
+		LogCall(context.Background(), other, &CallRecord{Tool: "t", Arguments: json.RawMessage(`{"i":` + strconv.Itoa(i) + `}`)})
+		time.Sleep(4 * batchPause)
+	}
+	if err := other.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(kept2) != 3 {
+		t.Fatalf("%d records kept of 3", len(kept2))
+	}
+	for i, r := range kept2 {
+		var args string
+		r.Attrs(func(at slog.Attr) bool {
+			if at.Key == argumentsKey {
+				args = string(at.Value.Any().(json.RawMessage))
+			}
+			return true
+		})
+		if want := `{"i":` + strconv.Itoa(i) + `}`; args != want {
+			t.Errorf("kept record %d has arguments %s, want %s", i, args, want)
+		}
+	}
+}
+
+// argsHeld is how many bytes of arguments q holds for records queued, and
+// how many bytes of emptied chunks it keeps; q.mu is held.
+func argsHeld(q *queue) (held, kept int) {
+	held = len(q.args)
+	for _, c := range q.filled {
+		held += len(c)
+	}
+	for _, c := range q.chunks {
+		kept += cap(c)
+	}
+	return held, kept
+}
+
+// keepingHandler keeps every record it is handed.
+type keepingHandler struct {
+	mu   *sync.Mutex
+	kept *[]slog.Record
+}
+
+func (h keepingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h keepingHandler) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	*h.kept = append(*h.kept, r)
+	return nil
+}
+func (h keepingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h keepingHandler) WithGroup(string) slog.Handler      { return h }
 
 // TestAsyncFreesABurstsEntries: after a burst that filled a big queue,
 // it keeps no more than maxFree entries for reuse.
@@ -166,8 +261,8 @@ func (w *gatedWriter) String() string {
 }
 
 // TestEntryClearLeavesNothing: an entry filled as each kind of record
-// fills one is, once cleared, an empty entry keeping only its arguments'
-// buffer: no reference to a record, a handler or a context stays behind.
+// fills one is, once cleared, an empty entry: no reference to a record, a
+// handler or a context stays behind.
 func TestEntryClearLeavesNothing(t *testing.T) {
 	type key struct{}
 	ctx := context.WithValue(context.Background(), key{}, "request")
@@ -175,19 +270,35 @@ func TestEntryClearLeavesNothing(t *testing.T) {
 	r := slog.NewRecord(time.Now(), slog.LevelInfo, "m", 0)
 	r.AddAttrs(slog.String("k", "v"))
 	for _, e := range []*entry{
-		{h: h, ctx: ctx, isCall: true, at: 7, bytes: 9, args: []byte(`{}`),
+		{h: h, ctx: ctx, isCall: true, at: 7, bytes: 9,
 			call: CallRecord{Time: time.Now(), Tool: "t", Version: "1", SchemaHash: "h", RequestID: "1", Arguments: []byte(`{}`), Checked: true}},
 		{h: h, ctx: ctx, isAccess: true, bytes: 9, access: AccessRecord{Time: time.Now(), Method: "POST", Path: "/mcp", Status: 200}},
 		{h: h, ctx: ctx, bytes: 9, r: r},
-		{h: h, ctx: ctx, isCall: true, args: make([]byte, maxKeptArgs+1)},
 	} {
 		e.clear()
-		want := entry{args: e.args}
-		if cap(e.args) > maxKeptArgs || len(e.args) != 0 {
-			t.Errorf("arguments' buffer kept: len %d, cap %d", len(e.args), cap(e.args))
-		}
-		if !reflect.DeepEqual(*e, want) {
+		if !reflect.DeepEqual(*e, entry{}) {
 			t.Errorf("cleared entry holds %+v", *e)
 		}
+	}
+}
+
+// TestAsyncArgumentsPastAChunk: arguments longer than a chunk, which a
+// service's limits may allow, get a chunk of their own, written whole,
+// and the records around them keep theirs.
+func TestAsyncArgumentsPastAChunk(t *testing.T) {
+	var out bytes.Buffer // read once Close returned
+	limits := Limits{MaxString: 4 * argsChunk, MaxRecord: 8 * argsChunk}
+	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{Limits: limits})
+	long := `{"note":"` + strings.Repeat("n", 2*argsChunk) + `"}`
+	for i, args := range []string{`{"i":0}`, long, `{"i":2}`} {
+		LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strconv.Itoa(i), Arguments: json.RawMessage(args)})
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 3 || !strings.HasSuffix(lines[0], `"arguments":{"i":0}}`) ||
+		!strings.HasSuffix(lines[1], `"arguments":`+long+`}`) || !strings.HasSuffix(lines[2], `"arguments":{"i":2}}`) {
+		t.Errorf("the lines are:\n%.300s", out.String())
 	}
 }
