@@ -336,9 +336,6 @@ func (rd *streamReader) leave(l *lane) {
 	}
 	l.stash = nil
 	rd.giveHome(l.slot)
-	l.mu.Lock()
-	l.flushLocked() // none are left: end writes them as the batch is run
-	l.mu.Unlock()
 }
 
 // takeHome returns the index of a shard of the session's requests in
@@ -841,7 +838,10 @@ func (l *lane) beginLocked(f *inflight) (arm bool) {
 // request run alone is written at once. They are written while the
 // request is still the one served: a write that waits for a client that
 // does not read is handed over as a request that runs long is (see fire),
-// so that the stream reads on, up to its bound.
+// so that the stream reads on, up to its bound. No answer is kept past
+// the batch's last request, nor past a request handed over (fire writes
+// those kept before it, end the one it answers): a goroutine stops with
+// none left (see streamReader.leave).
 func (l *lane) end(a reply, ok bool) bool {
 	l.mu.Lock()
 	last := l.next == len(l.batch)
@@ -862,9 +862,6 @@ func (l *lane) end(a reply, ok bool) bool {
 	}
 	l.serving = nil
 	kept := !l.handedOver
-	if !kept {
-		l.flushLocked() // an answer kept while fire wrote the others
-	}
 	l.mu.Unlock()
 	return kept
 }
