@@ -73,14 +73,22 @@ func PeekRequest(data []byte) (id ID, method string, ok bool) {
 		}
 	}
 	id, ok = peekID(idText)
-	if !ok || len(methodText) < 3 || methodText[0] != '"' {
+	if !ok || len(methodText) == 0 || methodText[0] != '"' {
 		return ID{}, "", false
 	}
-	end, escaped, ascii, found := textdec.ScanString(methodText, 0)
-	if !found || escaped || !ascii || end != len(methodText)-1 {
+	end, plain := plainString(methodText, 0)
+	if !plain || end != len(methodText)-1 || end == 1 {
 		return ID{}, "", false
 	}
 	return id, Intern(methodText[1:end]), true
+}
+
+// plainString reports whether the string opening at data[open] is closed
+// and of ASCII without escapes, and where it closes: what PeekRequest
+// takes as it is, where Decode would read the same text.
+func plainString(data []byte, open int) (end int, plain bool) {
+	end, escaped, ascii, found := textdec.ScanString(data, open)
+	return end, found && !escaped && ascii
 }
 
 // usualHead is how the clients of the MCP SDKs, and most others, begin a
@@ -109,8 +117,8 @@ func peekUsual(data []byte) (id ID, method string, ok bool) {
 		return ID{}, "", false
 	}
 	open := end + len(methodHead) - 1
-	closing, escaped, ascii, found := textdec.ScanString(data, open)
-	if !found || escaped || !ascii || closing == open+1 {
+	closing, plain := plainString(data, open)
+	if !plain || closing == open+1 {
 		return ID{}, "", false
 	}
 	return id, Intern(data[open+1 : closing]), true
@@ -124,8 +132,7 @@ func peekID(v []byte) (ID, bool) {
 		return ID{}, false
 	}
 	if v[0] == '"' {
-		end, escaped, ascii, found := textdec.ScanString(v, 0)
-		if !found || escaped || !ascii || end != len(v)-1 {
+		if end, plain := plainString(v, 0); !plain || end != len(v)-1 {
 			return ID{}, false
 		}
 		return ID{string(v)}, true
