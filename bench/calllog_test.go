@@ -1,11 +1,9 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -94,7 +92,7 @@ const callLogBlock = 10_000
 type levelledLog struct {
 	level slog.LevelVar
 	sink  *oplog.Async
-	lines lineTally
+	lines lineCount
 }
 
 // pairs makes calls(callLogBlock) with the log on and off in turn, as
@@ -102,8 +100,8 @@ type levelledLog struct {
 // BenchmarkCallLog). Every call made with the log on must be written.
 func (l *levelledLog) pairs(b *testing.B, calls func(int)) {
 	rounds := max(1, b.N/(2*callLogBlock))
-	var took [2][]time.Duration // off, on
-	logged := l.lines.n.Load()  // the lines written so far
+	var took [2][]time.Duration    // off, on
+	logged := l.lines.lines.Load() // the lines written so far
 	b.ResetTimer()
 	for r := range rounds {
 		for i := range 2 {
@@ -150,19 +148,10 @@ func (l *levelledLog) pairs(b *testing.B, calls func(int)) {
 // rest: the records queued are written before the next block.
 func (l *levelledLog) await(b *testing.B, n int64) {
 	deadline := time.Now().Add(answerTimeout)
-	for l.lines.n.Load()+l.sink.Lost() < n {
+	for l.lines.lines.Load()+l.sink.Lost() < n {
 		if time.Now().After(deadline) {
-			b.Fatalf("the log wrote %d lines of %d in %v", l.lines.n.Load(), n, answerTimeout)
+			b.Fatalf("the log wrote %d lines of %d in %v", l.lines.lines.Load(), n, answerTimeout)
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
-}
-
-// lineTally is a writer that counts the lines written to it and keeps
-// nothing.
-type lineTally struct{ n atomic.Int64 }
-
-func (w *lineTally) Write(p []byte) (int, error) {
-	w.n.Add(int64(bytes.Count(p, []byte{'\n'})))
-	return len(p), nil
 }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -55,8 +56,8 @@ func BenchmarkPipelinedServer(b *testing.B) {
 		if err := srv.ServeStream(context.Background(), bytes.NewReader(in), &out, investigator); err != nil {
 			b.Error(err)
 		}
-		if out.lines != calls+1 {
-			b.Errorf("%d answers to %d calls and initialize", out.lines, calls)
+		if n := out.lines.Load(); n != int64(calls+1) {
+			b.Errorf("%d answers to %d calls and initialize", n, calls)
 		}
 	}
 	// Every call is answered, and answered right.
@@ -123,12 +124,11 @@ func BenchmarkPipelinedServer(b *testing.B) {
 // configuration before it turns to the next: 30 to 60 ms of calls.
 const pipelinedBlock = 20000
 
-// lineCount is a stream's output that counts its lines and keeps nothing.
-// A stream writes from one goroutine at a time (its line writer's
-// turn), so the count needs no lock.
-type lineCount struct{ lines int }
+// lineCount is a writer that counts the lines written to it and keeps
+// nothing: a stream's output, or a log's. It may be read while written.
+type lineCount struct{ lines atomic.Int64 }
 
 func (c *lineCount) Write(p []byte) (int, error) {
-	c.lines += bytes.Count(p, []byte{'\n'})
+	c.lines.Add(int64(bytes.Count(p, []byte{'\n'})))
 	return len(p), nil
 }

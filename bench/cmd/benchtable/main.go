@@ -703,7 +703,7 @@ func (r *results) memoryRow(t *table) {
 	}
 	warm, after, growth := r.get(name, "warm-KiB"), r.get(name, "after-KiB"), r.get(name, "growth-KiB")
 	grew := kib(growth.Center)
-	if growth.n >= 6 && !math.IsInf(growth.Lo, 0) && !math.IsInf(growth.Hi, 0) {
+	if growth.n >= 6 && summaryRatio(growth.Summary).interval {
 		// The resident set's growth moves by hundreds of KiB from one
 		// process to the next: the median of six runs, with its interval.
 		grew += fmt.Sprintf(" (%s to %s)", kib(growth.Lo), kib(growth.Hi))
