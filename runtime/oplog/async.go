@@ -545,7 +545,14 @@ func (q *queue) flush() {
 }
 
 // reportDropped writes the warning for the records dropped since the last.
+// The writer calls it for every record it writes: it reads the count
+// before it swaps it, since a swap writes the count's cache line even when
+// nothing was dropped, and a request queueing a record then finds the
+// line, which holds the queue's lock, on the writer's core.
 func (a *Async) reportDropped() {
+	if a.q.dropped.Load() == 0 {
+		return
+	}
 	n := a.q.dropped.Swap(0)
 	if n == 0 {
 		return
