@@ -24,11 +24,11 @@ const Redacted = "[REDACTED]"
 // credentials. The arguments logged are what loggedArguments says.
 //
 // The record is an oplog.CallRecord, not a slog call: with the service's
-// asynchronous sink (oplog.Async) it is queued as it is, its arguments
-// copied into a buffer the sink reuses, and its line is written by the
-// sink's writer (over an oplog.JSONHandler, without a slog record), so a
-// call with the log on costs the request no allocation and little time
-// more than one with it off (BenchmarkCallHandle in bench/). The record
+// asynchronous sink (oplog.Async over an oplog.JSONHandler) its line is
+// made into a buffer the sink reuses, without a slog record, and written
+// by the sink's writer, so a call with the log on costs the request no
+// allocation and little time more than one with it off (BenchmarkCallLog
+// in bench/). The record
 // carries no time: LogCall takes it, reading one clock rather than two
 // (see oplog.LogCall).
 func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
@@ -49,7 +49,7 @@ func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
 // the input schema marks nothing secret and the text fits one string of a
 // record, it is the text as sent (oplog.LogCall copies what it keeps: the
 // record is written after the request's buffers are reused): no decoding
-// on the request's path, and the log's writer renders it as it is.
+// on the request's path, and the line carries it as it is.
 // Otherwise it is a preview decoded
 // as far as one record holds (oplog.Preview: logging a call never decodes
 // more of it than the line shows) with every x-secret value redacted.

@@ -31,10 +31,12 @@ type AsyncOptions struct {
 	// DefaultBuffer.
 	Buffer int
 	// BufferBytes bounds the memory they take: a record counts its
-	// place in the queue (entryBytes, 568 bytes on a 64-bit machine)
+	// place in the queue (entryBytes, 600 bytes on a 64-bit machine)
 	// and the bytes of its strings as Limits counts them (a record that
-	// does not fit the limits is clipped before it is queued). Zero
-	// means DefaultBufferBytes.
+	// does not fit the limits is clipped before it is queued); a call's
+	// line made as it is queued (see Async) counts its bytes, and the
+	// lines queued one after another share a place. Zero means
+	// DefaultBufferBytes.
 	BufferBytes int
 }
 
@@ -45,6 +47,13 @@ type AsyncOptions struct {
 // by a warning, "log records dropped", with how many. A writer that
 // blocks (a stderr nobody reads) or fails (a stderr closed) thus costs
 // the service log records, never a request.
+//
+// Over a JSONHandler, a call record's line (LogCall) is made as the
+// record is queued, on the caller's core, and the writer only writes it:
+// the caller pays for making the line (about 100 ns for a server's call,
+// BenchmarkCallLine), where a record queued for the writer to format
+// cost the writer some 300 ns more, most of it reading what the caller's
+// core had written (see queue.queueLine).
 //
 // Close writes what is queued, for as long as its context allows.
 type Async struct {
@@ -64,41 +73,49 @@ type queue struct {
 
 	mu      sync.Mutex
 	pending []*entry // queued, oldest first
-	writing int      // records the writer took and has not finished
+	records int      // queued or being written (an entry of lines holds several)
 	bytes   int      // of the records queued or being written
 	free    []*entry // entries to reuse
 	idle    bool     // the writer waits on wake
 	closed  bool
-	// args is the chunk the arguments of the next call record queued are
-	// copied into, after those of the records before it; filled are the
-	// chunks filled since the writer last took the queue. Each record's
-	// Arguments are a slice of a chunk (see logCall). The writer takes
-	// the chunks with the records, and gives them back to chunks, emptied,
-	// once it wrote them.
-	args   []byte
+	// text is the chunk the text of the next call queued is appended to,
+	// after that of the calls before it: its line (see queueLine), or its
+	// arguments when its handler is not a JSONHandler (see logCall);
+	// filled are the chunks filled since the writer last took the queue.
+	// The writer takes the chunks with the records, and gives them back
+	// to chunks, emptied, once it wrote them.
+	text   []byte
 	filled [][]byte
 	chunks [][]byte
+	// open is the entry of lines a call's line is added to: the last
+	// one queued, while nothing was queued after it and its lines end
+	// where text does.
+	open *entry
+	// made is what the lines requests make share, and clock the reading
+	// their times are told from (see queue.wallTime).
+	made  lineState
+	clock wallClock
 
 	out   []byte       // the writer's: lines it appended itself, not yet written
 	outTo *JSONHandler // the writer's: the handler out is for
-	state lineState    // the writer's: what its lines share
+	stamp stamp        // the writer's: the time of the access lines it appends
 }
 
 // entry is a record waiting to be written: r, or access when isAccess, or
-// call when isCall, whose arguments are in the queue's args.
+// call when isCall, whose arguments are in the queue's text; or, when
+// lines is not zero, that many call lines made for h, a JSONHandler, one
+// after the other in text (see queueLine).
 // ctx is the caller's, which may be cancelled by the time the record is
 // written: the writer hands the next handler context.WithoutCancel of it,
 // made there rather than on the caller's path.
 //
 // Entries are reused: the writer gives the ones it wrote back to the
-// queue, so that a call's record, arguments and all, costs its request
-// no allocation, and queueing it is a slice append under a lock that is
-// held for a copy.
+// queue, so that a record costs its request no allocation, and queueing
+// it is a slice append under a lock that is held for a copy.
 //
-// A call's record, what a busy server queues most, is the entry's first
+// Call lines, what a busy server queues most, are the entry's first
 // fields, and an entry is cleared of the record it held only (see
-// clear): a call's entry touches its first three cache lines of nine, and
-// a queue's entries stay in the core's cache for longer.
+// clear): an entry of lines touches its first two cache lines of ten.
 type entry struct {
 	h        slog.Handler
 	ctx      context.Context
@@ -106,6 +123,8 @@ type entry struct {
 	isAccess bool
 	at       monotonic // when call was logged, if its Time is zero
 	bytes    int       // what the record counts against the queue's maxBytes
+	lines    int       // call lines in text, for an entry of lines
+	text     []byte    // the lines, a slice of a chunk of the queue's text
 	call     CallRecord
 	access   AccessRecord
 	r        slog.Record
@@ -115,6 +134,8 @@ type entry struct {
 // only the fields its record used are written.
 func (e *entry) clear() {
 	switch {
+	case e.lines > 0:
+		e.text = nil
 	case e.isCall:
 		e.call = CallRecord{}
 	case e.isAccess:
@@ -122,7 +143,7 @@ func (e *entry) clear() {
 	default:
 		e.r = slog.Record{}
 	}
-	e.h, e.ctx, e.isCall, e.isAccess, e.at, e.bytes = nil, nil, false, false, 0, 0
+	e.h, e.ctx, e.isCall, e.isAccess, e.at, e.bytes, e.lines = nil, nil, false, false, 0, 0, 0
 }
 
 // entryBytes is what an entry counts against AsyncOptions.BufferBytes
@@ -144,7 +165,8 @@ func monotonicNow() monotonic { return monotonic(time.Since(clockBase)) }
 // one reading of both clocks: the writer takes one for every batch it
 // writes, so a record's time is off by no more than the two clocks drift
 // apart while it is queued (microseconds of a clock slewed at its
-// fastest, against the seconds a record may wait).
+// fastest, against the seconds a record may wait); the requests that make
+// call lines take one every clockFresh (see queue.wallTime).
 type wallClock struct {
 	wall time.Time
 	mono monotonic
@@ -159,22 +181,23 @@ func (w wallClock) at(m monotonic) time.Time {
 	return w.wall.Add(time.Duration(m - w.mono)).Round(0)
 }
 
-// argsChunk is the size of the chunks call records' arguments are copied
-// into (see queue.args): a record's arguments are at most a record's
-// string (Limits.MaxString, 4 KiB by default), and arguments larger than
-// a chunk get a chunk of their own. A full chunk is followed by another,
-// never grown: a burst of records costs its requests a chunk taken or
-// made every few dozen records, never a copy of what came before.
-const argsChunk = 16 << 10
+// textChunk is the size of the chunks calls' lines, or their arguments,
+// are appended to (see queue.text): a call's arguments are at most a
+// record's string (Limits.MaxString, 4 KiB by default), its line at most
+// maxCallLine, and text larger than a chunk gets a chunk of its own. A
+// full chunk is followed by another, never grown: a burst of records
+// costs its requests a chunk taken or made every few dozen records, never
+// a copy of what came before.
+const textChunk = 16 << 10
 
-// maxKeptArgs bounds the chunks of arguments kept for reuse, and maxFree
-// the entries: a burst that filled the queue must not leave it holding
-// the burst's memory. With both, what is kept is at most 1024 ×
-// entryBytes and 256 KiB, under 1 MiB, and as much as a steady stream of
-// calls a few hundred microseconds long needs (a 500 µs batch of calls a
-// microsecond apart with 200 bytes of arguments each is 100 KiB).
+// maxKeptText bounds the chunks of text kept for reuse, and maxFree the
+// entries: a burst that filled the queue must not leave it holding the
+// burst's memory. With both, what is kept is at most 1024 × entryBytes
+// and 256 KiB, under 1 MiB, and as much as a steady stream of calls a few
+// hundred microseconds long needs (a 500 µs batch of calls a microsecond
+// apart with lines of 400 bytes is 200 KiB).
 const (
-	maxKeptArgs = 256 << 10
+	maxKeptText = 256 << 10
 	maxFree     = 1024
 )
 
@@ -226,13 +249,12 @@ func (a *Async) entry(ctx context.Context, n int) *entry {
 
 // take is entry's, with q.mu held, for a record that counts n bytes.
 func (q *queue) take(n int) *entry {
-	if q.closed || len(q.pending)+q.writing >= q.bound || q.bytes+n > q.maxBytes {
-		q.mu.Unlock()
-		q.dropped.Add(1)
-		q.lost.Add(1)
+	if q.closed || q.records >= q.bound || q.bytes+n > q.maxBytes {
+		q.drop()
 		return nil
 	}
 	q.bytes += n
+	q.records++
 	var e *entry
 	if k := len(q.free); k > 0 {
 		e = q.free[k-1]
@@ -244,14 +266,29 @@ func (q *queue) take(n int) *entry {
 	return e
 }
 
+// drop counts a record dropped, and unlocks q.mu.
+func (q *queue) drop() {
+	q.mu.Unlock()
+	q.dropped.Add(1)
+	q.lost.Add(1)
+}
+
 // push queues e, filled, unlocks q.mu, and wakes the writer if it waits.
 // The record that fills half the queue yields the caller's core (see
 // yieldAt).
 func (q *queue) push(e *entry) {
 	q.pending = append(q.pending, e)
+	q.open = nil
+	q.pushed()
+}
+
+// pushed is push's end, once a record is queued: it unlocks q.mu and
+// wakes the writer if it waits; the record that fills half the queue
+// yields the caller's core (see yieldAt).
+func (q *queue) pushed() {
 	wake := q.idle
 	q.idle = false
-	behind := len(q.pending)+q.writing == q.yieldAt()
+	behind := q.records == q.yieldAt()
 	q.mu.Unlock()
 	if wake {
 		q.wake <- struct{}{} // never blocks: one wake-up per wait
@@ -283,15 +320,18 @@ func (q *queue) yieldAt() int { return max(min(q.bound/2, yieldBatch), 1) }
 const yieldBatch = 512
 
 // logCall queues a call record with text arguments that fits the limits
-// (see LogCall), n bytes of strings, as it is, its arguments copied after
-// those of the records queued before it (queue.args): the writer writes
-// its line (see appendLine). One buffer for a batch's arguments, written
-// in order, rather than one an entry: a record's arguments land next to
-// the last record's, in memory the writer only read.
+// (see LogCall), n bytes of strings. For a JSONHandler its line is made
+// there and then (see queueLine); for any other handler, or a line the
+// JSONHandler's slog handler would write otherwise, the record is queued
+// as it is, its arguments copied after the text of the calls queued
+// before it (queue.text).
 func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	var at monotonic
 	if c.Time.IsZero() {
 		at = monotonicNow()
+	}
+	if j, ok := a.next.(*JSONHandler); ok && a.q.queueLine(j, c, at) {
+		return
 	}
 	e := a.entry(ctx, n)
 	if e == nil {
@@ -299,31 +339,126 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	}
 	e.call, e.isCall, e.at = *c, true, at
 	q := a.q
-	if len(q.args)+len(c.Arguments) > cap(q.args) {
+	if len(q.text)+len(c.Arguments) > cap(q.text) {
 		q.nextChunk(len(c.Arguments))
 	}
-	start := len(q.args)
-	q.args = append(q.args, c.Arguments...)
-	e.call.Arguments = q.args[start:len(q.args):len(q.args)]
+	start := len(q.text)
+	q.text = append(q.text, c.Arguments...)
+	e.call.Arguments = q.text[start:len(q.text):len(q.text)]
 	if e.call.Arguments == nil {
 		e.call.Arguments = []byte{} // empty text, not the absent text nil stands for
 	}
 	q.push(e)
 }
 
-// nextChunk makes q.args a chunk with room for n bytes of arguments, an
-// emptied one when one is kept, the one before it kept with the filled;
-// q.mu is held.
-func (q *queue) nextChunk(n int) {
-	if cap(q.args) > 0 {
-		q.filled = append(q.filled, q.args)
+// queueLine queues the line j writes for c, logged at the monotonic
+// reading at when c has no time: the line is made on the caller's core, appended to queue.text,
+// and the writer only writes it. It reports false, having queued
+// nothing, for a line appendCallLine declines (the slog handler's line
+// would say something went wrong): the caller queues the record.
+//
+// Why on the caller's core: a record queued for the writer to format was
+// written by the request's core and read by the writer's, a record's
+// three cache lines and its arguments every call, and the entries the
+// writer emptied were written again by the request; a line made where
+// the call ran crosses once, as the text the writer writes. Making it
+// costs the request the quoting of its request id and the compaction of
+// its arguments; the time's text and the tool's head are kept from line
+// to line (lineState).
+func (q *queue) queueLine(j *JSONHandler, c *CallRecord, at monotonic) bool {
+	q.mu.Lock()
+	if q.closed || q.records >= q.bound {
+		q.drop()
+		return true
 	}
-	if k := len(q.chunks); k > 0 && n <= argsChunk {
-		q.args, q.chunks[k-1] = q.chunks[k-1], nil
+	rec := *c
+	if rec.Time.IsZero() {
+		rec.Time = q.wallTime(at)
+	}
+	if need := maxCallLine(&rec); len(q.text)+need > cap(q.text) {
+		q.nextChunk(need)
+	}
+	start := len(q.text)
+	text, ok := appendCallLine(q.text, &rec, &q.made)
+	if !ok {
+		q.mu.Unlock()
+		return false
+	}
+	line := len(text) - start
+	e := q.open // the entry the line joins, if any
+	if e != nil && e.h != j {
+		e = nil
+	}
+	cost := line
+	if e == nil {
+		cost += entryBytes
+	}
+	if q.bytes+cost > q.maxBytes {
+		q.drop() // the line made is left past text's length, unused
+		return true
+	}
+	q.text = text
+	q.records++
+	q.bytes += cost
+	if e != nil {
+		e.text = q.text[len(q.text)-len(e.text)-line : len(q.text) : len(q.text)]
+		e.lines++
+		e.bytes += line
+		q.pushed()
+		return true
+	}
+	if k := len(q.free); k > 0 {
+		e = q.free[k-1]
+		q.free = q.free[:k-1]
+	} else {
+		e = new(entry)
+	}
+	e.h, e.lines, e.bytes = j, 1, entryBytes+line
+	e.text = q.text[start:len(q.text):len(q.text)]
+	q.pending = append(q.pending, e)
+	q.open = e
+	q.pushed()
+	return true
+}
+
+// maxCallLine bounds the bytes of c's line: its strings quoted (at most
+// six bytes a byte, \u00XX), its arguments (compacted, never longer) and
+// the rest, a time and the keys, in 256 bytes.
+func maxCallLine(c *CallRecord) int {
+	return 256 + 6*(len(c.Tool)+len(c.Version)+len(c.SchemaHash)+len(c.RequestID)) + len(c.Arguments)
+}
+
+// wallTime is the wall clock's time of the monotonic reading m, told
+// from q.clock, which is read again once it is clockFresh old: the
+// monotonic clock alone is what a request reads (see LogCall), and a
+// reading of both is some 60 ns more. q.mu is held.
+func (q *queue) wallTime(m monotonic) time.Time {
+	if q.clock.wall.IsZero() || m-q.clock.mono > clockFresh {
+		q.clock = readWallClock()
+	}
+	return q.clock.at(m)
+}
+
+// clockFresh is how long a reading of both clocks serves to tell a
+// call's time: a line's time is off by no more than the clocks drift
+// apart in it (under a microsecond, a clock slewed at its fastest), and a
+// wall clock that was set is seen within it.
+const clockFresh = monotonic(time.Millisecond)
+
+// nextChunk makes q.text a chunk with room for n bytes, an emptied one
+// when one is kept, the one before it kept with the filled; no entry of
+// lines is added to after it. q.mu is held.
+func (q *queue) nextChunk(n int) {
+	q.open = nil
+	if cap(q.text) > 0 {
+		q.filled = append(q.filled, q.text)
+	}
+	if k := len(q.chunks); k > 0 && n <= textChunk {
+		q.text, q.chunks[k-1] = q.chunks[k-1], nil
 		q.chunks = q.chunks[:k-1]
 		return
 	}
-	q.args = make([]byte, 0, max(n, argsChunk))
+	q.text = make([]byte, 0, max(n, textChunk))
 }
 
 // fits reports whether r needs no clipping: a short message and short
@@ -412,15 +547,15 @@ func (a *Async) write() {
 	q := a.q
 	defer close(q.done)
 	var batch []*entry
-	var args [][]byte // the chunks of the batch's arguments (see queue.args)
+	var args [][]byte // the chunks of the batch's text (see queue.text)
 	for {
 		q.mu.Lock()
 		batch, q.pending = q.pending, batch[:0]
 		args, q.filled = q.filled, args[:0]
-		if cap(q.args) > 0 {
-			args, q.args = append(args, q.args), nil
+		if cap(q.text) > 0 {
+			args, q.text = append(args, q.text), nil
 		}
-		q.writing = len(batch)
+		q.open = nil
 		if len(batch) == 0 {
 			closed := q.closed
 			q.idle = !closed
@@ -442,20 +577,21 @@ func (a *Async) write() {
 		// that queues a record waits on it, and emptying a batch of
 		// hundreds is microseconds. Under it they are counted out and
 		// handed back in one copy.
-		written := 0
+		written, records := 0, 0
 		for _, e := range batch {
 			written += e.bytes
+			records += max(e.lines, 1)
 			e.clear()
 		}
 		q.mu.Lock()
 		q.bytes -= written
+		q.records -= records
 		q.free = append(q.free, batch[:min(len(batch), maxFree-len(q.free))]...)
 		for _, c := range args {
-			if cap(c) == argsChunk && len(q.chunks) < maxKeptArgs/argsChunk {
+			if cap(c) == textChunk && len(q.chunks) < maxKeptText/textChunk {
 				q.chunks = append(q.chunks, c[:0])
 			}
 		}
-		q.writing = 0
 		closed := q.closed
 		q.mu.Unlock()
 		clear(batch) // the next batch's slices: they keep no entry, no chunk
@@ -473,10 +609,14 @@ func (a *Async) write() {
 // handler as a slog record.
 func (a *Async) handle(e *entry, clock wallClock) {
 	a.reportDropped()
+	if e.lines > 0 {
+		a.q.appendLines(e.h.(*JSONHandler), e.text)
+		return
+	}
 	if e.isCall && e.call.Time.IsZero() {
 		e.call.Time = clock.at(e.at)
 	}
-	if j, ok := e.h.(*JSONHandler); ok && (e.isCall || e.isAccess) && a.q.appendLine(j, e) {
+	if j, ok := e.h.(*JSONHandler); ok && e.isAccess && a.q.appendLine(j, e) {
 		return
 	}
 	a.q.flush()
@@ -505,11 +645,11 @@ func (e *entry) record() slog.Record {
 // service's stderr.
 const maxOut = 64 << 10
 
-// appendLine appends the line of e, a call or access record, for j to
-// the lines the writer holds, writing first those it held for another
-// handler, and those it holds once they pass maxOut. It reports whether
-// it did; where the line would say something went wrong (see
-// appendCallLine), nothing is kept of it.
+// appendLine appends the line of e, an access record, for j to the lines
+// the writer holds, writing first those it held for another handler, and
+// those it holds once they pass maxOut. It reports whether it did; where
+// the line would say something went wrong (see appendAccessLine), nothing
+// is kept of it. (A call's line is made as it is queued: see queueLine.)
 func (q *queue) appendLine(j *JSONHandler, e *entry) bool {
 	if q.outTo != j {
 		q.flush()
@@ -517,11 +657,7 @@ func (q *queue) appendLine(j *JSONHandler, e *entry) bool {
 	}
 	start := len(q.out)
 	var ok bool
-	if e.isCall {
-		q.out, ok = appendCallLine(q.out, &e.call, &q.state)
-	} else {
-		q.out, ok = appendAccessLine(q.out, &e.access, &q.state.stamp)
-	}
+	q.out, ok = appendAccessLine(q.out, &e.access, &q.stamp)
 	if !ok {
 		q.out = q.out[:start]
 		return false
@@ -530,6 +666,23 @@ func (q *queue) appendLine(j *JSONHandler, e *entry) bool {
 		q.flush()
 	}
 	return true
+}
+
+// appendLines appends lines made for j to those the writer holds, as
+// appendLine does a line: a batch's lines go out in writes of up to
+// maxOut, whatever chunks they were made in.
+func (q *queue) appendLines(j *JSONHandler, lines []byte) {
+	if q.outTo != j {
+		q.flush()
+		q.outTo = j
+	}
+	if len(q.out)+len(lines) > maxOut {
+		q.flush()
+	}
+	q.out = append(q.out, lines...)
+	if len(q.out) >= maxOut {
+		q.flush()
+	}
 }
 
 // flush writes the lines the writer appended: before anything is handed
@@ -548,7 +701,7 @@ func (q *queue) flush() {
 // The writer calls it for every record it writes: it reads the count
 // before it swaps it, since a swap writes the count's cache line even when
 // nothing was dropped, and a request queueing a record then finds the
-// line, which holds the queue's lock, on the writer's core.
+// line on the writer's core.
 func (a *Async) reportDropped() {
 	if a.q.dropped.Load() == 0 {
 		return

@@ -86,14 +86,14 @@ func TestAsyncCopiesArgumentsItKeeps(t *testing.T) {
 // after another share one buffer, which grows (and moves) as they come
 // while the writer is held; each line still has its own record's
 // arguments, and once the burst is written the queue keeps no more than
-// maxKeptArgs of chunks for the next. A handler other than a JSONHandler
+// maxKeptText of chunks for the next. A handler other than a JSONHandler
 // gets arguments of its own: it may keep the record.
 func TestAsyncKeepsEachCallsArguments(t *testing.T) {
 	var out gatedWriter
 	out.release = make(chan struct{})
 	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{})
 	const n = 3000
-	note := strings.Repeat("n", 100) // 3000 records: more chunks than maxKeptArgs
+	note := strings.Repeat("n", 100) // 3000 records: more chunks than maxKeptText
 	for i := range n {
 		args := []byte(`{"i":` + strconv.Itoa(i) + `,"note":"` + note + `"}`)
 		LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strconv.Itoa(i), Arguments: args})
@@ -116,9 +116,9 @@ func TestAsyncKeepsEachCallsArguments(t *testing.T) {
 	a.q.mu.Lock()
 	held, kept := argsHeld(a.q)
 	a.q.mu.Unlock()
-	if held != 0 || kept == 0 || kept > maxKeptArgs {
+	if held != 0 || kept == 0 || kept > maxKeptText {
 		t.Errorf("after the burst the queue holds %d bytes of arguments and keeps %d of chunks, want none and 1 to %d",
-			held, kept, maxKeptArgs)
+			held, kept, maxKeptText)
 	}
 
 	var kept2 []slog.Record
@@ -153,7 +153,7 @@ func TestAsyncKeepsEachCallsArguments(t *testing.T) {
 // argsHeld is how many bytes of arguments q holds for records queued, and
 // how many bytes of emptied chunks it keeps; q.mu is held.
 func argsHeld(q *queue) (held, kept int) {
-	held = len(q.args)
+	held = len(q.text)
 	for _, c := range q.filled {
 		held += len(c)
 	}
@@ -274,6 +274,7 @@ func TestEntryClearLeavesNothing(t *testing.T) {
 			call: CallRecord{Time: time.Now(), Tool: "t", Version: "1", SchemaHash: "h", RequestID: "1", Arguments: []byte(`{}`), Checked: true}},
 		{h: h, ctx: ctx, isAccess: true, bytes: 9, access: AccessRecord{Time: time.Now(), Method: "POST", Path: "/mcp", Status: 200}},
 		{h: h, ctx: ctx, bytes: 9, r: r},
+		{h: h, bytes: 9, lines: 2, text: []byte("{}\n{}\n")},
 	} {
 		e.clear()
 		if !reflect.DeepEqual(*e, entry{}) {
@@ -287,9 +288,9 @@ func TestEntryClearLeavesNothing(t *testing.T) {
 // and the records around them keep theirs.
 func TestAsyncArgumentsPastAChunk(t *testing.T) {
 	var out bytes.Buffer // read once Close returned
-	limits := Limits{MaxString: 4 * argsChunk, MaxRecord: 8 * argsChunk}
+	limits := Limits{MaxString: 4 * textChunk, MaxRecord: 8 * textChunk}
 	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{Limits: limits})
-	long := `{"note":"` + strings.Repeat("n", 2*argsChunk) + `"}`
+	long := `{"note":"` + strings.Repeat("n", 2*textChunk) + `"}`
 	for i, args := range []string{`{"i":0}`, long, `{"i":2}`} {
 		LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: strconv.Itoa(i), Arguments: json.RawMessage(args)})
 	}
@@ -300,5 +301,109 @@ func TestAsyncArgumentsPastAChunk(t *testing.T) {
 	if len(lines) != 3 || !strings.HasSuffix(lines[0], `"arguments":{"i":0}}`) ||
 		!strings.HasSuffix(lines[1], `"arguments":`+long+`}`) || !strings.HasSuffix(lines[2], `"arguments":{"i":2}}`) {
 		t.Errorf("the lines are:\n%.300s", out.String())
+	}
+}
+
+// TestAsyncBoundsCallLines: call lines queued one after another share an
+// entry, and the queue's bounds count the records in it, not the entry:
+// with its writer stuck, a queue of five records takes five lines, and
+// one whose bytes allow ten lines (two entries' places besides) takes
+// ten; the rest are counted lost, and once everything is written the
+// queue counts nothing.
+func TestAsyncBoundsCallLines(t *testing.T) {
+	c := CallRecord{Time: time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC), Tool: "t", RequestID: "1",
+		Arguments: json.RawMessage(`{"note":"` + strings.Repeat("n", 1000) + `"}`)}
+	line, ok := appendCallLine(nil, &c, &lineState{})
+	if !ok || len(line) <= entryBytes {
+		t.Fatalf("the line (%d bytes) is not longer than an entry's place", len(line))
+	}
+	for _, tc := range []struct {
+		name string
+		opts AsyncOptions
+		want int
+	}{
+		{"records", AsyncOptions{Buffer: 5}, 5},
+		// The writer may have taken the first lines before it got stuck:
+		// two entries then hold the ten.
+		{"bytes", AsyncOptions{Buffer: 1000, BufferBytes: 2*entryBytes + 10*len(line)}, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out gatedWriter
+			out.release = make(chan struct{})
+			a := NewAsync(NewJSONHandler(&out, nil), tc.opts)
+			for range 100 {
+				LogCall(context.Background(), a, &c)
+			}
+			if lost := a.Lost(); lost != int64(100-tc.want) {
+				t.Errorf("%d of 100 records lost, want %d", lost, 100-tc.want)
+			}
+			close(out.release)
+			if err := a.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(out.String(), string(line)); n != tc.want {
+				t.Errorf("%d call lines written, want %d", n, tc.want)
+			}
+			a.q.mu.Lock()
+			defer a.q.mu.Unlock()
+			if a.q.bytes != 0 || a.q.records != 0 {
+				t.Errorf("%d bytes and %d records counted once everything was written", a.q.bytes, a.q.records)
+			}
+		})
+	}
+}
+
+// TestAsyncKeepsCallLinesInTheirPlace: call lines made as they are queued
+// are written in the order of the records around them, whether they
+// share an entry or not, over many batches and chunks.
+func TestAsyncKeepsCallLinesInTheirPlace(t *testing.T) {
+	var out bytes.Buffer // read once Close returned
+	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{})
+	log := slog.New(a)
+	var want []string
+	for i := range 3000 {
+		id := strconv.Itoa(i)
+		switch i % 7 {
+		case 3:
+			log.Info("between", "i", i)
+			want = append(want, `"msg":"between","i":`+id+`}`)
+		case 5:
+			LogAccess(context.Background(), a, &AccessRecord{Method: "POST", Path: "/" + id, Status: 200})
+			want = append(want, `"path":"/`+id+`"`)
+		default:
+			LogCall(context.Background(), a, &CallRecord{Tool: "t", RequestID: id, Arguments: json.RawMessage(`{"i":` + id + `}`)})
+			want = append(want, `"request_id":"`+id+`","arguments":{"i":`+id+`}}`)
+		}
+		if i%500 == 0 {
+			time.Sleep(2 * batchPause) // a batch ends here
+		}
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines written of %d", len(lines), len(want))
+	}
+	for i, line := range lines {
+		if !strings.Contains(line, want[i]) {
+			t.Fatalf("line %d is %s, want one with %s", i, line, want[i])
+		}
+	}
+}
+
+// TestWallTimeRereadsAStaleClock: a call's time is told from the reading
+// of both clocks the queue keeps while it is under clockFresh old, and
+// from a new reading after that: a wall clock that was set is seen
+// within clockFresh.
+func TestWallTimeRereadsAStaleClock(t *testing.T) {
+	var q queue
+	now := monotonicNow()
+	q.clock = wallClock{wall: time.Now().Add(time.Hour), mono: now} // a clock set back an hour since
+	if got := q.wallTime(now + clockFresh/2); time.Until(got) < 59*time.Minute {
+		t.Errorf("a reading under clockFresh old was not used: %v", got)
+	}
+	if got := q.wallTime(now + 2*clockFresh); time.Until(got) > time.Minute {
+		t.Errorf("a reading over clockFresh old was used: %v", got)
 	}
 }

@@ -16,7 +16,8 @@ const CallMessage = "tool call"
 // fills one in per call and LogCall writes it; the slog.Record it becomes
 // (see Record) is built only where it is written, which for an Async is
 // the writer's goroutine, not the request's, and for an Async over a
-// JSONHandler not at all: the writer appends the record's line itself.
+// JSONHandler not at all: the record's line is made as it is queued,
+// without one.
 type CallRecord struct {
 	// Time is when the call was logged; LogCall takes it when it is
 	// zero (see LogCall).
@@ -36,7 +37,7 @@ type CallRecord struct {
 	// Checked says that Arguments are text the server's strict reader
 	// accepted (package jsonrpc's Decode: one value, valid UTF-8,
 	// distinct member names), as a call's arguments always are: the
-	// log's writer then only removes their spaces, without checking them
+	// line then only removes their spaces, without checking them
 	// again. Text that is not strict JSON must not be marked so; its line
 	// would be written as it is, spaces removed.
 	Checked bool
@@ -94,17 +95,18 @@ func (c *CallRecord) fits(limits Limits) (n int, ok bool) {
 }
 
 // LogCall writes c to h, which has said it is enabled at Info. An Async
-// queues c as it is, its arguments copied into a buffer the queue
-// reuses, so that the caller pays for neither the record's attributes,
-// nor their clipping, nor an allocation (its writer does the rest); any
+// over a JSONHandler queues c's line, made into a buffer the queue
+// reuses; an Async over another handler queues c as it is, its arguments
+// copied into that buffer. Either way the caller pays for neither a slog
+// record, nor the clipping of its attributes, nor an allocation. Any
 // other handler gets c.Record(), with a copy of the arguments (a handler
 // may keep the record).
 //
 // A record whose Time is zero is logged at the time LogCall is called.
 // An Async then reads only the monotonic clock on the caller's path, and
-// its writer turns the reading into the wall clock's time (see
-// wallClock): time.Now reads both clocks, which was a third of what
-// queueing a record cost a request.
+// tells the wall clock's time from it with a reading of both clocks it
+// keeps for a while (see wallClock): time.Now reads both clocks, which
+// was a third of what queueing a record cost a request.
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
 	a, isAsync := h.(*Async)
 	if isAsync && c.Arguments != nil {

@@ -15,10 +15,10 @@ import (
 // JSONHandler writes records as JSON lines to a writer: it is
 // slog.NewJSONHandler(w, nil), and writes what that handler writes. Under
 // an Async it also writes the call log's and the access log's lines
-// itself: the Async's writer appends a call record's or an access
-// record's line as the slog handler would write it, byte for byte,
-// without making a slog record, reflecting on the arguments or allocating
-// (see LogCall and LogAccess). That is why a service's log is an Async
+// itself: a call record's line is made as the record is queued, an access
+// record's by the Async's writer, each as the slog handler would write
+// it, byte for byte, without making a slog record, reflecting on the
+// arguments or allocating (see LogCall and LogAccess). That is why a service's log is an Async
 // over a JSONHandler rather than over slog's own: those two logs, a line
 // a call and a line a request, are most of what it writes.
 //
@@ -73,8 +73,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // writes for c.Record(), for a record with text arguments that needs no
 // clipping (c.fits). ok is false, and dst is not to be used, where the
 // slog handler's line says something went wrong: arguments that are not
-// JSON text, a time whose year has not four digits. The caller then
-// hands it the record.
+// JSON text, a time whose year has not four digits. The record then
+// goes to the slog handler (see Async.logCall).
 func appendCallLine(dst []byte, c *CallRecord, w *lineState) (_ []byte, ok bool) {
 	if dst, ok = appendLineStart(dst, c.Time, &w.stamp); !ok {
 		return dst, false
@@ -100,8 +100,8 @@ func appendAttr(dst []byte, key, value string) []byte {
 	return textdec.AppendQuoteAsSlog(dst, value)
 }
 
-// lineState is what a writer keeps from line to line: the time's text
-// (stamp) and the call lines' heads.
+// lineState is what call lines made one after another share: the time's
+// text (stamp) and the call lines' heads.
 type lineState struct {
 	stamp stamp
 	heads callHeads
@@ -136,8 +136,8 @@ func (hs *callHeads) append(dst []byte, c *CallRecord) []byte {
 // appendLineStart appends the start of a line slog.NewJSONHandler(w, nil)
 // writes for a record of time t: the brace and the time, none when t is
 // zero. ok is false for a time whose year has not four digits, where
-// that line says something went wrong. s is the writer's stamp, which
-// keeps what the lines of one second share.
+// that line says something went wrong. s is the stamp of the lines made
+// before, which keeps what the lines of one second share.
 func appendLineStart(dst []byte, t time.Time, s *stamp) (_ []byte, ok bool) {
 	dst = append(dst, '{')
 	if t.IsZero() {
@@ -151,7 +151,7 @@ func appendLineStart(dst []byte, t time.Time, s *stamp) (_ []byte, ok bool) {
 }
 
 // stamp writes times as t.AppendFormat(dst, time.RFC3339Nano) does,
-// keeping the text of the last second it wrote: a writer's lines come
+// keeping the text of the last second it wrote: a log's lines come
 // many to a second, and formatting a whole time (the date from the
 // seconds since the epoch, each field, the zone) was a third of writing
 // a call's line. The zero stamp is ready to use.
