@@ -71,6 +71,7 @@ func BenchmarkLogCall(b *testing.B) {
 		Tool: "payments.lookup", Version: "2.1.0",
 		SchemaHash: "sha256:" + strings.Repeat("0f1e2d3c", 8), RequestID: "1",
 		Arguments: json.RawMessage(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`),
+		Checked:   true,
 	}
 	ctx := context.Background()
 	b.ReportAllocs()
