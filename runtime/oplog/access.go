@@ -15,9 +15,9 @@ const AccessMessage = "http request"
 
 // AccessRecord is one line of an HTTP transport's access log: a request
 // served, how it was answered and how long it took. Like a CallRecord it
-// is written by LogAccess, which under an Async queues it as it is and,
-// over a JSONHandler, has the writer append its line without a slog
-// record: one record for every request a server answers.
+// is written by LogAccess, which under an Async over a JSONHandler queues
+// its line, made without a slog record: one record for every request a
+// server answers.
 type AccessRecord struct {
 	// Time is when the request ended (the caller, which timed the
 	// request, has it); a zero Time is written as none, as slog does.
@@ -60,13 +60,19 @@ func (a *AccessRecord) fits(limits Limits) (n int, ok bool) {
 }
 
 // LogAccess writes a to h, which has said it is enabled at Info. An Async
-// queues a as it is (its strings are the caller's and not changed), so
-// that the request pays for neither a slog record nor its attributes'
-// clipping; any other handler, or an Async given a record that needs
-// clipping, gets a.Record().
+// over a JSONHandler queues a's line, made as a CallRecord's is (see
+// Async); an Async over another handler queues a as it is (its strings
+// are the caller's and not changed), so that the request pays for
+// neither a slog record nor its attributes' clipping; any other handler,
+// or an Async given a record that needs clipping, gets a.Record().
 func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
 	if as, ok := h.(*Async); ok {
 		if n, fit := a.fits(as.limits); fit {
+			if j, ok := as.next.(*JSONHandler); ok && as.q.queueLine(j, maxAccessLine(a), func(dst []byte, s *lineState) ([]byte, bool) {
+				return appendAccessLine(dst, a, &s.stamp)
+			}) {
+				return
+			}
 			if e := as.entry(ctx, n); e != nil {
 				e.access, e.isAccess = *a, true
 				as.q.push(e)
@@ -75,6 +81,13 @@ func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
 		}
 	}
 	_ = h.Handle(ctx, a.Record()) // a log that cannot be written is not the request's failure
+}
+
+// maxAccessLine bounds the bytes of a's line: its strings quoted (at
+// most six bytes a byte), and the rest, a time, the keys and two numbers,
+// in 320 bytes.
+func maxAccessLine(a *AccessRecord) int {
+	return 320 + 6*(len(a.Method)+len(a.Path)+len(a.MCPMethod))
 }
 
 // appendAccessLine appends to dst the line slog.NewJSONHandler(w, nil)

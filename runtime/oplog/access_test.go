@@ -29,10 +29,10 @@ func oddAccessRecord(rng *rand.Rand) AccessRecord {
 }
 
 // An access record is written as slog's JSON handler writes its slog
-// record: the line the writer appends over a JSONHandler is, byte for
-// byte, the one an Async over slog's own handler writes, clipped ones
-// included, in order, with other records between them; and every line
-// says the request's method, path, status and duration.
+// record: the line made as it is queued to an Async over a JSONHandler
+// is, byte for byte, the one an Async over slog's own handler writes,
+// clipped ones included, in order, with other records between them; and
+// every line says the request's method, path, status and duration.
 func TestAsyncAccessLinesAreSlogsLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	limits := Limits{MaxString: 200, MaxRecord: 600}.withDefaults()
@@ -51,7 +51,7 @@ func TestAsyncAccessLinesAreSlogsLines(t *testing.T) {
 		return a.Time
 	})
 	if appended < 3000 { // a quarter of the times are years slog refuses, a twentieth of the paths too long
-		t.Errorf("the writer appended %d lines of 5000 itself: the records do not exercise its own line", appended)
+		t.Errorf("%d lines of 5000 made without a slog record: the records do not exercise that line", appended)
 	}
 }
 

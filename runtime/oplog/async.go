@@ -96,9 +96,8 @@ type queue struct {
 	made  lineState
 	clock wallClock
 
-	out   []byte       // the writer's: lines it appended itself, not yet written
+	out   []byte       // the writer's: lines it took from entries, not yet written
 	outTo *JSONHandler // the writer's: the handler out is for
-	stamp stamp        // the writer's: the time of the access lines it appends
 }
 
 // entry is a record waiting to be written: r, or access when isAccess, or
@@ -330,8 +329,18 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	if c.Time.IsZero() {
 		at = monotonicNow()
 	}
-	if j, ok := a.next.(*JSONHandler); ok && a.q.queueLine(j, c, at) {
-		return
+	if j, ok := a.next.(*JSONHandler); ok {
+		q := a.q
+		made := q.queueLine(j, maxCallLine(c), func(dst []byte, s *lineState) ([]byte, bool) {
+			rec := *c
+			if rec.Time.IsZero() {
+				rec.Time = q.wallTime(at)
+			}
+			return appendCallLine(dst, &rec, s)
+		})
+		if made {
+			return
+		}
 	}
 	e := a.entry(ctx, n)
 	if e == nil {
@@ -351,35 +360,30 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	q.push(e)
 }
 
-// queueLine queues the line j writes for c, logged at the monotonic
-// reading at when c has no time: the line is made on the caller's core, appended to queue.text,
-// and the writer only writes it. It reports false, having queued
-// nothing, for a line appendCallLine declines (the slog handler's line
-// would say something went wrong): the caller queues the record.
+// queueLine queues a line for j that appendLine makes, of at most need
+// bytes, with q.mu held: the line is made on the caller's core, appended
+// to queue.text, and the writer only writes it. It reports false, having
+// queued nothing, for a line appendLine declines (the slog handler's line
+// would say something went wrong): the caller queues the record. A line
+// the queue has no room for is dropped and counted, and reported queued.
 //
 // Why on the caller's core: a record queued for the writer to format was
 // written by the request's core and read by the writer's, a record's
 // three cache lines and its arguments every call, and the entries the
 // writer emptied were written again by the request; a line made where
-// the call ran crosses once, as the text the writer writes. Making it
-// costs the request the quoting of its request id and the compaction of
-// its arguments; the time's text and the tool's head are kept from line
-// to line (lineState).
-func (q *queue) queueLine(j *JSONHandler, c *CallRecord, at monotonic) bool {
+// the call ran crosses once, as the text the writer writes. The time's
+// text and a call's tool head are kept from line to line (lineState).
+func (q *queue) queueLine(j *JSONHandler, need int, appendLine func(dst []byte, s *lineState) ([]byte, bool)) bool {
 	q.mu.Lock()
 	if q.closed || q.records >= q.bound {
 		q.drop()
 		return true
 	}
-	rec := *c
-	if rec.Time.IsZero() {
-		rec.Time = q.wallTime(at)
-	}
-	if need := maxCallLine(&rec); len(q.text)+need > cap(q.text) {
+	if len(q.text)+need > cap(q.text) {
 		q.nextChunk(need)
 	}
 	start := len(q.text)
-	text, ok := appendCallLine(q.text, &rec, &q.made)
+	text, ok := appendLine(q.text, &q.made)
 	if !ok {
 		q.mu.Unlock()
 		return false
@@ -603,10 +607,9 @@ func (a *Async) write() {
 }
 
 // handle writes e; clock gives a call record logged without a time its
-// time. Only the writer goroutine calls it. A call or access record for a
-// JSONHandler is appended as a line by the writer itself (see
-// appendLine); anything else, or a line the writer declines, goes to the
-// handler as a slog record.
+// time. Only the writer goroutine calls it. Lines made as they were
+// queued (see queueLine) are appended to those the writer holds; a record
+// goes to its handler as a slog record.
 func (a *Async) handle(e *entry, clock wallClock) {
 	a.reportDropped()
 	if e.lines > 0 {
@@ -615,9 +618,6 @@ func (a *Async) handle(e *entry, clock wallClock) {
 	}
 	if e.isCall && e.call.Time.IsZero() {
 		e.call.Time = clock.at(e.at)
-	}
-	if j, ok := e.h.(*JSONHandler); ok && e.isAccess && a.q.appendLine(j, e) {
-		return
 	}
 	a.q.flush()
 	_ = e.h.Handle(context.WithoutCancel(e.ctx), e.record()) // a log that cannot be written is not the request's failure
@@ -645,32 +645,10 @@ func (e *entry) record() slog.Record {
 // service's stderr.
 const maxOut = 64 << 10
 
-// appendLine appends the line of e, an access record, for j to the lines
-// the writer holds, writing first those it held for another handler, and
-// those it holds once they pass maxOut. It reports whether it did; where
-// the line would say something went wrong (see appendAccessLine), nothing
-// is kept of it. (A call's line is made as it is queued: see queueLine.)
-func (q *queue) appendLine(j *JSONHandler, e *entry) bool {
-	if q.outTo != j {
-		q.flush()
-		q.outTo = j
-	}
-	start := len(q.out)
-	var ok bool
-	q.out, ok = appendAccessLine(q.out, &e.access, &q.stamp)
-	if !ok {
-		q.out = q.out[:start]
-		return false
-	}
-	if len(q.out) >= maxOut {
-		q.flush()
-	}
-	return true
-}
-
-// appendLines appends lines made for j to those the writer holds, as
-// appendLine does a line: a batch's lines go out in writes of up to
-// maxOut, whatever chunks they were made in.
+// appendLines appends lines made for j to those the writer holds,
+// writing first those it held for another handler, and those it holds
+// once they pass maxOut: a batch's lines go out in writes of up to maxOut
+// (or a chunk, when one is longer), whatever chunks they were made in.
 func (q *queue) appendLines(j *JSONHandler, lines []byte) {
 	if q.outTo != j {
 		q.flush()
