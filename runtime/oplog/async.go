@@ -48,12 +48,13 @@ type AsyncOptions struct {
 // blocks (a stderr nobody reads) or fails (a stderr closed) thus costs
 // the service log records, never a request.
 //
-// Over a JSONHandler, a call record's line (LogCall) is made as the
-// record is queued, on the caller's core, and the writer only writes it:
-// the caller pays for making the line (about 100 ns for a server's call,
-// BenchmarkCallLine), where a record queued for the writer to format
-// cost the writer some 300 ns more, most of it reading what the caller's
-// core had written (see queue.queueLine).
+// Over a JSONHandler, the line of a call record (LogCall) or an access
+// record (LogAccess) is made as the record is queued, on the caller's
+// core, and the writer only writes it: the caller pays for making the
+// line (about 100 ns for a server's call, BenchmarkCallLine), where a
+// record queued for the writer to format cost the writer some 300 ns
+// more, most of it reading what the caller's core had written (see
+// queue.queueLine).
 //
 // Close writes what is queued, for as long as its context allows.
 type Async struct {

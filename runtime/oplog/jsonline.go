@@ -15,10 +15,9 @@ import (
 // JSONHandler writes records as JSON lines to a writer: it is
 // slog.NewJSONHandler(w, nil), and writes what that handler writes. Under
 // an Async it also writes the call log's and the access log's lines
-// itself: a call record's line is made as the record is queued, an access
-// record's by the Async's writer, each as the slog handler would write
-// it, byte for byte, without making a slog record, reflecting on the
-// arguments or allocating (see LogCall and LogAccess). That is why a service's log is an Async
+// itself: a record's line is made as the record is queued, as the slog
+// handler would write it, byte for byte, without making a slog record,
+// reflecting on the arguments or allocating (see LogCall and LogAccess). That is why a service's log is an Async
 // over a JSONHandler rather than over slog's own: those two logs, a line
 // a call and a line a request, are most of what it writes.
 //
