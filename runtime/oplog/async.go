@@ -33,10 +33,10 @@ type AsyncOptions struct {
 	// BufferBytes bounds the memory they take: a record counts its
 	// place in the queue (entryBytes, 600 bytes on a 64-bit machine)
 	// and the bytes of its strings as Limits counts them (a record that
-	// does not fit the limits is clipped before it is queued); a call's
-	// line made as it is queued (see Async) counts its bytes, and the
-	// lines queued one after another share a place. Zero means
-	// DefaultBufferBytes.
+	// does not fit the limits is clipped before it is queued); a line
+	// made as its record is queued (see Async) counts the most it may
+	// take, and the lines queued one after another share a place. Zero
+	// means DefaultBufferBytes.
 	BufferBytes int
 }
 
@@ -368,6 +368,12 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 // would say something went wrong): the caller queues the record. A line
 // the queue has no room for is dropped and counted, and reported queued.
 //
+// A line counts need against the queue's bytes, not its length: a chunk
+// is left for the next when the next line's need does not fit it, so the
+// chunks' unused tails are each less than a need counted, and the text
+// queued takes under twice what its lines count, whatever a caller makes
+// the lines' needs (a request id of escapes, counted six bytes a byte).
+//
 // Why on the caller's core: a record queued for the writer to format was
 // written by the request's core and read by the writer's, a record's
 // three cache lines and its arguments every call, and the entries the
@@ -383,32 +389,31 @@ func (q *queue) queueLine(j *JSONHandler, need int, appendLine func(dst []byte, 
 	if len(q.text)+need > cap(q.text) {
 		q.nextChunk(need)
 	}
+	e := q.open // the entry the line joins, if any
+	if e != nil && e.h != j {
+		e = nil
+	}
+	cost := need
+	if e == nil {
+		cost += entryBytes
+	}
+	if q.bytes+cost > q.maxBytes {
+		q.drop()
+		return true
+	}
 	start := len(q.text)
 	text, ok := appendLine(q.text, &q.made)
 	if !ok {
 		q.mu.Unlock()
 		return false
 	}
-	line := len(text) - start
-	e := q.open // the entry the line joins, if any
-	if e != nil && e.h != j {
-		e = nil
-	}
-	cost := line
-	if e == nil {
-		cost += entryBytes
-	}
-	if q.bytes+cost > q.maxBytes {
-		q.drop() // the line made is left past text's length, unused
-		return true
-	}
 	q.text = text
 	q.records++
 	q.bytes += cost
-	if e != nil {
-		e.text = q.text[len(q.text)-len(e.text)-line : len(q.text) : len(q.text)]
+	if e != nil { // its lines end at start: it takes in this one too
+		e.text = q.text[start-len(e.text) : len(q.text) : len(q.text)]
 		e.lines++
-		e.bytes += line
+		e.bytes += need
 		q.pushed()
 		return true
 	}
@@ -418,7 +423,7 @@ func (q *queue) queueLine(j *JSONHandler, need int, appendLine func(dst []byte, 
 	} else {
 		e = new(entry)
 	}
-	e.h, e.lines, e.bytes = j, 1, entryBytes+line
+	e.h, e.lines, e.bytes = j, 1, cost
 	e.text = q.text[start:len(q.text):len(q.text)]
 	q.pending = append(q.pending, e)
 	q.open = e

@@ -314,8 +314,9 @@ func TestAsyncBoundsCallLines(t *testing.T) {
 	c := CallRecord{Time: time.Date(2026, 12, 6, 8, 0, 0, 0, time.UTC), Tool: "t", RequestID: "1",
 		Arguments: json.RawMessage(`{"note":"` + strings.Repeat("n", 1000) + `"}`)}
 	line, ok := appendCallLine(nil, &c, &lineState{})
-	if !ok || len(line) <= entryBytes {
-		t.Fatalf("the line (%d bytes) is not longer than an entry's place", len(line))
+	need := maxCallLine(&c)
+	if !ok || need <= entryBytes || len(line) > need {
+		t.Fatalf("the line takes %d bytes of the %d it may: not more than an entry's place", len(line), need)
 	}
 	for _, tc := range []struct {
 		name string
@@ -325,7 +326,7 @@ func TestAsyncBoundsCallLines(t *testing.T) {
 		{"records", AsyncOptions{Buffer: 5}, 5},
 		// The writer may have taken the first lines before it got stuck:
 		// two entries then hold the ten.
-		{"bytes", AsyncOptions{Buffer: 1000, BufferBytes: 2*entryBytes + 10*len(line)}, 10},
+		{"bytes", AsyncOptions{Buffer: 1000, BufferBytes: 2*entryBytes + 10*need}, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out gatedWriter
@@ -405,5 +406,37 @@ func TestWallTimeRereadsAStaleClock(t *testing.T) {
 	}
 	if got := q.wallTime(now + 2*clockFresh); time.Until(got) > time.Minute {
 		t.Errorf("a reading over clockFresh old was used: %v", got)
+	}
+}
+
+// TestAsyncTextTakesUnderTwiceItsCount: with its writer stuck, a queue
+// fed lines whose bound is far above their length (request ids counted
+// six bytes a byte, as if all were escapes) holds chunks of text that
+// take under twice the bytes the queue counts, where counting the lines'
+// lengths left most of each chunk uncounted.
+func TestAsyncTextTakesUnderTwiceItsCount(t *testing.T) {
+	var out gatedWriter
+	out.release = make(chan struct{})
+	a := NewAsync(NewJSONHandler(&out, nil), AsyncOptions{BufferBytes: 1 << 20})
+	c := CallRecord{Tool: "t", RequestID: strings.Repeat("r", 2000), Arguments: json.RawMessage(`{}`)}
+	for range 1000 {
+		LogCall(context.Background(), a, &c)
+	}
+	if a.Lost() == 0 {
+		t.Fatal("the queue took every record: its bytes were never reached")
+	}
+	a.q.mu.Lock()
+	taken := cap(a.q.text)
+	for _, c := range a.q.filled {
+		taken += cap(c)
+	}
+	counted := a.q.bytes
+	a.q.mu.Unlock()
+	if taken >= 2*counted {
+		t.Errorf("the queue's text takes %d bytes, %d counted", taken, counted)
+	}
+	close(out.release)
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }
