@@ -652,20 +652,25 @@ func (e *entry) record() slog.Record {
 const maxOut = 64 << 10
 
 // appendLines appends lines made for j to those the writer holds,
-// writing first those it held for another handler, and those it holds
-// once they pass maxOut: a batch's lines go out in writes of up to maxOut
-// (or a chunk, when one is longer), whatever chunks they were made in.
+// writing first those it held for another handler, and the first maxOut
+// bytes' whole lines once it holds maxOut: a batch's lines go out in
+// writes of maxOut less a line (or of one line, when one is longer),
+// whatever chunks they were made in.
 func (q *queue) appendLines(j *JSONHandler, lines []byte) {
 	if q.outTo != j {
 		q.flush()
 		q.outTo = j
 	}
-	if len(q.out)+len(lines) > maxOut {
-		q.flush()
-	}
 	q.out = append(q.out, lines...)
-	if len(q.out) >= maxOut {
-		q.flush()
+	for len(q.out) >= maxOut {
+		cut := bytes.LastIndexByte(q.out[:maxOut], '\n') + 1
+		if cut == 0 { // a line longer than maxOut, written alone
+			if cut = bytes.IndexByte(q.out, '\n') + 1; cut == 0 {
+				cut = len(q.out)
+			}
+		}
+		q.outTo.writeLines(q.out[:cut])
+		q.out = q.out[:copy(q.out, q.out[cut:])]
 	}
 }
 
