@@ -79,16 +79,17 @@ type queue struct {
 	free    []*entry // entries to reuse
 	idle    bool     // the writer waits on wake
 	closed  bool
-	// text is the chunk the text of the next call queued is appended to,
-	// after that of the calls before it: its line (see queueLine), or its
-	// arguments when its handler is not a JSONHandler (see logCall);
+	// text is the chunk the next line queued is appended to, after the
+	// text queued before it (see queueLine), as are the arguments of a
+	// call record queued for a handler other than a JSONHandler (see
+	// logCall);
 	// filled are the chunks filled since the writer last took the queue.
 	// The writer takes the chunks with the records, and gives them back
 	// to chunks, emptied, once it wrote them.
 	text   []byte
 	filled [][]byte
 	chunks [][]byte
-	// open is the entry of lines a call's line is added to: the last
+	// open is the entry of lines the next line is added to: the last
 	// one queued, while nothing was queued after it and its lines end
 	// where text does.
 	open *entry
@@ -103,8 +104,8 @@ type queue struct {
 
 // entry is a record waiting to be written: r, or access when isAccess, or
 // call when isCall, whose arguments are in the queue's text; or, when
-// lines is not zero, that many call lines made for h, a JSONHandler, one
-// after the other in text (see queueLine).
+// lines is not zero, that many lines made for h, a JSONHandler, one after
+// the other in text (see queueLine).
 // ctx is the caller's, which may be cancelled by the time the record is
 // written: the writer hands the next handler context.WithoutCancel of it,
 // made there rather than on the caller's path.
@@ -113,7 +114,7 @@ type queue struct {
 // queue, so that a record costs its request no allocation, and queueing
 // it is a slice append under a lock that is held for a copy.
 //
-// Call lines, what a busy server queues most, are the entry's first
+// Lines, what a busy server queues most, are the entry's first
 // fields, and an entry is cleared of the record it held only (see
 // clear): an entry of lines touches its first two cache lines of ten.
 type entry struct {
@@ -123,7 +124,7 @@ type entry struct {
 	isAccess bool
 	at       monotonic // when call was logged, if its Time is zero
 	bytes    int       // what the record counts against the queue's maxBytes
-	lines    int       // call lines in text, for an entry of lines
+	lines    int       // the lines in text, for an entry of lines
 	text     []byte    // the lines, a slice of a chunk of the queue's text
 	call     CallRecord
 	access   AccessRecord
@@ -440,8 +441,8 @@ func maxCallLine(c *CallRecord) int {
 
 // wallTime is the wall clock's time of the monotonic reading m, told
 // from q.clock, which is read again once it is clockFresh old: the
-// monotonic clock alone is what a request reads (see LogCall), and a
-// reading of both is some 60 ns more. q.mu is held.
+// monotonic clock alone is what a request reads (see LogCall), at about
+// half the cost of reading both. q.mu is held.
 func (q *queue) wallTime(m monotonic) time.Time {
 	if q.clock.wall.IsZero() || m-q.clock.mono > clockFresh {
 		q.clock = readWallClock()
