@@ -143,6 +143,7 @@ bench:
 	$(BENCH_ROWS) -bench '^BenchmarkCall$$' -benchtime 100ms -count $(BENCH_COUNT) > out/call.txt || (cat out/call.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkCallPipelined$$' -benchtime 100ms -count $(BENCH_COUNT) > out/pipelined.txt || (cat out/pipelined.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkPipelinedServer$$' -benchtime 600000x -count 6 > out/pipelinedserver.txt || (cat out/pipelinedserver.txt; exit 1)
+	$(BENCH_ROWS) -bench '^BenchmarkPipelinedInTurn$$' -benchtime 1000000x -count 6 > out/pipelinedturns.txt || (cat out/pipelinedturns.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkCallHandle$$' -benchtime 100ms -count $(BENCH_COUNT) > out/calllog.txt || (cat out/calllog.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkCallLog$$' -benchtime 400000x -count 6 > out/calllogturns.txt || (cat out/calllogturns.txt; exit 1)
 	$(BENCH_ROWS) -bench '^BenchmarkHTTP$$' -benchtime 300ms -count 6 > out/http.txt || (cat out/http.txt; exit 1)

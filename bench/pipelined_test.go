@@ -68,32 +68,129 @@ func BenchmarkPipelinedServer(b *testing.B) {
 	mustContain(b, "tools/call", kept.Bytes(), lookupText("PMT-771"))
 
 	const oneCore = 1 // configs' index of the rate the others are held against
-	configs := []struct {
-		name string
-		run  func() // serves a block of pipelinedBlock calls
-	}{
-		{"one-session", func() { serve(whole, pipelinedBlock) }},
-		{"one-core", func() {
+	configs := []turn{
+		{"one-session", timed(func() { serve(whole, pipelinedBlock) })},
+		{"one-core", timed(func() {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 			serve(whole, pipelinedBlock) // the session's goroutines: one per core, as it starts
-		}},
-		{"two-sessions", func() {
+		})},
+		{"two-sessions", timed(func() {
 			var wg sync.WaitGroup
 			for range 2 {
 				wg.Go(func() { serve(half, pipelinedBlock/2) })
 			}
 			wg.Wait()
+		})},
+	}
+	took := inTurn(b, configs)
+	b.ReportMetric(medianRatio(took[oneCore], took[0]), "one-session-x")
+	b.ReportMetric(medianRatio(took[oneCore], took[2]), "two-sessions-x")
+}
+
+// BenchmarkPipelinedInTurn is the pipelined row's calls through its client
+// (BenchmarkCallPipelined's: requests written ahead through a pipe, in
+// writes of pipelineBatch lines, answers counted as they come), one
+// session on both cores and one on one core (GOMAXPROCS=1, the client's
+// side included, as the row's one-core rate), taking turns within one
+// process as BenchmarkPipelinedServer's configurations do, for the same
+// reason: rows in processes of their own give the ratio to the one-core
+// rate an interval as wide as what it is held to. Each block is a session
+// of its own, dialled and initialized untimed, so that a session's
+// goroutines are as many as the cores it starts with.
+//
+// It reports each configuration's time a call (both-cores-ns/call,
+// one-core-ns/call) and the rate on both cores against the one-core rate
+// (both-cores-x), the median of the rounds' ratios.
+func BenchmarkPipelinedInTurn(b *testing.B) {
+	srv := newBankServer(b)
+	b.Cleanup(func() { srv.Close() })
+	spec := bankSpec(b, unpinnedLookup)
+	var writes [][]byte // a block's requests, pipelineBatch lines a write
+	for n := 0; n < pipelinedBlock; n += pipelineBatch {
+		var w []byte
+		for id := n; id < min(n+pipelineBatch, pipelinedBlock); id++ {
+			w = append(w, callRequest(id+2, spec.Name, lookupV2Valid)...)
+		}
+		writes = append(writes, w)
+	}
+	// serve makes a block's calls on a session of their own and returns
+	// the time they alone took; it fails unless every one was answered.
+	serve := func() time.Duration {
+		c := dial(serveMcpgen(srv, investigator))
+		defer c.close()
+		if err := c.handshake(); err != nil {
+			b.Fatal(err)
+		}
+		answered := c.out.await(pipelinedBlock)
+		sent := make(chan error, 1)
+		start := time.Now()
+		go func() {
+			for _, w := range writes {
+				if err := c.sendLine(w); err != nil {
+					sent <- err
+					return
+				}
+			}
+			sent <- nil
+		}()
+		select {
+		case <-answered:
+		case <-time.After(answerTimeout):
+			b.Fatal("not every call answered within a minute")
+		}
+		took := time.Since(start)
+		if err := <-sent; err != nil {
+			b.Fatal(err)
+		}
+		return took
+	}
+	// Every call is answered, and answered right.
+	c := dialed(b, serveMcpgen(srv, investigator))
+	resp, err := c.roundTrip(callRequest(1, spec.Name, lookupV2Valid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mustContain(b, "tools/call", resp, lookupText("PMT-771"))
+
+	configs := []turn{
+		{"both-cores", serve},
+		{"one-core", func() time.Duration {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			return serve()
 		}},
 	}
+	took := inTurn(b, configs)
+	b.ReportMetric(medianRatio(took[1], took[0]), "both-cores-x")
+}
+
+// turn is one of the configurations inTurn runs: run makes
+// pipelinedBlock calls and returns the time they took.
+type turn struct {
+	name string
+	run  func() time.Duration
+}
+
+// timed is a turn's run that times all of f.
+func timed(f func()) func() time.Duration {
+	return func() time.Duration {
+		start := time.Now()
+		f()
+		return time.Since(start)
+	}
+}
+
+// inTurn runs configs in turn, a block of pipelinedBlock calls each, as
+// many rounds as b.N asks for, in an order that rotates from round to
+// round, and reports each one's time a call (name-ns/call) as the runs
+// timed it; it returns each one's times, round by round.
+func inTurn(b *testing.B, configs []turn) [][]time.Duration {
 	rounds := max(1, (b.N+pipelinedBlock-1)/pipelinedBlock)
 	took := make([][]time.Duration, len(configs))
 	b.ResetTimer()
 	for r := range rounds {
 		for i := range configs {
 			k := (r + i) % len(configs)
-			start := time.Now()
-			configs[k].run()
-			took[k] = append(took[k], time.Since(start))
+			took[k] = append(took[k], configs[k].run())
 		}
 		if b.Failed() {
 			b.FailNow()
@@ -108,16 +205,18 @@ func BenchmarkPipelinedServer(b *testing.B) {
 		}
 		b.ReportMetric(float64(sum.Nanoseconds())/calls, c.name+"-ns/call")
 	}
-	rate := func(k int) float64 { // against the one-core rate, round by round
-		ratios := make([]float64, rounds)
-		for r := range rounds {
-			ratios[r] = float64(took[oneCore][r]) / float64(took[k][r])
-		}
-		slices.Sort(ratios)
-		return ratios[rounds/2]
+	return took
+}
+
+// medianRatio is the median, over the rounds, of base's time over k's:
+// k's rate against base's, round by round.
+func medianRatio(base, k []time.Duration) float64 {
+	ratios := make([]float64, len(base))
+	for r := range base {
+		ratios[r] = float64(base[r]) / float64(k[r])
 	}
-	b.ReportMetric(rate(0), "one-session-x")
-	b.ReportMetric(rate(2), "two-sessions-x")
+	slices.Sort(ratios)
+	return ratios[len(ratios)/2]
 }
 
 // pipelinedBlock is how many calls BenchmarkPipelinedServer serves in one

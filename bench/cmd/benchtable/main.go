@@ -202,6 +202,7 @@ func (r *results) print(w io.Writer) {
 	r.callRow(t)
 	r.pipelinedRow(t)
 	r.pipelinedServerRow(t)
+	r.pipelinedInTurnRow(t)
 	r.processRow(t)
 	r.callLogRows(t)
 	r.httpRows(t)
@@ -367,6 +368,27 @@ func (r *results) pipelinedServerRow(t *table) {
 		"—",
 		fmt.Sprintf("one session %s its one-core rate; two sessions %s", summaryRatio(one.Summary).times(2), summaryRatio(r.get(name, "two-sessions-x").Summary).times(2)),
 		"none: the row above's second goal, without the client, measured to a few percent",
+		"—")
+}
+
+// pipelinedInTurnRow is the pipelined row's calls through its client, on
+// both cores and on one, taking turns within each process
+// (BenchmarkPipelinedInTurn): the row's second goal measured without the
+// machine's moves from one process to the next, beside the row's own
+// figure. Like the server-alone row, it shows the figures and leaves the
+// verdict to the pipelined row.
+func (r *results) pipelinedInTurnRow(t *table) {
+	const name = "PipelinedInTurn"
+	both := r.get(name, "both-cores-x")
+	if !both.ok() {
+		return
+	}
+	perCall := func(unit string) string { return ns(r.get(name, unit).Center * 1e9) }
+	t.row("tools/call pipelined through the client, both cores and one core in turn in each process",
+		fmt.Sprintf("both cores %s a call; on one core %s", perCall("both-cores-sec/call"), perCall("one-core-sec/call")),
+		"—",
+		fmt.Sprintf("%s its one-core rate", summaryRatio(both.Summary).times(2)),
+		"none: the pipelined row's second goal, measured in turn",
 		"—")
 }
 

@@ -172,6 +172,31 @@ func TestPipelinedServerRow(t *testing.T) {
 	}
 }
 
+// TestPipelinedInTurnRow: the in-turn row shows both configurations' time
+// a call and the ratio summarised over the runs, and no verdict; it is
+// absent when not run.
+func TestPipelinedInTurnRow(t *testing.T) {
+	var out strings.Builder
+	(&results{samples: map[string]map[string][]float64{}}).pipelinedInTurnRow(&table{w: &out})
+	if out.Len() != 0 {
+		t.Errorf("not run, the row is\n%s", out.String())
+	}
+	r := &results{samples: map[string]map[string][]float64{
+		"PipelinedInTurn": {
+			"both-cores-sec/call": {2000e-9, 2100e-9, 1900e-9, 2000e-9, 2050e-9, 1950e-9},
+			"one-core-sec/call":   {2800e-9, 2900e-9, 2700e-9, 2800e-9, 2850e-9, 2750e-9},
+			"both-cores-x":        {1.4, 1.45, 1.35, 1.4, 1.5, 1.3},
+		},
+	}}
+	r.pipelinedInTurnRow(&table{w: &out})
+	row := out.String()
+	for _, want := range []string{"both cores 2.00 µs a call; on one core 2.80 µs", "| 1.40× (", "| — |"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("the row is\n%s\nwant it to hold %q", row, want)
+		}
+	}
+}
+
 // The memory row gives the growth's median, and its interval once there
 // are runs enough for one; the goal is judged by the median.
 func TestMemoryRow(t *testing.T) {
