@@ -360,11 +360,9 @@ func (r *results) pipelinedServerRow(t *table) {
 	if !one.ok() {
 		return
 	}
-	// The benchmark reports -ns/call, which benchfmt tidies to seconds.
-	perCall := func(unit string) string { return ns(r.get(name, unit).Center * 1e9) }
 	t.row("tools/call pipelined, the server alone (requests read from memory; one session, one core and two sessions in turn in each process)",
 		fmt.Sprintf("one session %s a call; on one core %s; two sessions %s",
-			perCall("one-session-sec/call"), perCall("one-core-sec/call"), perCall("two-sessions-sec/call")),
+			r.perCall(name, "one-session-sec/call"), r.perCall(name, "one-core-sec/call"), r.perCall(name, "two-sessions-sec/call")),
 		"—",
 		fmt.Sprintf("one session %s its one-core rate; two sessions %s", summaryRatio(one.Summary).times(2), summaryRatio(r.get(name, "two-sessions-x").Summary).times(2)),
 		"none: the row above's second goal, without the client, measured to a few percent",
@@ -383,14 +381,17 @@ func (r *results) pipelinedInTurnRow(t *table) {
 	if !both.ok() {
 		return
 	}
-	perCall := func(unit string) string { return ns(r.get(name, unit).Center * 1e9) }
 	t.row("tools/call pipelined through the client, both cores and one core in turn in each process",
-		fmt.Sprintf("both cores %s a call; on one core %s", perCall("both-cores-sec/call"), perCall("one-core-sec/call")),
+		fmt.Sprintf("both cores %s a call; on one core %s", r.perCall(name, "both-cores-sec/call"), r.perCall(name, "one-core-sec/call")),
 		"—",
 		fmt.Sprintf("%s its one-core rate", summaryRatio(both.Summary).times(2)),
 		"none: the pipelined row's second goal, measured in turn",
 		"—")
 }
+
+// perCall is the time a call a benchmark of turns reports as unit
+// (x-ns/call, which benchfmt tidies to x-sec/call), the runs' median.
+func (r *results) perCall(name, unit string) string { return ns(r.get(name, unit).Center * 1e9) }
 
 // processRow is one tools/call at a time to the service as a process over
 // real pipes, against a process that echoes each line: the latency a
@@ -439,8 +440,7 @@ func (r *results) callLogRows(t *table) {
 		if paired.ok() {
 			// A session's log on and off in the same stretch of the
 			// machine: the verdict's measure.
-			perCall := func(unit string) string { return ns(r.get(row.inTurn, unit).Center * 1e9) }
-			inTurn := fmt.Sprintf("in turn on one session: on %s, off %s", perCall("log-on-sec/call"), perCall("log-off-sec/call"))
+			inTurn := fmt.Sprintf("in turn on one session: on %s, off %s", r.perCall(row.inTurn, "log-on-sec/call"), r.perCall(row.inTurn, "log-off-sec/call"))
 			inTurnFigure := percent(summaryRatio(paired.Summary)) + " in turn"
 			if figure != "" {
 				mcpgen += "; " + inTurn
