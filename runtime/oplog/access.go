@@ -68,7 +68,7 @@ func (a *AccessRecord) fits(limits Limits) (n int, ok bool) {
 func LogAccess(ctx context.Context, h slog.Handler, a *AccessRecord) {
 	if as, ok := h.(*Async); ok {
 		if n, fit := a.fits(as.limits); fit {
-			if j, ok := as.next.(*JSONHandler); ok && as.q.queueLine(j, maxAccessLine(a), func(dst []byte, s *lineState) ([]byte, bool) {
+			if as.queueLine(maxAccessLine(a), func(dst []byte, s *lineState) ([]byte, bool) {
 				return appendAccessLine(dst, a, &s.stamp)
 			}) {
 				return

@@ -250,20 +250,35 @@ func (a *Async) entry(ctx context.Context, n int) *entry {
 
 // take is entry's, with q.mu held, for a record that counts n bytes.
 func (q *queue) take(n int) *entry {
+	if !q.admit(n) {
+		return nil
+	}
+	e := q.reuse()
+	e.bytes = n
+	return e
+}
+
+// admit counts a record that counts n bytes as queued and reports true
+// when the queue has room for it; otherwise it counts the record dropped,
+// unlocks q.mu and reports false. q.mu is held.
+func (q *queue) admit(n int) bool {
 	if q.closed || q.records >= q.bound || q.bytes+n > q.maxBytes {
 		q.drop()
-		return nil
+		return false
 	}
 	q.bytes += n
 	q.records++
-	var e *entry
-	if k := len(q.free); k > 0 {
-		e = q.free[k-1]
-		q.free = q.free[:k-1]
-	} else {
-		e = new(entry)
+	return true
+}
+
+// reuse returns an empty entry: a free one, else a new one. q.mu is held.
+func (q *queue) reuse() *entry {
+	k := len(q.free)
+	if k == 0 {
+		return new(entry)
 	}
-	e.bytes = n
+	e := q.free[k-1]
+	q.free = q.free[:k-1]
 	return e
 }
 
@@ -331,25 +346,21 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	if c.Time.IsZero() {
 		at = monotonicNow()
 	}
-	if j, ok := a.next.(*JSONHandler); ok {
-		q := a.q
-		made := q.queueLine(j, maxCallLine(c), func(dst []byte, s *lineState) ([]byte, bool) {
-			rec := *c
-			if rec.Time.IsZero() {
-				rec.Time = q.wallTime(at)
-			}
-			return appendCallLine(dst, &rec, s)
-		})
-		if made {
-			return
+	q := a.q
+	if a.queueLine(maxCallLine(c), func(dst []byte, s *lineState) ([]byte, bool) {
+		rec := *c
+		if rec.Time.IsZero() {
+			rec.Time = q.wallTime(at)
 		}
+		return appendCallLine(dst, &rec, s)
+	}) {
+		return
 	}
 	e := a.entry(ctx, n)
 	if e == nil {
 		return
 	}
 	e.call, e.isCall, e.at = *c, true, at
-	q := a.q
 	if len(q.text)+len(c.Arguments) > cap(q.text) {
 		q.nextChunk(len(c.Arguments))
 	}
@@ -360,6 +371,15 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 		e.call.Arguments = []byte{} // empty text, not the absent text nil stands for
 	}
 	q.push(e)
+}
+
+// queueLine queues the line appendLine makes, of at most need bytes,
+// when a's handler is a JSONHandler (see queue.queueLine), and reports
+// whether it did, or dropped it; for any other handler it reports false,
+// and the caller queues the record.
+func (a *Async) queueLine(need int, appendLine func(dst []byte, s *lineState) ([]byte, bool)) bool {
+	j, ok := a.next.(*JSONHandler)
+	return ok && a.q.queueLine(j, need, appendLine)
 }
 
 // queueLine queues a line for j that appendLine makes, of at most need
@@ -383,10 +403,6 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 // text and a call's tool head are kept from line to line (lineState).
 func (q *queue) queueLine(j *JSONHandler, need int, appendLine func(dst []byte, s *lineState) ([]byte, bool)) bool {
 	q.mu.Lock()
-	if q.closed || q.records >= q.bound {
-		q.drop()
-		return true
-	}
 	if len(q.text)+need > cap(q.text) {
 		q.nextChunk(need)
 	}
@@ -398,19 +414,18 @@ func (q *queue) queueLine(j *JSONHandler, need int, appendLine func(dst []byte, 
 	if e == nil {
 		cost += entryBytes
 	}
-	if q.bytes+cost > q.maxBytes {
-		q.drop()
+	if !q.admit(cost) {
 		return true
 	}
 	start := len(q.text)
 	text, ok := appendLine(q.text, &q.made)
 	if !ok {
+		q.bytes -= cost
+		q.records--
 		q.mu.Unlock()
 		return false
 	}
 	q.text = text
-	q.records++
-	q.bytes += cost
 	if e != nil { // its lines end at start: it takes in this one too
 		e.text = q.text[start-len(e.text) : len(q.text) : len(q.text)]
 		e.lines++
@@ -418,12 +433,7 @@ func (q *queue) queueLine(j *JSONHandler, need int, appendLine func(dst []byte, 
 		q.pushed()
 		return true
 	}
-	if k := len(q.free); k > 0 {
-		e = q.free[k-1]
-		q.free = q.free[:k-1]
-	} else {
-		e = new(entry)
-	}
+	e = q.reuse()
 	e.h, e.lines, e.bytes = j, 1, cost
 	e.text = q.text[start:len(q.text):len(q.text)]
 	q.pending = append(q.pending, e)
