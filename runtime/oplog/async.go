@@ -31,7 +31,7 @@ type AsyncOptions struct {
 	// DefaultBuffer.
 	Buffer int
 	// BufferBytes bounds the memory they take: a record counts its
-	// place in the queue (entryBytes, 600 bytes on a 64-bit machine)
+	// place in the queue (entryBytes, 592 bytes on a 64-bit machine)
 	// and the bytes of its strings as Limits counts them (a record that
 	// does not fit the limits is clipped before it is queued); a line
 	// made as its record is queued (see Async) counts the most it may
@@ -122,10 +122,9 @@ type entry struct {
 	ctx      context.Context
 	isCall   bool
 	isAccess bool
-	at       monotonic // when call was logged, if its Time is zero
-	bytes    int       // what the record counts against the queue's maxBytes
-	lines    int       // the lines in text, for an entry of lines
-	text     []byte    // the lines, a slice of a chunk of the queue's text
+	bytes    int    // what the record counts against the queue's maxBytes
+	lines    int    // the lines in text, for an entry of lines
+	text     []byte // the lines, a slice of a chunk of the queue's text
 	call     CallRecord
 	access   AccessRecord
 	r        slog.Record
@@ -144,7 +143,7 @@ func (e *entry) clear() {
 	default:
 		e.r = slog.Record{}
 	}
-	e.h, e.ctx, e.isCall, e.isAccess, e.at, e.bytes, e.lines = nil, nil, false, false, 0, 0, 0
+	e.h, e.ctx, e.isCall, e.isAccess, e.bytes, e.lines = nil, nil, false, false, 0, 0
 }
 
 // entryBytes is what an entry counts against AsyncOptions.BufferBytes
@@ -163,11 +162,9 @@ var clockBase = time.Now()
 func monotonicNow() monotonic { return monotonic(time.Since(clockBase)) }
 
 // wallClock turns monotonic readings into the wall clock's time, from
-// one reading of both clocks: the writer takes one for every batch it
-// writes, so a record's time is off by no more than the two clocks drift
-// apart while it is queued (microseconds of a clock slewed at its
-// fastest, against the seconds a record may wait); the requests that make
-// call lines take one every clockFresh (see queue.wallTime).
+// one reading of both clocks, which the queue takes again every
+// clockFresh (see queue.wallTime): a call record logged without a time,
+// line or record, gets its time as it is queued.
 type wallClock struct {
 	wall time.Time
 	mono monotonic
@@ -360,7 +357,10 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	if e == nil {
 		return
 	}
-	e.call, e.isCall, e.at = *c, true, at
+	e.call, e.isCall = *c, true
+	if e.call.Time.IsZero() {
+		e.call.Time = q.wallTime(at)
+	}
 	if len(q.text)+len(c.Arguments) > cap(q.text) {
 		q.nextChunk(len(c.Arguments))
 	}
@@ -589,9 +589,8 @@ func (a *Async) write() {
 			continue
 		}
 		q.mu.Unlock()
-		clock := readWallClock()
 		for _, e := range batch {
-			a.handle(e, clock)
+			a.handle(e)
 		}
 		q.flush()
 		// The entries are emptied before the lock is taken: a request
@@ -623,18 +622,14 @@ func (a *Async) write() {
 	}
 }
 
-// handle writes e; clock gives a call record logged without a time its
-// time. Only the writer goroutine calls it. Lines made as they were
+// handle writes e. Only the writer goroutine calls it. Lines made as they were
 // queued (see queueLine) are appended to those the writer holds; a record
 // goes to its handler as a slog record.
-func (a *Async) handle(e *entry, clock wallClock) {
+func (a *Async) handle(e *entry) {
 	a.reportDropped()
 	if e.lines > 0 {
 		a.q.appendLines(e.h.(*JSONHandler), e.text)
 		return
-	}
-	if e.isCall && e.call.Time.IsZero() {
-		e.call.Time = clock.at(e.at)
 	}
 	a.q.flush()
 	_ = e.h.Handle(context.WithoutCancel(e.ctx), e.record()) // a log that cannot be written is not the request's failure

@@ -270,7 +270,7 @@ func TestEntryClearLeavesNothing(t *testing.T) {
 	r := slog.NewRecord(time.Now(), slog.LevelInfo, "m", 0)
 	r.AddAttrs(slog.String("k", "v"))
 	for _, e := range []*entry{
-		{h: h, ctx: ctx, isCall: true, at: 7, bytes: 9,
+		{h: h, ctx: ctx, isCall: true, bytes: 9,
 			call: CallRecord{Time: time.Now(), Tool: "t", Version: "1", SchemaHash: "h", RequestID: "1", Arguments: []byte(`{}`), Checked: true}},
 		{h: h, ctx: ctx, isAccess: true, bytes: 9, access: AccessRecord{Time: time.Now(), Method: "POST", Path: "/mcp", Status: 200}},
 		{h: h, ctx: ctx, bytes: 9, r: r},
