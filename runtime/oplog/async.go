@@ -568,13 +568,13 @@ func (a *Async) write() {
 	q := a.q
 	defer close(q.done)
 	var batch []*entry
-	var args [][]byte // the chunks of the batch's text (see queue.text)
+	var texts [][]byte // the chunks of the batch's text (see queue.text)
 	for {
 		q.mu.Lock()
 		batch, q.pending = q.pending, batch[:0]
-		args, q.filled = q.filled, args[:0]
+		texts, q.filled = q.filled, texts[:0]
 		if cap(q.text) > 0 {
-			args, q.text = append(args, q.text), nil
+			texts, q.text = append(texts, q.text), nil
 		}
 		q.open = nil
 		if len(batch) == 0 {
@@ -607,7 +607,7 @@ func (a *Async) write() {
 		q.bytes -= written
 		q.records -= records
 		q.free = append(q.free, batch[:min(len(batch), maxFree-len(q.free))]...)
-		for _, c := range args {
+		for _, c := range texts {
 			if cap(c) == textChunk && len(q.chunks) < maxKeptText/textChunk {
 				q.chunks = append(q.chunks, c[:0])
 			}
@@ -615,7 +615,7 @@ func (a *Async) write() {
 		closed := q.closed
 		q.mu.Unlock()
 		clear(batch) // the next batch's slices: they keep no entry, no chunk
-		clear(args)
+		clear(texts)
 		if !closed {
 			time.Sleep(batchPause)
 		}

@@ -58,7 +58,7 @@ func TestAsyncQueuesNoMoreOfACallThanItsLine(t *testing.T) {
 	if limit := 8 * (entryBytes + DefaultMaxRecord); a.q.bytes > limit || a.q.bytes == 0 {
 		t.Errorf("eight calls of a megabyte take %d bytes of the queue, want at most %d", a.q.bytes, limit)
 	}
-	if held, _ := argsHeld(a.q); held > 8*DefaultMaxRecord {
+	if held, _ := textHeld(a.q); held > 8*DefaultMaxRecord {
 		t.Errorf("the queue holds %d bytes of arguments for eight calls", held)
 	}
 }
@@ -82,9 +82,9 @@ func TestAsyncCopiesArgumentsItKeeps(t *testing.T) {
 	}
 }
 
-// TestAsyncKeepsEachCallsArguments: the arguments of records queued one
-// after another share one buffer, which grows (and moves) as they come
-// while the writer is held; each line still has its own record's
+// TestAsyncKeepsEachCallsArguments: the lines of records queued one
+// after another share chunks of text, taken one after another as they
+// fill while the writer is held; each line still has its own record's
 // arguments, and once the burst is written the queue keeps no more than
 // maxKeptText of chunks for the next. A handler other than a JSONHandler
 // gets arguments of its own: it may keep the record.
@@ -114,10 +114,10 @@ func TestAsyncKeepsEachCallsArguments(t *testing.T) {
 		}
 	}
 	a.q.mu.Lock()
-	held, kept := argsHeld(a.q)
+	held, kept := textHeld(a.q)
 	a.q.mu.Unlock()
 	if held != 0 || kept == 0 || kept > maxKeptText {
-		t.Errorf("after the burst the queue holds %d bytes of arguments and keeps %d of chunks, want none and 1 to %d",
+		t.Errorf("after the burst the queue holds %d bytes of text and keeps %d of chunks, want none and 1 to %d",
 			held, kept, maxKeptText)
 	}
 
@@ -150,9 +150,9 @@ func TestAsyncKeepsEachCallsArguments(t *testing.T) {
 	}
 }
 
-// argsHeld is how many bytes of arguments q holds for records queued, and
+// textHeld is how many bytes of text q holds for records queued, and
 // how many bytes of emptied chunks it keeps; q.mu is held.
-func argsHeld(q *queue) (held, kept int) {
+func textHeld(q *queue) (held, kept int) {
 	held = len(q.text)
 	for _, c := range q.filled {
 		held += len(c)
