@@ -164,8 +164,7 @@ func BenchmarkCallPipelined(b *testing.B) {
 			}
 			mustContain(b, "tools/call", resp, lookupText("PMT-771"))
 		}
-		// Every request has an id of its own (a server may refuse an id
-		// that is still in flight), written ahead of time.
+		// Each connection's share, written ahead of time.
 		shares := make([][][]byte, len(conns))
 		calls := make([]int, len(conns))
 		for k := range conns {
@@ -173,13 +172,7 @@ func BenchmarkCallPipelined(b *testing.B) {
 			if k < b.N%len(conns) {
 				calls[k]++
 			}
-			for n := 0; n < calls[k]; n += pipelineBatch {
-				var chunk []byte
-				for id := n; id < min(n+pipelineBatch, calls[k]); id++ {
-					chunk = append(chunk, callRequest(id+2, spec.Name, lookupV2Valid)...)
-				}
-				shares[k] = append(shares[k], chunk)
-			}
+			shares[k] = pipelinedWrites(spec.Name, calls[k])
 		}
 		b.ReportAllocs()
 		answered := make([]<-chan struct{}, len(conns))
@@ -195,15 +188,7 @@ func BenchmarkCallPipelined(b *testing.B) {
 		b.ResetTimer()
 		sent := make(chan error, len(conns))
 		for k, c := range conns {
-			go func() {
-				for _, chunk := range shares[k] {
-					if err := c.sendLine(chunk); err != nil {
-						sent <- err
-						return
-					}
-				}
-				sent <- nil
-			}()
+			go func() { sent <- c.writeAhead(shares[k]) }()
 		}
 		deadline := time.After(time.Minute)
 		for _, a := range answered {
@@ -253,3 +238,29 @@ func BenchmarkCallPipelined(b *testing.B) {
 
 // pipelineBatch is how many requests a pipelining client writes at once.
 const pipelineBatch = 32
+
+// pipelinedWrites are a pipelining client's calls of tool: calls requests
+// with ids of their own from 2 on (a server may refuse an id still in
+// flight), pipelineBatch lines a write.
+func pipelinedWrites(tool string, calls int) [][]byte {
+	var writes [][]byte
+	for n := 0; n < calls; n += pipelineBatch {
+		var w []byte
+		for id := n; id < min(n+pipelineBatch, calls); id++ {
+			w = append(w, callRequest(id+2, tool, lookupV2Valid)...)
+		}
+		writes = append(writes, w)
+	}
+	return writes
+}
+
+// writeAhead writes writes one after another without waiting for
+// answers, and returns the first error.
+func (c *pipeConn) writeAhead(writes [][]byte) error {
+	for _, w := range writes {
+		if err := c.sendLine(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}

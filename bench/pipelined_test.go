@@ -105,14 +105,7 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 	srv := newBankServer(b)
 	b.Cleanup(func() { srv.Close() })
 	spec := bankSpec(b, unpinnedLookup)
-	var writes [][]byte // a block's requests, pipelineBatch lines a write
-	for n := 0; n < pipelinedBlock; n += pipelineBatch {
-		var w []byte
-		for id := n; id < min(n+pipelineBatch, pipelinedBlock); id++ {
-			w = append(w, callRequest(id+2, spec.Name, lookupV2Valid)...)
-		}
-		writes = append(writes, w)
-	}
+	writes := pipelinedWrites(spec.Name, pipelinedBlock)
 	// serve makes a block's calls on a session of their own and returns
 	// the time they alone took; it fails unless every one was answered.
 	serve := func() time.Duration {
@@ -124,15 +117,7 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 		answered := c.out.await(pipelinedBlock)
 		sent := make(chan error, 1)
 		start := time.Now()
-		go func() {
-			for _, w := range writes {
-				if err := c.sendLine(w); err != nil {
-					sent <- err
-					return
-				}
-			}
-			sent <- nil
-		}()
+		go func() { sent <- c.writeAhead(writes) }()
 		select {
 		case <-answered:
 		case <-time.After(answerTimeout):
