@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
 )
 
 // BenchmarkPipelinedServer is the pipelined row's server alone, and its
@@ -98,36 +100,58 @@ func BenchmarkPipelinedServer(b *testing.B) {
 // of its own, dialled and initialized untimed, so that a session's
 // goroutines are as many as the cores it starts with.
 //
+// Two more configurations take their turns as controls, read beside the
+// ratio rather than held to a goal. two-sessions serves the block as two
+// sessions of half of it at once, each through a client of its own: two
+// streams that share nothing but the server, the most that running one
+// stream's requests in parallel could give through this client on this
+// machine. work-both-cores and work-one-core are work with no stream at
+// all (the generated decoding of the call's arguments, pipelinedBlock*4
+// times, on two goroutines), on both cores and on one: what the machine
+// gives independent work at that moment. The in-turn figure moves by a
+// quarter over half an hour; the controls, taken in the same rounds, say
+// how much of that is the machine's.
+//
 // It reports each configuration's time a call (both-cores-ns/call,
-// one-core-ns/call) and the rate on both cores against the one-core rate
-// (both-cores-x), the median of the rounds' ratios.
+// one-core-ns/call, two-sessions-ns/call; the work's, work-both-cores-
+// and work-one-core-ns/call, are of four decodings), the
+// rate on both cores and that of two sessions against the one-core rate
+// (both-cores-x, two-sessions-x) and the work's on both cores against one
+// (work-x), each the median of the rounds' ratios.
 func BenchmarkPipelinedInTurn(b *testing.B) {
 	srv := newBankServer(b)
 	b.Cleanup(func() { srv.Close() })
 	spec := bankSpec(b, unpinnedLookup)
-	writes := pipelinedWrites(spec.Name, pipelinedBlock)
-	// serve makes a block's calls on a session of their own and returns
-	// the time they alone took; it fails unless every one was answered.
-	serve := func() time.Duration {
+	whole, half := pipelinedWrites(spec.Name, pipelinedBlock), pipelinedWrites(spec.Name, pipelinedBlock/2)
+	// open dials a session, initializes it and returns what makes its
+	// calls (writes, calls requests) and waits until every one was
+	// answered, which fails unless all were within answerTimeout.
+	open := func(writes [][]byte, calls int) (run func(), close func()) {
 		c := dial(serveMcpgen(srv, investigator))
-		defer c.close()
 		if err := c.handshake(); err != nil {
 			b.Fatal(err)
 		}
-		answered := c.out.await(pipelinedBlock)
-		sent := make(chan error, 1)
-		start := time.Now()
-		go func() { sent <- c.writeAhead(writes) }()
-		select {
-		case <-answered:
-		case <-time.After(answerTimeout):
-			b.Fatal("not every call answered within a minute")
-		}
-		took := time.Since(start)
-		if err := <-sent; err != nil {
-			b.Fatal(err)
-		}
-		return took
+		answered := c.out.await(calls)
+		return func() {
+			sent := make(chan error, 1)
+			go func() { sent <- c.writeAhead(writes) }()
+			select {
+			case <-answered:
+			case <-time.After(answerTimeout):
+				b.Error("not every call answered within a minute")
+				return
+			}
+			if err := <-sent; err != nil {
+				b.Error(err)
+			}
+		}, c.close
+	}
+	// serve makes a block's calls on a session of their own and returns
+	// the time they alone took.
+	serve := func() time.Duration {
+		run, close := open(whole, pipelinedBlock)
+		defer close()
+		return timed(run)()
 	}
 	// Every call is answered, and answered right.
 	c := dialed(b, serveMcpgen(srv, investigator))
@@ -136,16 +160,59 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	mustContain(b, "tools/call", resp, lookupText("PMT-771"))
+	if _, errs, err := bank.DecodePaymentsLookupV3_0_0Args(lookupV2Valid); err != nil || errs != nil {
+		b.Fatalf("the work's arguments do not decode: %v %v", errs, err)
+	}
 
+	// work decodes the call's arguments pipelinedBlock*4 times, on two
+	// goroutines.
+	work := func() {
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				for range pipelinedBlock * 2 {
+					if _, _, err := bank.DecodePaymentsLookupV3_0_0Args(lookupV2Valid); err != nil {
+						panic(err) // decoded without error above
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	const (
+		bothCores, oneCore, twoSessions, workBoth, workOne = 0, 1, 2, 3, 4 // configs' indices
+	)
 	configs := []turn{
-		{"both-cores", serve},
-		{"one-core", func() time.Duration {
+		bothCores: {"both-cores", serve},
+		oneCore: {"one-core", func() time.Duration {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 			return serve()
 		}},
+		twoSessions: {"two-sessions", func() time.Duration {
+			var runs []func()
+			for range 2 {
+				run, close := open(half, pipelinedBlock/2)
+				defer close()
+				runs = append(runs, run)
+			}
+			return timed(func() {
+				var wg sync.WaitGroup
+				for _, run := range runs {
+					wg.Go(run)
+				}
+				wg.Wait()
+			})()
+		}},
+		workBoth: {"work-both-cores", timed(work)},
+		workOne: {"work-one-core", timed(func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			work()
+		})},
 	}
 	took := inTurn(b, configs)
-	b.ReportMetric(medianRatio(took[1], took[0]), "both-cores-x")
+	b.ReportMetric(medianRatio(took[oneCore], took[bothCores]), "both-cores-x")
+	b.ReportMetric(medianRatio(took[oneCore], took[twoSessions]), "two-sessions-x")
+	b.ReportMetric(medianRatio(took[workOne], took[workBoth]), "work-x")
 }
 
 // turn is one of the configurations inTurn runs: run makes

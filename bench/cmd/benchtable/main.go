@@ -373,18 +373,30 @@ func (r *results) pipelinedServerRow(t *table) {
 // both cores and on one, taking turns within each process
 // (BenchmarkPipelinedInTurn): the row's second goal measured without the
 // machine's moves from one process to the next, beside the row's own
-// figure. Like the server-alone row, it shows the figures and leaves the
-// verdict to the pipelined row.
+// figure, and the two controls taking the same turns: two sessions at
+// once, each through a client of its own (what one stream could give at
+// most), and independent work on both cores against one (what the
+// machine gave meanwhile). Like the server-alone row, it shows the
+// figures and leaves the verdict to the pipelined row.
 func (r *results) pipelinedInTurnRow(t *table) {
 	const name = "PipelinedInTurn"
 	both := r.get(name, "both-cores-x")
 	if !both.ok() {
 		return
 	}
-	t.row("tools/call pipelined through the client, both cores and one core in turn in each process",
-		fmt.Sprintf("both cores %s a call; on one core %s", r.perCall(name, "both-cores-sec/call"), r.perCall(name, "one-core-sec/call")),
+	mine := fmt.Sprintf("both cores %s a call; on one core %s", r.perCall(name, "both-cores-sec/call"), r.perCall(name, "one-core-sec/call"))
+	ratios := fmt.Sprintf("%s its one-core rate", summaryRatio(both.Summary).times(2))
+	if two := r.get(name, "two-sessions-x"); two.ok() {
+		mine += fmt.Sprintf("; two sessions %s", r.perCall(name, "two-sessions-sec/call"))
+		ratios += fmt.Sprintf("; two sessions %s", summaryRatio(two.Summary).times(2))
+	}
+	if work := r.get(name, "work-x"); work.ok() {
+		ratios += fmt.Sprintf("; independent work on both cores %s its rate on one", summaryRatio(work.Summary).times(2))
+	}
+	t.row("tools/call pipelined through the client, both cores and one core in turn in each process (with two sessions and independent work as controls)",
+		mine,
 		"—",
-		fmt.Sprintf("%s its one-core rate", summaryRatio(both.Summary).times(2)),
+		ratios,
 		"none: the pipelined row's second goal, measured in turn",
 		"—")
 }

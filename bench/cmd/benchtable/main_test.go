@@ -173,26 +173,37 @@ func TestPipelinedServerRow(t *testing.T) {
 }
 
 // TestPipelinedInTurnRow: the in-turn row shows both configurations' time
-// a call and the ratio summarised over the runs, and no verdict; it is
-// absent when not run.
+// a call and the ratio summarised over the runs, the controls' ratios when
+// they ran, and no verdict; it is absent when not run.
 func TestPipelinedInTurnRow(t *testing.T) {
 	var out strings.Builder
 	(&results{samples: map[string]map[string][]float64{}}).pipelinedInTurnRow(&table{w: &out})
 	if out.Len() != 0 {
 		t.Errorf("not run, the row is\n%s", out.String())
 	}
-	r := &results{samples: map[string]map[string][]float64{
-		"PipelinedInTurn": {
-			"both-cores-sec/call": {2000e-9, 2100e-9, 1900e-9, 2000e-9, 2050e-9, 1950e-9},
-			"one-core-sec/call":   {2800e-9, 2900e-9, 2700e-9, 2800e-9, 2850e-9, 2750e-9},
-			"both-cores-x":        {1.4, 1.45, 1.35, 1.4, 1.5, 1.3},
-		},
-	}}
-	r.pipelinedInTurnRow(&table{w: &out})
-	row := out.String()
-	for _, want := range []string{"both cores 2.00 µs a call; on one core 2.80 µs", "| 1.40× (", "| — |"} {
-		if !strings.Contains(row, want) {
-			t.Errorf("the row is\n%s\nwant it to hold %q", row, want)
+	samples := map[string][]float64{
+		"both-cores-sec/call": {2000e-9, 2100e-9, 1900e-9, 2000e-9, 2050e-9, 1950e-9},
+		"one-core-sec/call":   {2800e-9, 2900e-9, 2700e-9, 2800e-9, 2850e-9, 2750e-9},
+		"both-cores-x":        {1.4, 1.45, 1.35, 1.4, 1.5, 1.3},
+	}
+	row := func() string {
+		out.Reset()
+		(&results{samples: map[string]map[string][]float64{"PipelinedInTurn": samples}}).pipelinedInTurnRow(&table{w: &out})
+		return out.String()
+	}
+	without := row()
+	for _, want := range []string{"both cores 2.00 µs a call; on one core 2.80 µs |", "| 1.40× (", "one-core rate |", "| — |"} {
+		if !strings.Contains(without, want) {
+			t.Errorf("without the controls, the row is\n%s\nwant it to hold %q", without, want)
+		}
+	}
+	samples["two-sessions-sec/call"] = []float64{1600e-9, 1700e-9, 1500e-9, 1600e-9, 1650e-9, 1550e-9}
+	samples["two-sessions-x"] = []float64{1.7, 1.75, 1.65, 1.7, 1.8, 1.6}
+	samples["work-x"] = []float64{1.9, 1.95, 1.85, 1.9, 2.0, 1.8}
+	with := row()
+	for _, want := range []string{"on one core 2.80 µs; two sessions 1.60 µs |", "| 1.40× (", "; two sessions 1.70× (", "; independent work on both cores 1.90× (", "| — |"} {
+		if !strings.Contains(with, want) {
+			t.Errorf("with the controls, the row is\n%s\nwant it to hold %q", with, want)
 		}
 	}
 }
