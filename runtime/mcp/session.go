@@ -71,11 +71,11 @@ type inflight struct {
 
 // flight is what track sets anew for each request (see inflight).
 type flight struct {
-	sess   *Session
-	msg    jsonrpc.Message
-	key    string // msg.ID's text, its key in the session's flights
-	ctx    context.Context
-	cancel context.CancelFunc
+	sess *Session
+	msg  jsonrpc.Message
+	key  string // msg.ID's text, its key in the session's flights
+	ctx  context.Context
+	end  requestEnd // cancels ctx
 	// seen is the session's handshake when the request was started: the
 	// handshake's gate judges the request by it, so that a request read
 	// before notifications/initialized is refused, and one read after it
@@ -168,7 +168,7 @@ func (f *inflight) claim() (ok, drop bool) {
 		close(f.watched)
 	}
 	sh.mu.Unlock()
-	f.cancel()
+	f.end.cancel()
 	return true, drop
 }
 
@@ -492,25 +492,33 @@ func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, buf []by
 func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *inflight, home *flightShard) *inflight {
 	// The request's context is made before a shard is locked: making it
 	// may lock ctx (to register the request with it).
-	var cancel context.CancelFunc
-	if timeout := s.srv.callTimeout; timeout > 0 && msg.Method == methodToolsCall {
+	var end requestEnd
+	switch timeout := s.srv.callTimeout; {
+	case timeout > 0 && msg.Method == methodToolsCall:
+		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
-	} else {
+		end = cancelFunc(cancel)
+	case ctx.Done() == nil: // ServeStream's, say: see requestContext
+		rc := newRequestContext(ctx)
+		ctx, end = rc, rc
+	default:
+		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
+		end = cancelFunc(cancel)
 	}
 	f := spare
 	if f == nil {
 		f = new(inflight)
 	}
-	f.flight = flight{sess: s, msg: msg, key: msg.ID.String(), ctx: ctx, cancel: cancel,
+	f.flight = flight{sess: s, msg: msg, key: msg.ID.String(), ctx: ctx, end: end,
 		seen: *s.handshake.Load()}
 	if !s.flights.add(f, home) {
 		f.flight = flight{}
-		cancel()
+		end.cancel()
 		return nil
 	}
 	if s.flights.ended.Load() {
-		cancel()
+		end.cancel()
 	}
 	return f
 }
@@ -524,20 +532,20 @@ func (s *Session) endRequests() {
 	// Set before the shards are read: a request tracked meanwhile is
 	// either in its shard when it is read or sees ended after.
 	s.flights.ended.Store(true)
-	var cancels []context.CancelFunc
+	var ends []requestEnd
 	for i := range s.flights.shards {
 		sh := &s.flights.shards[i]
 		sh.mu.Lock()
 		if sh.one != nil {
-			cancels = append(cancels, sh.one.cancel)
+			ends = append(ends, sh.one.end)
 		}
 		for _, f := range sh.m {
-			cancels = append(cancels, f.cancel)
+			ends = append(ends, f.end)
 		}
 		sh.mu.Unlock()
 	}
-	for _, cancel := range cancels {
-		cancel() // bound to the request's context, even if f is reused
+	for _, end := range ends {
+		end.cancel() // bound to the request's context, even if f is reused
 	}
 }
 
@@ -739,7 +747,7 @@ func (sh *flightShard) cancel(key string) {
 	defer sh.mu.Unlock()
 	if f := sh.find(key); f != nil {
 		f.cancelled = true
-		f.cancel()
+		f.end.cancel()
 	}
 }
 

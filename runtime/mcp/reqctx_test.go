@@ -1,0 +1,116 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+)
+
+type reqCtxKey struct{}
+
+// A request's context is cancelled as context.WithCancel's is: Done
+// closed whether asked for before or after, Err and Cause Canceled, the
+// parent's values kept, and a second cancel harmless.
+func TestRequestContextCancels(t *testing.T) {
+	parent := context.WithValue(context.WithoutCancel(context.Background()), reqCtxKey{}, "v")
+	rc := newRequestContext(parent)
+	if rc.Err() != nil {
+		t.Fatalf("Err before cancel: %v", rc.Err())
+	}
+	if _, ok := rc.Deadline(); ok {
+		t.Error("a deadline the parent does not have")
+	}
+	if got := rc.Value(reqCtxKey{}); got != "v" {
+		t.Errorf("Value = %v, want the parent's", got)
+	}
+	before := rc.Done()
+	select {
+	case <-before:
+		t.Fatal("Done closed before cancel")
+	default:
+	}
+	rc.cancel()
+	rc.cancel()
+	for name, done := range map[string]<-chan struct{}{"before": before, "after": rc.Done()} {
+		select {
+		case <-done:
+		default:
+			t.Errorf("Done asked for %s cancel is not closed", name)
+		}
+	}
+	if !errors.Is(rc.Err(), context.Canceled) || !errors.Is(context.Cause(rc), context.Canceled) {
+		t.Errorf("Err %v, Cause %v, want context.Canceled", rc.Err(), context.Cause(rc))
+	}
+	// Cancelled before anyone asked for Done.
+	quiet := newRequestContext(parent)
+	quiet.cancel()
+	select {
+	case <-quiet.Done():
+	default:
+		t.Error("Done of a context cancelled before it was asked for is not closed")
+	}
+}
+
+// Contexts derived from a request's context, however many, are cancelled
+// with it and wait on no goroutine of their own (the context package
+// starts one per child for a parent it does not know, unless the parent
+// has AfterFunc); one stopped by its own cancel is left out.
+func TestRequestContextChildren(t *testing.T) {
+	rc := newRequestContext(context.Background())
+	before := runtime.NumGoroutine()
+	var children []context.Context
+	for range 100 {
+		c, cancel := context.WithCancel(rc)
+		defer cancel()
+		children = append(children, c)
+	}
+	timed, cancelTimed := context.WithTimeout(rc, time.Hour)
+	defer cancelTimed()
+	early, cancelEarly := context.WithCancel(rc)
+	cancelEarly()
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after deriving 102 contexts, %d before", n, before)
+	}
+	if len(rc.afters) != 101 {
+		t.Errorf("%d functions registered, want the 101 children not cancelled", len(rc.afters))
+	}
+	rc.cancel()
+	for i, c := range append(children, timed, early) {
+		select {
+		case <-c.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("child %d not cancelled", i)
+		}
+		if !errors.Is(c.Err(), context.Canceled) {
+			t.Errorf("child %d: Err %v", i, c.Err())
+		}
+	}
+}
+
+// context.AfterFunc on a request's context runs its function once the
+// context is cancelled, unless stopped first; on one cancelled already,
+// at once.
+func TestRequestContextAfterFunc(t *testing.T) {
+	rc := newRequestContext(context.Background())
+	ran := make(chan string, 3)
+	context.AfterFunc(rc, func() { ran <- "kept" })
+	stop := context.AfterFunc(rc, func() { ran <- "stopped" })
+	if !stop() {
+		t.Error("stop before cancel reports false")
+	}
+	rc.cancel()
+	if got := <-ran; got != "kept" {
+		t.Errorf("ran %q", got)
+	}
+	context.AfterFunc(rc, func() { ran <- "late" })
+	if got := <-ran; got != "late" {
+		t.Errorf("ran %q", got)
+	}
+	select {
+	case got := <-ran:
+		t.Errorf("%q ran too", got)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
