@@ -5,11 +5,31 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A requestEnd cancels a request's context once the request is settled,
 // cancelled or ended with its session (see Session.track).
 type requestEnd interface{ cancel() }
+
+// requestContextOf makes a request's context under parent, ended by its
+// requestEnd, with a timeout when that is not zero: a requestContext
+// when parent is never done and there is no timeout, else the context
+// package's, whose propagation of a parent's end or deadline the request
+// then needs.
+func requestContextOf(parent context.Context, timeout time.Duration) (context.Context, requestEnd) {
+	switch {
+	case timeout > 0:
+		ctx, cancel := context.WithTimeout(parent, timeout)
+		return ctx, cancelFunc(cancel)
+	case parent.Done() == nil: // ServeStream's requests', say
+		rc := &requestContext{Context: parent}
+		return rc, rc
+	default:
+		ctx, cancel := context.WithCancel(parent)
+		return ctx, cancelFunc(cancel)
+	}
+}
 
 // cancelFunc is a context.CancelFunc as a requestEnd: a func value is
 // stored in an interface without an allocation.
@@ -51,12 +71,6 @@ var closedDone = func() chan struct{} {
 	close(c)
 	return c
 }()
-
-// newRequestContext returns a context cancelled by its cancel, for a parent
-// whose Done is nil.
-func newRequestContext(parent context.Context) *requestContext {
-	return &requestContext{Context: parent}
-}
 
 func (c *requestContext) Done() <-chan struct{} {
 	c.mu.Lock()

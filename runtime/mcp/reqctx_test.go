@@ -10,12 +10,49 @@ import (
 
 type reqCtxKey struct{}
 
+// light is the context requestContextOf makes for a request under parent,
+// which is never done and has no timeout: a requestContext.
+func light(t *testing.T, parent context.Context) *requestContext {
+	t.Helper()
+	ctx, end := requestContextOf(parent, 0)
+	rc, ok := ctx.(*requestContext)
+	if !ok || end != requestEnd(rc) {
+		t.Fatalf("under a parent never done: %T, ended by %T", ctx, end)
+	}
+	return rc
+}
+
+// A request gets the light context only where nothing needs the context
+// package's: a parent that can be done reaches the request when it is,
+// and a call's timeout is its deadline; each is ended by its requestEnd.
+func TestRequestContextOf(t *testing.T) {
+	parent, cancelParent := context.WithCancel(context.Background())
+	ctx, end := requestContextOf(parent, 0)
+	if _, light := ctx.(*requestContext); light {
+		t.Fatal("a parent that can be done got the light context")
+	}
+	cancelParent()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("the parent's end did not reach the request: %v", ctx.Err())
+	}
+	end.cancel()
+
+	ctx, end = requestContextOf(context.Background(), time.Hour)
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) < 59*time.Minute {
+		t.Errorf("a call with a timeout has deadline %v, %v", d, ok)
+	}
+	end.cancel()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("its end did not cancel it: %v", ctx.Err())
+	}
+}
+
 // A request's context is cancelled as context.WithCancel's is: Done
 // closed whether asked for before or after, Err and Cause Canceled, the
 // parent's values kept, and a second cancel harmless.
 func TestRequestContextCancels(t *testing.T) {
 	parent := context.WithValue(context.WithoutCancel(context.Background()), reqCtxKey{}, "v")
-	rc := newRequestContext(parent)
+	rc := light(t, parent)
 	if rc.Err() != nil {
 		t.Fatalf("Err before cancel: %v", rc.Err())
 	}
@@ -44,7 +81,7 @@ func TestRequestContextCancels(t *testing.T) {
 		t.Errorf("Err %v, Cause %v, want context.Canceled", rc.Err(), context.Cause(rc))
 	}
 	// Cancelled before anyone asked for Done.
-	quiet := newRequestContext(parent)
+	quiet := light(t, parent)
 	quiet.cancel()
 	select {
 	case <-quiet.Done():
@@ -58,7 +95,7 @@ func TestRequestContextCancels(t *testing.T) {
 // starts one per child for a parent it does not know, unless the parent
 // has AfterFunc); one stopped by its own cancel is left out.
 func TestRequestContextChildren(t *testing.T) {
-	rc := newRequestContext(context.Background())
+	rc := light(t, context.Background())
 	before := runtime.NumGoroutine()
 	var children []context.Context
 	for range 100 {
@@ -93,7 +130,7 @@ func TestRequestContextChildren(t *testing.T) {
 // context is cancelled, unless stopped first; on one cancelled already,
 // at once.
 func TestRequestContextAfterFunc(t *testing.T) {
-	rc := newRequestContext(context.Background())
+	rc := light(t, context.Background())
 	ran := make(chan string, 3)
 	context.AfterFunc(rc, func() { ran <- "kept" })
 	stop := context.AfterFunc(rc, func() { ran <- "stopped" })

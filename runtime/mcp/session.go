@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -492,20 +493,11 @@ func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, buf []by
 func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *inflight, home *flightShard) *inflight {
 	// The request's context is made before a shard is locked: making it
 	// may lock ctx (to register the request with it).
-	var end requestEnd
-	switch timeout := s.srv.callTimeout; {
-	case timeout > 0 && msg.Method == methodToolsCall:
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		end = cancelFunc(cancel)
-	case ctx.Done() == nil: // ServeStream's, say: see requestContext
-		rc := newRequestContext(ctx)
-		ctx, end = rc, rc
-	default:
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		end = cancelFunc(cancel)
+	var timeout time.Duration
+	if msg.Method == methodToolsCall {
+		timeout = s.srv.callTimeout
 	}
+	ctx, end := requestContextOf(ctx, timeout)
 	f := spare
 	if f == nil {
 		f = new(inflight)
