@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"runtime"
 	"testing"
@@ -186,22 +187,8 @@ func BenchmarkCallPipelined(b *testing.B) {
 			answered[k] = c.out.await(calls[k])
 		}
 		b.ResetTimer()
-		sent := make(chan error, len(conns))
-		for k, c := range conns {
-			go func() { sent <- c.writeAhead(shares[k]) }()
-		}
-		deadline := time.After(time.Minute)
-		for _, a := range answered {
-			select {
-			case <-a:
-			case <-deadline:
-				b.Fatal("not every call answered within a minute")
-			}
-		}
-		for range conns {
-			if err := <-sent; err != nil {
-				b.Fatal(err)
-			}
+		if err := pipelined(conns, shares, answered); err != nil {
+			b.Fatal(err)
 		}
 	}
 	b.Run("impl=mcpgen", func(b *testing.B) {
@@ -252,6 +239,31 @@ func pipelinedWrites(tool string, calls int) [][]byte {
 		writes = append(writes, w)
 	}
 	return writes
+}
+
+// pipelined has each of conns write its writes (writes[k]) ahead at
+// once, each on a goroutine of its own, and waits until each has had the
+// answers awaited in answered[k] (see sink.await), answerTimeout at most;
+// it returns the first error.
+func pipelined(conns []*pipeConn, writes [][][]byte, answered []<-chan struct{}) error {
+	sent := make(chan error, len(conns))
+	for k, c := range conns {
+		go func() { sent <- c.writeAhead(writes[k]) }()
+	}
+	deadline := time.After(answerTimeout)
+	for _, a := range answered {
+		select {
+		case <-a:
+		case <-deadline:
+			return errors.New("not every call answered within a minute")
+		}
+	}
+	for range conns {
+		if err := <-sent; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeAhead writes writes one after another without waiting for

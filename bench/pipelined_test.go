@@ -123,35 +123,26 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 	b.Cleanup(func() { srv.Close() })
 	spec := bankSpec(b, unpinnedLookup)
 	whole, half := pipelinedWrites(spec.Name, pipelinedBlock), pipelinedWrites(spec.Name, pipelinedBlock/2)
-	// open dials a session, initializes it and returns what makes its
-	// calls (writes, calls requests) and waits until every one was
-	// answered, which fails unless all were within answerTimeout.
-	open := func(writes [][]byte, calls int) (run func(), close func()) {
-		c := dial(serveMcpgen(srv, investigator))
-		if err := c.handshake(); err != nil {
-			b.Fatal(err)
+	// serve makes a block's calls on sessions of their own, dialled and
+	// initialized untimed, one a list of writes (see pipelinedWrites) of
+	// calls calls each; it returns the time the calls took, and fails
+	// unless every one was answered.
+	serve := func(calls int, writes ...[][]byte) time.Duration {
+		conns := make([]*pipeConn, len(writes))
+		answered := make([]<-chan struct{}, len(writes))
+		for k := range writes {
+			conns[k] = dial(serveMcpgen(srv, investigator))
+			defer conns[k].close()
+			if err := conns[k].handshake(); err != nil {
+				b.Fatal(err)
+			}
+			answered[k] = conns[k].out.await(calls)
 		}
-		answered := c.out.await(calls)
-		return func() {
-			sent := make(chan error, 1)
-			go func() { sent <- c.writeAhead(writes) }()
-			select {
-			case <-answered:
-			case <-time.After(answerTimeout):
-				b.Error("not every call answered within a minute")
-				return
+		return timed(func() {
+			if err := pipelined(conns, writes, answered); err != nil {
+				b.Fatal(err)
 			}
-			if err := <-sent; err != nil {
-				b.Error(err)
-			}
-		}, c.close
-	}
-	// serve makes a block's calls on a session of their own and returns
-	// the time they alone took.
-	serve := func() time.Duration {
-		run, close := open(whole, pipelinedBlock)
-		defer close()
-		return timed(run)()
+		})()
 	}
 	// Every call is answered, and answered right.
 	c := dialed(b, serveMcpgen(srv, investigator))
@@ -183,27 +174,13 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 		bothCores, oneCore, twoSessions, workBoth, workOne = 0, 1, 2, 3, 4 // configs' indices
 	)
 	configs := []turn{
-		bothCores: {"both-cores", serve},
+		bothCores: {"both-cores", func() time.Duration { return serve(pipelinedBlock, whole) }},
 		oneCore: {"one-core", func() time.Duration {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-			return serve()
+			return serve(pipelinedBlock, whole)
 		}},
-		twoSessions: {"two-sessions", func() time.Duration {
-			var runs []func()
-			for range 2 {
-				run, close := open(half, pipelinedBlock/2)
-				defer close()
-				runs = append(runs, run)
-			}
-			return timed(func() {
-				var wg sync.WaitGroup
-				for _, run := range runs {
-					wg.Go(run)
-				}
-				wg.Wait()
-			})()
-		}},
-		workBoth: {"work-both-cores", timed(work)},
+		twoSessions: {"two-sessions", func() time.Duration { return serve(pipelinedBlock/2, half, half) }},
+		workBoth:    {"work-both-cores", timed(work)},
 		workOne: {"work-one-core", timed(func() {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 			work()
