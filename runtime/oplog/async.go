@@ -286,9 +286,7 @@ func (q *queue) drop() {
 	q.lost.Add(1)
 }
 
-// push queues e, filled, unlocks q.mu, and wakes the writer if it waits.
-// The record that fills half the queue yields the caller's core (see
-// yieldAt).
+// push queues e, filled, and ends as pushed does.
 func (q *queue) push(e *entry) {
 	q.pending = append(q.pending, e)
 	q.open = nil
@@ -622,9 +620,9 @@ func (a *Async) write() {
 	}
 }
 
-// handle writes e. Only the writer goroutine calls it. Lines made as they were
-// queued (see queueLine) are appended to those the writer holds; a record
-// goes to its handler as a slog record.
+// handle writes e. Only the writer goroutine calls it. Lines made as
+// they were queued (see queueLine) are appended to those the writer
+// holds; a record goes to its handler as a slog record.
 func (a *Async) handle(e *entry) {
 	a.reportDropped()
 	if e.lines > 0 {

@@ -17,9 +17,10 @@ import (
 // an Async it also writes the call log's and the access log's lines
 // itself: a record's line is made as the record is queued, as the slog
 // handler would write it, byte for byte, without making a slog record,
-// reflecting on the arguments or allocating (see LogCall and LogAccess). That is why a service's log is an Async
-// over a JSONHandler rather than over slog's own: those two logs, a line
-// a call and a line a request, are most of what it writes.
+// reflecting on the arguments or allocating (see LogCall and LogAccess).
+// That is why a service's log is an Async over a JSONHandler rather than
+// over slog's own: those two logs, a line a call and a line a request,
+// are most of what it writes.
 //
 // Handlers derived by WithAttrs or WithGroup are slog's: their lines
 // carry more than a call record, and the Async hands them the record.
