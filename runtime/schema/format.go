@@ -263,38 +263,42 @@ func IsDuration(s string) bool {
 // ---------------------------------------------------------------------------
 // UUID, IP addresses, JSON Pointers.
 
-func asciiHexVal(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10
-	case 'A' <= c && c <= 'F':
-		return int(c-'A') + 10
+// hexVals is the value of each hexadecimal digit, in either case, and -1
+// for every other byte: a lookup rather than three comparisons, which
+// was most of IsUUID's cost (a uuid is 32 digits).
+var hexVals = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
 	}
-	return -1
-}
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = int8(c - '0')
+	}
+	for c := byte('a'); c <= 'f'; c++ {
+		t[c], t[c-'a'+'A'] = int8(c-'a')+10, int8(c-'a')+10
+	}
+	return t
+}()
 
-func asciiHex(c byte) bool { return asciiHexVal(c) >= 0 }
+// asciiHexVal is the value of the hexadecimal digit c, or -1.
+func asciiHexVal(c byte) int { return int(hexVals[c]) }
+
+// asciiHex reports whether c is a hexadecimal digit.
+func asciiHex(c byte) bool { return hexVals[c] >= 0 }
 
 // IsUUID reports whether s is the textual form of a UUID (RFC 9562 section
 // 4): 8-4-4-4-12 hexadecimal digits in either case. Any version and variant
 // nibble is accepted: the format names the syntax, and RFC 9562 section 4.1
 // and 4.2 leave values for future use.
 func IsUUID(s string) bool {
-	if len(s) != 36 {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
-	for i := range len(s) {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return false
-			}
-		default:
-			if !asciiHex(s[i]) {
-				return false
-			}
+	// Every other byte a digit: a dash is let through only where one
+	// was checked for.
+	const dashes = 1<<8 | 1<<13 | 1<<18 | 1<<23
+	for i := range 36 {
+		if hexVals[s[i]] < 0 && dashes>>i&1 == 0 {
+			return false
 		}
 	}
 	return true

@@ -185,6 +185,12 @@ var formatCases = []formatCase{
 	// RFC 9562 section 4.
 	{"uuid", "{2eb8aa08-aa98-11ea-b4aa-73b441d16380}", false},
 	{"uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d1638g", false},
+	{"uuid", "2EB8AA08-AA98-11EA-B4AA-73B441D16380", true},
+	{"uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d1638-", false},    // a dash where a digit is
+	{"uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d1638\xe9", false}, // a byte past ASCII
+	{"uuid", "2eb8aa08-aa98-11ea-b4aa773b441d16380", false},    // a digit where a dash is
+	{"uuid", "/eb8aa08-aa98-11ea-b4aa-73b441d16380", false},    // the byte before '0'
+	{"uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d1638G", false},
 	// RFC 3986 section 3.2.2 dec-octet.
 	{"ipv4", "01.2.3.4", false},
 	{"ipv4", "1.2.3.04", false},
