@@ -1,10 +1,13 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -165,15 +168,15 @@ func BenchmarkCallPipelined(b *testing.B) {
 			}
 			mustContain(b, "tools/call", resp, lookupText("PMT-771"))
 		}
-		// Each connection's share, written ahead of time.
-		shares := make([][][]byte, len(conns))
+		// Each connection's share.
+		shares := make([]callWrites, len(conns))
 		calls := make([]int, len(conns))
 		for k := range conns {
 			calls[k] = b.N / len(conns)
 			if k < b.N%len(conns) {
 				calls[k]++
 			}
-			shares[k] = pipelinedWrites(spec.Name, calls[k])
+			shares[k] = callWrites{spec.Name, calls[k]}
 		}
 		b.ReportAllocs()
 		answered := make([]<-chan struct{}, len(conns))
@@ -226,29 +229,89 @@ func BenchmarkCallPipelined(b *testing.B) {
 // pipelineBatch is how many requests a pipelining client writes at once.
 const pipelineBatch = 32
 
-// pipelinedWrites are a pipelining client's calls of tool: calls requests
+// callWrites are a pipelining client's calls of tool: calls requests
 // with ids of their own from 2 on (a server may refuse an id still in
-// flight), pipelineBatch lines a write.
-func pipelinedWrites(tool string, calls int) [][]byte {
-	var writes [][]byte
-	for n := 0; n < calls; n += pipelineBatch {
-		var w []byte
-		for id := n; id < min(n+pipelineBatch, calls); id++ {
-			w = append(w, callRequest(id+2, tool, lookupV2Valid)...)
-		}
-		writes = append(writes, w)
-	}
-	return writes
+// flight), pipelineBatch lines a write. Each write is made as it is sent,
+// into one buffer the writes reuse: a list of every write made what a
+// row held grow with its b.N (some 150 MB for a second of mcpgen's calls
+// against a few MB for an anchor's), and the collector, paced by what is
+// held, all but idle in long runs; a server holds a few MB.
+type callWrites struct {
+	tool  string
+	calls int
 }
 
-// pipelined has each of conns write its writes (writes[k]) ahead at
+// writeTo writes w's calls to dst, a write at a time, without waiting for
+// answers, and returns the first error. The lines are callRequest's, the
+// id written into each. dst must be done with a write when it returns, as
+// a pipe is (io.PipeWriter: its reader has read it all).
+func (w callWrites) writeTo(dst io.Writer) error {
+	head, tail := callRequestAround(w.tool)
+	buf := make([]byte, 0, pipelineBatch*(len(head)+len(tail)+20))
+	for n := 0; n < w.calls; n += pipelineBatch {
+		buf = buf[:0]
+		for id := n; id < min(n+pipelineBatch, w.calls); id++ {
+			buf = append(buf, head...)
+			buf = strconv.AppendInt(buf, int64(id+2), 10)
+			buf = append(buf, tail...)
+		}
+		if _, err := dst.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestCallWrites: the pipelined rows' writes are callRequest's lines, ids
+// from 2 on, pipelineBatch to a write.
+func TestCallWrites(t *testing.T) {
+	const calls = 2*pipelineBatch + 6
+	var want []byte
+	for id := range calls {
+		want = append(want, callRequest(id+2, "payments.lookup", lookupV2Valid)...)
+	}
+	var got writeCount
+	if err := (callWrites{"payments.lookup", calls}).writeTo(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("the writes hold\n%s\nwant\n%s", got.Bytes(), want)
+	}
+	if got.writes != 3 {
+		t.Errorf("%d calls went out in %d writes, want 3", calls, got.writes)
+	}
+}
+
+// writeCount is a bytes.Buffer that counts the writes made to it.
+type writeCount struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *writeCount) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// callRequestAround is callRequest's line of a call of tool split around
+// its id.
+func callRequestAround(tool string) (head, tail []byte) {
+	line := callRequest(0, tool, lookupV2Valid)
+	head, tail, ok := bytes.Cut(line, []byte(`"id":0,`))
+	if !ok {
+		panic("callRequest writes no id 0: " + string(line))
+	}
+	return append(head, `"id":`...), append([]byte(","), tail...)
+}
+
+// pipelined has each of conns write its calls (writes[k]) ahead at
 // once, each on a goroutine of its own, and waits until each has had the
 // answers awaited in answered[k] (see sink.await), answerTimeout at most;
 // it returns the first error.
-func pipelined(conns []*pipeConn, writes [][][]byte, answered []<-chan struct{}) error {
+func pipelined(conns []*pipeConn, writes []callWrites, answered []<-chan struct{}) error {
 	sent := make(chan error, len(conns))
 	for k, c := range conns {
-		go func() { sent <- c.writeAhead(writes[k]) }()
+		go func() { sent <- writes[k].writeTo(c.w) }()
 	}
 	deadline := time.After(answerTimeout)
 	for _, a := range answered {
@@ -260,17 +323,6 @@ func pipelined(conns []*pipeConn, writes [][][]byte, answered []<-chan struct{})
 	}
 	for range conns {
 		if err := <-sent; err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeAhead writes writes one after another without waiting for
-// answers, and returns the first error.
-func (c *pipeConn) writeAhead(writes [][]byte) error {
-	for _, w := range writes {
-		if err := c.sendLine(w); err != nil {
 			return err
 		}
 	}

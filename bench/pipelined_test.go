@@ -122,12 +122,12 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 	srv := newBankServer(b)
 	b.Cleanup(func() { srv.Close() })
 	spec := bankSpec(b, unpinnedLookup)
-	whole, half := pipelinedWrites(spec.Name, pipelinedBlock), pipelinedWrites(spec.Name, pipelinedBlock/2)
+	whole, half := callWrites{spec.Name, pipelinedBlock}, callWrites{spec.Name, pipelinedBlock / 2}
 	// serve makes a block's calls on sessions of their own, dialled and
-	// initialized untimed, one a list of writes (see pipelinedWrites) of
-	// calls calls each; it returns the time the calls took, and fails
-	// unless every one was answered.
-	serve := func(calls int, writes ...[][]byte) time.Duration {
+	// initialized untimed, one a callWrites of calls calls each; it
+	// returns the time the calls took, and fails unless every one was
+	// answered.
+	serve := func(calls int, writes ...callWrites) time.Duration {
 		conns := make([]*pipeConn, len(writes))
 		answered := make([]<-chan struct{}, len(writes))
 		for k := range writes {
