@@ -12,13 +12,13 @@ import (
 // does for a stream's request, for calls that each run on a goroutine of
 // their own (an HTTP request's).
 //
-// As a lane's, the watch begins once a handler has run for
-// handOverAfter: a call that returns sooner, most of them, costs a map
+// The watch begins once a handler has run for watchAfter: a call that
+// returns sooner, most of them, costs a map
 // entry and two clock readings rather than a context.AfterFunc on its
 // context (six allocations, the context's channel, its map of children,
 // the watch and its stop function, and 1.5 µs of an HTTP call's 19.6 in
 // process in the profile of BenchmarkHTTPHandler). One timer, armed while handlers run unwatched, fires
-// when the earliest of them reaches handOverAfter and starts their
+// when the earliest of them reaches watchAfter and starts their
 // watches. A call whose context ends sooner is answered when its watch
 // begins, as a stream's is.
 //
@@ -27,12 +27,26 @@ type handlerWatch struct {
 	mu sync.Mutex
 	// running are the handlers running unwatched, by when they began
 	// (sinceEpoch). A handler whose watch begins leaves it, so that
-	// the timer's scan covers only handlers younger than handOverAfter,
+	// the timer's scan covers only handlers younger than watchAfter,
 	// however many long ones run.
 	running map[*inflight]time.Duration
 	timer   *time.Timer
 	armed   bool // timer will fire
 }
+
+// watchAfter is how long a handler runs unwatched. It is longer than a
+// stream's handOverAfter, which also frees the stream's reading for the
+// requests behind: a watch only answers early a call whose context has
+// ended, for which a millisecond is soon enough. The timer is armed when
+// a handler begins with none armed, and fires watchAfter later; each
+// arming of a timer due before the runtime's next wake-up wakes the
+// thread waiting on the network (a write to its eventfd), and each
+// firing runs the timer's function on a goroutine of its own. At 50 µs,
+// a client making one call after another (an HTTP call is some 50 µs
+// here) armed it and had it fire once a call: 0.76 writes, one futex
+// wake and 0.84 spinning thread's sleeps a call more than a bare
+// net/http handler's (strace -f of BenchmarkHTTP, one client).
+const watchAfter = time.Millisecond
 
 // begin notes that f's handler begins to run.
 func (w *handlerWatch) begin(f *inflight) {
@@ -48,7 +62,7 @@ func (w *handlerWatch) begin(f *inflight) {
 	w.armed = true
 	w.mu.Unlock()
 	if arm {
-		w.timer.Reset(handOverAfter)
+		w.timer.Reset(watchAfter)
 	}
 }
 
@@ -69,7 +83,7 @@ func (w *handlerWatch) end(f *inflight) {
 	f.early.Wait()
 }
 
-// fire starts the watch of every handler that has run for handOverAfter,
+// fire starts the watch of every handler that has run for watchAfter,
 // and is armed again for the next of them.
 func (w *handlerWatch) fire() {
 	now := sinceEpoch()
@@ -77,11 +91,11 @@ func (w *handlerWatch) fire() {
 	defer w.mu.Unlock()
 	next := time.Duration(-1)
 	for f, began := range w.running {
-		if ran := now - began; ran >= handOverAfter {
+		if ran := now - began; ran >= watchAfter {
 			f.early.Add(1)
 			f.stopWatch = context.AfterFunc(f.req.ctx, f.abandonEarly)
 			delete(w.running, f)
-		} else if left := handOverAfter - ran; next < 0 || left < next {
+		} else if left := watchAfter - ran; next < 0 || left < next {
 			next = left
 		}
 	}
