@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -508,6 +509,10 @@ func TestFormatIDNAProperty(t *testing.T) {
 	}
 }
 
+// uuidText is the uuid format written as a regular expression, the
+// oracle FuzzFormats holds IsUUID to.
+var uuidText = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
 // FuzzFormats runs every check on arbitrary strings: none may panic, and
 // where two formats are related the relation must hold.
 func FuzzFormats(f *testing.F) {
@@ -565,6 +570,11 @@ func FuzzFormats(f *testing.F) {
 		// A hostname is the domain of an e-mail address.
 		if got["hostname"] && len(s) <= 200 && !IsEmail("a@"+s) {
 			t.Errorf("%q: hostname but not an e-mail domain", s)
+		}
+		// A uuid is RFC 9562's 8-4-4-4-12 hexadecimal digits, as a
+		// regular expression reads them.
+		if want := uuidText.MatchString(s); got["uuid"] != want {
+			t.Errorf("%q: uuid %v, the expression %v", s, got["uuid"], want)
 		}
 		// A non-ASCII check never accepts invalid UTF-8.
 		if !utf8.ValidString(s) {
