@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 )
 
 // handlerWatch watches the tool calls ServeIncoming runs in place while
@@ -26,7 +28,7 @@ import (
 type handlerWatch struct {
 	mu sync.Mutex
 	// running are the handlers running unwatched, by when they began
-	// (sinceEpoch). A handler whose watch begins leaves it, so that
+	// (mono.Now). A handler whose watch begins leaves it, so that
 	// the timer's scan covers only handlers younger than watchAfter,
 	// however many long ones run.
 	running map[*inflight]time.Duration
@@ -50,7 +52,7 @@ const watchAfter = time.Millisecond
 
 // begin notes that f's handler begins to run.
 func (w *handlerWatch) begin(f *inflight) {
-	began := sinceEpoch()
+	began := mono.Now()
 	w.mu.Lock()
 	if w.running == nil {
 		w.running = map[*inflight]time.Duration{}
@@ -86,7 +88,7 @@ func (w *handlerWatch) end(f *inflight) {
 // fire starts the watch of every handler that has run for watchAfter,
 // and is armed again for the next of them.
 func (w *handlerWatch) fire() {
-	now := sinceEpoch()
+	now := mono.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	next := time.Duration(-1)

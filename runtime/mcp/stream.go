@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
@@ -127,14 +128,6 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer, p es
 // before another goroutine takes over the reading. Shorter requests, most
 // of them, are served with no goroutine woken for them.
 const handOverAfter = 50 * time.Microsecond
-
-// monoEpoch is the origin of the readings sinceEpoch makes, which a lane
-// and the handler watch keep of when a request or handler began.
-var monoEpoch = time.Now()
-
-// sinceEpoch reads the monotonic clock alone: time.Since of a time that
-// has a monotonic reading does not read the wall clock.
-func sinceEpoch() time.Duration { return time.Since(monoEpoch) }
 
 // streamReader is the reading and running of one stream's requests.
 //
@@ -770,7 +763,7 @@ type lane struct {
 	out        []byte
 	held       hold
 	serving    *inflight     // nil between requests
-	began      time.Duration // when serving began (sinceEpoch)
+	began      time.Duration // when serving began (mono.Now)
 	armed      bool          // the timer will fire
 	handedOver bool          // the goroutine's place went to another goroutine
 }
@@ -825,7 +818,7 @@ func (l *lane) begin(f *inflight) {
 // beginLocked notes f as the request served, and reports whether the
 // timer is to be armed for it; l.mu is held.
 func (l *lane) beginLocked(f *inflight) (arm bool) {
-	l.serving, l.began = f, sinceEpoch()
+	l.serving, l.began = f, mono.Now()
 	arm = !l.armed
 	l.armed = true
 	return arm
@@ -906,7 +899,7 @@ func (l *lane) fire() {
 		l.mu.Unlock()
 		return
 	}
-	if ran := sinceEpoch() - l.began; ran < handOverAfter {
+	if ran := mono.Now() - l.began; ran < handOverAfter {
 		// A later request than the one the timer was armed for: watch
 		// it for the rest of its time. Reset under l.mu, so that a
 		// request beginning meanwhile finds the timer armed.

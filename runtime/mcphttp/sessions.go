@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 )
@@ -31,7 +32,7 @@ type session struct {
 
 	// Under Handler.mu: when the session was last used, and its places in
 	// the table's lists.
-	lastUsed   time.Time
+	lastUsed   time.Duration // when a request last named it (mono.Now)
 	inTable    *list.Element
 	inCaller   *list.Element
 	registered bool
@@ -117,7 +118,7 @@ func (h *Handler) register(s *session) error {
 		}
 		return errTooManyTotal
 	}
-	s.lastUsed = time.Now()
+	s.lastUsed = mono.Now()
 	t.byID[s.id] = s
 	s.inTable = t.lru.PushFront(s)
 	own := t.byCaller[s.caller]
@@ -147,7 +148,8 @@ func (h *Handler) lookup(id string, p estate.Principal) *session {
 		h.mu.Unlock()
 		return nil
 	}
-	if time.Since(s.lastUsed) > h.opts.SessionIdleTimeout {
+	now := mono.Now()
+	if now-s.lastUsed > h.opts.SessionIdleTimeout {
 		// Expired, and the timer has not got to it yet.
 		h.removeLocked(s)
 		h.mu.Unlock()
@@ -158,7 +160,7 @@ func (h *Handler) lookup(id string, p estate.Principal) *session {
 		h.mu.Unlock()
 		return nil
 	}
-	s.lastUsed = time.Now()
+	s.lastUsed = now
 	h.sessions.lru.MoveToFront(s.inTable)
 	h.sessions.byCaller[s.caller].MoveToFront(s.inCaller)
 	h.mu.Unlock()
@@ -213,11 +215,11 @@ func (h *Handler) expireIdle() {
 		h.mu.Unlock()
 		return
 	}
-	idle := h.opts.SessionIdleTimeout
+	idle, now := h.opts.SessionIdleTimeout, mono.Now()
 	var expired []*session
 	for e := t.lru.Back(); e != nil; e = t.lru.Back() {
 		s := e.Value.(*session)
-		if wait := idle - time.Since(s.lastUsed); wait > 0 {
+		if wait := idle - (now - s.lastUsed); wait > 0 {
 			h.armExpiryLocked(wait)
 			break
 		}

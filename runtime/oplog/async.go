@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 )
 
 const (
@@ -150,16 +152,11 @@ func (e *entry) clear() {
 // besides its strings.
 const entryBytes = int(unsafe.Sizeof(entry{}))
 
-// monotonic is a reading of the monotonic clock: the time since
-// clockBase.
+// monotonic is a reading of the monotonic clock (package mono's).
 type monotonic time.Duration
 
-// clockBase is the origin of monotonic readings.
-var clockBase = time.Now()
-
-// monotonicNow reads the monotonic clock only (time.Since of a time
-// that has a monotonic reading does not read the wall clock).
-func monotonicNow() monotonic { return monotonic(time.Since(clockBase)) }
+// monotonicNow reads the monotonic clock only.
+func monotonicNow() monotonic { return monotonic(mono.Now()) }
 
 // wallClock turns monotonic readings into the wall clock's time, from
 // one reading of both clocks, which the queue takes again every
