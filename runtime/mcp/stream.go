@@ -604,8 +604,8 @@ const helperLinger = 20 * time.Microsecond
 // lingered waits up to helperLinger for a request to be handed on or the
 // reading to be given up, and reports whether one was.
 func (rd *streamReader) lingered() bool {
-	start := time.Now()
-	for time.Since(start) < helperLinger {
+	start := mono.Now()
+	for mono.Now()-start < helperLinger {
 		if rd.queued.Load() > 0 || !rd.reading.Load() {
 			return true
 		}

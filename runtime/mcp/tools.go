@@ -12,10 +12,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
@@ -711,13 +711,13 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 	}
 	version := spec.Version.String()
 	s.observe(Event{Kind: CallStarted, Tool: spec.Name, Version: version})
-	start := time.Now()
+	start := mono.Now() // one clock read, not time.Now's two
 	res, rpcErr := s.answerCall(r, s.invoke(r, bound.tool.Handler))
 	failed := rpcErr != nil
 	if res, ok := res.(*callToolResult); ok {
 		failed = res.IsError
 	}
-	s.observe(Event{Kind: CallFinished, Tool: spec.Name, Version: version, Duration: time.Since(start), Failed: failed})
+	s.observe(Event{Kind: CallFinished, Tool: spec.Name, Version: version, Duration: mono.Now() - start, Failed: failed})
 	return res, rpcErr
 }
 
