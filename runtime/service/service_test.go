@@ -221,6 +221,8 @@ func TestMetricsCountCallsAndRefusals(t *testing.T) {
 	for _, want := range []string{
 		`mcp_tool_calls_total{outcome="ok",tool="echo",version="1.0.0"} 2`,
 		`mcp_tool_calls_total{outcome="error",tool="fail",version="1.0.0"} 1`,
+		`mcp_tool_calls_total{outcome="error",tool="echo",version="1.0.0"} 0`, // from a version's first call
+		`mcp_tool_calls_total{outcome="ok",tool="fail",version="1.0.0"} 0`,
 		`mcp_tool_call_duration_seconds_count{tool="echo",version="1.0.0"} 2`,
 		`mcp_refusals_total{kind="envelope"} 1`,
 		`mcp_refusals_total{kind="unknown_tool"} 1`,
