@@ -151,3 +151,90 @@ func TestRequestContextAfterFunc(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// timed is the context requestContextOf makes for a call with timeout
+// under a parent never done: a requestContext with a deadline.
+func timed(t *testing.T, timeout time.Duration) *requestContext {
+	t.Helper()
+	ctx, end := requestContextOf(context.Background(), timeout)
+	rc, ok := ctx.(*requestContext)
+	if !ok || end != requestEnd(rc) {
+		t.Fatalf("a call with a timeout: %T, ended by %T", ctx, end)
+	}
+	return rc
+}
+
+// A call's context with a timeout ends at its deadline as
+// context.WithTimeout's does: Done closed, Err and Cause
+// DeadlineExceeded, its children ended, its AfterFunc functions run; the
+// deadline is there to read before.
+func TestRequestContextDeadline(t *testing.T) {
+	rc := timed(t, 30*time.Millisecond)
+	if d, ok := rc.Deadline(); !ok || time.Until(d) > 30*time.Millisecond || time.Until(d) < 0 {
+		t.Errorf("deadline %v, %v: not within the timeout", d, ok)
+	}
+	if rc.Err() != nil {
+		t.Fatalf("ended at once: %v", rc.Err())
+	}
+	child, cancelChild := context.WithCancel(rc)
+	defer cancelChild()
+	ran := make(chan struct{})
+	context.AfterFunc(rc, func() { close(ran) })
+	for _, done := range []<-chan struct{}{rc.Done(), child.Done(), ran} {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("not ended at the deadline")
+		}
+	}
+	for _, ctx := range []context.Context{rc, child} {
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			t.Errorf("Err %v, Cause %v", ctx.Err(), context.Cause(ctx))
+		}
+	}
+	rc.cancel() // the request's end, after its deadline
+	if !errors.Is(rc.Err(), context.DeadlineExceeded) {
+		t.Errorf("the end after the deadline made Err %v", rc.Err())
+	}
+
+	// A handler that waits on Done alone is woken at the deadline too.
+	select {
+	case <-timed(t, 10*time.Millisecond).Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Done alone not closed at the deadline")
+	}
+}
+
+// Nothing waiting for a call's end arms no timer: Err reads the clock,
+// and finds the deadline passed.
+func TestRequestContextDeadlineUnwatched(t *testing.T) {
+	rc := timed(t, time.Millisecond)
+	time.Sleep(5 * time.Millisecond)
+	if rc.timer != nil {
+		t.Fatal("a timer armed with nothing waiting")
+	}
+	if !errors.Is(rc.Err(), context.DeadlineExceeded) {
+		t.Fatalf("Err past the deadline: %v", rc.Err())
+	}
+	select {
+	case <-rc.Done():
+	default:
+		t.Error("Done open past the deadline")
+	}
+}
+
+// A call that ends before its deadline is cancelled, and stays so: its
+// timer is stopped, and the deadline passing changes nothing.
+func TestRequestContextEndsBeforeDeadline(t *testing.T) {
+	rc := timed(t, 20*time.Millisecond)
+	done := rc.Done() // arms the timer
+	if rc.timer == nil {
+		t.Fatal("Done asked for and no timer armed")
+	}
+	rc.cancel()
+	<-done
+	time.Sleep(40 * time.Millisecond)
+	if !errors.Is(rc.Err(), context.Canceled) {
+		t.Errorf("Err %v after the deadline passed, want Canceled", rc.Err())
+	}
+}
