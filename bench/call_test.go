@@ -24,7 +24,8 @@ import (
 // handler. "pipe-echo" is the transport alone: a server that answers every
 // line with itself. "mcpgen-logged" is mcpgen with a service's logs on
 // (the call log through the asynchronous sink, see serviceLog): what the
-// call log costs a call.
+// call log costs a call. "mcpgen-timeout" is mcpgen with a service's
+// call timeout (serviceCallTimeout): what a deadline on every call costs.
 func BenchmarkCall(b *testing.B) {
 	spec := bankSpec(b, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
@@ -48,6 +49,19 @@ func BenchmarkCall(b *testing.B) {
 	}
 	b.Run("impl=mcpgen", func(b *testing.B) {
 		srv := newBankServer(b)
+		b.Cleanup(func() { srv.Close() })
+		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
+	})
+	b.Run("impl=mcpgen-timeout", func(b *testing.B) {
+		opts := bank.Options()
+		opts.CallTimeout = serviceCallTimeout
+		srv, err := mcp.NewServer(opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := bank.Register(srv, bankHandlers{}); err != nil {
+			b.Fatal(err)
+		}
 		b.Cleanup(func() { srv.Close() })
 		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
 	})
@@ -225,6 +239,11 @@ func BenchmarkCallPipelined(b *testing.B) {
 		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))))
 	})
 }
+
+// serviceCallTimeout is runtime/service's DefaultCallTimeout, the
+// deadline a service gives every call unless told otherwise (the bench
+// module does not require the service's dependencies).
+const serviceCallTimeout = 30 * time.Second
 
 // pipelineBatch is how many requests a pipelining client writes at once.
 const pipelineBatch = 32
