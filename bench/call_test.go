@@ -53,15 +53,7 @@ func BenchmarkCall(b *testing.B) {
 		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
 	})
 	b.Run("impl=mcpgen-timeout", func(b *testing.B) {
-		opts := bank.Options()
-		opts.CallTimeout = serviceCallTimeout
-		srv, err := mcp.NewServer(opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := bank.Register(srv, bankHandlers{}); err != nil {
-			b.Fatal(err)
-		}
+		srv := newBankServerWith(b, func(opts *mcp.Options) { opts.CallTimeout = serviceCallTimeout })
 		b.Cleanup(func() { srv.Close() })
 		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
 	})

@@ -56,7 +56,16 @@ var investigator = estate.Principal{
 // newBankServer is the generated bank package served by the mcpgen runtime.
 func newBankServer(tb testing.TB) *mcp.Server {
 	tb.Helper()
-	srv, err := mcp.NewServer(bank.Options())
+	return newBankServerWith(tb, func(*mcp.Options) {})
+}
+
+// newBankServerWith is newBankServer with its options as set changes
+// them.
+func newBankServerWith(tb testing.TB, set func(*mcp.Options)) *mcp.Server {
+	tb.Helper()
+	opts := bank.Options()
+	set(&opts)
+	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -93,16 +102,7 @@ func reportLost(b *testing.B, sink *oplog.Async) {
 // log as a service writes it (see serviceLog).
 func newLoggedBankServer(tb testing.TB, log *slog.Logger) *mcp.Server {
 	tb.Helper()
-	opts := bank.Options()
-	opts.Logger = log
-	srv, err := mcp.NewServer(opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := bank.Register(srv, bankHandlers{}); err != nil {
-		tb.Fatal(err)
-	}
-	return srv
+	return newBankServerWith(tb, func(opts *mcp.Options) { opts.Logger = log })
 }
 
 // serveMcpgen serves srv over the stream transport for principal p.
