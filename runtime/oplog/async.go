@@ -72,7 +72,7 @@ type queue struct {
 	dropped  atomic.Int64  // since the last warning about them
 	lost     atomic.Int64  // since the start
 	done     chan struct{} // closed when the writer goroutine ends
-	wake     chan struct{} // a record for a writer that waits (idle), or records enough to end its pause
+	wake     chan struct{} // a record for a writer that waits (idle)
 
 	mu      sync.Mutex
 	pending []*entry // queued, oldest first
@@ -80,7 +80,6 @@ type queue struct {
 	bytes   int      // of the records queued or being written
 	free    []*entry // entries to reuse
 	idle    bool     // the writer waits on wake
-	pausing bool     // the writer pauses between batches (see batchPause)
 	closed  bool
 	// text is the chunk the next line queued is appended to, after the
 	// text queued before it (see queueLine), as are the arguments of a
@@ -295,27 +294,15 @@ func (q *queue) push(e *entry) {
 // wakes the writer if it waits; the record that fills half the queue
 // yields the caller's core (see yieldAt).
 func (q *queue) pushed() {
-	behind := q.records >= q.yieldAt() && (q.records-q.yieldAt())%yieldAgain == 0
-	wake := q.idle || q.pausing && behind
-	if wake {
-		q.idle, q.pausing = false, false
-	}
+	wake := q.idle
+	q.idle = false
+	behind := q.records == q.yieldAt()
 	q.mu.Unlock()
 	if wake {
-		q.signal()
+		q.wake <- struct{}{} // never blocks: one wake-up per wait
 	}
 	if behind {
 		runtime.Gosched()
-	}
-}
-
-// signal wakes the writer from its wait or its pause. It never blocks:
-// a wake-up already in the channel, one a pause that ended by its timer
-// left, wakes the writer's next wait as well as another would.
-func (q *queue) signal() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
 	}
 }
 
@@ -333,15 +320,6 @@ func (q *queue) signal() {
 // On one core the yield sets the size of the writer's batches: it comes
 // at half the queue or at yieldBatch records, the fewer.
 func (q *queue) yieldAt() int { return max(min(q.bound/2, yieldBatch), 1) }
-
-// yieldAgain is how many records more a caller queues, past yieldAt,
-// before it yields again. A yield can miss the writer: the scheduler takes
-// a goroutine from the global queue first at every 61st turn, which is
-// where a yield puts the caller, so that the caller may run on at once;
-// one yield, at yieldAt only, then left the writer to the next
-// preemption, and the queue filled (TestAsyncKeepsUpOnOneCore failed
-// some runs in ten on a quiet machine).
-const yieldAgain = 64
 
 // yieldBatch is the most records a caller lets wait before it yields:
 // the batch of the queue of 1,024 records the yield was measured with.
@@ -577,12 +555,8 @@ func (a *Async) Lost() int64 { return a.q.lost.Load() }
 // a writer that waits on the queue is woken by the first record, and
 // waking it is a cost (another thread scheduled) on the path of the
 // request that logged. While records keep coming it sleeps this long
-// between batches, and nobody wakes it, unless records reach the
-// caller's yield (see yieldAt) meanwhile: a burst ends the pause, rather
-// than fill the queue while the writer sleeps (on one core the yield
-// would otherwise find the writer not yet runnable, and the queue
-// filled before the scheduler's next preemption). When a pause brought
-// none, it waits to be woken again.
+// between batches, and nobody wakes it; when a pause brought none, it
+// waits to be woken again.
 const batchPause = 500 * time.Microsecond
 
 func (a *Async) write() {
@@ -590,8 +564,6 @@ func (a *Async) write() {
 	defer close(q.done)
 	var batch []*entry
 	var texts [][]byte // the chunks of the batch's text (see queue.text)
-	pause := time.NewTimer(batchPause)
-	pause.Stop()
 	for {
 		q.mu.Lock()
 		batch, q.pending = q.pending, batch[:0]
@@ -635,21 +607,12 @@ func (a *Async) write() {
 				q.chunks = append(q.chunks, c[:0])
 			}
 		}
-		q.pausing = !q.closed && q.records < q.yieldAt()
-		pausing := q.pausing
+		closed := q.closed
 		q.mu.Unlock()
 		clear(batch) // the next batch's slices: they keep no entry, no chunk
 		clear(texts)
-		if pausing {
-			pause.Reset(batchPause)
-			select {
-			case <-q.wake:
-				pause.Stop()
-			case <-pause.C:
-			}
-			q.mu.Lock()
-			q.pausing = false
-			q.mu.Unlock()
+		if !closed {
+			time.Sleep(batchPause)
 		}
 	}
 }
@@ -754,7 +717,7 @@ func (a *Async) Close(ctx context.Context) error {
 	q.idle = false
 	q.mu.Unlock()
 	if wake {
-		q.signal()
+		q.wake <- struct{}{}
 	}
 	select {
 	case <-q.done:
