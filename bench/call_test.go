@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/bankpayments/bank"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/oplog"
+	"github.com/mcpgen/mcpgen/runtime/service"
 )
 
 // BenchmarkCall is one tools/call through a whole server over an in-process
@@ -25,7 +26,8 @@ import (
 // line with itself. "mcpgen-logged" is mcpgen with a service's logs on
 // (the call log through the asynchronous sink, see serviceLog): what the
 // call log costs a call. "mcpgen-timeout" is mcpgen with a service's
-// call timeout (serviceCallTimeout): what a deadline on every call costs.
+// call timeout (service.DefaultCallTimeout): what a deadline on every
+// call costs.
 func BenchmarkCall(b *testing.B) {
 	spec := bankSpec(b, unpinnedLookup)
 	tools := []sdkTool{{name: spec.Name, description: spec.Description, schema: schemaJSON(b, spec.InputSchema)}}
@@ -53,7 +55,7 @@ func BenchmarkCall(b *testing.B) {
 		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
 	})
 	b.Run("impl=mcpgen-timeout", func(b *testing.B) {
-		srv := newBankServerWith(b, func(opts *mcp.Options) { opts.CallTimeout = serviceCallTimeout })
+		srv := newBankServerWith(b, func(opts *mcp.Options) { opts.CallTimeout = service.DefaultCallTimeout })
 		b.Cleanup(func() { srv.Close() })
 		run(b, dialed(b, serveMcpgen(srv, investigator)), true)
 	})
@@ -176,27 +178,15 @@ func BenchmarkCallPipelined(b *testing.B) {
 		}
 		// Each connection's share.
 		shares := make([]callWrites, len(conns))
-		calls := make([]int, len(conns))
 		for k := range conns {
-			calls[k] = b.N / len(conns)
+			shares[k] = callWrites{spec.Name, b.N / len(conns)}
 			if k < b.N%len(conns) {
-				calls[k]++
+				shares[k].calls++
 			}
-			shares[k] = callWrites{spec.Name, calls[k]}
 		}
 		b.ReportAllocs()
-		answered := make([]<-chan struct{}, len(conns))
-		for k, c := range conns {
-			if calls[k] == 0 { // b.N is 1 at first: a connection may have none
-				done := make(chan struct{})
-				close(done)
-				answered[k] = done
-				continue
-			}
-			answered[k] = c.out.await(calls[k])
-		}
 		b.ResetTimer()
-		if err := pipelined(conns, shares, answered); err != nil {
+		if err := pipelined(conns, shares); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -231,11 +221,6 @@ func BenchmarkCallPipelined(b *testing.B) {
 		run(b, dialed(b, serveMcpGo(newMcpGoServer(tools))))
 	})
 }
-
-// serviceCallTimeout is runtime/service's DefaultCallTimeout, the
-// deadline a service gives every call unless told otherwise (the bench
-// module does not require the service's dependencies).
-const serviceCallTimeout = 30 * time.Second
 
 // pipelineBatch is how many requests a pipelining client writes at once.
 const pipelineBatch = 32
@@ -316,10 +301,17 @@ func callRequestAround(tool string) (head, tail []byte) {
 }
 
 // pipelined has each of conns write its calls (writes[k]) ahead at
-// once, each on a goroutine of its own, and waits until each has had the
-// answers awaited in answered[k] (see sink.await), answerTimeout at most;
-// it returns the first error.
-func pipelined(conns []*pipeConn, writes []callWrites, answered []<-chan struct{}) error {
+// once, each on a goroutine of its own, and waits until each has had an
+// answer for every one of them (see sink.await), answerTimeout at most;
+// it returns the first error. A connection may have no calls (b.N is 1
+// at first).
+func pipelined(conns []*pipeConn, writes []callWrites) error {
+	var answered []<-chan struct{}
+	for k, c := range conns {
+		if writes[k].calls > 0 {
+			answered = append(answered, c.out.await(writes[k].calls))
+		}
+	}
 	sent := make(chan error, len(conns))
 	for k, c := range conns {
 		go func() { sent <- writes[k].writeTo(c.w) }()

@@ -124,22 +124,19 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 	spec := bankSpec(b, unpinnedLookup)
 	whole, half := callWrites{spec.Name, pipelinedBlock}, callWrites{spec.Name, pipelinedBlock / 2}
 	// serve makes a block's calls on sessions of their own, dialled and
-	// initialized untimed, one a callWrites of calls calls each; it
-	// returns the time the calls took, and fails unless every one was
-	// answered.
-	serve := func(calls int, writes ...callWrites) time.Duration {
+	// initialized untimed, one for each of writes; it returns the time
+	// the calls took, and fails unless every one was answered.
+	serve := func(writes ...callWrites) time.Duration {
 		conns := make([]*pipeConn, len(writes))
-		answered := make([]<-chan struct{}, len(writes))
 		for k := range writes {
 			conns[k] = dial(serveMcpgen(srv, investigator))
 			defer conns[k].close()
 			if err := conns[k].handshake(); err != nil {
 				b.Fatal(err)
 			}
-			answered[k] = conns[k].out.await(calls)
 		}
 		return timed(func() {
-			if err := pipelined(conns, writes, answered); err != nil {
+			if err := pipelined(conns, writes); err != nil {
 				b.Fatal(err)
 			}
 		})()
@@ -174,12 +171,12 @@ func BenchmarkPipelinedInTurn(b *testing.B) {
 		bothCores, oneCore, twoSessions, workBoth, workOne = 0, 1, 2, 3, 4 // configs' indices
 	)
 	configs := []turn{
-		bothCores: {"both-cores", func() time.Duration { return serve(pipelinedBlock, whole) }},
+		bothCores: {"both-cores", func() time.Duration { return serve(whole) }},
 		oneCore: {"one-core", func() time.Duration {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-			return serve(pipelinedBlock, whole)
+			return serve(whole)
 		}},
-		twoSessions: {"two-sessions", func() time.Duration { return serve(pipelinedBlock/2, half, half) }},
+		twoSessions: {"two-sessions", func() time.Duration { return serve(half, half) }},
 		workBoth:    {"work-both-cores", timed(work)},
 		workOne: {"work-one-core", timed(func() {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
