@@ -152,28 +152,22 @@ func (e *entry) clear() {
 // besides its strings.
 const entryBytes = int(unsafe.Sizeof(entry{}))
 
-// monotonic is a reading of the monotonic clock (package mono's).
-type monotonic time.Duration
-
-// monotonicNow reads the monotonic clock only.
-func monotonicNow() monotonic { return monotonic(mono.Now()) }
-
 // wallClock turns monotonic readings into the wall clock's time, from
 // one reading of both clocks, which the queue takes again every
 // clockFresh (see queue.wallTime): a call record logged without a time,
 // line or record, gets its time as it is queued.
 type wallClock struct {
 	wall time.Time
-	mono monotonic
+	mono time.Duration // mono.Now's reading with wall
 }
 
 func readWallClock() wallClock {
-	return wallClock{wall: time.Now(), mono: monotonicNow()}
+	return wallClock{wall: time.Now(), mono: mono.Now()}
 }
 
 // at is the wall clock's time of the monotonic reading m.
-func (w wallClock) at(m monotonic) time.Time {
-	return w.wall.Add(time.Duration(m - w.mono)).Round(0)
+func (w wallClock) at(m time.Duration) time.Time {
+	return w.wall.Add(m - w.mono).Round(0)
 }
 
 // textChunk is the size of the chunks calls' lines, or their arguments,
@@ -334,16 +328,14 @@ const yieldBatch = 512
 // as it is, its arguments copied after the text of the calls queued
 // before it (queue.text).
 func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
-	var at monotonic
+	var at time.Duration
 	if c.Time.IsZero() {
-		at = monotonicNow()
+		at = mono.Now()
 	}
 	q := a.q
 	if a.queueLine(maxCallLine(c), func(dst []byte, s *lineState) ([]byte, bool) {
 		rec := *c
-		if rec.Time.IsZero() {
-			rec.Time = q.wallTime(at)
-		}
+		rec.Time = q.callTime(c, at)
 		return appendCallLine(dst, &rec, s)
 	}) {
 		return
@@ -353,9 +345,7 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 		return
 	}
 	e.call, e.isCall = *c, true
-	if e.call.Time.IsZero() {
-		e.call.Time = q.wallTime(at)
-	}
+	e.call.Time = q.callTime(c, at)
 	if len(q.text)+len(c.Arguments) > cap(q.text) {
 		q.nextChunk(len(c.Arguments))
 	}
@@ -444,11 +434,21 @@ func maxCallLine(c *CallRecord) int {
 	return 256 + 6*(len(c.Tool)+len(c.Version)+len(c.SchemaHash)+len(c.RequestID)) + len(c.Arguments)
 }
 
+// callTime is the time c is logged at: its own, or, when that is zero,
+// the wall clock's time of at, the monotonic reading LogCall took for
+// it. q.mu is held.
+func (q *queue) callTime(c *CallRecord, at time.Duration) time.Time {
+	if c.Time.IsZero() {
+		return q.wallTime(at)
+	}
+	return c.Time
+}
+
 // wallTime is the wall clock's time of the monotonic reading m, told
 // from q.clock, which is read again once it is clockFresh old: the
 // monotonic clock alone is what a request reads (see LogCall), at about
 // half the cost of reading both. q.mu is held.
-func (q *queue) wallTime(m monotonic) time.Time {
+func (q *queue) wallTime(m time.Duration) time.Time {
 	if q.clock.wall.IsZero() || m-q.clock.mono > clockFresh {
 		q.clock = readWallClock()
 	}
@@ -459,7 +459,7 @@ func (q *queue) wallTime(m monotonic) time.Time {
 // call's time: a line's time is off by no more than the clocks drift
 // apart in it (under a microsecond, a clock slewed at its fastest), and a
 // wall clock that was set is seen within it.
-const clockFresh = monotonic(time.Millisecond)
+const clockFresh = time.Millisecond
 
 // nextChunk makes q.text a chunk with room for n bytes, an emptied one
 // when one is kept, the one before it kept with the filled; no entry of

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 )
 
 // TestAsyncBoundsItsBytes: with its writer stuck, a queue whose bytes
@@ -399,7 +401,7 @@ func TestAsyncKeepsCallLinesInTheirPlace(t *testing.T) {
 // within clockFresh.
 func TestWallTimeRereadsAStaleClock(t *testing.T) {
 	var q queue
-	now := monotonicNow()
+	now := mono.Now()
 	q.clock = wallClock{wall: time.Now().Add(time.Hour), mono: now} // a clock set back an hour since
 	if got := q.wallTime(now + clockFresh/2); time.Until(got) < 59*time.Minute {
 		t.Errorf("a reading under clockFresh old was not used: %v", got)
