@@ -28,11 +28,13 @@ type metrics struct {
 	sessions prometheus.Gauge
 	inFlight prometheus.Gauge
 	// versions holds, by versionKey, the *versionMetrics of every tool
-	// version called so far: WithLabelValues hashes its labels and takes
-	// the vector's lock at every call, two thirds of what a call's
-	// metrics cost (BenchmarkObserveCall). The estate bounds it, as it
-	// bounds the labels.
+	// version called so far, and kinds the refusals' counters, one a
+	// kind: WithLabelValues hashes its labels and takes the vector's lock
+	// at every call, two thirds of what a call's metrics cost
+	// (BenchmarkObserveCall). The estate bounds versions, as it bounds
+	// the labels; kinds is made whole at the start and only read.
 	versions sync.Map
+	kinds    map[mcp.Refusal]prometheus.Counter
 }
 
 // versionKey names a tool version among the metrics' children.
@@ -87,10 +89,20 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	reg.MustRegister(m.calls, m.refusals, m.latency, m.sessions, m.inFlight)
 	// Every kind is exported from the start, at 0, so that a rate over
 	// it is defined before the first refusal.
+	m.kinds = map[mcp.Refusal]prometheus.Counter{}
 	for _, k := range []mcp.Refusal{mcp.RefusedEnvelope, mcp.RefusedUnknownTool, mcp.RefusedDrift, mcp.RefusedSchema, mcp.RefusedRequestState, RefusedHandlerError} {
-		m.refusals.WithLabelValues(string(k))
+		m.kinds[k] = m.refusals.WithLabelValues(string(k))
 	}
 	return m
+}
+
+// refused counts a refusal of kind k.
+func (m *metrics) refused(k mcp.Refusal) {
+	if c, ok := m.kinds[k]; ok {
+		c.Inc()
+		return
+	}
+	m.refusals.WithLabelValues(string(k)).Inc() // a kind newer than this list
 }
 
 // observe is the server's mcp.Options.Observe.
@@ -103,13 +115,13 @@ func (m *metrics) observe(ev mcp.Event) {
 		v := m.version(ev.Tool, ev.Version)
 		if ev.Failed {
 			v.failed.Inc()
-			m.refusals.WithLabelValues(string(RefusedHandlerError)).Inc()
+			m.refused(RefusedHandlerError)
 		} else {
 			v.ok.Inc()
 		}
 		v.latency.Observe(ev.Duration.Seconds())
 	case mcp.Refused:
-		m.refusals.WithLabelValues(string(ev.Refusal)).Inc()
+		m.refused(ev.Refusal)
 	case mcp.SessionOpened:
 		m.sessions.Inc()
 	case mcp.SessionClosed:

@@ -19,3 +19,13 @@ func BenchmarkObserveCall(b *testing.B) {
 		m.observe(mcp.Event{Kind: mcp.CallFinished, Tool: "payments.lookup", Version: "3.0.0", Duration: 3 * time.Microsecond})
 	}
 }
+
+// BenchmarkObserveRefusal is what a service's metrics cost a refused
+// request (a schema violation, say).
+func BenchmarkObserveRefusal(b *testing.B) {
+	m := newMetrics(prometheus.NewRegistry())
+	b.ReportAllocs()
+	for b.Loop() {
+		m.observe(mcp.Event{Kind: mcp.Refused, Refusal: mcp.RefusedSchema})
+	}
+}
