@@ -15,14 +15,14 @@ import (
 // their own (an HTTP request's).
 //
 // The watch begins once a handler has run for watchAfter: a call that
-// returns sooner, most of them, costs a map
-// entry and two clock readings rather than a context.AfterFunc on its
-// context (six allocations, the context's channel, its map of children,
-// the watch and its stop function, and 1.5 µs of an HTTP call's 19.6 in
-// process in the profile of BenchmarkHTTPHandler). One timer, armed while handlers run unwatched, fires
-// when the earliest of them reaches watchAfter and starts their
-// watches. A call whose context ends sooner is answered when its watch
-// begins, as a stream's is.
+// returns sooner, most of them, costs a map entry and a reading of the
+// monotonic clock rather than a context.AfterFunc on its context (six
+// allocations, the context's channel, its map of children, the watch and
+// its stop function, and 1.5 µs of an HTTP call's 19.6 in process in the
+// profile of BenchmarkHTTPHandler). One timer, armed while handlers run
+// unwatched, fires when the earliest of them reaches watchAfter and
+// starts their watches. A call whose context ends sooner is answered
+// when its watch begins, as a stream's is.
 //
 // The zero handlerWatch is ready to use.
 type handlerWatch struct {
