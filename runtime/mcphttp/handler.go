@@ -1172,3 +1172,9 @@ const (
 // drainKey holds, in the context of every request a Server serves, the
 // context Serve cancels when a shutdown's grace period is nearly over.
 type drainKey struct{}
+
+// withDrain is the context a Server's connections start from: drain,
+// holding itself under drainKey, where requestContext finds it.
+func withDrain(drain context.Context) context.Context {
+	return context.WithValue(drain, drainKey{}, drain)
+}

@@ -45,9 +45,15 @@ func (tokens) Authenticate(r *http.Request) (estate.Principal, error) {
 
 // newMCPServer serves payments.lookup (confidential, payments.read) and
 // status.ping (public, no scope).
-func newMCPServer(t *testing.T) *mcp.Server {
+func newMCPServer(t testing.TB) *mcp.Server {
 	t.Helper()
-	srv, err := mcp.NewServer(mcp.Options{Name: "payments", Version: "1.0.0"})
+	return newMCPServerWith(t, mcp.Options{Name: "payments", Version: "1.0.0"})
+}
+
+// newMCPServerWith is newMCPServer with opts.
+func newMCPServerWith(t testing.TB, opts mcp.Options) *mcp.Server {
+	t.Helper()
+	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

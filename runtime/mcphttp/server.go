@@ -179,11 +179,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// grace period is nearly over drain is cancelled, so handlers still
 	// running see their context end and every request is answered (a
 	// handler's cancellation is an isError result) before ShutdownTimeout.
-	drainCtx, cancelDrain := context.WithCancel(context.Background())
+	drain, cancelDrain := context.WithCancel(context.Background())
 	defer cancelDrain()
-	drain := context.WithValue(drainCtx, drainKey{}, drainCtx)
+	base := withDrain(drain)
 	hs := &http.Server{
-		BaseContext:       func(net.Listener) context.Context { return drain },
+		BaseContext:       func(net.Listener) context.Context { return base },
 		Handler:           mux,
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		ReadTimeout:       cfg.ReadTimeout,
