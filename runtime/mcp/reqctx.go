@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -15,55 +16,48 @@ import (
 type requestEnd interface{ cancel() }
 
 // requestContextOf makes a request's context under parent, ended by its
-// requestEnd, with a timeout when that is not zero: a requestContext
-// when parent is never done, else the context package's, whose
-// propagation of a parent's end the request then needs.
+// requestEnd, with a timeout when that is not zero (see requestContext).
 func requestContextOf(parent context.Context, timeout time.Duration) (context.Context, requestEnd) {
-	switch {
-	case parent.Done() == nil: // ServeStream's requests', say
-		rc := &requestContext{Context: parent}
-		if timeout > 0 {
-			rc.expires = mono.Now() + timeout
-		}
-		return rc, rc
-	case timeout > 0:
-		ctx, cancel := context.WithTimeout(parent, timeout)
-		return ctx, cancelFunc(cancel)
-	default:
-		ctx, cancel := context.WithCancel(parent)
-		return ctx, cancelFunc(cancel)
+	rc := &requestContext{Context: parent}
+	if timeout > 0 {
+		rc.expires = mono.Now() + timeout
 	}
+	return rc, rc
 }
 
-// cancelFunc is a context.CancelFunc as a requestEnd: a func value is
-// stored in an interface without an allocation.
-type cancelFunc context.CancelFunc
-
-func (f cancelFunc) cancel() { f() }
-
-// requestContext is a request's context when its parent is never done,
-// as ServeStream's requests' is (the stream cancels them itself, see
-// Session.endRequests): what context.WithCancel makes, less the work such
-// a parent does not need. context.WithCancel and its cancel took a twentieth
-// of a pipelined call's time on the stream's goroutines (two allocations,
-// and an atomic store of the closed channel that most requests never ask
-// for); this is one allocation, a Done channel only when one is asked for,
-// and cancel, most often, a lock and a flag.
+// requestContext is a request's context: what context.WithCancel makes,
+// or context.WithTimeout with a timeout, less the work most requests never
+// ask for. context.WithCancel and its cancel took a twentieth of a
+// pipelined call's time on a stream's goroutines (two allocations, and an
+// atomic store of the closed channel); this is one allocation, a Done
+// channel only when one is asked for, and cancel, most often, a lock and
+// a flag.
 //
-// With a timeout (Options.CallTimeout, which a service sets for every
-// call) it is what context.WithTimeout makes, less its timer: the
-// deadline is a reading of the monotonic clock, which Err compares, and a
-// timer is armed only once something waits for the end (Done, AfterFunc:
-// a handler waiting, a context derived from it, the hand-over's watch).
-// context.WithTimeout armed and stopped a timer for every call, three
-// allocations and some 2,600 instructions of a 28,600-instruction call.
+// Two ends come from outside, and each is watched only once something
+// waits for the end (Done, AfterFunc: a handler waiting, a context derived
+// from it, the hand-over's watch); until then Err looks for them itself.
 //
-// It has the parent's values, and its deadline when it has a timeout
-// (none otherwise, the parent being never done). A context derived from
-// it, or context.AfterFunc on it, registers a function through AfterFunc,
-// which the context package looks for, rather than starting a goroutine
-// to wait for Done. A new one is made for every request, never reused: a
-// handler may keep its context past its end, and finds it ended.
+//   - A timeout (Options.CallTimeout, which a service sets for every
+//     call): the deadline is a reading of the monotonic clock, which Err
+//     compares, and the timer is armed once something waits.
+//     context.WithTimeout armed and stopped a timer for every call, three
+//     allocations and some 2,600 instructions of a 28,600-instruction
+//     call.
+//   - The parent's end, when it can end (an HTTP request's connection or
+//     its server's drain; a stream's parent never ends, the stream
+//     cancels its requests itself, see Session.endRequests): Err reads
+//     the parent's, and the request registers with the parent once
+//     something waits. Registering every request with the parent
+//     (context.WithCancel's way) locked the parent, and a service's HTTP
+//     request in the handshake era paid a second registration, with the
+//     server's drain, some 1.7 µs and 11 allocations a call all told.
+//
+// It has the parent's values, and the earlier of its deadline and the
+// parent's. A context derived from it, or context.AfterFunc on it,
+// registers a function through AfterFunc, which the context package looks
+// for, rather than starting a goroutine to wait for Done. A new one is
+// made for every request, never reused: a handler may keep its context
+// past its end, and finds it ended.
 type requestContext struct {
 	context.Context // the parent
 
@@ -76,6 +70,9 @@ type requestContext struct {
 	done   chan struct{}   // made by the first Done, closed as c ends
 	afters []*afterRequest // registered by AfterFunc, not yet called
 	timer  *time.Timer     // ends c at its deadline, once something waits for the end
+	// unhook stops the function that ends c with its parent, registered
+	// with a parent that can end once something waits for c's end.
+	unhook func() bool
 }
 
 // Why a requestContext ended.
@@ -101,10 +98,15 @@ var closedDone = func() chan struct{} {
 // differ by what the wall clock was set or slewed meanwhile), so that
 // the context holds 80 bytes, not the 112 a cached time.Time took.
 func (c *requestContext) Deadline() (time.Time, bool) {
+	parent, ok := c.Context.Deadline()
 	if c.expires == 0 {
-		return c.Context.Deadline()
+		return parent, ok
 	}
-	return time.Now().Add(c.expires - mono.Now()), true
+	own := time.Now().Add(c.expires - mono.Now())
+	if ok && parent.Before(own) {
+		return parent, true
+	}
+	return own, true
 }
 
 func (c *requestContext) Done() <-chan struct{} {
@@ -131,15 +133,33 @@ func (c *requestContext) Err() error {
 		c.end(endedDeadline)
 		return c.Err() // or Canceled, had it ended so meanwhile
 	}
+	if err := c.Context.Err(); err != nil {
+		c.endWith(err)
+		return c.Err()
+	}
 	return nil
 }
 
-// armLocked arms the timer that ends c at its deadline, when c has one
-// and it is not armed yet; c.mu is held. A deadline past already ends c
-// on the timer's goroutine at once.
+// endWith ends c as its parent ended, with err.
+func (c *requestContext) endWith(err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		c.end(endedDeadline)
+	} else {
+		c.end(endedCancelled)
+	}
+}
+
+// armLocked watches for the ends that come from outside, once something
+// waits for c's end: it arms the timer that ends c at its deadline, when
+// c has one, and registers with the parent to end c with it, when the
+// parent can end; c.mu is held. A deadline past already, or a parent
+// ended already, ends c on a goroutine of its own at once.
 func (c *requestContext) armLocked() {
 	if c.expires != 0 && c.timer == nil {
 		c.timer = time.AfterFunc(c.expires-mono.Now(), func() { c.end(endedDeadline) })
+	}
+	if c.unhook == nil && c.Context.Done() != nil {
+		c.unhook = context.AfterFunc(c.Context, func() { c.endWith(c.Context.Err()) })
 	}
 }
 
@@ -178,7 +198,8 @@ func (c *requestContext) AfterFunc(f func()) (stop func() bool) {
 func (c *requestContext) cancel() { c.end(endedCancelled) }
 
 // end ends c for why (endedCancelled, endedDeadline): only the first call
-// does anything, and stops the timer.
+// does anything, and stops watching the ends from outside (the timer, the
+// parent's registration).
 func (c *requestContext) end(why uint32) {
 	c.mu.Lock()
 	if c.ended.Load() != live {
@@ -189,11 +210,14 @@ func (c *requestContext) end(why uint32) {
 	if c.done != nil {
 		close(c.done)
 	}
-	afters, timer := c.afters, c.timer
+	afters, timer, unhook := c.afters, c.timer, c.unhook
 	c.afters = nil
 	c.mu.Unlock()
 	if timer != nil {
 		timer.Stop()
+	}
+	if unhook != nil {
+		unhook()
 	}
 	for _, a := range afters {
 		a.f()

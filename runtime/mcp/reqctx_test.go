@@ -10,40 +10,107 @@ import (
 
 type reqCtxKey struct{}
 
-// light is the context requestContextOf makes for a request under parent,
-// which is never done and has no timeout: a requestContext.
+// light is the context requestContextOf makes for a request under parent
+// with no timeout: a requestContext.
 func light(t *testing.T, parent context.Context) *requestContext {
 	t.Helper()
 	ctx, end := requestContextOf(parent, 0)
 	rc, ok := ctx.(*requestContext)
 	if !ok || end != requestEnd(rc) {
-		t.Fatalf("under a parent never done: %T, ended by %T", ctx, end)
+		t.Fatalf("a request's context: %T, ended by %T", ctx, end)
 	}
 	return rc
 }
 
-// A request gets the light context only where nothing needs the context
-// package's: a parent that can be done reaches the request when it is,
-// and a call's timeout is its deadline; each is ended by its requestEnd.
-func TestRequestContextOf(t *testing.T) {
+// A parent that can end ends its requests: seen by Err with nothing
+// waiting and nothing registered with the parent, and through Done and a
+// derived context once something waits, when the request registers.
+func TestRequestContextFollowsItsParent(t *testing.T) {
 	parent, cancelParent := context.WithCancel(context.Background())
-	ctx, end := requestContextOf(parent, 0)
-	if _, light := ctx.(*requestContext); light {
-		t.Fatal("a parent that can be done got the light context")
+	rc := light(t, parent)
+	if rc.Err() != nil || rc.unhook != nil {
+		t.Fatalf("before the parent's end: Err %v, registered %v", rc.Err(), rc.unhook != nil)
 	}
 	cancelParent()
-	if !errors.Is(ctx.Err(), context.Canceled) {
-		t.Errorf("the parent's end did not reach the request: %v", ctx.Err())
+	if rc.unhook != nil {
+		t.Error("registered with the parent with nothing waiting")
 	}
-	end.cancel()
+	if !errors.Is(rc.Err(), context.Canceled) {
+		t.Errorf("the parent's end did not reach Err: %v", rc.Err())
+	}
+	select {
+	case <-rc.Done():
+	default:
+		t.Error("Done open after Err saw the parent's end")
+	}
 
-	ctx, end = requestContextOf(context.Background(), time.Hour)
+	parent, cancelParent = context.WithCancel(context.Background())
+	rc = light(t, parent)
+	done := rc.Done()
+	child, cancelChild := context.WithCancel(rc)
+	defer cancelChild()
+	if rc.unhook == nil {
+		t.Fatal("Done asked for and not registered with the parent")
+	}
+	cancelParent()
+	for _, done := range []<-chan struct{}{done, child.Done()} {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the parent's end did not reach a waiter")
+		}
+	}
+	if !errors.Is(rc.Err(), context.Canceled) || !errors.Is(child.Err(), context.Canceled) {
+		t.Errorf("Err %v, the child's %v", rc.Err(), child.Err())
+	}
+
+	// A parent ended at its deadline ends the request so.
+	parent, cancelParent = context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancelParent()
+	rc = light(t, parent)
+	<-rc.Done()
+	if !errors.Is(rc.Err(), context.DeadlineExceeded) {
+		t.Errorf("under a parent past its deadline: Err %v", rc.Err())
+	}
+}
+
+// A request's end takes back its registration with the parent: the
+// parent, a connection's or a server's, outlives many requests.
+func TestRequestContextUnregistersAtItsEnd(t *testing.T) {
+	parent, cancelParent := context.WithCancel(context.Background())
+	defer cancelParent()
+	rc := light(t, parent)
+	rc.Done()
+	rc.cancel()
+	if rc.unhook() {
+		t.Error("still registered with the parent after the request's end")
+	}
+	if parent.Err() != nil || !errors.Is(rc.Err(), context.Canceled) {
+		t.Errorf("parent %v, request %v", parent.Err(), rc.Err())
+	}
+}
+
+// A call's deadline is the earlier of its timeout's and its parent's.
+func TestRequestContextDeadlineIsTheEarlier(t *testing.T) {
+	ctx, end := requestContextOf(context.Background(), time.Hour)
+	defer end.cancel()
 	if d, ok := ctx.Deadline(); !ok || time.Until(d) < 59*time.Minute {
 		t.Errorf("a call with a timeout has deadline %v, %v", d, ok)
 	}
-	end.cancel()
-	if !errors.Is(ctx.Err(), context.Canceled) {
-		t.Errorf("its end did not cancel it: %v", ctx.Err())
+	soon, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	want, _ := soon.Deadline()
+	ctx, end = requestContextOf(soon, time.Hour)
+	defer end.cancel()
+	if d, ok := ctx.Deadline(); !ok || !d.Equal(want) {
+		t.Errorf("under a parent due sooner: deadline %v, %v; want the parent's %v", d, ok, want)
+	}
+	late, cancel := context.WithTimeout(context.Background(), 2*time.Hour)
+	defer cancel()
+	ctx, end = requestContextOf(late, time.Minute)
+	defer end.cancel()
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > time.Minute {
+		t.Errorf("under a parent due later: deadline %v, %v; want the timeout's", d, ok)
 	}
 }
 
