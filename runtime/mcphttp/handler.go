@@ -914,14 +914,13 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	// request sends the client on its way (progress, log messages,
 	// requests) streams ahead of its answer when the client accepts a
 	// stream, and otherwise goes to the session's GET stream.
-	ctx, stop := requestContext(r)
+	ctx := requestContext(r)
 	rep := newReply(w, acc, h.opts.KeepAlive)
 	rep.sess = s
 	if acc.sse {
 		ctx = mcp.WithRelatedSender(ctx, rep.push)
 	}
 	if !acc.sse || !s.polls() {
-		defer stop()
 		rep.serve(ctx, s.mcp, in, http.StatusOK)
 		return
 	}
@@ -934,7 +933,6 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 	answered := make(chan struct{})
 	go func() {
 		defer held.release()
-		defer stop()
 		rep.finish(http.StatusOK, s.mcp.HandleMessage(ctx, polled))
 		close(answered)
 	}()
@@ -952,20 +950,37 @@ func (h *Handler) postHandshake(w http.ResponseWriter, r *http.Request, p estate
 // requestContext is the context a handshake-era request runs under: a
 // dropped connection does not cancel it, but a server that is shutting
 // down does, once the grace period is nearly over, so the handler returns
-// and the request is answered before the connection closes. stop releases
-// it once the request is answered.
-func requestContext(r *http.Request) (ctx context.Context, stop func()) {
-	ctx = context.WithoutCancel(r.Context())
+// and the request is answered before the connection closes.
+//
+// It registers nothing: the request's context (mcp's) reads the drain's
+// end, and registers with the drain only once something waits for the
+// request's end. Cancelling a context of the request's own at the drain
+// (context.WithCancel, and context.AfterFunc on the drain) registered
+// every request with the one drain all requests share.
+func requestContext(r *http.Request) context.Context {
 	drain, ok := r.Context().Value(drainKey{}).(context.Context)
 	if !ok {
-		return ctx, func() {}
+		return context.WithoutCancel(r.Context())
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	unhook := context.AfterFunc(drain, cancel)
-	return ctx, func() {
-		unhook()
-		cancel()
+	return drainingContext{Context: drain, request: r.Context()}
+}
+
+// drainingContext is a request's context ended by its server's drain
+// alone: the drain's end, and the request's values.
+type drainingContext struct {
+	context.Context // the drain (see withDrain)
+	request         context.Context
+}
+
+// Value is the drain's value for key, which the drain has for none but
+// the context package's own (its cancellation, which a context derived
+// from c finds there and registers with, rather than start a goroutine
+// to wait for Done), and otherwise the request's.
+func (c drainingContext) Value(key any) any {
+	if v := c.Context.Value(key); v != nil {
+		return v
 	}
+	return c.request.Value(key)
 }
 
 // batchSession is the handshake-era session a batch is sent on, when the
@@ -997,8 +1012,7 @@ func (h *Handler) batchSession(r *http.Request, p estate.Principal) *session {
 // answered (notifications and responses only), as the 2025-03-26
 // transport requires. The body limit bounds the batch whole.
 func (h *Handler) postBatch(w http.ResponseWriter, r *http.Request, s *session, body []byte, acc acceptance) {
-	ctx, stop := requestContext(r)
-	defer stop()
+	ctx := requestContext(r)
 	rep := newReply(w, acc, h.opts.KeepAlive)
 	rep.sess = s
 	if acc.sse {
@@ -1174,7 +1188,8 @@ const (
 type drainKey struct{}
 
 // withDrain is the context a Server's connections start from: drain,
-// holding itself under drainKey, where requestContext finds it.
+// holding itself under drainKey, where requestContext finds it. drain
+// holds no values of its own (see drainingContext.Value).
 func withDrain(drain context.Context) context.Context {
 	return context.WithValue(drain, drainKey{}, drain)
 }
