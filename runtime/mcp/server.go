@@ -269,7 +269,9 @@ func (s *Server) Close() error {
 // then no request to the client can be made. The client's responses come
 // back through Handle. Close the session when the connection ends.
 func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session {
-	sess := s.NewRequestSession(p, send)
+	sess := &Session{srv: s, principal: p, send: send}
+	sess.flights.shards = make([]flightShard, flightShards)
+	s.opened(sess)
 	s.registerLocked(sess) // nobody else has sess yet: its lock need not be held
 	return sess
 }
@@ -282,15 +284,28 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 // they are for (a subscriptions/listen stream, a resource subscription).
 // The request of a stateless call, most of them, thus takes no
 // server-wide lock.
+//
+// Its one request needs no spreading of requests in flight over locks:
+// it keeps one shard (see flights), in the session's own allocation.
 func (s *Server) NewRequestSession(p estate.Principal, send func(msg []byte)) *Session {
-	sess := &Session{
-		srv:       s,
-		principal: p,
-		send:      send,
-	}
+	rs := &requestSession{Session: Session{srv: s, principal: p, send: send}}
+	rs.flights.shards = rs.shard[:]
+	s.opened(&rs.Session)
+	return &rs.Session
+}
+
+// requestSession is a NewRequestSession's session with its one shard of
+// requests in flight: 304 bytes, where a session with the eight shards
+// inline took 728 for every stateless request.
+type requestSession struct {
+	Session
+	shard [1]flightShard
+}
+
+// opened readies a new session's handshake and reports it opened.
+func (s *Server) opened(sess *Session) {
 	sess.handshake.Store(noHandshake)
 	s.Observe(Event{Kind: SessionOpened})
-	return sess
 }
 
 // registerLocked makes sess known to the server (see NewRequestSession);

@@ -545,8 +545,9 @@ func (s *Session) endRequests() {
 // every new session.
 var noHandshake = &handshakeSeen{}
 
-// flightShards is how many locks a session's requests in flight are
-// spread over (see flights).
+// flightShards is how many locks the requests in flight of a
+// connection's session (NewSession) are spread over (see flights); a
+// request's session (NewRequestSession) has one. Either is a power of two.
 const flightShards = 8
 
 // flights are a session's requests in flight, spread over shards of a
@@ -568,7 +569,7 @@ const flightShards = 8
 // a negative or a very large integer) can equal no counter, and is kept in
 // the shard of its text's hash, where a request with the same id would be.
 type flights struct {
-	shards [flightShards]flightShard
+	shards []flightShard // flightShards of them, or one
 	// above is one more than the highest counter tracked: no counter at
 	// or above it has been in flight.
 	above atomic.Int64
@@ -636,7 +637,10 @@ var flightSeed = maphash.MakeSeed()
 // shard is where a request with id text key is kept when it is not a
 // counter, and a counter's home when its caller gives none.
 func (fl *flights) shard(key string) *flightShard {
-	return &fl.shards[maphash.String(flightSeed, key)%flightShards]
+	if len(fl.shards) == 1 {
+		return &fl.shards[0]
+	}
+	return &fl.shards[maphash.String(flightSeed, key)&uint64(len(fl.shards)-1)]
 }
 
 // counterID returns the value of an id text that is a counter: a

@@ -340,7 +340,7 @@ func (rd *streamReader) takeHome() int {
 	for {
 		taken := rd.homes.Load()
 		i := bits.TrailingZeros32(^taken)
-		if i >= flightShards {
+		if i >= len(rd.sess.flights.shards) {
 			return -1
 		}
 		if rd.homes.CompareAndSwap(taken, taken|1<<i) {
