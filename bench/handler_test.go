@@ -2,8 +2,11 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/memhttp"
 )
 
 // BenchmarkHTTPHandler is the HTTP row's call with no connection: each
@@ -31,10 +34,10 @@ func BenchmarkHTTPHandler(b *testing.B) {
 				"Content-Type": {"application/json"},
 				"Accept":       {"application/json, text/event-stream"},
 			}
-			w := &memoryWriter{}
+			w := &memhttp.Writer{}
 			if err := prepareCall(impl, header, spec.Name, func(body []byte, header http.Header) (int, []byte, http.Header, error) {
-				status := w.serve(h, header, body)
-				return status, w.body.Bytes(), w.header, nil
+				status := w.Post(context.Background(), h, header, body)
+				return status, w.Body.Bytes(), w.Header(), nil
 			}); err != nil {
 				b.Fatal(err)
 			}
@@ -43,56 +46,10 @@ func BenchmarkHTTPHandler(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if status := w.serve(h, header, body); status != http.StatusOK || !bytes.Contains(w.body.Bytes(), want) {
-					b.Fatalf("tools/call: %d %.600s", status, w.body.Bytes())
+				if status := w.Post(context.Background(), h, header, body); status != http.StatusOK || !bytes.Contains(w.Body.Bytes(), want) {
+					b.Fatalf("tools/call: %d %.600s", status, w.Body.Bytes())
 				}
 			}
 		})
 	}
 }
-
-// memoryWriter is an http.ResponseWriter writing to memory, reused from
-// one request to the next.
-type memoryWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-	reader bytes.Reader
-}
-
-// serve calls h with one POST of body and returns the status it answered.
-func (w *memoryWriter) serve(h http.Handler, header http.Header, body []byte) int {
-	w.header, w.status = http.Header{}, 0
-	w.body.Reset()
-	w.reader.Reset(body)
-	r, err := http.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", &w.reader)
-	if err != nil {
-		panic(err)
-	}
-	r.Header = header
-	r.ContentLength = int64(len(body))
-	r.RemoteAddr = "127.0.0.1:1"
-	h.ServeHTTP(w, r)
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.status
-}
-
-func (w *memoryWriter) Header() http.Header { return w.header }
-
-func (w *memoryWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-}
-
-func (w *memoryWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.body.Write(p)
-}
-
-// Flush is a no-op: the answer is in memory already.
-func (w *memoryWriter) Flush() {}

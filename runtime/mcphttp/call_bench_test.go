@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/memhttp"
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcphttp"
@@ -34,7 +35,7 @@ func BenchmarkServedCall(b *testing.B) {
 				}
 				h := mcphttp.NewHandler(newMCPServerWith(b, opts), mcphttp.Options{Authenticator: auth.Static{Principal: investigator}})
 				b.Cleanup(func() { h.Close() })
-				w := &reusedWriter{}
+				w := &memhttp.Writer{}
 				header := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}}
 				body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"}}}`
 				if era == "stateless" {
@@ -44,20 +45,20 @@ func BenchmarkServedCall(b *testing.B) {
 					body = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"},` +
 						`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 				} else {
-					if status := w.serve(base, h, header, initialize); status != http.StatusOK {
-						b.Fatalf("initialize: %d %s", status, w.body.Bytes())
+					if status := post(w, base, h, header, initialize); status != http.StatusOK {
+						b.Fatalf("initialize: %d %s", status, w.Body.Bytes())
 					}
-					header.Set(mcphttp.HeaderSessionID, w.header.Get(mcphttp.HeaderSessionID))
+					header.Set(mcphttp.HeaderSessionID, w.Header().Get(mcphttp.HeaderSessionID))
 					header.Set(mcphttp.HeaderProtocolVersion, "2025-11-25")
-					if status := w.serve(base, h, header, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); status != http.StatusAccepted {
-						b.Fatalf("initialized: %d %s", status, w.body.Bytes())
+					if status := post(w, base, h, header, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); status != http.StatusAccepted {
+						b.Fatalf("initialized: %d %s", status, w.Body.Bytes())
 					}
 				}
 				want := []byte("PMT-771: HELD")
 				b.ReportAllocs()
 				for b.Loop() {
-					if status := w.serve(base, h, header, body); status != http.StatusOK || !bytes.Contains(w.body.Bytes(), want) {
-						b.Fatalf("tools/call: %d %.600s", status, w.body.Bytes())
+					if status := post(w, base, h, header, body); status != http.StatusOK || !bytes.Contains(w.Body.Bytes(), want) {
+						b.Fatalf("tools/call: %d %.600s", status, w.Body.Bytes())
 					}
 				}
 			})
@@ -65,51 +66,10 @@ func BenchmarkServedCall(b *testing.B) {
 	}
 }
 
-// reusedWriter is an http.ResponseWriter writing to memory, reused from
-// one request to the next.
-type reusedWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-	reader bytes.Reader
-}
-
-// serve calls h with one POST of body, under a cancellable context of
-// base as a connection's request is, and returns the status answered.
-func (w *reusedWriter) serve(base context.Context, h http.Handler, header http.Header, body string) int {
-	w.header, w.status = http.Header{}, 0
-	w.body.Reset()
-	w.reader.Reset([]byte(body))
+// post is w.Post of body under a cancellable context of base, as a
+// connection's request is.
+func post(w *memhttp.Writer, base context.Context, h http.Handler, header http.Header, body string) int {
 	ctx, cancel := context.WithCancel(base)
 	defer cancel()
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://127.0.0.1/mcp", &w.reader)
-	if err != nil {
-		panic(err)
-	}
-	r.Header = header
-	r.ContentLength = int64(len(body))
-	r.RemoteAddr = "127.0.0.1:1"
-	h.ServeHTTP(w, r)
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.status
+	return w.Post(ctx, h, header, []byte(body))
 }
-
-func (w *reusedWriter) Header() http.Header { return w.header }
-
-func (w *reusedWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-}
-
-func (w *reusedWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.body.Write(p)
-}
-
-// Flush is a no-op: the answer is in memory already.
-func (w *reusedWriter) Flush() {}
