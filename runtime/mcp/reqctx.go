@@ -93,10 +93,11 @@ var closedDone = func() chan struct{} {
 	return c
 }()
 
-// Deadline is the wall clock's time of the deadline, told from the
-// monotonic one's at each call (the two move together: readings apart
-// differ by what the wall clock was set or slewed meanwhile), so that
-// the context holds 80 bytes, not the 112 a cached time.Time took.
+// Deadline is the earlier of the parent's deadline and the wall clock's
+// time of c's own, told from the monotonic one's at each call (the two
+// move together: readings apart differ by what the wall clock was set or
+// slewed meanwhile), so that the context holds 88 bytes, a 96-byte
+// allocation, not the 112 a cached time.Time would make it.
 func (c *requestContext) Deadline() (time.Time, bool) {
 	parent, ok := c.Context.Deadline()
 	if c.expires == 0 {
