@@ -11,18 +11,16 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 )
 
-// A requestEnd cancels a request's context once the request is settled,
-// cancelled or ended with its session (see Session.track).
-type requestEnd interface{ cancel() }
-
-// requestContextOf makes a request's context under parent, ended by its
-// requestEnd, with a timeout when that is not zero (see requestContext).
-func requestContextOf(parent context.Context, timeout time.Duration) (context.Context, requestEnd) {
+// newRequestContext makes a request's context under parent, with a
+// timeout when that is not zero; its cancel is the request's end, once
+// the request is settled, cancelled or ended with its session (see
+// Session.track).
+func newRequestContext(parent context.Context, timeout time.Duration) *requestContext {
 	rc := &requestContext{Context: parent}
 	if timeout > 0 {
 		rc.expires = mono.Now() + timeout
 	}
-	return rc, rc
+	return rc
 }
 
 // requestContext is a request's context: what context.WithCancel makes,

@@ -10,16 +10,18 @@ import (
 
 type reqCtxKey struct{}
 
-// light is the context requestContextOf makes for a request under parent
-// with no timeout: a requestContext.
-func light(t *testing.T, parent context.Context) *requestContext {
+// mustHaveEnded fails t unless rc has ended with want: its Err, and its
+// Done closed already, asked for or not before.
+func mustHaveEnded(t *testing.T, rc *requestContext, want error) {
 	t.Helper()
-	ctx, end := requestContextOf(parent, 0)
-	rc, ok := ctx.(*requestContext)
-	if !ok || end != requestEnd(rc) {
-		t.Fatalf("a request's context: %T, ended by %T", ctx, end)
+	if err := rc.Err(); !errors.Is(err, want) {
+		t.Errorf("Err %v, want %v", err, want)
 	}
-	return rc
+	select {
+	case <-rc.Done():
+	default:
+		t.Errorf("Done open after Err said %v", rc.Err())
+	}
 }
 
 // A parent that can end ends its requests: seen by Err with nothing
@@ -27,7 +29,7 @@ func light(t *testing.T, parent context.Context) *requestContext {
 // derived context once something waits, when the request registers.
 func TestRequestContextFollowsItsParent(t *testing.T) {
 	parent, cancelParent := context.WithCancel(context.Background())
-	rc := light(t, parent)
+	rc := newRequestContext(parent, 0)
 	if rc.Err() != nil || rc.unhook != nil {
 		t.Fatalf("before the parent's end: Err %v, registered %v", rc.Err(), rc.unhook != nil)
 	}
@@ -35,17 +37,10 @@ func TestRequestContextFollowsItsParent(t *testing.T) {
 	if rc.unhook != nil {
 		t.Error("registered with the parent with nothing waiting")
 	}
-	if !errors.Is(rc.Err(), context.Canceled) {
-		t.Errorf("the parent's end did not reach Err: %v", rc.Err())
-	}
-	select {
-	case <-rc.Done():
-	default:
-		t.Error("Done open after Err saw the parent's end")
-	}
+	mustHaveEnded(t, rc, context.Canceled)
 
 	parent, cancelParent = context.WithCancel(context.Background())
-	rc = light(t, parent)
+	rc = newRequestContext(parent, 0)
 	done := rc.Done()
 	child, cancelChild := context.WithCancel(rc)
 	defer cancelChild()
@@ -67,7 +62,7 @@ func TestRequestContextFollowsItsParent(t *testing.T) {
 	// A parent ended at its deadline ends the request so.
 	parent, cancelParent = context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancelParent()
-	rc = light(t, parent)
+	rc = newRequestContext(parent, 0)
 	<-rc.Done()
 	if !errors.Is(rc.Err(), context.DeadlineExceeded) {
 		t.Errorf("under a parent past its deadline: Err %v", rc.Err())
@@ -79,7 +74,7 @@ func TestRequestContextFollowsItsParent(t *testing.T) {
 func TestRequestContextUnregistersAtItsEnd(t *testing.T) {
 	parent, cancelParent := context.WithCancel(context.Background())
 	defer cancelParent()
-	rc := light(t, parent)
+	rc := newRequestContext(parent, 0)
 	rc.Done()
 	rc.cancel()
 	if rc.unhook() {
@@ -92,24 +87,24 @@ func TestRequestContextUnregistersAtItsEnd(t *testing.T) {
 
 // A call's deadline is the earlier of its timeout's and its parent's.
 func TestRequestContextDeadlineIsTheEarlier(t *testing.T) {
-	ctx, end := requestContextOf(context.Background(), time.Hour)
-	defer end.cancel()
-	if d, ok := ctx.Deadline(); !ok || time.Until(d) < 59*time.Minute {
+	rc := newRequestContext(context.Background(), time.Hour)
+	defer rc.cancel()
+	if d, ok := rc.Deadline(); !ok || time.Until(d) < 59*time.Minute {
 		t.Errorf("a call with a timeout has deadline %v, %v", d, ok)
 	}
 	soon, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	want, _ := soon.Deadline()
-	ctx, end = requestContextOf(soon, time.Hour)
-	defer end.cancel()
-	if d, ok := ctx.Deadline(); !ok || !d.Equal(want) {
+	rc = newRequestContext(soon, time.Hour)
+	defer rc.cancel()
+	if d, ok := rc.Deadline(); !ok || !d.Equal(want) {
 		t.Errorf("under a parent due sooner: deadline %v, %v; want the parent's %v", d, ok, want)
 	}
 	late, cancel := context.WithTimeout(context.Background(), 2*time.Hour)
 	defer cancel()
-	ctx, end = requestContextOf(late, time.Minute)
-	defer end.cancel()
-	if d, ok := ctx.Deadline(); !ok || time.Until(d) > time.Minute {
+	rc = newRequestContext(late, time.Minute)
+	defer rc.cancel()
+	if d, ok := rc.Deadline(); !ok || time.Until(d) > time.Minute {
 		t.Errorf("under a parent due later: deadline %v, %v; want the timeout's", d, ok)
 	}
 }
@@ -119,7 +114,7 @@ func TestRequestContextDeadlineIsTheEarlier(t *testing.T) {
 // parent's values kept, and a second cancel harmless.
 func TestRequestContextCancels(t *testing.T) {
 	parent := context.WithValue(context.WithoutCancel(context.Background()), reqCtxKey{}, "v")
-	rc := light(t, parent)
+	rc := newRequestContext(parent, 0)
 	if rc.Err() != nil {
 		t.Fatalf("Err before cancel: %v", rc.Err())
 	}
@@ -148,7 +143,7 @@ func TestRequestContextCancels(t *testing.T) {
 		t.Errorf("Err %v, Cause %v, want context.Canceled", rc.Err(), context.Cause(rc))
 	}
 	// Cancelled before anyone asked for Done.
-	quiet := light(t, parent)
+	quiet := newRequestContext(parent, 0)
 	quiet.cancel()
 	select {
 	case <-quiet.Done():
@@ -162,7 +157,7 @@ func TestRequestContextCancels(t *testing.T) {
 // starts one per child for a parent it does not know, unless the parent
 // has AfterFunc); one stopped by its own cancel is left out.
 func TestRequestContextChildren(t *testing.T) {
-	rc := light(t, context.Background())
+	rc := newRequestContext(context.Background(), 0)
 	before := runtime.NumGoroutine()
 	var children []context.Context
 	for range 100 {
@@ -197,7 +192,7 @@ func TestRequestContextChildren(t *testing.T) {
 // context is cancelled, unless stopped first; on one cancelled already,
 // at once.
 func TestRequestContextAfterFunc(t *testing.T) {
-	rc := light(t, context.Background())
+	rc := newRequestContext(context.Background(), 0)
 	ran := make(chan string, 3)
 	context.AfterFunc(rc, func() { ran <- "kept" })
 	stop := context.AfterFunc(rc, func() { ran <- "stopped" })
@@ -219,24 +214,12 @@ func TestRequestContextAfterFunc(t *testing.T) {
 	}
 }
 
-// timed is the context requestContextOf makes for a call with timeout
-// under a parent never done: a requestContext with a deadline.
-func timed(t *testing.T, timeout time.Duration) *requestContext {
-	t.Helper()
-	ctx, end := requestContextOf(context.Background(), timeout)
-	rc, ok := ctx.(*requestContext)
-	if !ok || end != requestEnd(rc) {
-		t.Fatalf("a call with a timeout: %T, ended by %T", ctx, end)
-	}
-	return rc
-}
-
 // A call's context with a timeout ends at its deadline as
 // context.WithTimeout's does: Done closed, Err and Cause
 // DeadlineExceeded, its children ended, its AfterFunc functions run; the
 // deadline is there to read before.
 func TestRequestContextDeadline(t *testing.T) {
-	rc := timed(t, 30*time.Millisecond)
+	rc := newRequestContext(context.Background(), 30*time.Millisecond)
 	if d, ok := rc.Deadline(); !ok || time.Until(d) > 30*time.Millisecond || time.Until(d) < 0 {
 		t.Errorf("deadline %v, %v: not within the timeout", d, ok)
 	}
@@ -266,7 +249,7 @@ func TestRequestContextDeadline(t *testing.T) {
 
 	// A handler that waits on Done alone is woken at the deadline too.
 	select {
-	case <-timed(t, 10*time.Millisecond).Done():
+	case <-newRequestContext(context.Background(), 10*time.Millisecond).Done():
 	case <-time.After(10 * time.Second):
 		t.Fatal("Done alone not closed at the deadline")
 	}
@@ -275,25 +258,18 @@ func TestRequestContextDeadline(t *testing.T) {
 // Nothing waiting for a call's end arms no timer: Err reads the clock,
 // and finds the deadline passed.
 func TestRequestContextDeadlineUnwatched(t *testing.T) {
-	rc := timed(t, time.Millisecond)
+	rc := newRequestContext(context.Background(), time.Millisecond)
 	time.Sleep(5 * time.Millisecond)
 	if rc.timer != nil {
 		t.Fatal("a timer armed with nothing waiting")
 	}
-	if !errors.Is(rc.Err(), context.DeadlineExceeded) {
-		t.Fatalf("Err past the deadline: %v", rc.Err())
-	}
-	select {
-	case <-rc.Done():
-	default:
-		t.Error("Done open past the deadline")
-	}
+	mustHaveEnded(t, rc, context.DeadlineExceeded)
 }
 
 // A call that ends before its deadline is cancelled, and stays so: its
 // timer is stopped, and the deadline passing changes nothing.
 func TestRequestContextEndsBeforeDeadline(t *testing.T) {
-	rc := timed(t, 20*time.Millisecond)
+	rc := newRequestContext(context.Background(), 20*time.Millisecond)
 	done := rc.Done() // arms the timer
 	if rc.timer == nil {
 		t.Fatal("Done asked for and no timer armed")

@@ -74,9 +74,8 @@ type inflight struct {
 type flight struct {
 	sess *Session
 	msg  jsonrpc.Message
-	key  string // msg.ID's text, its key in the session's flights
-	ctx  context.Context
-	end  requestEnd // cancels ctx
+	key  string          // msg.ID's text, its key in the session's flights
+	ctx  *requestContext // cancelled as the request ends
 	// seen is the session's handshake when the request was started: the
 	// handshake's gate judges the request by it, so that a request read
 	// before notifications/initialized is refused, and one read after it
@@ -169,7 +168,7 @@ func (f *inflight) claim() (ok, drop bool) {
 		close(f.watched)
 	}
 	sh.mu.Unlock()
-	f.end.cancel()
+	f.ctx.cancel()
 	return true, drop
 }
 
@@ -491,26 +490,23 @@ func (s *Server) encodeAnswer(ctx context.Context, msg jsonrpc.Message, buf []by
 // that is not nil: an inflight that nothing refers to any more (see
 // lane.spare).
 func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *inflight, home *flightShard) *inflight {
-	// The request's context is made before a shard is locked: making it
-	// may lock ctx (to register the request with it).
 	var timeout time.Duration
 	if msg.Method == methodToolsCall {
 		timeout = s.srv.callTimeout
 	}
-	ctx, end := requestContextOf(ctx, timeout)
+	rc := newRequestContext(ctx, timeout)
 	f := spare
 	if f == nil {
 		f = new(inflight)
 	}
-	f.flight = flight{sess: s, msg: msg, key: msg.ID.String(), ctx: ctx, end: end,
-		seen: *s.handshake.Load()}
+	f.flight = flight{sess: s, msg: msg, key: msg.ID.String(), ctx: rc, seen: *s.handshake.Load()}
 	if !s.flights.add(f, home) {
 		f.flight = flight{}
-		end.cancel()
+		rc.cancel()
 		return nil
 	}
 	if s.flights.ended.Load() {
-		end.cancel()
+		rc.cancel()
 	}
 	return f
 }
@@ -524,20 +520,20 @@ func (s *Session) endRequests() {
 	// Set before the shards are read: a request tracked meanwhile is
 	// either in its shard when it is read or sees ended after.
 	s.flights.ended.Store(true)
-	var ends []requestEnd
+	var ends []*requestContext
 	for i := range s.flights.shards {
 		sh := &s.flights.shards[i]
 		sh.mu.Lock()
 		if sh.one != nil {
-			ends = append(ends, sh.one.end)
+			ends = append(ends, sh.one.ctx)
 		}
 		for _, f := range sh.m {
-			ends = append(ends, f.end)
+			ends = append(ends, f.ctx)
 		}
 		sh.mu.Unlock()
 	}
 	for _, end := range ends {
-		end.cancel() // bound to the request's context, even if f is reused
+		end.cancel() // the request's context, even if f is reused meanwhile
 	}
 }
 
@@ -743,7 +739,7 @@ func (sh *flightShard) cancel(key string) {
 	defer sh.mu.Unlock()
 	if f := sh.find(key); f != nil {
 		f.cancelled = true
-		f.end.cancel()
+		f.ctx.cancel()
 	}
 }
 
