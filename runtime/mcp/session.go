@@ -514,8 +514,9 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 // endRequests cancels every request in flight, and every request tracked
 // after it. A transport that starts requests under a context no
 // cancellation reaches calls it to cancel them: ServeStream does, since
-// a request registered with a shared parent context takes that
-// context's lock twice, on both cores at once when requests run on both.
+// a request that waits for its end registers with its parent (see
+// requestContext), and a parent the stream's requests shared would be
+// locked twice for each, on both cores at once when requests run on both.
 func (s *Session) endRequests() {
 	// Set before the shards are read: a request tracked meanwhile is
 	// either in its shard when it is read or sees ended after.

@@ -25,15 +25,16 @@ func BenchmarkServedCall(b *testing.B) {
 	for _, era := range []string{"handshake", "stateless"} {
 		for _, setup := range []string{"handler", "service"} {
 			b.Run("era="+era+"/setup="+setup, func(b *testing.B) {
-				opts := mcp.Options{Name: "payments", Version: "1.0.0"}
+				var timeout time.Duration
 				base := context.Background()
 				if setup == "service" {
-					opts.CallTimeout = 30 * time.Second
+					timeout = 30 * time.Second
 					drain, cancel := context.WithCancel(context.Background())
 					b.Cleanup(cancel)
 					base = mcphttp.WithDrain(drain)
 				}
-				h := mcphttp.NewHandler(newMCPServerWith(b, opts), mcphttp.Options{Authenticator: auth.Static{Principal: investigator}})
+				srv := newMCPServerWith(b, func(opts *mcp.Options) { opts.CallTimeout = timeout })
+				h := mcphttp.NewHandler(srv, mcphttp.Options{Authenticator: auth.Static{Principal: investigator}})
 				b.Cleanup(func() { h.Close() })
 				w := &memhttp.Writer{}
 				header := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}}

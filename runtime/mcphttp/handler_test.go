@@ -47,12 +47,14 @@ func (tokens) Authenticate(r *http.Request) (estate.Principal, error) {
 // status.ping (public, no scope).
 func newMCPServer(t testing.TB) *mcp.Server {
 	t.Helper()
-	return newMCPServerWith(t, mcp.Options{Name: "payments", Version: "1.0.0"})
+	return newMCPServerWith(t, func(*mcp.Options) {})
 }
 
-// newMCPServerWith is newMCPServer with opts.
-func newMCPServerWith(t testing.TB, opts mcp.Options) *mcp.Server {
+// newMCPServerWith is newMCPServer with its options as set changes them.
+func newMCPServerWith(t testing.TB, set func(*mcp.Options)) *mcp.Server {
 	t.Helper()
+	opts := mcp.Options{Name: "payments", Version: "1.0.0"}
+	set(&opts)
 	srv, err := mcp.NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
