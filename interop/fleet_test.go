@@ -285,14 +285,15 @@ func TestFleetBehindALoadBalancer(t *testing.T) {
 		lifecycleSet(t, redis.URL(), changes[0])
 		got = append(got, stream.next(t))
 		// The connection breaks; the next changes' notifications are
-		// kept in the shared store only, and then the replica dies.
+		// kept in the shared store only, and then the replica dies. Each
+		// change is applied before the next is made: the overlay is the
+		// whole map of changes, so two made at once may be applied in one
+		// go, with one notification for both.
 		stream.body.Close()
-		var version string
 		for _, c := range changes[1:] {
-			version = strings.Fields(lifecycleSet(t, redis.URL(), c))[3]
+			version := strings.TrimSuffix(strings.Fields(lifecycleSet(t, redis.URL(), c))[3], ":")
+			waitLog(t, a, `"msg":"lifecycle overlay applied","version":`+version+"}")
 		}
-		version = strings.TrimSuffix(version, ":")
-		waitLog(t, a, `"msg":"lifecycle overlay applied","version":`+version)
 		a.cmd.Process.Kill()
 		<-a.exited
 		proxy.markDown(0)
