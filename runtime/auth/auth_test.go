@@ -50,7 +50,7 @@ func validClaims() jwt.MapClaims {
 
 // sign signs an access token (typ at+jwt) with kid, when not "", in its
 // header, and the header entries of edit (a nil value removes one).
-func sign(t *testing.T, method jwt.SigningMethod, key any, claims jwt.MapClaims, kid string, edit ...map[string]any) string {
+func sign(t testing.TB, method jwt.SigningMethod, key any, claims jwt.MapClaims, kid string, edit ...map[string]any) string {
 	t.Helper()
 	tok := jwt.NewWithClaims(method, claims)
 	tok.Header["typ"] = "at+jwt"

@@ -52,6 +52,16 @@ type JWTConfig struct {
 	HTTPClient *http.Client
 	// Logger receives JWKS refresh failures; nil discards them.
 	Logger *slog.Logger
+	// CacheSize bounds the tokens whose verification the authenticator
+	// remembers, so that a client presenting the same token on every
+	// request pays for its signature once; zero means DefaultCacheSize, a
+	// negative size remembers none and verifies every request's token.
+	CacheSize int
+	// CacheFor bounds how long one verification is remembered (never past
+	// the token's expiry); zero means DefaultCacheFor. It is how long a
+	// token signed by a key the issuer withdrew may still be honoured
+	// after the key set was fetched again.
+	CacheFor time.Duration
 }
 
 // ClaimNames maps token claims to the principal. Empty names take the
@@ -90,12 +100,18 @@ var DefaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "P
 
 // JWT authenticates requests by a JWT bearer token (RFC 9068 style):
 // signature, issuer, audience, expiry (required) and not-before are
-// verified, then the principal is read from the claims.
+// verified, then the principal is read from the claims. The principals of
+// tokens that verified are remembered for a while (JWTConfig.CacheSize
+// and CacheFor): a token is the same text on every request of its client,
+// and its verification gives the same answer until it expires or the
+// issuer's keys change.
 type JWT struct {
 	parser *jwt.Parser
 	keys   jwt.Keyfunc
 	claims ClaimNames
 	types  []string // normalised (see mediaType)
+	cache  *tokenCache
+	now    func() time.Time // the parser's clock and the cache's
 }
 
 // NewJWT builds the authenticator. With a JWKS URL it fetches the key set
@@ -115,17 +131,20 @@ func NewJWT(ctx context.Context, cfg JWTConfig) (*JWT, error) {
 		}
 	}
 	j := &JWT{
-		parser: jwt.NewParser(
-			jwt.WithValidMethods(algs),
-			jwt.WithIssuer(cfg.Issuer),
-			jwt.WithAudience(cfg.Audience),
-			jwt.WithExpirationRequired(),
-			jwt.WithIssuedAt(),
-			jwt.WithLeeway(cfg.Leeway),
-		),
 		claims: cfg.Claims.withDefaults(),
 		types:  []string{"at+jwt"},
+		cache:  newTokenCache(cfg.CacheSize, cfg.CacheFor),
+		now:    time.Now,
 	}
+	j.parser = jwt.NewParser(
+		jwt.WithValidMethods(algs),
+		jwt.WithIssuer(cfg.Issuer),
+		jwt.WithAudience(cfg.Audience),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(cfg.Leeway),
+		jwt.WithTimeFunc(func() time.Time { return j.now() }),
+	)
 	if cfg.Types != nil {
 		j.types = nil
 		for _, t := range cfg.Types {
@@ -175,21 +194,55 @@ func ParsePublicKeyPEM(data []byte) (crypto.PublicKey, error) {
 }
 
 // Authenticate verifies the request's bearer token and maps its claims to a
-// principal.
+// principal, or returns the principal remembered for the same token.
 func (j *JWT) Authenticate(r *http.Request) (estate.Principal, error) {
 	raw, err := BearerToken(r)
 	if err != nil {
 		return estate.Principal{}, err
 	}
+	if j.cache != nil {
+		if d, ok := digest(raw); ok {
+			return j.remembered(raw, d)
+		}
+	}
+	p, _, err := j.verify(raw)
+	return p, err
+}
+
+// remembered is Authenticate of raw, a token of digest d, through the
+// cache: the principal remembered for it, or the one its verification
+// gives, remembered then.
+func (j *JWT) remembered(raw string, d tokenDigest) (estate.Principal, error) {
+	now := j.now()
+	if p, ok := j.cache.get(d, now); ok {
+		return p, nil
+	}
+	p, exp, err := j.verify(raw)
+	if err == nil {
+		j.cache.put(d, p, now, exp)
+	}
+	return p, err
+}
+
+// verify verifies raw, a token, and maps its claims to a principal; exp is
+// when the token expires.
+func (j *JWT) verify(raw string) (p estate.Principal, exp time.Time, err error) {
 	claims := jwt.MapClaims{}
 	tok, err := j.parser.ParseWithClaims(raw, claims, j.keys)
 	if err != nil {
-		return estate.Principal{}, &Error{Code: CodeInvalidToken, Description: rejection(err)}
+		return estate.Principal{}, time.Time{}, &Error{Code: CodeInvalidToken, Description: rejection(err)}
 	}
 	if reason := j.checkHeader(tok.Header); reason != "" {
-		return estate.Principal{}, &Error{Code: CodeInvalidToken, Description: reason}
+		return estate.Principal{}, time.Time{}, &Error{Code: CodeInvalidToken, Description: reason}
 	}
-	return j.principal(claims)
+	if p, err = j.principal(claims); err != nil {
+		return estate.Principal{}, time.Time{}, err
+	}
+	// The parser required exp and read it.
+	if e, err := claims.GetExpirationTime(); err == nil && e != nil {
+		exp = e.Time
+	}
+	return p, exp, nil
 }
 
 // checkHeader applies the rules of the JOSE header the library leaves to

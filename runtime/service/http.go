@@ -37,6 +37,10 @@ type HTTPConfig struct {
 	Claims                                      auth.ClaimNames
 	// JWTTypes are the token types accepted (comma-separated typ values).
 	JWTTypes string
+	// JWTCacheSize and JWTCacheFor bound the verified tokens remembered
+	// (auth.JWTConfig.CacheSize and CacheFor); zero means their defaults.
+	JWTCacheSize int
+	JWTCacheFor  time.Duration
 	// The transport's bounds (mcphttp.Options); zero means its defaults.
 	MaxInFlight, MaxInFlightPerCaller, MaxSessions, MaxSessionsPerCaller, MaxStreams, MaxStreamsPerCaller int
 	// PollAfter closes a long request's event stream for its client to
@@ -64,6 +68,8 @@ func (h *HTTPConfig) flags(fs *flag.FlagSet, env Env) {
 	env.StringVar(fs, &h.JWKSURL, "jwks-url", "", "http: the issuer's JWKS URL")
 	env.StringVar(fs, &h.JWTKeyFile, "jwt-key-file", "", "http: a PEM public key file verifying tokens, instead of -jwks-url")
 	env.StringVar(fs, &h.JWTTypes, "jwt-types", "at+jwt", "http: comma-separated token types (the JWT header's typ) accepted as access tokens: at+jwt (RFC 9068), or what an issuer that does not mark its access tokens writes (JWT)")
+	env.IntVar(fs, &h.JWTCacheSize, "jwt-cache-size", 0, "http: verified tokens remembered, so that a client's token is verified once, not on every request"+zero(auth.DefaultCacheSize)+"; -1: none")
+	env.DurationVar(fs, &h.JWTCacheFor, "jwt-cache-for", 0, "http: how long a token's verification is remembered at most (never past its expiry), and so how long a key withdrawn from the JWKS may still be honoured (0: "+auth.DefaultCacheFor.String()+")")
 	env.StringVar(fs, &h.Claims.AgentID, "jwt-agent-claim", "sub", "http: the claim naming the calling agent")
 	env.StringVar(fs, &h.Claims.Tenant, "jwt-tenant-claim", "tenant", "http: the claim naming the caller's tenant")
 	env.StringVar(fs, &h.Claims.Scopes, "jwt-scopes-claim", "scope", "http: the claim listing the caller's scopes")
@@ -117,7 +123,8 @@ func (h *HTTPConfig) authenticator(ctx context.Context, logger *slog.Logger) (au
 	if h.JWTIssuer == "" || h.JWTAudience == "" || (h.JWKSURL == "") == (h.JWTKeyFile == "") {
 		return nil, errors.New("-transport http authenticates bearer tokens: give -jwt-issuer, -jwt-audience and one of -jwks-url and -jwt-key-file (or -insecure-dev for a local development server)")
 	}
-	cfg := auth.JWTConfig{Issuer: h.JWTIssuer, Audience: h.JWTAudience, JWKSURL: h.JWKSURL, Claims: h.Claims, Types: list(h.JWTTypes), Logger: logger}
+	cfg := auth.JWTConfig{Issuer: h.JWTIssuer, Audience: h.JWTAudience, JWKSURL: h.JWKSURL, Claims: h.Claims, Types: list(h.JWTTypes), Logger: logger,
+		CacheSize: h.JWTCacheSize, CacheFor: h.JWTCacheFor}
 	if h.JWTKeyFile != "" {
 		data, err := os.ReadFile(h.JWTKeyFile)
 		if err != nil {
