@@ -4,6 +4,7 @@ package instruct
 
 import (
 	"context"
+	"fmt"
 	"github.com/mcpgen/mcpgen/runtime/client"
 )
 
@@ -17,6 +18,23 @@ type Client struct {
 // NewClient returns a typed client over conn.
 func NewClient(conn client.ToolCaller) *Client {
 	return &Client{conn: conn}
+}
+
+// PaymentsBookingV1_0_0 calls payments.booking@1.0.0 (active): .
+// The call is pinned to version 1.0.0 and schema hash fnv1a64:b395f22a371aca78.
+func (c *Client) PaymentsBookingV1_0_0(ctx context.Context, args PaymentsBookingV1_0_0Args) (out PaymentsBookingV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "payments.booking", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:b395f22a371aca78"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodePaymentsBookingV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("payments.booking@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // PaymentsInstructV1_0_0 calls payments.instruct@1.0.0 (active): .

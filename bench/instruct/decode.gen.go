@@ -8,6 +8,184 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
+// DecodePaymentsBookingV1_0_0Args reads and validates the arguments of payments.booking 1.0.0 (see decode.Begin).
+func DecodePaymentsBookingV1_0_0Args(data []byte) (v PaymentsBookingV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodePaymentsBookingV1_0_0Output reads and validates the structured output of payments.booking 1.0.0 (see decode.Begin).
+func DecodePaymentsBookingV1_0_0Output(data []byte) (v PaymentsBookingV1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeFrom reads a PaymentsBookingV1_0_0Args at at, adding the errors it finds to r.
+func (v *PaymentsBookingV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "instruction_id":
+			loc := o.Field(&seen[0], "instruction_id", "$.instruction_id")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Format(loc, "uuid", schema.IsUUID(x))
+				v.InstructionID = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "instruction_id")
+}
+
+// DecodeFrom reads a PaymentsBookingV1_0_0Output at at, adding the errors it finds to r.
+func (v *PaymentsBookingV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [6]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			var x PaymentsBookingV1_0_0Money
+			x.DecodeFrom(r, loc)
+			v.Amount = x
+		case "execute_on":
+			loc := o.Field(&seen[1], "execute_on", "$.execute_on")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Format(loc, "date", schema.IsDate(x))
+				v.ExecuteOn = x
+			}
+		case "instruction_id":
+			loc := o.Field(&seen[2], "instruction_id", "$.instruction_id")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Format(loc, "uuid", schema.IsUUID(x))
+				v.InstructionID = x
+			}
+		case "legs":
+			loc := o.Field(&seen[3], "legs", "$.legs")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []PaymentsBookingV1_0_0Leg{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e PaymentsBookingV1_0_0Leg
+					var x2 PaymentsBookingV1_0_0Leg
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(8)
+				v.Legs = x
+			}
+		case "reason":
+			loc := o.Field(&seen[4], "reason", "$.reason")
+			if r.IsNull() {
+				v.Reason = optional.Null[string]()
+			} else {
+				if x, ok := r.Str(loc, typesStringNull0); ok {
+					r.MaxLength(loc, x, 140)
+					v.Reason = optional.NotNull(x)
+				}
+			}
+		case "state":
+			loc := o.Field(&seen[5], "state", "$.state")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
+				case "accepted":
+					v.State = PaymentsBookingV1_0_0OutputStateAccepted
+				case "queued":
+					v.State = PaymentsBookingV1_0_0OutputStateQueued
+				case "rejected":
+					v.State = PaymentsBookingV1_0_0OutputStateRejected
+				default:
+					r.Fail(loc, "must be one of ['accepted', 'queued', 'rejected']")
+					v.State = PaymentsBookingV1_0_0OutputState(x)
+				}
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "amount")
+	o.Required(seen[1], "execute_on")
+	o.Required(seen[2], "instruction_id")
+	o.Required(seen[3], "legs")
+	o.Required(seen[5], "state")
+}
+
+// DecodeFrom reads a PaymentsBookingV1_0_0Money at at, adding the errors it finds to r.
+func (v *PaymentsBookingV1_0_0Money) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount_minor":
+			loc := o.Field(&seen[0], "amount_minor", "$.amount_minor")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 1.0)
+				v.AmountMinor = x
+			}
+		case "currency":
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
+				case "AED":
+					v.Currency = PaymentsBookingV1_0_0MoneyCurrencyAED
+				case "USD":
+					v.Currency = PaymentsBookingV1_0_0MoneyCurrencyUSD
+				case "EUR":
+					v.Currency = PaymentsBookingV1_0_0MoneyCurrencyEUR
+				case "GBP":
+					v.Currency = PaymentsBookingV1_0_0MoneyCurrencyGBP
+				default:
+					r.Fail(loc, "must be one of ['AED', 'USD', 'EUR', 'GBP']")
+					v.Currency = PaymentsBookingV1_0_0MoneyCurrency(x)
+				}
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "amount_minor")
+	o.Required(seen[1], "currency")
+}
+
+// DecodeFrom reads a PaymentsBookingV1_0_0Leg at at, adding the errors it finds to r.
+func (v *PaymentsBookingV1_0_0Leg) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "account":
+			loc := o.Field(&seen[0], "account", "$.account")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.Account = x
+			}
+		case "amount":
+			loc := o.Field(&seen[1], "amount", "$.amount")
+			var x PaymentsBookingV1_0_0Money
+			x.DecodeFrom(r, loc)
+			v.Amount = x
+		case "booked_at":
+			loc := o.Field(&seen[2], "booked_at", "$.booked_at")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Format(loc, "date-time", schema.IsDateTime(x))
+				v.BookedAt = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "account")
+	o.Required(seen[1], "amount")
+	o.Required(seen[2], "booked_at")
+}
+
 // DecodePaymentsInstructV1_0_0Args reads and validates the arguments of payments.instruct 1.0.0 (see decode.Begin).
 func DecodePaymentsInstructV1_0_0Args(data []byte) (v PaymentsInstructV1_0_0Args, errs schema.Errors, err error) {
 	r := decode.Begin(data)

@@ -46,6 +46,8 @@ func Options() mcp.Options {
 // error becomes a tool failure (isError: true) the model sees; a panic is
 // contained by the server.
 type Handler interface {
+	// PaymentsBookingV1 handles payments.booking 1.x (1.0.0 active), with the arguments of 1.0.0 (read): .
+	PaymentsBookingV1(ctx context.Context, call *mcp.Call, args PaymentsBookingV1Args) (*mcp.Result, error)
 	// PaymentsInstructV1 handles payments.instruct 1.x (1.0.0 active), with the arguments of 1.0.0 (write_non_idempotent): .
 	PaymentsInstructV1(ctx context.Context, call *mcp.Call, args PaymentsInstructV1Args) (*mcp.Result, error)
 }
@@ -53,6 +55,10 @@ type Handler interface {
 // toolVersions is every tool version of the package in publish order (by name,
 // then version); a table of functions, initialised statically.
 var toolVersions = [...]mcp.Version[Handler]{
+	{
+		Bind: bindPaymentsBookingV1_0_0,
+		Spec: specPaymentsBookingV1_0_0,
+	},
 	{
 		Bind: bindPaymentsInstructV1_0_0,
 		Spec: specPaymentsInstructV1_0_0,
@@ -69,6 +75,29 @@ func Specs() []estate.ToolSpec {
 // applies) and binds it to h, with the generated decoder as its validator.
 func Register(s *mcp.Server, h Handler) error {
 	return mcp.RegisterAll(s, h, toolVersions[:])
+}
+
+// specPaymentsBookingV1_0_0 returns the spec of payments.booking@1.0.0.
+func specPaymentsBookingV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("confidential"),
+		Description:        "Return an instruction as the ledger booked it.",
+		InputSchema:        schemaPaymentsBookingV1_0_0Input,
+		Name:               "payments.booking",
+		OutputSchema:       schemaPaymentsBookingV1_0_0Output,
+		Owner:              "bench",
+		SideEffect:         estate.SideEffect("read"),
+		Title:              "",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindPaymentsBookingV1_0_0 binds payments.booking@1.0.0 to h.PaymentsBookingV1;
+// its structured output is checked by DecodePaymentsBookingV1_0_0Output.
+func bindPaymentsBookingV1_0_0(h Handler) mcp.Tool {
+	t := mcp.TypedTool(h.PaymentsBookingV1, decode.Validator[PaymentsBookingV1_0_0Args]())
+	t.CheckOutput = decode.Checker(DecodePaymentsBookingV1_0_0Output)
+	return t
 }
 
 // specPaymentsInstructV1_0_0 returns the spec of payments.instruct@1.0.0.

@@ -4,6 +4,81 @@ package instruct
 
 import "github.com/mcpgen/mcpgen/runtime/optional"
 
+// PaymentsBookingV1_0_0Args are the arguments of payments.booking 1.0.0.
+//
+// Return an instruction as the ledger booked it.
+type PaymentsBookingV1_0_0Args struct {
+	// InstructionID is the "instruction_id" property (required).
+	InstructionID string `json:"instruction_id"`
+}
+
+// PaymentsBookingV1_0_0Output is the structured output of payments.booking 1.0.0.
+type PaymentsBookingV1_0_0Output struct {
+	// Amount is the "amount" property (required).
+	Amount PaymentsBookingV1_0_0Money `json:"amount"`
+	// ExecuteOn is the "execute_on" property (required).
+	ExecuteOn string `json:"execute_on"`
+	// InstructionID is the "instruction_id" property (required).
+	InstructionID string `json:"instruction_id"`
+	// Legs is the "legs" property (required).
+	Legs []PaymentsBookingV1_0_0Leg `json:"legs"`
+	// Reason is the "reason" property (optional).
+	Reason optional.Nullable[string] `json:"reason,omitzero"`
+	// State is the "state" property (required).
+	State PaymentsBookingV1_0_0OutputState `json:"state"`
+}
+
+// PaymentsBookingV1_0_0Money is the definition "money" of payments.booking 1.0.0.
+type PaymentsBookingV1_0_0Money struct {
+	// AmountMinor is the "amount_minor" property (required).
+	AmountMinor int64 `json:"amount_minor"`
+	// Currency is the "currency" property (required).
+	Currency PaymentsBookingV1_0_0MoneyCurrency `json:"currency"`
+}
+
+// PaymentsBookingV1_0_0MoneyCurrency is a value of payments.booking 1.0.0, one of the values the schema allows.
+type PaymentsBookingV1_0_0MoneyCurrency string
+
+// The values of PaymentsBookingV1_0_0MoneyCurrency.
+const (
+	// PaymentsBookingV1_0_0MoneyCurrencyAED is "AED".
+	PaymentsBookingV1_0_0MoneyCurrencyAED PaymentsBookingV1_0_0MoneyCurrency = "AED"
+	// PaymentsBookingV1_0_0MoneyCurrencyUSD is "USD".
+	PaymentsBookingV1_0_0MoneyCurrencyUSD PaymentsBookingV1_0_0MoneyCurrency = "USD"
+	// PaymentsBookingV1_0_0MoneyCurrencyEUR is "EUR".
+	PaymentsBookingV1_0_0MoneyCurrencyEUR PaymentsBookingV1_0_0MoneyCurrency = "EUR"
+	// PaymentsBookingV1_0_0MoneyCurrencyGBP is "GBP".
+	PaymentsBookingV1_0_0MoneyCurrencyGBP PaymentsBookingV1_0_0MoneyCurrency = "GBP"
+)
+
+// PaymentsBookingV1_0_0Leg is the definition "leg" of payments.booking 1.0.0.
+type PaymentsBookingV1_0_0Leg struct {
+	// Account is the "account" property (required).
+	Account string `json:"account"`
+	// Amount is the "amount" property (required).
+	Amount PaymentsBookingV1_0_0Money `json:"amount"`
+	// BookedAt is the "booked_at" property (required).
+	BookedAt string `json:"booked_at"`
+}
+
+// PaymentsBookingV1_0_0OutputState is a value of payments.booking 1.0.0, one of the values the schema allows.
+type PaymentsBookingV1_0_0OutputState string
+
+// The values of PaymentsBookingV1_0_0OutputState.
+const (
+	// PaymentsBookingV1_0_0OutputStateAccepted is "accepted".
+	PaymentsBookingV1_0_0OutputStateAccepted PaymentsBookingV1_0_0OutputState = "accepted"
+	// PaymentsBookingV1_0_0OutputStateQueued is "queued".
+	PaymentsBookingV1_0_0OutputStateQueued PaymentsBookingV1_0_0OutputState = "queued"
+	// PaymentsBookingV1_0_0OutputStateRejected is "rejected".
+	PaymentsBookingV1_0_0OutputStateRejected PaymentsBookingV1_0_0OutputState = "rejected"
+)
+
+// PaymentsBookingV1Args is what Handler.PaymentsBookingV1 takes: the arguments of payments.booking@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type PaymentsBookingV1Args = PaymentsBookingV1_0_0Args
+
 // PaymentsInstructV1_0_0Args are the arguments of payments.instruct 1.0.0.
 //
 // Instruct a payment between two parties.

@@ -214,21 +214,35 @@ func (g *gen) versionTable(f *jen.File) {
 		)
 		f.Line()
 		l := v.Line
+		validator := g.validator(v)
 		if v == l.Newest {
-			docf(f, "%s binds %s to h.%s.", bindFunc(v), v.Spec.Key(), l.GoName)
-			f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
-				jen.Return(jen.Qual(pkgMCP, "TypedTool").Call(jen.Id("h").Dot(l.GoName), g.validator(v))),
-			)
+			docf(f, "%s binds %s to h.%s%s.", bindFunc(v), v.Spec.Key(), l.GoName, outputDoc(v))
 		} else {
 			docf(f, "%s binds %s to h.%s: the arguments are validated against\n"+
-				"%s's contract, then decoded as %s's, the newest of the line.", bindFunc(v), v.Spec.Key(), l.GoName, v.Spec.Version, l.Newest.Spec.Version)
+				"%s's contract, then decoded as %s's, the newest of the line%s.", bindFunc(v), v.Spec.Key(), l.GoName, v.Spec.Version, l.Newest.Spec.Version, outputDoc(v))
+			validator = jen.Qual(pkgDecode, "Forward").Call(validator, g.validator(l.Newest))
+		}
+		tool := jen.Qual(pkgMCP, "TypedTool").Call(jen.Id("h").Dot(l.GoName), validator)
+		if v.Output == nil {
+			f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(jen.Return(tool))
+		} else {
 			f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
-				jen.Return(jen.Qual(pkgMCP, "TypedTool").Call(jen.Id("h").Dot(l.GoName),
-					jen.Qual(pkgDecode, "Forward").Call(g.validator(v), g.validator(l.Newest)))),
+				jen.Id("t").Op(":=").Add(tool),
+				jen.Id("t").Dot("CheckOutput").Op("=").Qual(pkgDecode, "Checker").Call(jen.Id(decoderName(v.Output))),
+				jen.Return(jen.Id("t")),
 			)
 		}
 		f.Line()
 	}
+}
+
+// outputDoc is what a bind function's doc says of v's structured output:
+// nothing when v declares no output schema.
+func outputDoc(v *ir.Version) string {
+	if v.Output == nil {
+		return ""
+	}
+	return ";\nits structured output is checked by " + decoderName(v.Output)
 }
 
 // specFunc and bindFunc name the functions that build v's spec and bind v

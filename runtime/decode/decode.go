@@ -1110,6 +1110,22 @@ func Adapt[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(raw json
 	}
 }
 
+// Checker turns the generated Decode function of a tool version's output
+// type into the server's output checker shape (mcp.OutputChecker): the
+// violations of the structured content, read strictly (it was encoded by
+// the server, but a type's own MarshalJSON may write anything), the
+// decoded value dropped. Text that is not one well-formed JSON value is
+// one violation at "$".
+func Checker[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(structured json.RawMessage) schema.Errors {
+	return func(structured json.RawMessage) schema.Errors {
+		_, errs, err := decodeFn(structured)
+		if err != nil {
+			return schema.Errors{{Path: "$", Message: err.Error()}}
+		}
+		return errs
+	}
+}
+
 // Forward is the validator of a tool version that is not the newest of its
 // major line (generated code binds it): the arguments are checked against
 // the version's own contract (own), which is what its caller was promised

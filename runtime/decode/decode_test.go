@@ -312,3 +312,23 @@ func TestCheckedInputIsNotCheckedAgain(t *testing.T) {
 		t.Fatalf("BeginChecked: %q %v, want the additional-property error, once", errs.Strings(), err)
 	}
 }
+
+// Checker reports a structured output's violations as its Decode function
+// finds them, reads it strictly (a repeated name, which a type's own
+// MarshalJSON could write, is refused), and reports text that is not one
+// JSON value as one violation at "$", never as a conforming output.
+func TestCheckerReportsAnOutputsViolations(t *testing.T) {
+	check := decode.Checker(decode.Run[payment])
+	if errs := check([]byte(`{"ref":"PMT-1","amount":5,"method":{"kind":"iban","iban":"DE00"}}`)); len(errs) != 0 {
+		t.Errorf("a conforming output: %q", errs.Strings())
+	}
+	if got, want := check([]byte(`{"ref":"PMT-1","amount":0,"method":{"kind":"iban","iban":"DE00"}}`)).Strings(), []string{"$.amount: below minimum 1"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	for _, in := range []string{`{"ref":"PMT-1","ref":"PMT-2","amount":5,"method":{"kind":"iban","iban":"DE00"}}`, `{"ref":`, ``} {
+		errs := check([]byte(in))
+		if len(errs) != 1 || errs[0].Path != "$" {
+			t.Errorf("%q: %q, want one violation at $", in, errs.Strings())
+		}
+	}
+}

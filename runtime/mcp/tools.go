@@ -45,6 +45,12 @@ type Handler func(ctx context.Context, call *Call) (*Result, error)
 // straight-line validator that decodes into the tool's argument type.
 type Validator func(raw json.RawMessage) (value any, errs schema.Errors)
 
+// OutputChecker checks a result's structured content, as encoded, against
+// the tool version's output schema: every violation, sorted as a
+// Validator's are; none when the content conforms. Generated code supplies
+// the version's generated decoder of its output type.
+type OutputChecker func(structured json.RawMessage) schema.Errors
+
 // Tool is the implementation bound to one tool version.
 type Tool struct {
 	Handler Handler
@@ -53,6 +59,12 @@ type Tool struct {
 	// (Call.Value is then a map[string]any) and checked with
 	// spec.InputSchema.Validate.
 	Validate Validator
+	// CheckOutput is the fast path generated code provides for a version
+	// that declares an output schema. Nil means the reference validator:
+	// the structured content decoded into the JSON value model and checked
+	// with spec.OutputSchema.Validate. It is not called for a version
+	// without an output schema.
+	CheckOutput OutputChecker
 }
 
 // Call is one tools/call that passed every gate and reaches a handler.
@@ -87,6 +99,9 @@ type Call struct {
 	// rawCaps is the text of the client's capabilities.
 	metaMembers [metaKnown]json.RawMessage
 	rawCaps     json.RawMessage
+	// checkOutput checks the result's structured content (nil: the
+	// version declares no output schema).
+	checkOutput OutputChecker
 
 	argsOnce sync.Once
 	args     map[string]any
@@ -202,6 +217,9 @@ func (r *callToolResult) AppendJSON(b []byte) ([]byte, error) {
 type binding struct {
 	tool     Tool
 	validate Validator
+	// checkOutput is the version's output checker, nil when it declares
+	// no output schema.
+	checkOutput OutputChecker
 	// info is Server.specInfo of the bound version, kept at its first
 	// call so that later calls take no lock for it.
 	info atomic.Pointer[specInfo]
@@ -354,6 +372,11 @@ func newBinding(spec estate.ToolSpec, tool Tool) (*binding, error) {
 	if b.validate == nil {
 		b.validate = referenceValidator(spec.InputSchema)
 	}
+	if spec.OutputSchema != nil {
+		if b.checkOutput = tool.CheckOutput; b.checkOutput == nil {
+			b.checkOutput = referenceOutputChecker(spec.OutputSchema)
+		}
+	}
 	return b, nil
 }
 
@@ -389,6 +412,18 @@ func referenceValidator(in *schema.Schema) Validator {
 			return nil, schema.Errors{{Path: "$", Message: "arguments are not valid JSON"}}
 		}
 		return v, in.Validate(v)
+	}
+}
+
+// referenceOutputChecker decodes the structured content into the JSON
+// value model and runs the reference validator.
+func referenceOutputChecker(out *schema.Schema) OutputChecker {
+	return func(structured json.RawMessage) schema.Errors {
+		v, err := schema.DecodeJSON(structured)
+		if err != nil {
+			return schema.Errors{{Path: "$", Message: err.Error()}}
+		}
+		return out.Validate(v)
 	}
 }
 
@@ -698,6 +733,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 		Spec: spec, Raw: args, Value: value, Principal: r.session.principal,
 		RawMeta: r.params.meta, Revision: r.rev, RequestID: r.id,
 		metaMembers: r.params.metaMembers, rawCaps: r.clientCaps, session: r.session,
+		checkOutput: bound.checkOutput,
 	}
 	if r.rev.InputRequiredResults() {
 		if err := s.openRound(r, call); err != nil {
@@ -729,12 +765,12 @@ func (s *Server) answerCall(r *request, out *Result) (any, *jsonrpc.Error) {
 	if r.call.input.pending() && r.ctx.Err() == nil {
 		return s.inputRequired(r, &r.call)
 	}
-	return s.callResult(r.ctx, r.rev, r.call.Spec, out, &r.toolResult), nil
+	return s.callResult(r.ctx, r.rev, &r.call, out, &r.toolResult), nil
 }
 
 // callResult is the tools/call result carrying what the handler returned,
 // built in res.
-func (s *Server) callResult(ctx context.Context, rev Revision, spec estate.ToolSpec, out *Result, res *callToolResult) *callToolResult {
+func (s *Server) callResult(ctx context.Context, rev Revision, call *Call, out *Result, res *callToolResult) *callToolResult {
 	*res = callToolResult{Content: out.Content, IsError: out.IsError}
 	if res.Content == nil {
 		res.Content = []Content{}
@@ -743,14 +779,14 @@ func (s *Server) callResult(ctx context.Context, rev Revision, spec estate.ToolS
 		res.Content = withoutAudio(res.Content)
 	}
 	if out.StructuredContent != nil && rev.Has(FeatureStructuredContent) {
-		sc, failure := s.checkOutput(ctx, spec, out)
+		sc, failure := s.checkOutput(ctx, call, out)
 		if failure != nil {
 			res = &callToolResult{Content: failure.Content, IsError: true}
 		} else {
 			res.StructuredContent = sc
 		}
 	}
-	res.Meta = successorMeta(spec, out.Meta)
+	res.Meta = successorMeta(call.Spec, out.Meta)
 	s.finish(rev, &res.common, "")
 	return res
 }
@@ -830,7 +866,7 @@ func (s *Server) abandoned(r *request) *Result {
 // handler runs: built apart from the request's own result, which the
 // handler's goroutine may still be writing.
 func (s *Server) abandonedCall(r *request) reply {
-	res := s.callResult(r.ctx, r.rev, r.call.Spec, s.abandoned(r), new(callToolResult))
+	res := s.callResult(r.ctx, r.rev, &r.call, s.abandoned(r), new(callToolResult))
 	return s.encodeAnswer(r.ctx, r.flight.msg, nil, res, nil)
 }
 
@@ -855,27 +891,22 @@ func (s *Server) runHandler(ctx context.Context, h Handler, call *Call) (res *Re
 	return out
 }
 
-// checkOutput encodes the structured content and, when the tool declares an
-// output schema and the result is not an error, checks it. A result that
-// breaks the declared contract is a server bug: it is logged and replaced by
-// a failure result.
-func (s *Server) checkOutput(ctx context.Context, spec estate.ToolSpec, out *Result) (json.RawMessage, *Result) {
+// checkOutput encodes the structured content of out, call's result, and,
+// when the tool declares an output schema and the result is not an error,
+// checks it (call.checkOutput). A result that breaks the declared contract
+// is a server bug: it is logged and replaced by a failure result.
+func (s *Server) checkOutput(ctx context.Context, call *Call, out *Result) (json.RawMessage, *Result) {
 	enc, err := jsonrpc.Marshal(out.StructuredContent)
 	if err != nil {
-		s.log.LogAttrs(ctx, slog.LevelError, "tool result does not encode", slog.String("tool", spec.Key()), slog.String("error", err.Error()))
+		s.log.LogAttrs(ctx, slog.LevelError, "tool result does not encode", slog.String("tool", call.Spec.Key()), slog.String("error", err.Error()))
 		return nil, ErrorResult("tool failed: internal error")
 	}
-	if spec.OutputSchema == nil || out.IsError {
+	if call.checkOutput == nil || out.IsError {
 		return enc, nil
 	}
-	v, err := schema.DecodeJSON(enc)
-	var violations schema.Errors
-	if err == nil {
-		violations = spec.OutputSchema.Validate(v)
-	}
-	if err != nil || len(violations) > 0 {
+	if violations := call.checkOutput(enc); len(violations) > 0 {
 		s.log.LogAttrs(ctx, slog.LevelError, "tool result violates its output schema",
-			slog.String("tool", spec.Key()), slog.Any("errors", violations.Strings()))
+			slog.String("tool", call.Spec.Key()), slog.Any("errors", violations.Strings()))
 		return nil, ErrorResult("tool failed: its result does not match the declared output schema")
 	}
 	return enc, nil

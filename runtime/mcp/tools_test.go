@@ -1,8 +1,11 @@
 package mcp_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,6 +228,63 @@ func TestOutputSchemaIsEnforced(t *testing.T) {
 	}
 	if recs := b.log.records(t, "tool result violates its output schema"); len(recs) != 1 {
 		t.Errorf("log: %v", recs)
+	}
+}
+
+// A tool's own output checker (generated code's) is the one in force: it
+// decides over the reference validator, is given the content as encoded,
+// and is not called for a version without an output schema or for an
+// error result.
+func TestToolsOutputCheckerDecides(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	var checked []string
+	refuseHeld := func(structured json.RawMessage) schema.Errors {
+		checked = append(checked, string(structured))
+		if strings.Contains(string(structured), "HELD") {
+			return schema.Errors{{Path: "$.state", Message: "must not be HELD"}}
+		}
+		return nil
+	}
+	state, failed := "HELD", false
+	handler := func(context.Context, *mcp.Call) (*mcp.Result, error) {
+		return &mcp.Result{Content: []mcp.Content{mcp.TextContent(state)}, StructuredContent: map[string]string{"state": state}, IsError: failed}, nil
+	}
+	spec := freeTool("status", estate.Read)
+	// The reference validator would accept HELD and refuse LOST.
+	spec.OutputSchema = schema.MustParseJSON(`{"type":"object","properties":{"state":{"type":"string","enum":["HELD","RELEASED"]}}}`)
+	if err := b.srv.Bind(spec, mcp.Tool{Handler: handler, CheckOutput: refuseHeld}); err != nil {
+		t.Fatal(err)
+	}
+	unchecked := freeTool("status.unchecked", estate.Read)
+	if err := b.srv.Bind(unchecked, mcp.Tool{Handler: handler, CheckOutput: refuseHeld}); err != nil {
+		t.Fatal(err)
+	}
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+
+	if got := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status"}}`); !strings.Contains(got, "does not match the declared output schema") {
+		t.Errorf("an output the tool's checker refuses: %s", got)
+	}
+	if recs := b.log.records(t, "tool result violates its output schema"); len(recs) != 1 || !strings.Contains(fmt.Sprint(recs[0]["errors"]), "$.state: must not be HELD") {
+		t.Errorf("log: %v", recs)
+	}
+	state = "LOST"
+	if got := w.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"status"}}`); !strings.Contains(got, `"structuredContent":{"state":"LOST"}`) {
+		t.Errorf("an output the tool's checker accepts: %s", got)
+	}
+	if want := []string{`{"state":"HELD"}`, `{"state":"LOST"}`}; !slices.Equal(checked, want) {
+		t.Errorf("checked %q, want %q", checked, want)
+	}
+	state = "HELD"
+	if got := w.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"status.unchecked"}}`); !strings.Contains(got, `"structuredContent":{"state":"HELD"}`) {
+		t.Errorf("a version without an output schema: %s", got)
+	}
+	failed = true
+	if got := w.call(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"status"}}`); !strings.Contains(got, `"structuredContent":{"state":"HELD"},"isError":true`) {
+		t.Errorf("an error result: %s", got)
+	}
+	if len(checked) != 2 {
+		t.Errorf("the checker ran %d times, want 2: not for a version without an output schema, nor an error result", len(checked))
 	}
 }
 
