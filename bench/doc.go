@@ -11,10 +11,12 @@
 // benchmark, prints benchstat's tables and then one table with the ratio of
 // each row to its best anchor (cmd/benchtable); docs/benchmarks.md records
 // the last run. Nothing here is a test of behaviour: the tests,
-// TestDecodeAgreement and TestHTTPCall, check that the decode and HTTP rows
-// do the work they claim before they are timed.
+// TestDecodeAgreement, TestHTTPCall and TestStructuredOutputChecked, check
+// that the decode, HTTP and structured output benchmarks do the work they
+// claim before they are timed.
 package bench
 
-// Package instruct, the decode table's $ref/oneOf row, is generated from
-// testdata/instruct like a service's package (TestInstructIsUpToDate).
+// Package instruct, the decode table's $ref/oneOf row and the structured
+// output benchmark's tool, is generated from testdata/instruct like a
+// service's package (TestInstructIsUpToDate).
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen generate -manifests testdata/instruct -out instruct
