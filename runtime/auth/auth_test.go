@@ -83,7 +83,8 @@ func TestJWTMapsClaimsToPrincipal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := estate.Principal{AgentID: "payments-investigator", Tenant: "wholesale", Scopes: []string{"payments.read", "crm.write"}, MaxClassification: estate.Confidential}
+	// The scopes sorted, each once (estate.Principal.Normalized).
+	want := estate.Principal{AgentID: "payments-investigator", Tenant: "wholesale", Scopes: []string{"crm.write", "payments.read"}, MaxClassification: estate.Confidential}
 	if p.AgentID != want.AgentID || p.Tenant != want.Tenant || !slices.Equal(p.Scopes, want.Scopes) || p.MaxClassification != want.MaxClassification {
 		t.Fatalf("principal %+v, want %+v", p, want)
 	}

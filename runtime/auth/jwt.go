@@ -326,7 +326,9 @@ func (j *JWT) principal(claims jwt.MapClaims) (estate.Principal, error) {
 		return invalid("claim %q (the clearance) must name a classification", j.claims.Clearance)
 	}
 	p.MaxClassification = c
-	return p, nil
+	// Normalised once here: the principal is remembered with its token,
+	// and every request's checks then read its scopes as they are.
+	return p.Normalized(), nil
 }
 
 // stringList reads a scope claim: absent, a space-separated string, or an

@@ -550,6 +550,28 @@ func TestPrincipalSameAsIgnoresScopeOrderOnly(t *testing.T) {
 	}
 }
 
+// Normalized sorts the scopes and keeps each once, without touching the
+// principal's own slice; a principal normalised already is returned as it
+// is, so a view of it copies nothing.
+func TestPrincipalNormalized(t *testing.T) {
+	p := Principal{AgentID: "a", Tenant: "t", Scopes: []string{"y", "x", "y"}, MaxClassification: Internal}
+	n := p.Normalized()
+	if !slices.Equal(n.Scopes, []string{"x", "y"}) || !n.SameAs(p) {
+		t.Fatalf("normalised %+v", n)
+	}
+	if !slices.Equal(p.Scopes, []string{"y", "x", "y"}) {
+		t.Errorf("Normalized changed the principal's own scopes: %v", p.Scopes)
+	}
+	if allocs := testing.AllocsPerRun(100, func() {
+		if _, err := n.view(); err != nil {
+			t.Fatal(err)
+		}
+		_ = n.Normalized()
+	}); allocs != 0 {
+		t.Errorf("a normalised principal's view and normalisation: %v allocations, want 0", allocs)
+	}
+}
+
 // TestViewsWithTheSameListShareOneView: two tenants that see the same
 // versions get one View, so what a server derives from it (its encoded
 // tools/list) is built and kept once; a view that lists otherwise gets its

@@ -63,6 +63,16 @@ func (p Principal) SameAs(q Principal) bool {
 	return slices.Equal(scopeSet(p.Scopes), scopeSet(q.Scopes))
 }
 
+// Normalized is p with its scopes in the form every check reads them:
+// sorted, each once. The checks accept scopes in any order, but copy and
+// sort them on every call when they are not in that form; a principal
+// made once and checked on every call (a session's, a remembered token's)
+// is normalised where it is made. p's own slice is never modified.
+func (p Principal) Normalized() Principal {
+	p.Scopes = scopeSet(p.Scopes)
+	return p
+}
+
 // scopeSet is scopes sorted without duplicates: scopes itself when it is
 // already so (the usual case), a sorted copy otherwise. It must only be
 // read.

@@ -267,9 +267,11 @@ func (s *Server) Close() error {
 // possibly from several goroutines at once (ordering within one
 // subscription, and within one tool call, is kept); nil drops them, and
 // then no request to the client can be made. The client's responses come
-// back through Handle. Close the session when the connection ends.
+// back through Handle. Close the session when the connection ends. The
+// session keeps p normalised (estate.Principal.Normalized): its calls
+// check it as it is, and their Call.Principal has its scopes sorted.
 func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session {
-	sess := &Session{srv: s, principal: p, send: send}
+	sess := &Session{srv: s, principal: p.Normalized(), send: send}
 	sess.flights.shards = make([]flightShard, flightShards)
 	s.opened(sess)
 	s.registerLocked(sess) // nobody else has sess yet: its lock need not be held
@@ -288,7 +290,7 @@ func (s *Server) NewSession(p estate.Principal, send func(msg []byte)) *Session 
 // Its one request needs no spreading of requests in flight over locks:
 // it keeps one shard (see flights), in the session's own allocation.
 func (s *Server) NewRequestSession(p estate.Principal, send func(msg []byte)) *Session {
-	rs := &requestSession{Session: Session{srv: s, principal: p, send: send}}
+	rs := &requestSession{Session: Session{srv: s, principal: p.Normalized(), send: send}}
 	rs.flights.shards = rs.shard[:]
 	s.opened(&rs.Session)
 	return &rs.Session

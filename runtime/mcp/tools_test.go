@@ -327,6 +327,11 @@ func TestCallCarriesWhatTheHandlerNeeds(t *testing.T) {
 	if a := seen.Arguments(); a["reference"] != "PMT-9" {
 		t.Errorf("Arguments() = %v", a)
 	}
+	// The session's principal, normalised once: its scopes sorted, as
+	// every check reads them, while the caller's own slice is left as it is.
+	if !slices.Equal(seen.Principal.Scopes, []string{"crm.write", "payments.read"}) || !slices.Equal(investigator.Scopes, []string{"payments.read", "crm.write"}) {
+		t.Errorf("the call's scopes %q, the principal's %q", seen.Principal.Scopes, investigator.Scopes)
+	}
 	if got := w.call(`{"jsonrpc":"2.0","id":"c2","method":"tools/call","params":{"name":"payments.lookup.typed","arguments":{"reference":"X"},` + statelessMeta + `}}`); jget(t, got, "result", "content", 0, "text") != "arguments failed schema validation:\n$.reference: bad" {
 		t.Errorf("custom validator's errors: %s", got)
 	}

@@ -206,7 +206,7 @@ func (c *Config) Principal() (estate.Principal, error) {
 		return p, fmt.Errorf("-clearance: %v", err)
 	}
 	p.Scopes = list(c.Scopes)
-	return p, nil
+	return p.Normalized(), nil
 }
 
 // list splits a comma-separated flag value.
