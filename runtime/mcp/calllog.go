@@ -31,7 +31,7 @@ const Redacted = "[REDACTED]"
 // in bench/). The record
 // carries no time: LogCall takes it, reading one clock rather than two
 // (see oplog.LogCall).
-func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
+func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string, scratch *[]byte) {
 	h := s.log.Handler()
 	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
@@ -40,24 +40,43 @@ func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string) {
 		Tool: call.Spec.Name, Version: call.Spec.Version.String(),
 		SchemaHash: schemaHash, RequestID: call.RequestID.String(),
 	}
-	rec.Arguments, rec.Preview = loggedArguments(call)
-	rec.Checked = rec.Arguments != nil // call.Raw: the envelope's strict reader accepted it
+	rec.Arguments, rec.Preview = loggedArguments(call, scratch)
+	rec.Checked = rec.Arguments != nil // strict text: call.Raw, or written from it
 	oplog.LogCall(ctx, h, &rec)
 }
 
+// redactedText is Redacted as the JSON text written in place of a secret.
+var redactedText = []byte(`"` + Redacted + `"`)
+
+// maxLogScratch bounds the buffer a request keeps for the text of its
+// call's redacted arguments.
+const maxLogScratch = 2 * oplog.DefaultMaxString
+
 // loggedArguments is what the call log shows of a call's arguments. When
-// the input schema marks nothing secret and the text fits one string of a
-// record, it is the text as sent (oplog.LogCall copies what it keeps: the
-// record is written after the request's buffers are reused): no decoding
-// on the request's path, and the line carries it as it is.
-// Otherwise it is a preview decoded
-// as far as one record holds (oplog.Preview: logging a call never decodes
-// more of it than the line shows) with every x-secret value redacted.
-func loggedArguments(call *Call) (text json.RawMessage, preview any) {
-	if !call.Spec.InputSchema.HasSecrets() && len(call.Raw) <= oplog.DefaultMaxString {
-		return call.Raw, nil
+// the text fits one string of a record, it is that text: as sent when the
+// input schema marks nothing secret, and otherwise with every x-secret
+// value replaced by Redacted, written from the text into scratch, the
+// request's buffer (schema.Schema.AppendRedacted). Either way nothing is
+// decoded on the request's path (oplog.LogCall copies what it keeps: the
+// record is written after the request's buffers are reused), and the
+// line carries it as it is. Longer arguments are a preview decoded as far
+// as one record holds (oplog.Preview: logging a call never decodes more of
+// it than the line shows) with every x-secret value redacted.
+func loggedArguments(call *Call, scratch *[]byte) (text json.RawMessage, preview any) {
+	in := call.Spec.InputSchema
+	if len(call.Raw) <= oplog.DefaultMaxString {
+		if !in.HasSecrets() {
+			return call.Raw, nil
+		}
+		out := in.AppendRedacted((*scratch)[:0], call.Raw, redactedText)
+		if cap(out) <= maxLogScratch {
+			*scratch = out
+		}
+		if len(out) <= oplog.DefaultMaxString {
+			return out, nil
+		}
 	}
-	return nil, redact(oplog.Preview(call.Raw, oplog.Limits{}), call.Spec.InputSchema)
+	return nil, redact(oplog.Preview(call.Raw, oplog.Limits{}), in)
 }
 
 // redact returns v with the values the schema marks secret replaced by

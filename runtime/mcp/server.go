@@ -362,6 +362,9 @@ func (s *Server) listChanged(kind listKind) {
 type request struct {
 	requestState
 	params params
+	// logText is the buffer the call log's redacted arguments are written
+	// into (see loggedArguments), kept from one request to the next.
+	logText []byte
 }
 
 // requestState is a request but its params: what dispatch sets anew for

@@ -347,7 +347,7 @@ func (s *Session) ServeIncoming(ctx context.Context, in *Incoming, w AnswerWrite
 	f.do()
 	// The handler has returned and any early answer is written (see
 	// handlerWatch): nothing refers to f any more.
-	*f = inflight{}
+	f.clearForReuse()
 	spareRequests.Put(f)
 }
 
@@ -391,9 +391,18 @@ func (s *Session) handle(ctx context.Context, msg jsonrpc.Message, read *params)
 	// The request was run and settled on this goroutine, and its handler
 	// has returned without keeping its Call (see Handler): nothing refers
 	// to f any more. Its answer buffer goes with out, which may be it.
-	*f = inflight{}
+	f.clearForReuse()
 	spareRequests.Put(f)
 	return out
+}
+
+// clearForReuse empties f, a request nothing refers to any more, for
+// spareRequests, keeping the buffer the call log writes redacted arguments
+// into (request.logText).
+func (f *inflight) clearForReuse() {
+	logText := f.req.logText
+	*f = inflight{}
+	f.req.logText = logText
 }
 
 // spareRequests are requests HandleMessage ran to the end, for the next to

@@ -390,6 +390,39 @@ func TestCallLogRedactsSecretsAtAnyDepth(t *testing.T) {
 		recs[0]["schema_hash"] != spec.InputSchema.Hash() {
 		t.Errorf("record: %v", recs[0])
 	}
+	// The text as sent, each secret replaced in it: the members in the
+	// caller's order, nothing decoded.
+	if want := `"arguments":{"token":"[REDACTED]","amount":5,"auth":{"otp":"[REDACTED]","user":"alice"},"legs":[{"pin":"[REDACTED]"},{"pin":"[REDACTED]"}],"extra":{"k":"[REDACTED]"}}`; !strings.Contains(logged, want) {
+		t.Errorf("the call log does not carry the redacted text (%s):\n%s", want, logged)
+	}
+
+	// Calls one after another, over the stream and through
+	// Session.Handle, whose requests are reused with the buffer the
+	// redacted text is written into: each record keeps its own arguments.
+	sess := b.srv.NewSession(investigator, nil)
+	defer sess.Close()
+	for id, args := range []string{`{"token":"SECRET-6","auth":{"user":"bob","otp":"SECRET-7"}}`, `{"amount":7}`, `{"extra":{"k":"SECRET-8","j":"SECRET-9"}}`} {
+		w.call(`{"jsonrpc":"2.0","id":` + strconv.Itoa(10+id) + `,"method":"tools/call","params":{"name":"transfer","arguments":` + args + `}}`)
+		sess.Handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":`+strconv.Itoa(20+id)+`,"method":"tools/call","params":{"name":"transfer","arguments":`+args+`,`+statelessMeta+`}}`))
+	}
+	recs = b.log.records(t, "tool call")
+	for i, want := range []string{`{"auth":{"otp":"[REDACTED]","user":"bob"},"token":"[REDACTED]"}`, `{"amount":7}`, `{"extra":{"j":"[REDACTED]","k":"[REDACTED]"}}`} {
+		for _, id := range []string{strconv.Itoa(10 + i), strconv.Itoa(20 + i)} {
+			var args []byte
+			for _, rec := range recs {
+				if rec["request_id"] == id {
+					args, _ = json.Marshal(rec["arguments"])
+				}
+			}
+			if string(args) != want {
+				t.Errorf("request %s: arguments %s, want %s", id, args, want)
+			}
+		}
+	}
+	logged = b.log.String()
+	if strings.Contains(logged, "SECRET") {
+		t.Fatalf("a secret reached the log: %s", logged)
+	}
 	for _, who := range []string{"payments-investigator", "wholesale", "payments.read"} {
 		if strings.Contains(logged, who) {
 			t.Errorf("the principal reached the log (%s): %s", who, logged)
