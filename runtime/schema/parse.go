@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"iter"
 	"net/url"
 	"regexp"
 	"slices"
@@ -714,25 +715,35 @@ func hasScheme(s string) bool {
 	return false
 }
 
-// inPlace lists the subschemas of s that apply to the same value s does:
-// evaluating s evaluates them without descending into the value.
-func (s *Schema) inPlace() []*Schema {
-	var out []*Schema
-	if s.ref != nil {
-		out = append(out, s.ref)
-	}
-	out = append(out, s.allOf...)
-	out = append(out, s.anyOf...)
-	out = append(out, s.oneOf...)
-	for _, c := range []*Schema{s.not, s.ifS, s.thenS, s.elseS} {
-		if c != nil {
-			out = append(out, c)
+// inPlace yields the subschemas of s that apply to the same value s does:
+// evaluating s evaluates them without descending into the value. It
+// allocates nothing for a schema without dependentSchemas: the call log's
+// redaction asks it for every member and element it walks.
+func (s *Schema) inPlace() iter.Seq[*Schema] {
+	return func(yield func(*Schema) bool) {
+		if s.ref != nil && !yield(s.ref) {
+			return
+		}
+		for _, list := range [...][]*Schema{s.allOf, s.anyOf, s.oneOf} {
+			for _, c := range list {
+				if !yield(c) {
+					return
+				}
+			}
+		}
+		for _, c := range [...]*Schema{s.not, s.ifS, s.thenS, s.elseS} {
+			if c != nil && !yield(c) {
+				return
+			}
+		}
+		if len(s.dependentSchemas) > 0 {
+			for _, name := range sortedKeys(s.dependentSchemas) {
+				if !yield(s.dependentSchemas[name]) {
+					return
+				}
+			}
 		}
 	}
-	for _, name := range sortedKeys(s.dependentSchemas) {
-		out = append(out, s.dependentSchemas[name])
-	}
-	return out
 }
 
 // checkLoops refuses a schema that reaches itself through applicators that
@@ -760,7 +771,7 @@ func (p *parser) checkLoops() {
 			return
 		}
 		state[s] = active
-		for _, c := range s.inPlace() {
+		for c := range s.inPlace() {
 			visit(c)
 		}
 		state[s] = done

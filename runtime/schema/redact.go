@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"slices"
 	"unsafe"
 
@@ -24,10 +25,12 @@ func (s *Schema) Redact(v any, mask any) any {
 // elements keep their order and their text as written; the whitespace
 // between them is left out. text must be one JSON value a strict reader
 // accepted (no repeated member names; see textdec.Validate): nothing is
-// checked again. A part no schema applies to is copied whole, unread.
+// checked again. A part no schema applies to is copied whole; the work is
+// linear in the text.
 func (s *Schema) AppendRedacted(dst, text, mask []byte) []byte {
 	var root [4]*Schema
-	return appendRedacted(dst, textdec.TrimSpace(text), s.applying(root[:0]), mask)
+	dst, _ = appendRedacted(dst, text, 0, s.applying(root[:0]), mask)
+	return dst
 }
 
 // applying adds to set s and every schema that applies to the same value
@@ -37,7 +40,7 @@ func (s *Schema) applying(set []*Schema) []*Schema {
 		return set
 	}
 	set = append(set, s)
-	for _, c := range s.inPlace() {
+	for c := range s.inPlace() {
 		set = c.applying(set)
 	}
 	return set
@@ -113,48 +116,69 @@ func redact(v any, set []*Schema, mask any) any {
 	return v
 }
 
-// appendRedacted is AppendRedacted of v, a value's text without the
-// whitespace around it, which the schemas of set apply to.
-func appendRedacted(dst, v []byte, set []*Schema, mask []byte) []byte {
+// appendRedacted appends the value that begins at data[i] (after any
+// whitespace), which the schemas of set apply to, redacted, and returns
+// the offset just after it. It reads the text once: a part it copies or
+// replaces whole is scanned to its end once, and a part it walks into is
+// not scanned ahead, so that the work is linear in the text however deep
+// it nests. (Finding each member's end first and then walking into it, as
+// a walk over textdec.EachMember does, reads a value once for every level
+// above it: 4 ms for a 4 KiB array 2,000 levels deep.) On text a strict
+// reader would refuse it stops, without reading past data or looping.
+func appendRedacted(dst, data []byte, i int, set []*Schema, mask []byte) ([]byte, int) {
+	if i = textdec.SkipSpace(data, i); i >= len(data) {
+		return dst, i // not text a strict reader accepted: nothing more is read
+	}
 	if secretIn(set) {
-		return append(dst, mask...)
+		return append(dst, mask...), textdec.ValueEnd(data, i)
 	}
-	if len(set) == 0 {
-		// No schema applies to v, so none to any part of it.
-		return textdec.AppendCompact(dst, v)
+	if len(set) == 0 || (data[i] != '{' && data[i] != '[') {
+		// A scalar, or a value no schema applies to, nor so to any of
+		// its parts: copied as written.
+		end := textdec.ValueEnd(data, i)
+		return textdec.AppendCompact(dst, data[i:end]), end
 	}
-	switch textdec.Kind(v) {
-	case '{':
+	var sub [4]*Schema
+	if data[i] == '{' {
 		dst = append(dst, '{')
-		var sub [4]*Schema
-		first := true
-		textdec.EachMember(v, func(m textdec.Member) {
-			if !first {
+		i = textdec.SkipSpace(data, i+1)
+		for n := 0; i < len(data) && data[i] == '"'; n++ {
+			if n > 0 {
 				dst = append(dst, ',')
 			}
-			first = false
-			dst = append(append(dst, m.Name...), ':')
-			name := m.Name[1 : len(m.Name)-1]
-			if m.Escaped {
-				name = m.UnquotedName(nil) // rare: a name written with an escape
+			nameEnd := textdec.ValueEnd(data, i)
+			quoted := data[i:nameEnd]
+			dst = append(append(dst, quoted...), ':')
+			name := quoted[1 : len(quoted)-1]
+			if bytes.IndexByte(name, '\\') >= 0 {
+				name, _ = textdec.AppendUnquote(nil, quoted) // rare: a name written with an escape
 			}
+			i = textdec.SkipSpace(data, nameEnd) // at ':'
 			// The name's bytes live while the member is written.
 			schemas := memberSchemas(sub[:0], set, unsafe.String(unsafe.SliceData(name), len(name)))
-			dst = appendRedacted(dst, m.Value, schemas, mask)
-		})
-		return append(dst, '}')
-	case '[':
-		dst = append(dst, '[')
-		var sub [4]*Schema
-		i := 0
-		textdec.EachElement(v, func(e []byte) {
-			if i > 0 {
-				dst = append(dst, ',')
+			at := i
+			if dst, i = appendRedacted(dst, data, i+1, schemas, mask); i <= at+1 {
+				break // no value: not strict text
 			}
-			dst = appendRedacted(dst, e, elementSchemas(sub[:0], set, i), mask)
-			i++
-		})
-		return append(dst, ']')
+			if i = textdec.SkipSpace(data, i); i < len(data) && data[i] == ',' {
+				i = textdec.SkipSpace(data, i+1)
+			}
+		}
+		return append(dst, '}'), i + 1
 	}
-	return append(dst, v...)
+	dst = append(dst, '[')
+	i = textdec.SkipSpace(data, i+1)
+	for n := 0; i < len(data) && data[i] != ']'; n++ {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		at := i
+		if dst, i = appendRedacted(dst, data, i, elementSchemas(sub[:0], set, n), mask); i <= at {
+			break // no value: not strict text
+		}
+		if i = textdec.SkipSpace(data, i); i < len(data) && data[i] == ',' {
+			i = textdec.SkipSpace(data, i+1)
+		}
+	}
+	return append(dst, ']'), i + 1
 }
