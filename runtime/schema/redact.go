@@ -23,10 +23,11 @@ func (s *Schema) Redact(v any, mask any) any {
 // value: Redact's rule, applied to the text instead of a decoded value, so
 // that a call's arguments are logged without being decoded. Members and
 // elements keep their order and their text as written; the whitespace
-// between them is left out. text must be one JSON value a strict reader
-// accepted (no repeated member names; see textdec.Validate): nothing is
-// checked again. A part no schema applies to is copied whole; the work is
-// linear in the text.
+// between them is left out. text must be one JSON value DecodeJSON accepts
+// (valid UTF-8, no repeated member names), as the server's reader has
+// checked a call's arguments: nothing is checked again, and on other text
+// the result is unspecified (the walk only stops). A part no schema
+// applies to is copied whole; the work is linear in the text.
 func (s *Schema) AppendRedacted(dst, text, mask []byte) []byte {
 	var root [4]*Schema
 	dst, _ = appendRedacted(dst, text, 0, s.applying(root[:0]), mask)
