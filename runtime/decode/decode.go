@@ -1117,11 +1117,9 @@ func Adapt[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(raw json
 // decoded value dropped. Text that is not one well-formed JSON value is
 // one violation at "$".
 func Checker[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(structured json.RawMessage) schema.Errors {
+	validate := Adapt(decodeFn)
 	return func(structured json.RawMessage) schema.Errors {
-		_, errs, err := decodeFn(structured)
-		if err != nil {
-			return schema.Errors{{Path: "$", Message: err.Error()}}
-		}
+		_, errs := validate(structured)
 		return errs
 	}
 }

@@ -124,7 +124,8 @@ func redact(v any, set []*Schema, mask any) any {
 // not scanned ahead, so that the work is linear in the text however deep
 // it nests. (Finding each member's end first and then walking into it, as
 // a walk over textdec.EachMember does, reads a value once for every level
-// above it: 4 ms for a 4 KiB array 2,000 levels deep.) On text a strict
+// above it: 2.3 ms for a tree 500 levels deep, BenchmarkAppendRedacted
+// at e4667b7.) On text a strict
 // reader would refuse it stops, without reading past data or looping.
 func appendRedacted(dst, data []byte, i int, set []*Schema, mask []byte) ([]byte, int) {
 	if i = textdec.SkipSpace(data, i); i >= len(data) {
