@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"slices"
 	"unsafe"
 
@@ -119,13 +118,13 @@ func redact(v any, set []*Schema, mask any) any {
 
 // appendRedacted appends the value that begins at data[i] (after any
 // whitespace), which the schemas of set apply to, redacted, and returns
-// the offset just after it. It reads the text once: a part it copies or
-// replaces whole is scanned to its end once, and a part it walks into is
-// not scanned ahead, so that the work is linear in the text however deep
-// it nests. (Finding each member's end first and then walking into it, as
-// a walk over textdec.EachMember does, reads a value once for every level
-// above it: 2.3 ms for a tree 500 levels deep, BenchmarkAppendRedacted
-// at e4667b7.) On text a strict
+// the offset just after it. It reads the text once (textdec.WalkObject
+// and WalkArray): a part it copies or replaces whole is scanned to its end
+// once, and a part it walks into is not scanned ahead, so that the work is
+// linear in the text however deep it nests. (Finding each member's end
+// first and then walking into it, as a walk over textdec.EachMember does,
+// reads a value once for every level above it: 2.3 ms for a tree 500
+// levels deep, BenchmarkAppendRedacted at e4667b7.) On text a strict
 // reader would refuse it stops, without reading past data or looping.
 func appendRedacted(dst, data []byte, i int, set []*Schema, mask []byte) ([]byte, int) {
 	if i = textdec.SkipSpace(data, i); i >= len(data) {
@@ -143,44 +142,28 @@ func appendRedacted(dst, data []byte, i int, set []*Schema, mask []byte) ([]byte
 	var sub [4]*Schema
 	if data[i] == '{' {
 		dst = append(dst, '{')
-		i = textdec.SkipSpace(data, i+1)
-		for n := 0; i < len(data) && data[i] == '"'; n++ {
-			if n > 0 {
+		first := true
+		end := textdec.WalkObject(data, i, func(m textdec.Member, value int) (end int) {
+			if !first {
 				dst = append(dst, ',')
 			}
-			nameEnd := textdec.ValueEnd(data, i)
-			quoted := data[i:nameEnd]
-			dst = append(append(dst, quoted...), ':')
-			name := quoted[1 : len(quoted)-1]
-			if bytes.IndexByte(name, '\\') >= 0 {
-				name, _ = textdec.AppendUnquote(nil, quoted) // rare: a name written with an escape
-			}
-			i = textdec.SkipSpace(data, nameEnd) // at ':'
+			first = false
+			dst = append(append(dst, m.Name...), ':')
+			name := m.UnquotedName(nil) // allocates only for a name with an escape
 			// The name's bytes live while the member is written.
 			schemas := memberSchemas(sub[:0], set, unsafe.String(unsafe.SliceData(name), len(name)))
-			at := i
-			if dst, i = appendRedacted(dst, data, i+1, schemas, mask); i <= at+1 {
-				break // no value: not strict text
-			}
-			if i = textdec.SkipSpace(data, i); i < len(data) && data[i] == ',' {
-				i = textdec.SkipSpace(data, i+1)
-			}
-		}
-		return append(dst, '}'), i + 1
+			dst, end = appendRedacted(dst, data, value, schemas, mask)
+			return end
+		})
+		return append(dst, '}'), end
 	}
 	dst = append(dst, '[')
-	i = textdec.SkipSpace(data, i+1)
-	for n := 0; i < len(data) && data[i] != ']'; n++ {
+	end := textdec.WalkArray(data, i, func(n, value int) (end int) {
 		if n > 0 {
 			dst = append(dst, ',')
 		}
-		at := i
-		if dst, i = appendRedacted(dst, data, i, elementSchemas(sub[:0], set, n), mask); i <= at {
-			break // no value: not strict text
-		}
-		if i = textdec.SkipSpace(data, i); i < len(data) && data[i] == ',' {
-			i = textdec.SkipSpace(data, i+1)
-		}
-	}
-	return append(dst, ']'), i + 1
+		dst, end = appendRedacted(dst, data, value, elementSchemas(sub[:0], set, n), mask)
+		return end
+	})
+	return append(dst, ']'), end
 }

@@ -7,25 +7,72 @@ import "encoding/binary"
 // an escape, and the value's text, slices of obj (see Member). obj must be
 // text Validate accepted (or a value within such text): the walk splits it
 // and checks nothing, so it costs a few bytes a nanosecond whatever obj
-// holds, and allocates nothing.
+// holds, and allocates nothing. (It is not inlined: a caller that
+// inlines its own small wrapper of it, jsonrpc.EachMember's, then keeps
+// the function it passes on its stack.)
+//
+//go:noinline
 func EachMember(obj []byte, fn func(m Member)) {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return
+	WalkObject(obj, 0, func(m Member, value int) int {
+		end := ValueEnd(obj, value)
+		m.Value = obj[value:end]
+		fn(m)
+		return end
+	})
+}
+
+// WalkObject walks the JSON object that begins at data[i] (after any
+// whitespace), calling fn with each member, in order: its name as written
+// (Member.Value unset) and the offset its value begins at; fn reads the
+// value and returns the offset just after it (ValueEnd's, when it only
+// skips it). It returns the offset just after the object. Unlike
+// EachMember it finds no value's end before fn reads it, so a walk that
+// goes into the values, a walk of a walk, reads each byte once however
+// deep they nest (finding each end first reads a value once for every
+// level above it). data must be text Validate accepted; on other text the
+// walk stops, without reading past data or looping.
+func WalkObject(data []byte, i int, fn func(m Member, value int) (end int)) int {
+	i = skipSpace(data, i)
+	if i >= len(data) || data[i] != '{' {
+		return len(data)
 	}
-	i = skipSpace(obj, i+1)
-	for i < len(obj) && obj[i] == '"' {
-		nameEnd, escaped := stringEnd(obj, i)
-		name := obj[i : nameEnd+1]
-		i = skipSpace(obj, nameEnd+1) // at ':'
-		i = skipSpace(obj, i+1)
-		end := ValueEnd(obj, i)
-		fn(Member{Name: name, Value: obj[i:end], Escaped: escaped})
-		i = skipSpace(obj, end)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+	i = skipSpace(data, i+1)
+	for i < len(data) && data[i] == '"' {
+		nameEnd, escaped := stringEnd(data, i)
+		name := data[i : nameEnd+1]
+		i = skipSpace(data, nameEnd+1) // at ':'
+		value := skipSpace(data, i+1)
+		end := fn(Member{Name: name, Escaped: escaped}, value)
+		if end <= value || end > len(data) {
+			return len(data) // no value read: not text Validate accepted
+		}
+		i = skipSpace(data, end)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
 		}
 	}
+	return i + 1
+}
+
+// WalkArray is WalkObject for the JSON array that begins at data[i]: fn
+// gets each element's index and the offset it begins at.
+func WalkArray(data []byte, i int, fn func(n, value int) (end int)) int {
+	i = skipSpace(data, i)
+	if i >= len(data) || data[i] != '[' {
+		return len(data)
+	}
+	i = skipSpace(data, i+1)
+	for n := 0; i < len(data) && data[i] != ']'; n++ {
+		end := fn(n, i)
+		if end <= i || end > len(data) {
+			return len(data) // no value read: not text Validate accepted
+		}
+		i = skipSpace(data, end)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	return i + 1
 }
 
 // ValueEnd returns the offset just after the value that begins at
@@ -70,19 +117,11 @@ func ValueEnd(data []byte, i int) int {
 // arr, in order, slices of arr. arr must be text Validate accepted, as
 // for EachMember.
 func EachElement(arr []byte, fn func(value []byte)) {
-	i := skipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return
-	}
-	i = skipSpace(arr, i+1)
-	for i < len(arr) && arr[i] != ']' {
-		end := ValueEnd(arr, i)
-		fn(arr[i:end])
-		i = skipSpace(arr, end)
-		if i < len(arr) && arr[i] == ',' {
-			i = skipSpace(arr, i+1)
-		}
-	}
+	WalkArray(arr, 0, func(_, value int) int {
+		end := ValueEnd(arr, value)
+		fn(arr[value:end])
+		return end
+	})
 }
 
 // TrimSpace returns v without the JSON whitespace around it.
