@@ -42,16 +42,25 @@ func WalkObject(data []byte, i int, fn func(m Member, value int) (end int)) int 
 		name := data[i : nameEnd+1]
 		i = skipSpace(data, nameEnd+1) // at ':'
 		value := skipSpace(data, i+1)
-		end := fn(Member{Name: name, Escaped: escaped}, value)
-		if end <= value || end > len(data) {
-			return len(data) // no value read: not text Validate accepted
-		}
-		i = skipSpace(data, end)
-		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+		if i = nextItem(data, value, fn(Member{Name: name, Escaped: escaped}, value)); i < 0 {
+			return len(data)
 		}
 	}
 	return i + 1
+}
+
+// nextItem is where the member or element after the value that began at
+// value and ended at end begins (or the container's closing bracket), or
+// -1 when fn read no value there: text Validate refuses.
+func nextItem(data []byte, value, end int) int {
+	if end <= value || end > len(data) {
+		return -1
+	}
+	i := skipSpace(data, end)
+	if i < len(data) && data[i] == ',' {
+		i = skipSpace(data, i+1)
+	}
+	return i
 }
 
 // WalkArray is WalkObject for the JSON array that begins at data[i]: fn
@@ -63,13 +72,8 @@ func WalkArray(data []byte, i int, fn func(n, value int) (end int)) int {
 	}
 	i = skipSpace(data, i+1)
 	for n := 0; i < len(data) && data[i] != ']'; n++ {
-		end := fn(n, i)
-		if end <= i || end > len(data) {
-			return len(data) // no value read: not text Validate accepted
-		}
-		i = skipSpace(data, end)
-		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+		if i = nextItem(data, i, fn(n, i)); i < 0 {
+			return len(data)
 		}
 	}
 	return i + 1
