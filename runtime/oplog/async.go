@@ -95,10 +95,8 @@ type queue struct {
 	// one queued, while nothing was queued after it and its lines end
 	// where text does.
 	open *entry
-	// made is what the lines requests make share, and clock the reading
-	// their times are told from (see queue.wallTime).
-	made  lineState
-	clock wallClock
+	// made is what the lines requests make share.
+	made lineState
 
 	out   []byte       // the writer's: lines it took from entries, not yet written
 	outTo *JSONHandler // the writer's: the handler out is for
@@ -151,24 +149,6 @@ func (e *entry) clear() {
 // entryBytes is what an entry counts against AsyncOptions.BufferBytes
 // besides its strings.
 const entryBytes = int(unsafe.Sizeof(entry{}))
-
-// wallClock turns monotonic readings into the wall clock's time, from
-// one reading of both clocks, which the queue takes again every
-// clockFresh (see queue.wallTime): a call record logged without a time,
-// line or record, gets its time as it is queued.
-type wallClock struct {
-	wall time.Time
-	mono time.Duration // mono.Now's reading with wall
-}
-
-func readWallClock() wallClock {
-	return wallClock{wall: time.Now(), mono: mono.Now()}
-}
-
-// at is the wall clock's time of the monotonic reading m.
-func (w wallClock) at(m time.Duration) time.Time {
-	return w.wall.Add(m - w.mono).Round(0)
-}
 
 // textChunk is the size of the chunks calls' lines, or their arguments,
 // are appended to (see queue.text): a call's arguments are at most a
@@ -335,7 +315,7 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 	q := a.q
 	if a.queueLine(maxCallLine(c), func(dst []byte, s *lineState) ([]byte, bool) {
 		rec := *c
-		rec.Time = q.callTime(c, at)
+		rec.Time = callTime(c, at)
 		return appendCallLine(dst, &rec, s)
 	}) {
 		return
@@ -345,7 +325,7 @@ func (a *Async) logCall(ctx context.Context, c *CallRecord, n int) {
 		return
 	}
 	e.call, e.isCall = *c, true
-	e.call.Time = q.callTime(c, at)
+	e.call.Time = callTime(c, at)
 	if len(q.text)+len(c.Arguments) > cap(q.text) {
 		q.nextChunk(len(c.Arguments))
 	}
@@ -435,31 +415,13 @@ func maxCallLine(c *CallRecord) int {
 }
 
 // callTime is the time c is logged at: its own, or, when that is zero,
-// the wall clock's time of at, the monotonic reading LogCall took for
-// it. q.mu is held.
-func (q *queue) callTime(c *CallRecord, at time.Duration) time.Time {
+// the wall clock's time of at, the monotonic reading LogCall took for it.
+func callTime(c *CallRecord, at time.Duration) time.Time {
 	if c.Time.IsZero() {
-		return q.wallTime(at)
+		return mono.Wall(at)
 	}
 	return c.Time
 }
-
-// wallTime is the wall clock's time of the monotonic reading m, told
-// from q.clock, which is read again once it is clockFresh old: the
-// monotonic clock alone is what a request reads (see LogCall), at about
-// half the cost of reading both. q.mu is held.
-func (q *queue) wallTime(m time.Duration) time.Time {
-	if q.clock.wall.IsZero() || m-q.clock.mono > clockFresh {
-		q.clock = readWallClock()
-	}
-	return q.clock.at(m)
-}
-
-// clockFresh is how long a reading of both clocks serves to tell a
-// call's time: a line's time is off by no more than the clocks drift
-// apart in it (under a microsecond, a clock slewed at its fastest), and a
-// wall clock that was set is seen within it.
-const clockFresh = time.Millisecond
 
 // nextChunk makes q.text a chunk with room for n bytes, an emptied one
 // when one is kept, the one before it kept with the filled; no entry of

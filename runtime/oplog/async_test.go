@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 )
 
 // TestAsyncBoundsItsBytes: with its writer stuck, a queue whose bytes
@@ -392,22 +390,6 @@ func TestAsyncKeepsCallLinesInTheirPlace(t *testing.T) {
 		if !strings.Contains(line, want[i]) {
 			t.Fatalf("line %d is %s, want one with %s", i, line, want[i])
 		}
-	}
-}
-
-// TestWallTimeRereadsAStaleClock: a call's time is told from the reading
-// of both clocks the queue keeps while it is under clockFresh old, and
-// from a new reading after that: a wall clock that was set is seen
-// within clockFresh.
-func TestWallTimeRereadsAStaleClock(t *testing.T) {
-	var q queue
-	now := mono.Now()
-	q.clock = wallClock{wall: time.Now().Add(time.Hour), mono: now} // a clock set back an hour since
-	if got := q.wallTime(now + clockFresh/2); time.Until(got) < 59*time.Minute {
-		t.Errorf("a reading under clockFresh old was not used: %v", got)
-	}
-	if got := q.wallTime(now + 2*clockFresh); time.Until(got) > time.Minute {
-		t.Errorf("a reading over clockFresh old was used: %v", got)
 	}
 }
 
