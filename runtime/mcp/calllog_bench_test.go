@@ -39,11 +39,8 @@ func BenchmarkCallLogArguments(b *testing.B) {
 			if err := srv.Bind(spec, mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) { return mcp.TextResult("authorised"), nil }}); err != nil {
 				b.Fatal(err)
 			}
-			sess := srv.NewSession(investigator, nil)
-			b.Cleanup(sess.Close)
+			sess := handshakenSession(b, srv)
 			ctx := context.Background()
-			sess.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`))
-			sess.Handle(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 			req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.authorise","arguments":` +
 				`{"account":"AE070331234567890123456","pin":"4921","amount_minor":250000,"currency":"AED","memo":"invoice 2026-114"}}}`)
 			if out := string(sess.Handle(ctx, req)); !strings.Contains(out, "authorised") {

@@ -67,11 +67,8 @@ func BenchmarkToolsCall(b *testing.B) {
 	srv.Bind(lookupSpec("1.0.0", lookupSchema), mcp.Tool{Handler: func(context.Context, *mcp.Call) (*mcp.Result, error) {
 		return mcp.TextResult("HELD"), nil
 	}})
-	sess := srv.NewSession(investigator, nil)
-	defer sess.Close()
+	sess := handshakenSession(b, srv)
 	ctx := context.Background()
-	sess.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`))
-	sess.Handle(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771","include_legs":true}}}`)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -52,7 +52,10 @@ const watchAfter = time.Millisecond
 
 // begin notes that f's handler begins to run.
 func (w *handlerWatch) begin(f *inflight) {
-	began := mono.Now()
+	began := f.began // its deadline's reading, some microseconds before
+	if began == 0 {
+		began = mono.Now()
+	}
 	w.mu.Lock()
 	if w.running == nil {
 		w.running = map[*inflight]time.Duration{}

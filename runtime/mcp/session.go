@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
@@ -76,6 +77,12 @@ type flight struct {
 	msg  jsonrpc.Message
 	key  string          // msg.ID's text, its key in the session's flights
 	ctx  *requestContext // cancelled as the request ends
+	// began is when the request began: a reading of mono.Now taken for
+	// it anyway, by track for its deadline, by the stream's lane that
+	// began to run it (the later wins), or by ServeIncoming for a call;
+	// zero when none was. The call log and the handler's watch take
+	// their times from it rather than read the clock again.
+	began time.Duration
 	// seen is the session's handshake when the request was started: the
 	// handshake's gate judges the request by it, so that a request read
 	// before notifications/initialized is refused, and one read after it
@@ -344,6 +351,9 @@ func (s *Session) ServeIncoming(ctx context.Context, in *Incoming, w AnswerWrite
 	}
 	f.req.params, f.paramsRead = in.params, true
 	f.answerTo, f.sink = w, (*writerSink)(f)
+	if f.began == 0 && f.msg.Method == methodToolsCall {
+		f.began = mono.Now() // the one reading its call log and its handler's watch share
+	}
 	f.do()
 	// The handler has returned and any early answer is written (see
 	// handlerWatch): nothing refers to f any more.
@@ -509,6 +519,9 @@ func (s *Session) track(ctx context.Context, msg jsonrpc.Message, spare *infligh
 		f = new(inflight)
 	}
 	f.flight = flight{sess: s, msg: msg, key: msg.ID.String(), ctx: rc, seen: *s.handshake.Load()}
+	if timeout > 0 {
+		f.began = rc.expires - timeout // the reading its deadline was set from
+	}
 	if !s.flights.add(f, home) {
 		f.flight = flight{}
 		rc.cancel()

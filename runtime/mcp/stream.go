@@ -819,6 +819,7 @@ func (l *lane) begin(f *inflight) {
 // timer is to be armed for it; l.mu is held.
 func (l *lane) beginLocked(f *inflight) (arm bool) {
 	l.serving, l.began = f, mono.Now()
+	f.began = l.began
 	arm = !l.armed
 	l.armed = true
 	return arm

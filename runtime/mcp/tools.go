@@ -741,7 +741,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 			return nil, err
 		}
 	}
-	s.logCall(r.ctx, call, info.hash, &r.logText)
+	s.logCall(r.ctx, call, info.hash, r.flight.began, &r.logText)
 	if s.observe == nil {
 		return s.answerCall(r, s.invoke(r, bound.tool.Handler))
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/drift"
 	"github.com/mcpgen/mcpgen/runtime/estate"
@@ -454,6 +455,82 @@ func TestCallLogKeepsTheTextOfArgumentsWithoutSecrets(t *testing.T) {
 	if z, _ := recs[1]["arguments"].(map[string]any)["z"].(string); len(z) >= len(long) || !strings.HasPrefix(z, "www") {
 		t.Errorf("arguments past one string's limit are not a clipped preview: %.80v", recs[1]["arguments"])
 	}
+}
+
+// TestCallLogTimeIsWhenTheCallBegan: a call's record carries the time
+// its request began, told from the reading its stream or its deadline
+// took (or LogCall's own, when nothing timed it): within the moments
+// before it was sent and after it was answered, for each of two calls
+// 20 ms apart on the same session, so that a reading left from the
+// request before (an inflight is reused) shows as one 20 ms early.
+func TestCallLogTimeIsWhenTheCallBegan(t *testing.T) {
+	const req = `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"payments.lookup","arguments":{"reference":"PMT-771"}}}`
+	paths := map[string]struct {
+		opts mcp.Options
+		call func(t *testing.T, srv *mcp.Server) func(line string) string
+	}{
+		"stream": {call: func(t *testing.T, srv *mcp.Server) func(string) string {
+			w := serve(t, srv, investigator)
+			w.handshake(mcp.Revision20250618)
+			return w.call
+		}},
+		"Handle with a deadline": {opts: mcp.Options{CallTimeout: time.Minute}, call: handleCalls},
+		"Handle untimed":         {call: handleCalls},
+		"ServeIncoming":          {call: serveIncomingCalls},
+	}
+	for name, path := range paths {
+		t.Run(name, func(t *testing.T) {
+			b := newBank(t, path.opts)
+			call := path.call(t, b.srv)
+			var sent, answered [2]time.Time
+			for i := range 2 {
+				time.Sleep(20 * time.Millisecond)
+				sent[i] = time.Now()
+				if got := call(fmt.Sprintf(req, i+2)); !strings.Contains(got, "HELD") {
+					t.Fatalf("tools/call: %s", got)
+				}
+				answered[i] = time.Now()
+			}
+			recs := b.log.records(t, "tool call")
+			if len(recs) != 2 {
+				t.Fatalf("records: %v", recs)
+			}
+			for i, rec := range recs {
+				at, err := time.Parse(time.RFC3339Nano, rec["time"].(string))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if at.Before(sent[i].Add(-time.Millisecond)) || at.After(answered[i].Add(time.Millisecond)) {
+					t.Errorf("call %d logged at %v, sent at %v and answered at %v", i+1, at, sent[i], answered[i])
+				}
+			}
+		})
+	}
+}
+
+// serveIncomingCalls returns a function that makes a call on a session
+// of srv through ServeIncoming, as the HTTP transport does, and returns
+// its answer.
+func serveIncomingCalls(t *testing.T, srv *mcp.Server) func(line string) string {
+	sess := handshakenSession(t, srv)
+	return func(line string) string {
+		msg, rpcErr := jsonrpc.Decode([]byte(line))
+		if rpcErr != nil {
+			t.Fatal(rpcErr)
+		}
+		var in mcp.Incoming
+		in.Read(msg)
+		var w answerLog
+		sess.ServeIncoming(context.Background(), &in, &w)
+		return strings.Join(w.list, "\n")
+	}
+}
+
+// handleCalls returns a function that makes a call on a session of srv
+// through Session.Handle and returns its answer.
+func handleCalls(t *testing.T, srv *mcp.Server) func(line string) string {
+	sess := handshakenSession(t, srv)
+	return func(line string) string { return string(sess.Handle(context.Background(), []byte(line))) }
 }
 
 func TestBindRefusals(t *testing.T) {

@@ -396,6 +396,17 @@ func (b *syncBuffer) records(t *testing.T, msg string) []map[string]any {
 	return out
 }
 
+// handshakenSession is a session of srv, the investigator's, through its
+// handshake in 2025-06-18, closed when tb ends.
+func handshakenSession(tb testing.TB, srv *mcp.Server) *mcp.Session {
+	sess := srv.NewSession(investigator, nil)
+	tb.Cleanup(sess.Close)
+	ctx := context.Background()
+	sess.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`))
+	sess.Handle(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	return sess
+}
+
 // handshakeRevisions are the revisions of the handshake era.
 var handshakeRevisions = []mcp.Revision{mcp.Revision20241105, mcp.Revision20250326, mcp.Revision20250618, mcp.Revision20251125}
 

@@ -104,9 +104,12 @@ func (c *CallRecord) fits(limits Limits) (n int, ok bool) {
 //
 // A record whose Time is zero is logged at the time LogCall is called.
 // An Async then reads only the monotonic clock on the caller's path, and
-// tells the wall clock's time from it with a reading of both clocks it
-// keeps for a while (see wallClock): time.Now reads both clocks, which
-// was a third of what queueing a record cost a request.
+// tells the wall clock's time from it with a reading of both clocks the
+// runtime keeps for a millisecond: time.Now reads both clocks, which was
+// a third of what queueing a record cost a request. A caller that read
+// the monotonic clock already when the call began (the server, for a
+// request a transport timed) gives that time instead, and no clock is
+// read for the record at all.
 func LogCall(ctx context.Context, h slog.Handler, c *CallRecord) {
 	a, isAsync := h.(*Async)
 	if isAsync && c.Arguments != nil {

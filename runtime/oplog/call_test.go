@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/oplog"
 )
 
@@ -63,23 +64,34 @@ func TestCallRecordIsOneLineWhateverTheHandler(t *testing.T) {
 // BenchmarkLogCall is what logging a call costs the request: LogCall of
 // the benchmarks' call record (bench/) into a service's sink, an Async
 // over a JSONHandler, whose writer runs meanwhile on its own goroutine.
-// The record has no time, as the server's have none: LogCall takes it.
+// time=read is a record without a time, whose time LogCall takes (one
+// clock read); time=began one whose time the server told from the reading
+// its request began with, as it does for a request its transport or its
+// deadline timed (mono.Wall: no clock read).
 func BenchmarkLogCall(b *testing.B) {
-	sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard, nil), oplog.AsyncOptions{})
-	defer sink.Close(context.Background())
-	c := oplog.CallRecord{
-		Tool: "payments.lookup", Version: "2.1.0",
-		SchemaHash: "sha256:" + strings.Repeat("0f1e2d3c", 8), RequestID: "1",
-		Arguments: json.RawMessage(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`),
-		Checked:   true,
-	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		oplog.LogCall(ctx, sink, &c)
-	}
-	if n := sink.Dropped(); n > int64(b.N)/100 {
-		b.Logf("%d of %d records dropped: the writer fell behind", n, b.N)
+	for _, when := range []string{"read", "began"} {
+		b.Run("time="+when, func(b *testing.B) {
+			sink := oplog.NewAsync(oplog.NewJSONHandler(io.Discard, nil), oplog.AsyncOptions{})
+			defer sink.Close(context.Background())
+			c := oplog.CallRecord{
+				Tool: "payments.lookup", Version: "2.1.0",
+				SchemaHash: "sha256:" + strings.Repeat("0f1e2d3c", 8), RequestID: "1",
+				Arguments: json.RawMessage(`{"reference": "PMT-771", "include_legs": true, "as_of": "2026-03-12"}`),
+				Checked:   true,
+			}
+			began := mono.Now()
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if when == "began" {
+					c.Time = mono.Wall(began)
+				}
+				oplog.LogCall(ctx, sink, &c)
+			}
+			if n := sink.Dropped(); n > int64(b.N)/100 {
+				b.Logf("%d of %d records dropped: the writer fell behind", n, b.N)
+			}
+		})
 	}
 }
 
