@@ -169,6 +169,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/eventstore"
+	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/oplog"
@@ -420,7 +421,7 @@ func (h *Handler) isClosed() bool {
 
 // ServeHTTP serves the endpoint.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
+	start := mono.Now()
 	rec := &statusRecorder{ResponseWriter: w}
 	defer h.recovered(rec, r)
 	mcpMethod := h.serve(rec, r)
@@ -429,16 +430,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// written by the sink's writer, without a slog record on the
 	// request's path (Logger.LogAttrs also captured the caller's program
 	// counter, half a microsecond a request, for a source that is always
-	// this line). Its time is the request's end: start's reading moved
-	// on by the monotonic clock's, one clock read fewer than time.Now.
+	// this line). Its time is the request's end, told from the
+	// monotonic clock's reading (mono.Wall): a request reads one clock at
+	// its start and one at its end, where time.Now read two at its start.
 	ctx, log := r.Context(), h.log.Handler()
 	if !log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	took := time.Since(start)
+	end := mono.Now()
 	oplog.LogAccess(ctx, log, &oplog.AccessRecord{
-		Time: start.Add(took).Round(0), Method: r.Method, Path: r.URL.Path, Status: rec.status(),
-		MCPMethod: mcpMethod, Duration: took,
+		Time: mono.Wall(end), Method: r.Method, Path: r.URL.Path, Status: rec.status(),
+		MCPMethod: mcpMethod, Duration: end - start,
 	})
 }
 
