@@ -21,11 +21,11 @@ var epoch = time.Now()
 // the time between them, whatever the wall clock did meanwhile.
 func Now() time.Duration { return time.Since(epoch) }
 
-// Fresh is how long a reading of both clocks serves Wall: a time told
+// fresh is how long a reading of both clocks serves Wall: a time told
 // from it is off by no more than the clocks drift apart in it (under a
 // microsecond, a clock slewed at its fastest), and a wall clock that was
 // set is seen within it.
-const Fresh = time.Millisecond
+const fresh = time.Millisecond
 
 // anchor is a reading of both clocks, which Wall tells times from.
 type anchor struct {
@@ -34,19 +34,19 @@ type anchor struct {
 }
 
 // latest is the reading of both clocks Wall tells times from, read
-// again by the first Wall that finds it over Fresh old; any goroutine
+// again by the first Wall that finds it over fresh old; any goroutine
 // may, and the last to store it wins. Nil before the first Wall.
 var latest atomic.Pointer[anchor]
 
 // Wall is the wall clock's time of m, a reading of Now: the time of day
 // a log line shows for it. It is told from a reading of both clocks taken
-// at most Fresh before m (a later one serves an earlier m as well), so
+// at most fresh before m (a later one serves an earlier m as well), so
 // that a caller that read the monotonic clock already, as a request does
 // when it begins, reads no clock again for the time of day; about once a
 // millisecond one caller reads both clocks once.
 func Wall(m time.Duration) time.Time {
 	a := latest.Load()
-	if a == nil || m-a.mono > Fresh {
+	if a == nil || m-a.mono > fresh {
 		a = readBoth()
 		latest.Store(a)
 	}

@@ -40,16 +40,16 @@ func TestWallIsTheTimeOfDayOfAReading(t *testing.T) {
 }
 
 // TestWallRereadsAStaleClock: a time is told from the reading of both
-// clocks Wall keeps while it is under Fresh old, and from a new reading
-// after that: a wall clock that was set is seen within Fresh.
+// clocks Wall keeps while it is under fresh old, and from a new reading
+// after that: a wall clock that was set is seen within fresh.
 func TestWallRereadsAStaleClock(t *testing.T) {
 	now := Now()
 	latest.Store(&anchor{wall: time.Now().Add(time.Hour).Round(0), mono: now}) // a clock set back an hour since
-	if got := Wall(now + Fresh/2); time.Until(got) < 59*time.Minute {
-		t.Errorf("a reading under Fresh old was not used: %v", got)
+	if got := Wall(now + fresh/2); time.Until(got) < 59*time.Minute {
+		t.Errorf("a reading under fresh old was not used: %v", got)
 	}
-	if got := Wall(now + 2*Fresh); time.Until(got) > time.Minute {
-		t.Errorf("a reading over Fresh old was used: %v", got)
+	if got := Wall(now + 2*fresh); time.Until(got) > time.Minute {
+		t.Errorf("a reading over fresh old was used: %v", got)
 	}
 	// The new reading is kept for the next.
 	if a := latest.Load(); time.Until(a.wall) > time.Minute {
