@@ -93,10 +93,13 @@ func specPaymentsBookingV1_0_0() estate.ToolSpec {
 }
 
 // bindPaymentsBookingV1_0_0 binds payments.booking@1.0.0 to h.PaymentsBookingV1;
-// its structured output is checked by DecodePaymentsBookingV1_0_0Output.
+// its structured output is checked as PaymentsBookingV1_0_0Output reads itself (decode.Checker).
 func bindPaymentsBookingV1_0_0(h Handler) mcp.Tool {
 	t := mcp.TypedTool(h.PaymentsBookingV1, decode.Validator[PaymentsBookingV1_0_0Args]())
-	t.CheckOutput = decode.Checker(DecodePaymentsBookingV1_0_0Output)
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out PaymentsBookingV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
 	return t
 }
 

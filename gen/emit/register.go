@@ -228,7 +228,11 @@ func (g *gen) versionTable(f *jen.File) {
 		} else {
 			f.Func().Id(bindFunc(v)).Params(jen.Id("h").Id("Handler")).Qual(pkgMCP, "Tool").Block(
 				jen.Id("t").Op(":=").Add(tool),
-				jen.Id("t").Dot("CheckOutput").Op("=").Qual(pkgDecode, "Checker").Call(jen.Id(decoderName(v.Output))),
+				jen.Id("t").Dot("CheckOutput").Op("=").Qual(pkgDecode, "Checker").Call(
+					jen.Func().Params(jen.Id("r").Op("*").Qual(pkgDecode, "Reader")).Block(
+						jen.Var().Id("out").Id(v.Output.Name),
+						jen.Id("out").Dot("DecodeFrom").Call(jen.Id("r"), jen.Nil()),
+					)),
 				jen.Return(jen.Id("t")),
 			)
 		}
@@ -242,7 +246,7 @@ func outputDoc(v *ir.Version) string {
 	if v.Output == nil {
 		return ""
 	}
-	return ";\nits structured output is checked by " + decoderName(v.Output)
+	return ";\nits structured output is checked as " + v.Output.Name + " reads itself (decode.Checker)"
 }
 
 // specFunc and bindFunc name the functions that build v's spec and bind v

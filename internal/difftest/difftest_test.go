@@ -29,6 +29,24 @@ type version struct {
 	name, version string
 	// decode is the generated Decode function, its typed value as an any.
 	decode func(data []byte) (any, schema.Errors, error)
+	// dropped is the same reading into a value that is dropped
+	// (decode.Checker): the errors, or one at "$" for text that is not
+	// JSON.
+	dropped func(data json.RawMessage) schema.Errors
+}
+
+// checkDropped fails t unless reading data into a value that is dropped
+// finds errs, the Decode function's errors, and leaves data as it was
+// (its strings are data's own bytes; a path may be written over a copy).
+func (s subject) checkDropped(t *testing.T, data []byte, errs schema.Errors) {
+	t.Helper()
+	was := string(data)
+	if got := s.dropped(data); !slices.Equal(got, errs) {
+		t.Fatalf("%s on %q:\nread into a dropped value: %q\nDecode: %q", s.key(), was, got.Strings(), errs.Strings())
+	}
+	if string(data) != was {
+		t.Fatalf("%s: a reading into a dropped value changed its input %q to %q", s.key(), was, data)
+	}
 }
 
 // key is the version's name@version.
@@ -379,6 +397,7 @@ func (s subject) check(t *testing.T, data []byte) schema.Errors {
 	if !slices.Equal(errs, want) {
 		t.Fatalf("%s, input %s:\ngenerated: %q\nreference: %q", s.key(), data, errs.Strings(), want.Strings())
 	}
+	s.checkDropped(t, data, errs)
 	if want != nil {
 		return want
 	}
@@ -618,6 +637,7 @@ func FuzzDecoders(f *testing.F) {
 		if want := s.spec.InputSchema.Validate(v); !slices.Equal(errs, want) {
 			t.Fatalf("%s on %q:\ngenerated: %q\nreference: %q", s.key(), data, errs.Strings(), want.Strings())
 		}
+		s.checkDropped(t, data, errs)
 	})
 }
 

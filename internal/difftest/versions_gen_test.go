@@ -2,285 +2,567 @@
 
 package difftest
 
+import decode "github.com/mcpgen/mcpgen/runtime/decode"
+
 // versions lists every generated version, in publish order.
 var versions = []version{{
-	decode:  typed(DecodeCorpusS00V1_0_0Args),
+	decode: typed(DecodeCorpusS00V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS00V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s00",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS01V1_0_0Args),
+	decode: typed(DecodeCorpusS01V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS01V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s01",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS02V1_0_0Args),
+	decode: typed(DecodeCorpusS02V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS02V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s02",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS03V1_0_0Args),
+	decode: typed(DecodeCorpusS03V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS03V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s03",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS04V1_0_0Args),
+	decode: typed(DecodeCorpusS04V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS04V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s04",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS05V1_0_0Args),
+	decode: typed(DecodeCorpusS05V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS05V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s05",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS06V1_0_0Args),
+	decode: typed(DecodeCorpusS06V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS06V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s06",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS07V1_0_0Args),
+	decode: typed(DecodeCorpusS07V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS07V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s07",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS08V1_0_0Args),
+	decode: typed(DecodeCorpusS08V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS08V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s08",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS09V1_0_0Args),
+	decode: typed(DecodeCorpusS09V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS09V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s09",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS10V1_0_0Args),
+	decode: typed(DecodeCorpusS10V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS10V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s10",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS11V1_0_0Args),
+	decode: typed(DecodeCorpusS11V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS11V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s11",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS12V1_0_0Args),
+	decode: typed(DecodeCorpusS12V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS12V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s12",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS13V1_0_0Args),
+	decode: typed(DecodeCorpusS13V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS13V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s13",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS14V1_0_0Args),
+	decode: typed(DecodeCorpusS14V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS14V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s14",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS15V1_0_0Args),
+	decode: typed(DecodeCorpusS15V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS15V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s15",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS16V1_0_0Args),
+	decode: typed(DecodeCorpusS16V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS16V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s16",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS17V1_0_0Args),
+	decode: typed(DecodeCorpusS17V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS17V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s17",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS18V1_0_0Args),
+	decode: typed(DecodeCorpusS18V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS18V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s18",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS19V1_0_0Args),
+	decode: typed(DecodeCorpusS19V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS19V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s19",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS20V1_0_0Args),
+	decode: typed(DecodeCorpusS20V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS20V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s20",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS21V1_0_0Args),
+	decode: typed(DecodeCorpusS21V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS21V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s21",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS22V1_0_0Args),
+	decode: typed(DecodeCorpusS22V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS22V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s22",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS23V1_0_0Args),
+	decode: typed(DecodeCorpusS23V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS23V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s23",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS24V1_0_0Args),
+	decode: typed(DecodeCorpusS24V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS24V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s24",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS25V1_0_0Args),
+	decode: typed(DecodeCorpusS25V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS25V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s25",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS26V1_0_0Args),
+	decode: typed(DecodeCorpusS26V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS26V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s26",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS27V1_0_0Args),
+	decode: typed(DecodeCorpusS27V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS27V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s27",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS28V1_0_0Args),
+	decode: typed(DecodeCorpusS28V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS28V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s28",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS29V1_0_0Args),
+	decode: typed(DecodeCorpusS29V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS29V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s29",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS30V1_0_0Args),
+	decode: typed(DecodeCorpusS30V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS30V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s30",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS31V1_0_0Args),
+	decode: typed(DecodeCorpusS31V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS31V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s31",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS32V1_0_0Args),
+	decode: typed(DecodeCorpusS32V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS32V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s32",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS33V1_0_0Args),
+	decode: typed(DecodeCorpusS33V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS33V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s33",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS34V1_0_0Args),
+	decode: typed(DecodeCorpusS34V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS34V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s34",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS35V1_0_0Args),
+	decode: typed(DecodeCorpusS35V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS35V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s35",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS36V1_0_0Args),
+	decode: typed(DecodeCorpusS36V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS36V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s36",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS37V1_0_0Args),
+	decode: typed(DecodeCorpusS37V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS37V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s37",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS38V1_0_0Args),
+	decode: typed(DecodeCorpusS38V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS38V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s38",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS39V1_0_0Args),
+	decode: typed(DecodeCorpusS39V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS39V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s39",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS40V1_0_0Args),
+	decode: typed(DecodeCorpusS40V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS40V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s40",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS41V1_0_0Args),
+	decode: typed(DecodeCorpusS41V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS41V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s41",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS42V1_0_0Args),
+	decode: typed(DecodeCorpusS42V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS42V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s42",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS43V1_0_0Args),
+	decode: typed(DecodeCorpusS43V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS43V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s43",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS44V1_0_0Args),
+	decode: typed(DecodeCorpusS44V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS44V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s44",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS45V1_0_0Args),
+	decode: typed(DecodeCorpusS45V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS45V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s45",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS46V1_0_0Args),
+	decode: typed(DecodeCorpusS46V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS46V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s46",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS47V1_0_0Args),
+	decode: typed(DecodeCorpusS47V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS47V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s47",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS48V1_0_0Args),
+	decode: typed(DecodeCorpusS48V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS48V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s48",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS49V1_0_0Args),
+	decode: typed(DecodeCorpusS49V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS49V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s49",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS50V1_0_0Args),
+	decode: typed(DecodeCorpusS50V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS50V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s50",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS51V1_0_0Args),
+	decode: typed(DecodeCorpusS51V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS51V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s51",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS52V1_0_0Args),
+	decode: typed(DecodeCorpusS52V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS52V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s52",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS53V1_0_0Args),
+	decode: typed(DecodeCorpusS53V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS53V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s53",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS54V1_0_0Args),
+	decode: typed(DecodeCorpusS54V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS54V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s54",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS55V1_0_0Args),
+	decode: typed(DecodeCorpusS55V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS55V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s55",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS56V1_0_0Args),
+	decode: typed(DecodeCorpusS56V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS56V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s56",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS57V1_0_0Args),
+	decode: typed(DecodeCorpusS57V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS57V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s57",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS58V1_0_0Args),
+	decode: typed(DecodeCorpusS58V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS58V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s58",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCorpusS59V1_0_0Args),
+	decode: typed(DecodeCorpusS59V1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CorpusS59V1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "corpus.s59",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeCrmNotesAppendV1_0_0Args),
+	decode: typed(DecodeCrmNotesAppendV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v CrmNotesAppendV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "crm.notes.append",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeEdgeExactV1_0_0Args),
+	decode: typed(DecodeEdgeExactV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v EdgeExactV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "edge.exact",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeEdgeNestedV1_0_0Args),
+	decode: typed(DecodeEdgeNestedV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v EdgeNestedV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "edge.nested",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeEdgeNumbersV1_0_0Args),
+	decode: typed(DecodeEdgeNumbersV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v EdgeNumbersV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "edge.numbers",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeEdgeUnionsV1_0_0Args),
+	decode: typed(DecodeEdgeUnionsV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v EdgeUnionsV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "edge.unions",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodeEdgeUniqueV1_0_0Args),
+	decode: typed(DecodeEdgeUniqueV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v EdgeUniqueV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "edge.unique",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodePaymentsLookupV1_0_0Args),
+	decode: typed(DecodePaymentsLookupV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v PaymentsLookupV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "payments.lookup",
 	version: "1.0.0",
 }, {
-	decode:  typed(DecodePaymentsLookupV2_0_0Args),
+	decode: typed(DecodePaymentsLookupV2_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v PaymentsLookupV2_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "payments.lookup",
 	version: "2.0.0",
 }, {
-	decode:  typed(DecodePaymentsLookupV3_0_0Args),
+	decode: typed(DecodePaymentsLookupV3_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v PaymentsLookupV3_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "payments.lookup",
 	version: "3.0.0",
 }, {
-	decode:  typed(DecodePaymentsReleaseV1_0_0Args),
+	decode: typed(DecodePaymentsReleaseV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v PaymentsReleaseV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
 	name:    "payments.release",
 	version: "1.0.0",
 }}

@@ -339,3 +339,34 @@ func TestMemberPathLeavesStringsAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestDroppedValueStrings: a Reader whose value is dropped (Checker's)
+// gives a string without escapes as the input's own bytes, and copies
+// one with escapes, whose unescaped text lies in the lexer's buffer that
+// the next string with escapes reuses: each string read stays what it
+// was, whatever is read after it.
+func TestDroppedValueStrings(t *testing.T) {
+	data := []byte(`["plain words here", "tab\there", "line\nbreak", "more plain words"]`)
+	r := NewReader(data)
+	r.dropped = true
+	defer r.Release()
+	var got []string
+	a := r.Array(nil, Array)
+	for a.Next() {
+		s, _ := r.Str(nil, String)
+		got = append(got, s)
+	}
+	if want := []string{"plain words here", "tab\there", "line\nbreak", "more plain words"}; !slices.Equal(got, want) {
+		t.Fatalf("read %q, want %q", got, want)
+	}
+	for _, i := range []int{0, 3} {
+		if _, in := offsetIn(data, unsafe.Slice(unsafe.StringData(got[i]), len(got[i]))); !in {
+			t.Errorf("%q is not the input's own bytes", got[i])
+		}
+	}
+	for _, i := range []int{1, 2} {
+		if _, in := offsetIn(data, unsafe.Slice(unsafe.StringData(got[i]), len(got[i]))); in {
+			t.Errorf("%q, which has escapes, lies in the input", got[i])
+		}
+	}
+}

@@ -146,6 +146,10 @@ type Reader struct {
 	// outer is the Reader a sub-reader (On, Quiet) reads part of: its
 	// strings share outer's copy. Nil for a Reader of a whole input.
 	outer *Reader
+	// dropped says the value read is dropped when the reading ends (see
+	// Checker): a string without escapes is then the input's own bytes,
+	// neither copied nor sharing a copy.
+	dropped bool
 }
 
 var readers = sync.Pool{New: func() any { return new(Reader) }}
@@ -163,7 +167,7 @@ func NewReader(data []byte) *Reader {
 func (r *Reader) Release() {
 	r.lx.reset(nil)
 	r.data, r.copied, r.ownBytes, r.outer, r.last, r.lastRunes = nil, nil, 0, nil, "", 0
-	r.err, r.quiet, r.num, r.undeclared = nil, false, nil, false
+	r.err, r.quiet, r.num, r.undeclared, r.dropped = nil, false, nil, false, false
 	if len(r.slots) > 4 {
 		r.slots = nil // a deep input's levels are not kept for the next
 	}
@@ -254,7 +258,7 @@ func Validator[T any, P Decodable[T]]() func(raw json.RawMessage) (any, schema.E
 	return func(raw json.RawMessage) (any, schema.Errors) {
 		v, errs, err := RunChecked[T, P](raw)
 		if err != nil {
-			return nil, schema.Errors{{Path: "$", Message: err.Error()}}
+			return nil, malformed(err)
 		}
 		return v, errs
 	}
@@ -537,6 +541,12 @@ func (r *Reader) text(b []byte) string {
 	}
 	if r.outer != nil {
 		r = r.outer
+	}
+	if r.dropped {
+		if _, in := offsetIn(r.data, b); in {
+			return unsafe.String(unsafe.SliceData(b), len(b))
+		}
+		return string(b) // unescaped into the lexer's buffer, which the next string reuses
 	}
 	if r.copied == nil && (len(r.data) > sharedText || r.ownString(len(b))) {
 		return string(b) // a large input's string, or a short one alone
@@ -1104,22 +1114,35 @@ func Adapt[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(raw json
 	return func(raw json.RawMessage) (any, schema.Errors) {
 		v, errs, err := decodeFn(raw)
 		if err != nil {
-			return nil, schema.Errors{{Path: "$", Message: err.Error()}}
+			return nil, malformed(err)
 		}
 		return v, errs
 	}
 }
 
-// Checker turns the generated Decode function of a tool version's output
-// type into the server's output checker shape (mcp.OutputChecker): the
-// violations of the structured content, read strictly (it was encoded by
-// the server, but a type's own MarshalJSON may write anything), the
-// decoded value dropped. Text that is not one well-formed JSON value is
-// one violation at "$".
-func Checker[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(structured json.RawMessage) schema.Errors {
-	validate := Adapt(decodeFn)
+// malformed is the one violation, at "$", of text that is not one
+// well-formed JSON value (err, the reading's error): a validator's or a
+// checker's answer rather than a failure of its own.
+func malformed(err error) schema.Errors { return schema.Errors{{Path: "$", Message: err.Error()}} }
+
+// Checker is the server's output checker (mcp.OutputChecker) of a tool
+// version's output type, which read reads from r as a value it drops
+// (generated code passes a function that declares the type's value and
+// calls its DecodeFrom): the violations of the structured content, read
+// strictly (it was encoded by the server, but a type's own MarshalJSON may
+// write anything). Text that is not one well-formed JSON value is one
+// violation at "$". Since the value is dropped, its strings are the
+// content's own bytes (see Reader.dropped): a check copies no text, where
+// a Decode function copies the input its value's strings share.
+func Checker(read func(r *Reader)) func(structured json.RawMessage) schema.Errors {
 	return func(structured json.RawMessage) schema.Errors {
-		_, errs := validate(structured)
+		r := NewReader(structured)
+		r.dropped = true
+		read(r)
+		errs, err := r.Finish()
+		if err != nil {
+			return malformed(err)
+		}
 		return errs
 	}
 }

@@ -318,7 +318,10 @@ func TestCheckedInputIsNotCheckedAgain(t *testing.T) {
 // MarshalJSON could write, is refused), and reports text that is not one
 // JSON value as one violation at "$", never as a conforming output.
 func TestCheckerReportsAnOutputsViolations(t *testing.T) {
-	check := decode.Checker(decode.Run[payment])
+	check := decode.Checker(func(r *decode.Reader) {
+		var v payment
+		v.DecodeFrom(r, nil)
+	})
 	if errs := check([]byte(`{"ref":"PMT-1","amount":5,"method":{"kind":"iban","iban":"DE00"}}`)); len(errs) != 0 {
 		t.Errorf("a conforming output: %q", errs.Strings())
 	}
@@ -329,6 +332,38 @@ func TestCheckerReportsAnOutputsViolations(t *testing.T) {
 		errs := check([]byte(in))
 		if len(errs) != 1 || errs[0].Path != "$" {
 			t.Errorf("%q: %q, want one violation at $", in, errs.Strings())
+		}
+	}
+}
+
+// Checker reads a value it drops: its violations are those the Decode
+// function finds in the same text, and the text is left as it was, though
+// the undeclared member's path is written over a copy of it (see
+// memberPath) and the value's strings are its own bytes.
+func TestCheckerLeavesTheContentAsItWas(t *testing.T) {
+	check := decode.Checker(func(r *decode.Reader) {
+		var v payment
+		v.DecodeFrom(r, nil)
+	})
+	for _, in := range []string{
+		`{"ref":"PMT-1","amount":5,"method":{"kind":"iban","iban":"DE00"}}`,
+		`{"ref":"PMT-1","amount":5,"method":{"kind":"iban","iban":"DE00"},"urgent":true}`,
+		// Enough undeclared members that their paths are written over the
+		// input's copy rather than given strings of their own.
+		`{"ref":"PMT-1","amount":5,"method":{"kind":"iban","iban":"DE00"},"urgent":1,"express":2,"priority":3,"cutoff":4,"channel":5}`,
+		`{"ref":"PMT-\u0031","amount":0,"method":{"kind":"card","pan":"41"},"x":1}`,
+		`{"ref":"","amount":-1,"method":{"kind":"iban","iban":"DE00"},"note":"` + strings.Repeat("n", 300) + `"}`,
+	} {
+		text := []byte(in)
+		_, want, err := decode.Run[payment](text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := check(text); !slices.Equal(got.Strings(), want.Strings()) {
+			t.Errorf("%s: checker %q, Decode %q", in, got.Strings(), want.Strings())
+		}
+		if string(text) != in {
+			t.Errorf("the check changed its text:\n%s\nwas\n%s", text, in)
 		}
 	}
 }

@@ -280,8 +280,10 @@ func (s *Set) Files() ([]emit.File, error) {
 	return files, nil
 }
 
-// table renders TableFile: every version's name, version and generated
-// decoder (its repair is RepairArguments of the name and version). The types it names (version, and
+// table renders TableFile: every version's name, version, generated
+// decoder, and the same reading into a value that is dropped
+// (decode.Checker, as a version's output is checked); its repair is
+// RepairArguments of the name and version. The types it names (version, and
 // typed, which turns a Decode function into one signature) are declared by
 // difftest's hand-written tests.
 func (s *Set) table() ([]byte, error) {
@@ -294,6 +296,11 @@ func (s *Set) table() ([]byte, error) {
 				jen.Id("name"):    jen.Lit(v.Spec.Name),
 				jen.Id("version"): jen.Lit(v.Spec.Version.String()),
 				jen.Id("decode"):  jen.Id("typed").Call(jen.Id("Decode" + v.ArgsName())),
+				jen.Id("dropped"): jen.Qual("github.com/mcpgen/mcpgen/runtime/decode", "Checker").Call(
+					jen.Func().Params(jen.Id("r").Op("*").Qual("github.com/mcpgen/mcpgen/runtime/decode", "Reader")).Block(
+						jen.Var().Id("v").Id(v.ArgsName()),
+						jen.Id("v").Dot("DecodeFrom").Call(jen.Id("r"), jen.Nil()),
+					)),
 			}))
 		}
 	}
