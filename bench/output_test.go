@@ -10,6 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/bench/instruct"
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -117,6 +118,20 @@ func BenchmarkOutputCheck(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		check(enc)
+	}
+}
+
+// BenchmarkOutputEncode is the encoding alone of BenchmarkStructuredOutput:
+// booked as the server encodes a handler's structured content
+// (jsonrpc.Marshal, encoding/json for a type that does not append its own
+// JSON, as no generated type does).
+func BenchmarkOutputEncode(b *testing.B) {
+	out := booked
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := jsonrpc.Marshal(&out); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
