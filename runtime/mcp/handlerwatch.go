@@ -52,7 +52,7 @@ const watchAfter = time.Millisecond
 
 // begin notes that f's handler begins to run.
 func (w *handlerWatch) begin(f *inflight) {
-	began := f.began // its deadline's reading, some microseconds before
+	began := f.began // its request's reading (see flight.began), microseconds before
 	if began == 0 {
 		began = mono.Now()
 	}
