@@ -29,3 +29,21 @@ func Remembered(j *JWT) int {
 	defer c.mu.Unlock()
 	return len(c.recent) + len(c.older)
 }
+
+// HoldVerifications holds every signature j verifies from now on until
+// release is called, counting those begun; with panics, each then panics
+// instead of verifying.
+func HoldVerifications(j *JWT, panics bool) (begun *atomic.Int64, release func()) {
+	var n atomic.Int64
+	held := make(chan struct{})
+	keys := j.keys
+	j.keys = func(t *jwt.Token) (any, error) {
+		n.Add(1)
+		<-held
+		if panics {
+			panic("a key set that panics")
+		}
+		return keys(t)
+	}
+	return &n, func() { close(held) }
+}

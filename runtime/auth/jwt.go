@@ -210,19 +210,31 @@ func (j *JWT) Authenticate(r *http.Request) (estate.Principal, error) {
 }
 
 // remembered is Authenticate of raw, a token of digest d, through the
-// cache: the principal remembered for it, or the one its verification
-// gives, remembered then.
+// cache: the principal remembered for it, or the outcome of its
+// verification, which another request presenting it may be making
+// already (then this one waits for it), remembered when it verified.
 func (j *JWT) remembered(raw string, d tokenDigest) (estate.Principal, error) {
 	now := j.now()
-	if p, ok := j.cache.get(d, now); ok {
+	p, ok, v, mine := j.cache.lookUp(d, now)
+	switch {
+	case ok:
 		return p, nil
+	case !mine:
+		<-v.done
+		return v.p, v.err
 	}
-	p, exp, err := j.verify(raw)
-	if err == nil {
-		j.cache.put(d, p, now, exp)
-	}
-	return p, err
+	// Ended however verify returns: a verification that panicked must
+	// not leave the requests waiting for it waiting for ever.
+	v.err = errVerificationFailed
+	defer j.cache.end(d, v, now)
+	v.p, v.exp, v.err = j.verify(raw)
+	return v.p, v.err
 }
+
+// errVerificationFailed is the outcome the requests waiting for a
+// verification are given when it ended without one (a panic, which the
+// transport's safety net answers for its own request).
+var errVerificationFailed = &Error{Code: CodeInvalidToken, Description: "the token could not be verified"}
 
 // verify verifies raw, a token, and maps its claims to a principal; exp is
 // when the token expires.

@@ -38,6 +38,12 @@ const (
 // the remembering's bound (JWTConfig.CacheFor); refusals are not, so a
 // caller cannot fill the cache with tokens of its own making.
 //
+// Requests that present a token no one has verified yet while one of
+// them verifies it wait for that verification rather than make their
+// own: a client that opens with many requests at once, or whose
+// requests are in flight when the token's remembering ends, costs one
+// verification, not one per request.
+//
 // The cache is two generations of at most half its size each: tokens go
 // into the recent one, and when it is full it becomes the older one,
 // whose tokens are forgotten. A token found in the older one moves to the
@@ -51,6 +57,18 @@ type tokenCache struct {
 	mu     sync.Mutex
 	recent map[tokenDigest]cachedPrincipal
 	older  map[tokenDigest]cachedPrincipal
+	// verifying holds the verifications under way, by token, for the
+	// requests that present the same token meanwhile.
+	verifying map[tokenDigest]*verification
+}
+
+// verification is one token's verification under way: done is closed
+// once p, exp and err are its outcome.
+type verification struct {
+	done chan struct{}
+	p    estate.Principal
+	exp  time.Time
+	err  error
 }
 
 type tokenDigest [sha256.Size]byte
@@ -88,10 +106,8 @@ func digest(raw string) (tokenDigest, bool) {
 }
 
 // get returns the principal remembered for the token of digest d, if its
-// verification is remembered still at now.
+// verification is remembered still at now. c.mu is held.
 func (c *tokenCache) get(d tokenDigest, now time.Time) (estate.Principal, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	e, ok := c.recent[d]
 	if !ok {
 		if e, ok = c.older[d]; !ok {
@@ -107,19 +123,45 @@ func (c *tokenCache) get(d tokenDigest, now time.Time) (estate.Principal, bool) 
 	return e.p, true
 }
 
-// put remembers p for the token of digest d, verified at now and expiring
-// at exp.
-func (c *tokenCache) put(d tokenDigest, p estate.Principal, now, exp time.Time) {
-	until := now.Add(c.keep)
-	if exp.Before(until) {
-		until = exp
-	}
-	if !now.Before(until) {
-		return
-	}
+// lookUp returns the principal remembered for the token of digest d at
+// now (ok); or, when none is, the verification of the token under way,
+// which the caller waits for (mine false), or one the caller is to make
+// and end (mine true).
+func (c *tokenCache) lookUp(d tokenDigest, now time.Time) (p estate.Principal, ok bool, v *verification, mine bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.add(d, cachedPrincipal{p: p, until: until})
+	if p, ok = c.get(d, now); ok {
+		return p, true, nil, false
+	}
+	if v = c.verifying[d]; v != nil {
+		return estate.Principal{}, false, v, false
+	}
+	if c.verifying == nil {
+		c.verifying = make(map[tokenDigest]*verification)
+	}
+	v = &verification{done: make(chan struct{})}
+	c.verifying[d] = v
+	return estate.Principal{}, false, v, true
+}
+
+// end ends v, the verification of the token of digest d made at now,
+// with its outcome: a principal that verified is remembered, and those
+// waiting for v are let go.
+func (c *tokenCache) end(d tokenDigest, v *verification, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.verifying, d)
+	close(v.done)
+	if v.err != nil {
+		return
+	}
+	until := now.Add(c.keep)
+	if v.exp.Before(until) {
+		until = v.exp
+	}
+	if now.Before(until) {
+		c.add(d, cachedPrincipal{p: v.p, until: until})
+	}
 }
 
 // add puts e in the recent generation, turning generations first when it

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,5 +206,101 @@ func TestJWTRemembersUnderConcurrentRequests(t *testing.T) {
 	wg.Wait()
 	if n := auth.Remembered(a); n > 8 {
 		t.Fatalf("%d tokens remembered, at most 8", n)
+	}
+}
+
+// Requests presenting a token no one has verified, at once, wait for the
+// one verification the first of them makes, and each gets its principal:
+// while it is held, no other begins (each would, without the wait, in the
+// 50 ms the test gives them).
+func TestJWTVerifiesATokenOnceForRequestsAtOnce(t *testing.T) {
+	a, key, clock, _ := rememberingJWT(t, auth.JWTConfig{})
+	token := sign(t, jwt.SigningMethodRS256, key, claimsAt(*clock, time.Hour, "alice"), "")
+	begun, release := auth.HoldVerifications(a, false)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() { mustAuthenticate(t, a, token, "alice") })
+	}
+	for begun.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	n := begun.Load()
+	release()
+	wg.Wait()
+	if n != 1 {
+		t.Fatalf("%d verifications begun for one token presented by 16 requests at once, want 1", n)
+	}
+	if m := begun.Load(); m != 1 {
+		t.Fatalf("%d verifications, want 1", m)
+	}
+}
+
+// A refused token's verification is shared too, but not remembered: the
+// requests that waited for it are refused with it, and the next request
+// verifies it again.
+func TestJWTSharesARefusalWithoutRememberingIt(t *testing.T) {
+	a, key, clock, _ := rememberingJWT(t, auth.JWTConfig{})
+	expired := sign(t, jwt.SigningMethodRS256, key, claimsAt(clock.Add(-2*time.Hour), time.Hour, "alice"), "")
+	begun, release := auth.HoldVerifications(a, false)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := a.Authenticate(request(expired)); err == nil {
+				t.Error("an expired token was accepted")
+			}
+		})
+	}
+	for begun.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	release()
+	wg.Wait()
+	if n := begun.Load(); n != 1 {
+		t.Fatalf("%d verifications begun for 8 requests at once, want 1", n)
+	}
+	if _, err := a.Authenticate(request(expired)); err == nil {
+		t.Fatal("an expired token was accepted")
+	}
+	if n := begun.Load(); n != 2 {
+		t.Fatalf("%d verifications after a later request, want 2: a refusal is not remembered", n)
+	}
+}
+
+// A verification that panics lets the requests waiting for it go, refused,
+// rather than leave them waiting for ever; the panic is its own request's.
+func TestJWTVerificationThatPanicsLetsWaitersGo(t *testing.T) {
+	a, key, clock, _ := rememberingJWT(t, auth.JWTConfig{})
+	token := sign(t, jwt.SigningMethodRS256, key, claimsAt(*clock, time.Hour, "alice"), "")
+	begun, release := auth.HoldVerifications(a, true)
+	var wg sync.WaitGroup
+	var panicked, refused atomic.Int64
+	for range 8 {
+		wg.Go(func() {
+			defer func() {
+				if recover() != nil {
+					panicked.Add(1)
+				}
+			}()
+			if _, err := a.Authenticate(request(token)); err != nil {
+				refused.Add(1)
+			}
+		})
+	}
+	for begun.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	release()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("requests waiting for a verification that panicked still wait")
+	}
+	if panicked.Load() != 1 || refused.Load() != 7 {
+		t.Fatalf("%d requests panicked and %d were refused, want 1 and 7", panicked.Load(), refused.Load())
 	}
 }
