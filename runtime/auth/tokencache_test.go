@@ -209,30 +209,45 @@ func TestJWTRemembersUnderConcurrentRequests(t *testing.T) {
 	}
 }
 
-// Requests presenting a token no one has verified, at once, wait for the
-// one verification the first of them makes, and each gets its principal:
-// while it is held, no other begins (each would, without the wait, in the
-// 50 ms the test gives them).
-func TestJWTVerifiesATokenOnceForRequestsAtOnce(t *testing.T) {
-	a, key, clock, _ := rememberingJWT(t, auth.JWTConfig{})
-	token := sign(t, jwt.SigningMethodRS256, key, claimsAt(*clock, time.Hour, "alice"), "")
-	begun, release := auth.HoldVerifications(a, false)
+// atOnce makes n requests, each present on a goroutine of its own, while
+// a's verifications are held (each panicking instead, with panics): once
+// the first verification began, it gives the others 50 ms to begin their
+// own or wait for it, releases the verifications and waits, 10 s at most,
+// for every request. It returns how many verifications had begun when
+// they were released, and the count of those begun since the call.
+func atOnce(t *testing.T, a *auth.JWT, panics bool, n int, present func()) (beforeRelease int64, begun *atomic.Int64) {
+	t.Helper()
+	begun, release := auth.HoldVerifications(a, panics)
 	var wg sync.WaitGroup
-	for range 16 {
-		wg.Go(func() { mustAuthenticate(t, a, token, "alice") })
+	for range n {
+		wg.Go(present)
 	}
 	for begun.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond)
-	n := begun.Load()
+	beforeRelease = begun.Load()
 	release()
-	wg.Wait()
-	if n != 1 {
-		t.Fatalf("%d verifications begun for one token presented by 16 requests at once, want 1", n)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("requests presented at once still wait 10 s after their verification was released")
 	}
-	if m := begun.Load(); m != 1 {
-		t.Fatalf("%d verifications, want 1", m)
+	return beforeRelease, begun
+}
+
+// Requests presenting a token no one has verified, at once, wait for the
+// one verification the first of them makes, and each gets its principal:
+// while it is held, no other begins (each would, without the wait, in the
+// 50 ms atOnce gives them).
+func TestJWTVerifiesATokenOnceForRequestsAtOnce(t *testing.T) {
+	a, key, clock, _ := rememberingJWT(t, auth.JWTConfig{})
+	token := sign(t, jwt.SigningMethodRS256, key, claimsAt(*clock, time.Hour, "alice"), "")
+	held, begun := atOnce(t, a, false, 16, func() { mustAuthenticate(t, a, token, "alice") })
+	if held != 1 || begun.Load() != 1 {
+		t.Fatalf("%d verifications begun for one token presented by 16 requests at once (%d in all), want 1", held, begun.Load())
 	}
 }
 
@@ -242,21 +257,11 @@ func TestJWTVerifiesATokenOnceForRequestsAtOnce(t *testing.T) {
 func TestJWTSharesARefusalWithoutRememberingIt(t *testing.T) {
 	a, key, clock, _ := rememberingJWT(t, auth.JWTConfig{})
 	expired := sign(t, jwt.SigningMethodRS256, key, claimsAt(clock.Add(-2*time.Hour), time.Hour, "alice"), "")
-	begun, release := auth.HoldVerifications(a, false)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if _, err := a.Authenticate(request(expired)); err == nil {
-				t.Error("an expired token was accepted")
-			}
-		})
-	}
-	for begun.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond)
-	release()
-	wg.Wait()
+	_, begun := atOnce(t, a, false, 8, func() {
+		if _, err := a.Authenticate(request(expired)); err == nil {
+			t.Error("an expired token was accepted")
+		}
+	})
 	if n := begun.Load(); n != 1 {
 		t.Fatalf("%d verifications begun for 8 requests at once, want 1", n)
 	}
@@ -273,33 +278,17 @@ func TestJWTSharesARefusalWithoutRememberingIt(t *testing.T) {
 func TestJWTVerificationThatPanicsLetsWaitersGo(t *testing.T) {
 	a, key, clock, _ := rememberingJWT(t, auth.JWTConfig{})
 	token := sign(t, jwt.SigningMethodRS256, key, claimsAt(*clock, time.Hour, "alice"), "")
-	begun, release := auth.HoldVerifications(a, true)
-	var wg sync.WaitGroup
 	var panicked, refused atomic.Int64
-	for range 8 {
-		wg.Go(func() {
-			defer func() {
-				if recover() != nil {
-					panicked.Add(1)
-				}
-			}()
-			if _, err := a.Authenticate(request(token)); err != nil {
-				refused.Add(1)
+	atOnce(t, a, true, 8, func() {
+		defer func() {
+			if recover() != nil {
+				panicked.Add(1)
 			}
-		})
-	}
-	for begun.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond)
-	release()
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("requests waiting for a verification that panicked still wait")
-	}
+		}()
+		if _, err := a.Authenticate(request(token)); err != nil {
+			refused.Add(1)
+		}
+	})
 	if panicked.Load() != 1 || refused.Load() != 7 {
 		t.Fatalf("%d requests panicked and %d were refused, want 1 and 7", panicked.Load(), refused.Load())
 	}
