@@ -249,14 +249,21 @@ func RunChecked[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, er
 }
 
 // Validator is RunChecked in the server's validator shape (mcp.Validator):
-// the typed value and the sorted violations. Input that is not well-formed
-// JSON cannot reach a validator through the server, whose envelope rules
-// are at least as strict; should it happen, it is reported as one
-// violation at "$" rather than a panic. (The value goes into an any, so it
-// is on the heap whichever way it is read.)
+// the typed value, as a *T, and the sorted violations. Input that is not
+// well-formed JSON cannot reach a validator through the server, whose
+// envelope rules are at least as strict; should it happen, it is reported
+// as one violation at "$" rather than a panic.
+//
+// The value is a pointer (mcp.TypedTool takes either): a value read
+// through the type parameter's method is on the heap already (the call
+// takes it there), and a T put into the any would be copied there once
+// more, a second allocation every call.
 func Validator[T any, P Decodable[T]]() func(raw json.RawMessage) (any, schema.Errors) {
 	return func(raw json.RawMessage) (any, schema.Errors) {
-		v, errs, err := RunChecked[T, P](raw)
+		v := new(T)
+		r := BeginChecked(raw)
+		P(v).DecodeFrom(r, nil)
+		errs, err := r.Finish()
 		if err != nil {
 			return nil, malformed(err)
 		}

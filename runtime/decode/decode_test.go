@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime/decode"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
@@ -311,6 +312,34 @@ func TestCheckedInputIsNotCheckedAgain(t *testing.T) {
 	if err != nil || !slices.Equal(errs.Strings(), []string{"$.x: additional property is not allowed"}) {
 		t.Fatalf("BeginChecked: %q %v, want the additional-property error, once", errs.Strings(), err)
 	}
+}
+
+// A Validator's value is the *T the reading filled, so that a call costs
+// the allocations of the reading alone: a T put into the any was copied
+// to the heap once more, every call. The handler gets its T either way
+// (mcp.TypedTool).
+func TestValidatorAllocatesNothingAboveTheReading(t *testing.T) {
+	in := []byte(`{"ref":"PMT-1","amount":5,"method":{"kind":"iban","iban":"DE00"}}`)
+	validate := decode.Validator[payment]()
+	v, errs := validate(in)
+	if p, ok := v.(*payment); !ok || len(errs) != 0 || p.Ref != "PMT-1" || p.Amount != 5 {
+		t.Fatalf("validated %#v, %q; want a *payment of PMT-1", v, errs.Strings())
+	}
+	if testenv.RaceEnabled {
+		t.Skip("allocations through the Reader pool are counted without the race detector")
+	}
+	var sink any
+	reading := testing.AllocsPerRun(100, func() {
+		r := decode.BeginChecked(in)
+		p := new(payment)
+		p.DecodeFrom(r, nil)
+		r.Finish()
+		sink = p
+	})
+	if got := testing.AllocsPerRun(100, func() { sink, _ = validate(in) }); got > reading {
+		t.Errorf("a validation allocates %v times, the reading into a *payment %v", got, reading)
+	}
+	_ = sink
 }
 
 // Checker reports a structured output's violations as its Decode function

@@ -75,7 +75,8 @@ type Call struct {
 	// Raw is the arguments object as received ({} when absent).
 	Raw json.RawMessage
 	// Value is what the tool's Validator decoded (the arguments as a
-	// map[string]any with the reference validator).
+	// map[string]any with the reference validator, a *T with a generated
+	// version's decode.Validator).
 	Value any
 	// Principal is who is calling. Never log it.
 	Principal estate.Principal
