@@ -142,13 +142,13 @@ func (h *Handler) register(s *session) error {
 // used: nil when there is none, it expired, or it belongs to another
 // principal.
 func (h *Handler) lookup(id string, p estate.Principal) *session {
-	now := mono.Now() // read before the lock every stateful request takes, not under it
 	h.mu.Lock()
 	s := h.sessions.byID[id]
 	if s == nil {
 		h.mu.Unlock()
 		return nil
 	}
+	now := mono.Now()
 	if now-s.lastUsed > h.opts.SessionIdleTimeout {
 		// Expired, and the timer has not got to it yet.
 		h.removeLocked(s)
@@ -160,7 +160,7 @@ func (h *Handler) lookup(id string, p estate.Principal) *session {
 		h.mu.Unlock()
 		return nil
 	}
-	s.lastUsed = max(s.lastUsed, now) // a request read later may have marked it first
+	s.lastUsed = now
 	h.sessions.lru.MoveToFront(s.inTable)
 	h.sessions.byCaller[s.caller].MoveToFront(s.inCaller)
 	h.mu.Unlock()
