@@ -242,10 +242,16 @@ func Run[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error
 
 // RunChecked is Run for input already read strictly (see BeginChecked).
 func RunChecked[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, err error) {
-	r := BeginChecked(data)
-	P(&v).DecodeFrom(r, nil)
-	errs, err = r.Finish()
+	errs, err = readChecked[T, P](data, &v)
 	return v, errs, err
+}
+
+// readChecked reads data, read strictly already, into v: BeginChecked,
+// v's DecodeFrom and Finish.
+func readChecked[T any, P Decodable[T]](data []byte, v *T) (schema.Errors, error) {
+	r := BeginChecked(data)
+	P(v).DecodeFrom(r, nil)
+	return r.Finish()
 }
 
 // Validator is RunChecked in the server's validator shape (mcp.Validator):
@@ -261,9 +267,7 @@ func RunChecked[T any, P Decodable[T]](data []byte) (v T, errs schema.Errors, er
 func Validator[T any, P Decodable[T]]() func(raw json.RawMessage) (any, schema.Errors) {
 	return func(raw json.RawMessage) (any, schema.Errors) {
 		v := new(T)
-		r := BeginChecked(raw)
-		P(v).DecodeFrom(r, nil)
-		errs, err := r.Finish()
+		errs, err := readChecked[T, P](raw, v)
 		if err != nil {
 			return nil, malformed(err)
 		}
@@ -1116,14 +1120,17 @@ func MarshalWithExtra[V any](declared any, extra map[string]V) ([]byte, error) {
 }
 
 // Adapt turns a Decode function into the server's validator shape, for
-// arguments that are not a generated type (a team's own struct).
+// arguments that are not a generated type (a team's own struct). The value
+// is a *T, as Validator's is: a generated version's Call.Value is a
+// pointer whichever of the two decodes it, for the same one allocation
+// the T put into an any would cost.
 func Adapt[T any](decodeFn func([]byte) (T, schema.Errors, error)) func(raw json.RawMessage) (any, schema.Errors) {
 	return func(raw json.RawMessage) (any, schema.Errors) {
 		v, errs, err := decodeFn(raw)
 		if err != nil {
 			return nil, malformed(err)
 		}
-		return v, errs
+		return &v, errs
 	}
 }
 

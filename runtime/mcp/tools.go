@@ -76,7 +76,7 @@ type Call struct {
 	Raw json.RawMessage
 	// Value is what the tool's Validator decoded (the arguments as a
 	// map[string]any with the reference validator, a *T with a generated
-	// version's decode.Validator).
+	// version's decode.Validator or decode.Adapt).
 	Value any
 	// Principal is who is calling. Never log it.
 	Principal estate.Principal

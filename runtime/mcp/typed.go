@@ -11,11 +11,11 @@ import (
 )
 
 // TypedTool binds a handler that takes its arguments as a T (a generated
-// argument type) to validate, the generated decoder that produces a T, or
-// a *T (decode.Validator's), from a call's raw arguments: the handler is
-// called with the value validate decoded, only when it found no
-// violation. Generated registration code binds every tool version with
-// it.
+// argument type) to validate, the generated decoder that produces a *T
+// (decode.Validator's, decode.Adapt's) from a call's raw arguments, or a T
+// (a validator written by hand): the handler is called with the value
+// validate decoded, only when it found no violation. Generated
+// registration code binds every tool version with it.
 func TypedTool[T any](handle func(ctx context.Context, call *Call, args T) (*Result, error), validate Validator) Tool {
 	return Tool{
 		Handler: func(ctx context.Context, call *Call) (*Result, error) {
