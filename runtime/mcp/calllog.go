@@ -1,10 +1,8 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"log/slog"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/oplog"
@@ -30,12 +28,14 @@ const Redacted = "[REDACTED]"
 // made into a buffer the sink reuses, without a slog record, and written
 // by the sink's writer, so a call with the log on costs the request no
 // allocation and little time more than one with it off (BenchmarkCallLog
-// in bench/). The record's time is when the request began, began, told
-// from the reading of the monotonic clock its transport or its deadline
-// took (see flight.began) without reading a clock again; a request timed
-// by nothing (began zero) leaves it to LogCall, which reads one clock
-// rather than two (see oplog.LogCall).
-func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string, began time.Duration, scratch *[]byte) {
+// in bench/). The record's time is when r began, told from the reading of
+// the monotonic clock its transport or its deadline took (see
+// flight.began) without reading a clock again; a request timed by nothing
+// leaves it to LogCall, which reads one clock rather than two (see
+// oplog.LogCall). The call is r.call; redacted arguments are written into
+// r.logText.
+func (s *Server) logCall(r *request, schemaHash string) {
+	ctx, call := r.ctx, &r.call
 	h := s.log.Handler()
 	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
@@ -44,10 +44,10 @@ func (s *Server) logCall(ctx context.Context, call *Call, schemaHash string, beg
 		Tool: call.Spec.Name, Version: call.Spec.Version.String(),
 		SchemaHash: schemaHash, RequestID: call.RequestID.String(),
 	}
-	if began > 0 {
+	if began := r.flight.began; began > 0 {
 		rec.Time = mono.Wall(began) // no clock read for the line (see flight.began)
 	}
-	rec.Arguments, rec.Preview = loggedArguments(call, scratch)
+	rec.Arguments, rec.Preview = loggedArguments(call, &r.logText)
 	rec.Checked = rec.Arguments != nil // strict text: call.Raw, or written from it
 	oplog.LogCall(ctx, h, &rec)
 }

@@ -742,7 +742,7 @@ func (s *Server) toolsCall(r *request) (any, *jsonrpc.Error) {
 			return nil, err
 		}
 	}
-	s.logCall(r.ctx, call, info.hash, r.flight.began, &r.logText)
+	s.logCall(r, info.hash)
 	if s.observe == nil {
 		return s.answerCall(r, s.invoke(r, bound.tool.Handler))
 	}
