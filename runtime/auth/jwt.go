@@ -215,9 +215,9 @@ func (j *JWT) Authenticate(r *http.Request) (estate.Principal, error) {
 // already (then this one waits for it), remembered when it verified.
 func (j *JWT) remembered(raw string, d tokenDigest) (estate.Principal, error) {
 	now := j.now()
-	p, ok, v, mine := j.cache.lookUp(d, now)
+	p, v, mine := j.cache.lookUp(d, now)
 	switch {
-	case ok:
+	case v == nil:
 		return p, nil
 	case !mine:
 		<-v.done

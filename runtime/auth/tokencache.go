@@ -124,24 +124,24 @@ func (c *tokenCache) get(d tokenDigest, now time.Time) (estate.Principal, bool) 
 }
 
 // lookUp returns the principal remembered for the token of digest d at
-// now (ok); or, when none is, the verification of the token under way,
+// now (v nil); or, when none is, the verification of the token under way,
 // which the caller waits for (mine false), or one the caller is to make
 // and end (mine true).
-func (c *tokenCache) lookUp(d tokenDigest, now time.Time) (p estate.Principal, ok bool, v *verification, mine bool) {
+func (c *tokenCache) lookUp(d tokenDigest, now time.Time) (p estate.Principal, v *verification, mine bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p, ok = c.get(d, now); ok {
-		return p, true, nil, false
+	if p, ok := c.get(d, now); ok {
+		return p, nil, false
 	}
 	if v = c.verifying[d]; v != nil {
-		return estate.Principal{}, false, v, false
+		return p, v, false
 	}
 	if c.verifying == nil {
 		c.verifying = make(map[tokenDigest]*verification)
 	}
 	v = &verification{done: make(chan struct{})}
 	c.verifying[d] = v
-	return estate.Principal{}, false, v, true
+	return p, v, true
 }
 
 // end ends v, the verification of the token of digest d made at now,
