@@ -34,6 +34,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
@@ -1101,14 +1102,14 @@ func (m *Members) OK() bool { return m.obj }
 func (e *Elements) OK() bool { return e.arr }
 
 // MarshalWithExtra writes the object declared (a struct's declared
-// properties, encoded by encoding/json) with the members of extra after
+// properties, encoded by encode.Marshal) with the members of extra after
 // them: the JSON of a struct whose undeclared properties are a map.
 func MarshalWithExtra[V any](declared any, extra map[string]V) ([]byte, error) {
-	b, err := json.Marshal(declared)
+	b, err := encode.Marshal(declared)
 	if err != nil || len(extra) == 0 {
 		return b, err
 	}
-	more, err := json.Marshal(extra)
+	more, err := encode.Marshal(extra)
 	if err != nil {
 		return nil, err
 	}

@@ -1,40 +1,27 @@
 package jsonrpc
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
 
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
-// Marshal encodes v with encoding/json's rules (map keys sorted, so equal
-// values encode to equal bytes) but without HTML escaping: "<" stays "<".
-// A json.RawMessage is returned as it is, unchecked.
+// Marshal encodes v as encode.Marshal does (encoding/json's rules, map
+// keys sorted, without HTML escaping: "<" stays "<"; an Appender writes
+// itself). A json.RawMessage is returned as it is, unchecked.
 func Marshal(v any) (json.RawMessage, error) {
-	switch v := v.(type) {
-	case json.RawMessage:
-		return v, nil
-	case Appender:
-		return v.AppendJSON(nil)
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+	return encode.Marshal(v)
 }
 
-// Appender is a value that appends its own JSON encoding to b: a result on
-// every call's path (a tool result) writes itself rather than being
-// encoded by reflection. Its encoding must be what Marshal would give for
-// its json tags, so that the choice never shows on the wire.
-type Appender interface {
-	AppendJSON(b []byte) ([]byte, error)
-}
+// Appender is a value that appends its own JSON encoding (see
+// encode.Appender).
+type Appender = encode.Appender
 
 // absent reports whether v stands for "no value": nil, or a nil
 // json.RawMessage (the params of a decoded message that had none).

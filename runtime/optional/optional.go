@@ -9,7 +9,11 @@
 // holds the zero value (false is not the same as absent).
 package optional
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/runtime/encode"
+)
 
 // Value is an optional T: Set reports whether the property was present.
 type Value[T any] struct {
@@ -36,12 +40,14 @@ func (o Value[T]) Or(def T) T {
 func (o Value[T]) IsZero() bool { return !o.Set }
 
 // MarshalJSON encodes the held value (null when unset, though omitzero
-// normally keeps an unset value from being encoded at all).
+// normally keeps an unset value from being encoded at all), without HTML
+// escaping: the encoding that encodes the Value escapes "<" if it does, as
+// it would a string of its own (see encode.Marshal).
 func (o Value[T]) MarshalJSON() ([]byte, error) {
 	if !o.Set {
 		return []byte("null"), nil
 	}
-	return json.Marshal(o.V)
+	return encode.Marshal(o.V)
 }
 
 // UnmarshalJSON sets the value.
@@ -84,12 +90,12 @@ func (n Nullable[T]) IsNull() bool { return n.Set && n.Null }
 // `json:",omitzero"` leave it out.
 func (n Nullable[T]) IsZero() bool { return !n.Set }
 
-// MarshalJSON encodes null or the held value.
+// MarshalJSON encodes null or the held value, as Value's does.
 func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 	if !n.Set || n.Null {
 		return []byte("null"), nil
 	}
-	return json.Marshal(n.V)
+	return encode.Marshal(n.V)
 }
 
 // UnmarshalJSON reads null or a value.

@@ -1,6 +1,7 @@
 package optional_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -64,5 +65,34 @@ func TestNullableKeepsAbsentNullAndValueApart(t *testing.T) {
 	}
 	if _, ok := back.Due.Get(); ok {
 		t.Error("a null has a value")
+	}
+}
+
+// TestMarshalLeavesHTMLToTheEncoder: a Value or Nullable writes "<" as it
+// is, so that the encoding around it decides: json.Marshal escapes it, an
+// encoder without HTML escaping (the server's) does not, as for a string
+// of the struct's own.
+func TestMarshalLeavesHTMLToTheEncoder(t *testing.T) {
+	type note struct {
+		Plain string                    `json:"plain"`
+		Opt   optional.Value[string]    `json:"opt,omitzero"`
+		Null  optional.Nullable[string] `json:"null,omitzero"`
+	}
+	v := note{Plain: "<a&b>", Opt: optional.Some("<a&b>"), Null: optional.NotNull("<a&b>")}
+	escaped, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"plain":"\u003ca\u0026b\u003e","opt":"\u003ca\u0026b\u003e","null":"\u003ca\u0026b\u003e"}`; string(escaped) != want {
+		t.Errorf("json.Marshal: %s, want %s", escaped, want)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"plain":"<a&b>","opt":"<a&b>","null":"<a&b>"}` + "\n"; buf.String() != want {
+		t.Errorf("without HTML escaping: %s, want %s", buf.String(), want)
 	}
 }
