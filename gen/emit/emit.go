@@ -106,6 +106,9 @@ func (g *gen) render(dir string) ([]File, error) {
 	if g.role != rootOfShards {
 		files["schemas.gen.go"] = g.schemas()
 	}
+	if g.hasEncoders() {
+		files["encode.gen.go"] = g.encoders()
+	}
 	if g.role != shardPart {
 		files["client.gen.go"] = g.client()
 	} else {
@@ -197,6 +200,7 @@ func (g *gen) newFile() *jen.File {
 	f.ImportName(pkgSchema, "schema")
 	f.ImportName(pkgDecode, "decode")
 	f.ImportName(pkgOptional, "optional")
+	f.ImportName(pkgEncode, "encode")
 	f.ImportName(pkgEstate, "estate")
 	f.ImportName(pkgMCP, "mcp")
 	for _, s := range g.shards {

@@ -22,7 +22,7 @@ func Schemas(pkgName string, versions []*ir.Version) ([]File, error) {
 	for _, v := range versions {
 		g.schemaVars[v] = "schema" + v.GoName
 	}
-	types, decoders, schemas := g.newFile(), g.newFile(), g.newFile()
+	types, decoders, schemas, encoders := g.newFile(), g.newFile(), g.newFile(), g.newFile()
 	for _, v := range versions {
 		docf(types, "%sValue holds a value of the schema %s.", v.GoName, v.GoName)
 		types.Type().Id(v.GoName + "Value").Struct(jen.Id("V").Add(goType(v.Args)))
@@ -47,6 +47,16 @@ func Schemas(pkgName string, versions []*ir.Version) ([]File, error) {
 			g.readFunc(decoders, t)
 		}
 
+		docf(encoders, "AppendJSON appends the value's JSON to b (see encode.Appender).")
+		e := &encoder{}
+		body := e.value(v.Args, jen.Id("v").Dot("V"))
+		encoders.Func().Params(jen.Id("v").Id(v.GoName+"Value")).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+			append(append(e.decl(), body...), jen.Return(jen.Id("b"), jen.Nil()))...)
+		encoders.Line()
+		for _, t := range v.Named {
+			appendFunc(encoders, t)
+		}
+
 		doc, err := schema.Encode(v.Spec.InputSchema.Raw())
 		if err != nil {
 			return nil, fmt.Errorf("emit: schema %s: %w", v.GoName, err)
@@ -56,7 +66,7 @@ func Schemas(pkgName string, versions []*ir.Version) ([]File, error) {
 		schemas.Line()
 	}
 	g.packageVars(schemas)
-	files := map[string]*jen.File{"types.gen.go": types, "decode.gen.go": decoders, "schemas.gen.go": schemas}
+	files := map[string]*jen.File{"types.gen.go": types, "decode.gen.go": decoders, "schemas.gen.go": schemas, "encode.gen.go": encoders}
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)

@@ -121,7 +121,7 @@ func (g *gen) namedType(f *jen.File, home string, v *ir.Version, t *ir.Type) {
 		zero := jen.Null()
 		for i, a := range t.Alts {
 			cases = append(cases, jen.Case(jen.Id("v").Dot(a.GoName).Dot("Set")).Block(
-				jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("v").Dot(a.GoName).Dot("V")))))
+				jen.Return(jen.Qual(pkgEncode, "Marshal").Call(jen.Id("v").Dot(a.GoName).Dot("V")))))
 			if i > 0 {
 				zero = zero.Op("&&")
 			}

@@ -4,6 +4,7 @@ package difftest
 
 import (
 	"context"
+	"fmt"
 	"github.com/mcpgen/mcpgen/runtime/client"
 )
 
@@ -21,362 +22,1022 @@ func NewClient(conn client.ToolCaller) *Client {
 
 // CorpusS00V1_0_0 calls corpus.s00@1.0.0 (active): Corpus schema 00.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:6e470b0468ee0ef5.
-func (c *Client) CorpusS00V1_0_0(ctx context.Context, args CorpusS00V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s00", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6e470b0468ee0ef5"))
+func (c *Client) CorpusS00V1_0_0(ctx context.Context, args CorpusS00V1_0_0Args) (out CorpusS00V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s00", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6e470b0468ee0ef5"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS00V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s00@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS01V1_0_0 calls corpus.s01@1.0.0 (active): Corpus schema 01.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:65fca816c5fee29a.
-func (c *Client) CorpusS01V1_0_0(ctx context.Context, args CorpusS01V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s01", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:65fca816c5fee29a"))
+func (c *Client) CorpusS01V1_0_0(ctx context.Context, args CorpusS01V1_0_0Args) (out CorpusS01V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s01", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:65fca816c5fee29a"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS01V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s01@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS02V1_0_0 calls corpus.s02@1.0.0 (active): Corpus schema 02.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:9dfdb48a06c3767e.
-func (c *Client) CorpusS02V1_0_0(ctx context.Context, args CorpusS02V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s02", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:9dfdb48a06c3767e"))
+func (c *Client) CorpusS02V1_0_0(ctx context.Context, args CorpusS02V1_0_0Args) (out CorpusS02V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s02", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:9dfdb48a06c3767e"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS02V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s02@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS03V1_0_0 calls corpus.s03@1.0.0 (active): Corpus schema 03.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:ff46578195253c87.
-func (c *Client) CorpusS03V1_0_0(ctx context.Context, args CorpusS03V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s03", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:ff46578195253c87"))
+func (c *Client) CorpusS03V1_0_0(ctx context.Context, args CorpusS03V1_0_0Args) (out CorpusS03V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s03", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:ff46578195253c87"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS03V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s03@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS04V1_0_0 calls corpus.s04@1.0.0 (active): Corpus schema 04.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:e240b68bb4dbf676.
-func (c *Client) CorpusS04V1_0_0(ctx context.Context, args CorpusS04V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s04", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:e240b68bb4dbf676"))
+func (c *Client) CorpusS04V1_0_0(ctx context.Context, args CorpusS04V1_0_0Args) (out CorpusS04V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s04", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:e240b68bb4dbf676"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS04V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s04@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS05V1_0_0 calls corpus.s05@1.0.0 (active): Corpus schema 05.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:f43a3ade521ac590.
-func (c *Client) CorpusS05V1_0_0(ctx context.Context, args CorpusS05V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s05", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:f43a3ade521ac590"))
+func (c *Client) CorpusS05V1_0_0(ctx context.Context, args CorpusS05V1_0_0Args) (out CorpusS05V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s05", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:f43a3ade521ac590"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS05V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s05@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS06V1_0_0 calls corpus.s06@1.0.0 (active): Corpus schema 06.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:6146edcc28b82ef2.
-func (c *Client) CorpusS06V1_0_0(ctx context.Context, args CorpusS06V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s06", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6146edcc28b82ef2"))
+func (c *Client) CorpusS06V1_0_0(ctx context.Context, args CorpusS06V1_0_0Args) (out CorpusS06V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s06", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6146edcc28b82ef2"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS06V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s06@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS07V1_0_0 calls corpus.s07@1.0.0 (active): Corpus schema 07.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:61a1ff5236fc36e4.
-func (c *Client) CorpusS07V1_0_0(ctx context.Context, args CorpusS07V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s07", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:61a1ff5236fc36e4"))
+func (c *Client) CorpusS07V1_0_0(ctx context.Context, args CorpusS07V1_0_0Args) (out CorpusS07V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s07", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:61a1ff5236fc36e4"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS07V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s07@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS08V1_0_0 calls corpus.s08@1.0.0 (active): Corpus schema 08.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:eb978eb677e1d056.
-func (c *Client) CorpusS08V1_0_0(ctx context.Context, args CorpusS08V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s08", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:eb978eb677e1d056"))
+func (c *Client) CorpusS08V1_0_0(ctx context.Context, args CorpusS08V1_0_0Args) (out CorpusS08V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s08", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:eb978eb677e1d056"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS08V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s08@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS09V1_0_0 calls corpus.s09@1.0.0 (active): Corpus schema 09.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:1138a093c9c0cfae.
-func (c *Client) CorpusS09V1_0_0(ctx context.Context, args CorpusS09V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s09", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:1138a093c9c0cfae"))
+func (c *Client) CorpusS09V1_0_0(ctx context.Context, args CorpusS09V1_0_0Args) (out CorpusS09V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s09", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:1138a093c9c0cfae"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS09V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s09@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS10V1_0_0 calls corpus.s10@1.0.0 (active): Corpus schema 10.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:ff23ff831f37729f.
-func (c *Client) CorpusS10V1_0_0(ctx context.Context, args CorpusS10V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s10", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:ff23ff831f37729f"))
+func (c *Client) CorpusS10V1_0_0(ctx context.Context, args CorpusS10V1_0_0Args) (out CorpusS10V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s10", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:ff23ff831f37729f"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS10V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s10@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS11V1_0_0 calls corpus.s11@1.0.0 (active): Corpus schema 11.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:4d25bef22ca053f4.
-func (c *Client) CorpusS11V1_0_0(ctx context.Context, args CorpusS11V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s11", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:4d25bef22ca053f4"))
+func (c *Client) CorpusS11V1_0_0(ctx context.Context, args CorpusS11V1_0_0Args) (out CorpusS11V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s11", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:4d25bef22ca053f4"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS11V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s11@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS12V1_0_0 calls corpus.s12@1.0.0 (active): Corpus schema 12.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:b7939f383c96c46f.
-func (c *Client) CorpusS12V1_0_0(ctx context.Context, args CorpusS12V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s12", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:b7939f383c96c46f"))
+func (c *Client) CorpusS12V1_0_0(ctx context.Context, args CorpusS12V1_0_0Args) (out CorpusS12V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s12", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:b7939f383c96c46f"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS12V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s12@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS13V1_0_0 calls corpus.s13@1.0.0 (active): Corpus schema 13.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:ff21413276d2abd7.
-func (c *Client) CorpusS13V1_0_0(ctx context.Context, args CorpusS13V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s13", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:ff21413276d2abd7"))
+func (c *Client) CorpusS13V1_0_0(ctx context.Context, args CorpusS13V1_0_0Args) (out CorpusS13V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s13", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:ff21413276d2abd7"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS13V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s13@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS14V1_0_0 calls corpus.s14@1.0.0 (active): Corpus schema 14.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:6e884ecd4af4b719.
-func (c *Client) CorpusS14V1_0_0(ctx context.Context, args CorpusS14V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s14", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6e884ecd4af4b719"))
+func (c *Client) CorpusS14V1_0_0(ctx context.Context, args CorpusS14V1_0_0Args) (out CorpusS14V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s14", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6e884ecd4af4b719"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS14V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s14@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS15V1_0_0 calls corpus.s15@1.0.0 (active): Corpus schema 15.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:37e44b6e2d008426.
-func (c *Client) CorpusS15V1_0_0(ctx context.Context, args CorpusS15V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s15", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:37e44b6e2d008426"))
+func (c *Client) CorpusS15V1_0_0(ctx context.Context, args CorpusS15V1_0_0Args) (out CorpusS15V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s15", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:37e44b6e2d008426"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS15V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s15@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS16V1_0_0 calls corpus.s16@1.0.0 (active): Corpus schema 16.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:4cbcb9f9d1e9beec.
-func (c *Client) CorpusS16V1_0_0(ctx context.Context, args CorpusS16V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s16", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:4cbcb9f9d1e9beec"))
+func (c *Client) CorpusS16V1_0_0(ctx context.Context, args CorpusS16V1_0_0Args) (out CorpusS16V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s16", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:4cbcb9f9d1e9beec"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS16V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s16@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS17V1_0_0 calls corpus.s17@1.0.0 (active): Corpus schema 17.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:cd4c4b0698f2a3d1.
-func (c *Client) CorpusS17V1_0_0(ctx context.Context, args CorpusS17V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s17", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cd4c4b0698f2a3d1"))
+func (c *Client) CorpusS17V1_0_0(ctx context.Context, args CorpusS17V1_0_0Args) (out CorpusS17V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s17", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cd4c4b0698f2a3d1"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS17V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s17@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS18V1_0_0 calls corpus.s18@1.0.0 (active): Corpus schema 18.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:f43a3ade521ac590.
-func (c *Client) CorpusS18V1_0_0(ctx context.Context, args CorpusS18V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s18", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:f43a3ade521ac590"))
+func (c *Client) CorpusS18V1_0_0(ctx context.Context, args CorpusS18V1_0_0Args) (out CorpusS18V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s18", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:f43a3ade521ac590"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS18V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s18@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS19V1_0_0 calls corpus.s19@1.0.0 (active): Corpus schema 19.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:0b53121e46c594e6.
-func (c *Client) CorpusS19V1_0_0(ctx context.Context, args CorpusS19V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s19", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0b53121e46c594e6"))
+func (c *Client) CorpusS19V1_0_0(ctx context.Context, args CorpusS19V1_0_0Args) (out CorpusS19V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s19", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0b53121e46c594e6"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS19V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s19@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS20V1_0_0 calls corpus.s20@1.0.0 (active): Corpus schema 20.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:55ecf7cf19a42228.
-func (c *Client) CorpusS20V1_0_0(ctx context.Context, args CorpusS20V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s20", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:55ecf7cf19a42228"))
+func (c *Client) CorpusS20V1_0_0(ctx context.Context, args CorpusS20V1_0_0Args) (out CorpusS20V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s20", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:55ecf7cf19a42228"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS20V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s20@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS21V1_0_0 calls corpus.s21@1.0.0 (active): Corpus schema 21.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:6f07f54ab49851fd.
-func (c *Client) CorpusS21V1_0_0(ctx context.Context, args CorpusS21V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s21", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6f07f54ab49851fd"))
+func (c *Client) CorpusS21V1_0_0(ctx context.Context, args CorpusS21V1_0_0Args) (out CorpusS21V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s21", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6f07f54ab49851fd"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS21V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s21@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS22V1_0_0 calls corpus.s22@1.0.0 (active): Corpus schema 22.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:3c01bc3a8e9635d6.
-func (c *Client) CorpusS22V1_0_0(ctx context.Context, args CorpusS22V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s22", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:3c01bc3a8e9635d6"))
+func (c *Client) CorpusS22V1_0_0(ctx context.Context, args CorpusS22V1_0_0Args) (out CorpusS22V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s22", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:3c01bc3a8e9635d6"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS22V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s22@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS23V1_0_0 calls corpus.s23@1.0.0 (active): Corpus schema 23.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:5b7ae1b181e0f728.
-func (c *Client) CorpusS23V1_0_0(ctx context.Context, args CorpusS23V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s23", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5b7ae1b181e0f728"))
+func (c *Client) CorpusS23V1_0_0(ctx context.Context, args CorpusS23V1_0_0Args) (out CorpusS23V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s23", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5b7ae1b181e0f728"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS23V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s23@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS24V1_0_0 calls corpus.s24@1.0.0 (active): Corpus schema 24.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:9aa8ef69b3d7b3d0.
-func (c *Client) CorpusS24V1_0_0(ctx context.Context, args CorpusS24V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s24", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:9aa8ef69b3d7b3d0"))
+func (c *Client) CorpusS24V1_0_0(ctx context.Context, args CorpusS24V1_0_0Args) (out CorpusS24V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s24", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:9aa8ef69b3d7b3d0"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS24V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s24@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS25V1_0_0 calls corpus.s25@1.0.0 (active): Corpus schema 25.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:bd25cbac96a64098.
-func (c *Client) CorpusS25V1_0_0(ctx context.Context, args CorpusS25V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s25", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:bd25cbac96a64098"))
+func (c *Client) CorpusS25V1_0_0(ctx context.Context, args CorpusS25V1_0_0Args) (out CorpusS25V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s25", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:bd25cbac96a64098"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS25V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s25@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS26V1_0_0 calls corpus.s26@1.0.0 (active): Corpus schema 26.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:13e7f3108a54cd1e.
-func (c *Client) CorpusS26V1_0_0(ctx context.Context, args CorpusS26V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s26", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:13e7f3108a54cd1e"))
+func (c *Client) CorpusS26V1_0_0(ctx context.Context, args CorpusS26V1_0_0Args) (out CorpusS26V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s26", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:13e7f3108a54cd1e"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS26V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s26@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS27V1_0_0 calls corpus.s27@1.0.0 (active): Corpus schema 27.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:0840003379058bc7.
-func (c *Client) CorpusS27V1_0_0(ctx context.Context, args CorpusS27V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s27", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0840003379058bc7"))
+func (c *Client) CorpusS27V1_0_0(ctx context.Context, args CorpusS27V1_0_0Args) (out CorpusS27V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s27", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0840003379058bc7"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS27V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s27@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS28V1_0_0 calls corpus.s28@1.0.0 (active): Corpus schema 28.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:91e138e9c2e3de17.
-func (c *Client) CorpusS28V1_0_0(ctx context.Context, args CorpusS28V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s28", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:91e138e9c2e3de17"))
+func (c *Client) CorpusS28V1_0_0(ctx context.Context, args CorpusS28V1_0_0Args) (out CorpusS28V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s28", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:91e138e9c2e3de17"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS28V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s28@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS29V1_0_0 calls corpus.s29@1.0.0 (active): Corpus schema 29.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:95033b4111c50723.
-func (c *Client) CorpusS29V1_0_0(ctx context.Context, args CorpusS29V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s29", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:95033b4111c50723"))
+func (c *Client) CorpusS29V1_0_0(ctx context.Context, args CorpusS29V1_0_0Args) (out CorpusS29V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s29", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:95033b4111c50723"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS29V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s29@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS30V1_0_0 calls corpus.s30@1.0.0 (active): Corpus schema 30.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:f466cd32fe4359b4.
-func (c *Client) CorpusS30V1_0_0(ctx context.Context, args CorpusS30V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s30", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:f466cd32fe4359b4"))
+func (c *Client) CorpusS30V1_0_0(ctx context.Context, args CorpusS30V1_0_0Args) (out CorpusS30V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s30", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:f466cd32fe4359b4"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS30V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s30@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS31V1_0_0 calls corpus.s31@1.0.0 (active): Corpus schema 31.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:297bf029d9cc7638.
-func (c *Client) CorpusS31V1_0_0(ctx context.Context, args CorpusS31V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s31", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:297bf029d9cc7638"))
+func (c *Client) CorpusS31V1_0_0(ctx context.Context, args CorpusS31V1_0_0Args) (out CorpusS31V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s31", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:297bf029d9cc7638"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS31V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s31@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS32V1_0_0 calls corpus.s32@1.0.0 (active): Corpus schema 32.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:e821ad39fa05af91.
-func (c *Client) CorpusS32V1_0_0(ctx context.Context, args CorpusS32V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s32", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:e821ad39fa05af91"))
+func (c *Client) CorpusS32V1_0_0(ctx context.Context, args CorpusS32V1_0_0Args) (out CorpusS32V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s32", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:e821ad39fa05af91"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS32V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s32@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS33V1_0_0 calls corpus.s33@1.0.0 (active): Corpus schema 33.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:622650942c703495.
-func (c *Client) CorpusS33V1_0_0(ctx context.Context, args CorpusS33V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s33", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:622650942c703495"))
+func (c *Client) CorpusS33V1_0_0(ctx context.Context, args CorpusS33V1_0_0Args) (out CorpusS33V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s33", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:622650942c703495"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS33V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s33@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS34V1_0_0 calls corpus.s34@1.0.0 (active): Corpus schema 34.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:97c0f06ced4bdabd.
-func (c *Client) CorpusS34V1_0_0(ctx context.Context, args CorpusS34V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s34", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:97c0f06ced4bdabd"))
+func (c *Client) CorpusS34V1_0_0(ctx context.Context, args CorpusS34V1_0_0Args) (out CorpusS34V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s34", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:97c0f06ced4bdabd"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS34V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s34@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS35V1_0_0 calls corpus.s35@1.0.0 (active): Corpus schema 35.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:fbe5188feb25d37e.
-func (c *Client) CorpusS35V1_0_0(ctx context.Context, args CorpusS35V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s35", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:fbe5188feb25d37e"))
+func (c *Client) CorpusS35V1_0_0(ctx context.Context, args CorpusS35V1_0_0Args) (out CorpusS35V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s35", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:fbe5188feb25d37e"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS35V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s35@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS36V1_0_0 calls corpus.s36@1.0.0 (active): Corpus schema 36.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:166e1e080eaec29b.
-func (c *Client) CorpusS36V1_0_0(ctx context.Context, args CorpusS36V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s36", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:166e1e080eaec29b"))
+func (c *Client) CorpusS36V1_0_0(ctx context.Context, args CorpusS36V1_0_0Args) (out CorpusS36V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s36", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:166e1e080eaec29b"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS36V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s36@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS37V1_0_0 calls corpus.s37@1.0.0 (active): Corpus schema 37.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:bac5de9f6e2acfc9.
-func (c *Client) CorpusS37V1_0_0(ctx context.Context, args CorpusS37V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s37", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:bac5de9f6e2acfc9"))
+func (c *Client) CorpusS37V1_0_0(ctx context.Context, args CorpusS37V1_0_0Args) (out CorpusS37V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s37", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:bac5de9f6e2acfc9"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS37V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s37@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS38V1_0_0 calls corpus.s38@1.0.0 (active): Corpus schema 38.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:cd43f8aadb0cbcb5.
-func (c *Client) CorpusS38V1_0_0(ctx context.Context, args CorpusS38V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s38", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cd43f8aadb0cbcb5"))
+func (c *Client) CorpusS38V1_0_0(ctx context.Context, args CorpusS38V1_0_0Args) (out CorpusS38V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s38", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cd43f8aadb0cbcb5"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS38V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s38@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS39V1_0_0 calls corpus.s39@1.0.0 (active): Corpus schema 39.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:37f3b01d8e6f2a69.
-func (c *Client) CorpusS39V1_0_0(ctx context.Context, args CorpusS39V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s39", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:37f3b01d8e6f2a69"))
+func (c *Client) CorpusS39V1_0_0(ctx context.Context, args CorpusS39V1_0_0Args) (out CorpusS39V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s39", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:37f3b01d8e6f2a69"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS39V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s39@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS40V1_0_0 calls corpus.s40@1.0.0 (active): Corpus schema 40.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:9559b2af10b19d86.
-func (c *Client) CorpusS40V1_0_0(ctx context.Context, args CorpusS40V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s40", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:9559b2af10b19d86"))
+func (c *Client) CorpusS40V1_0_0(ctx context.Context, args CorpusS40V1_0_0Args) (out CorpusS40V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s40", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:9559b2af10b19d86"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS40V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s40@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS41V1_0_0 calls corpus.s41@1.0.0 (active): Corpus schema 41.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:e5277395a9c68bc6.
-func (c *Client) CorpusS41V1_0_0(ctx context.Context, args CorpusS41V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s41", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:e5277395a9c68bc6"))
+func (c *Client) CorpusS41V1_0_0(ctx context.Context, args CorpusS41V1_0_0Args) (out CorpusS41V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s41", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:e5277395a9c68bc6"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS41V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s41@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS42V1_0_0 calls corpus.s42@1.0.0 (active): Corpus schema 42.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:12da3ec1707f1d14.
-func (c *Client) CorpusS42V1_0_0(ctx context.Context, args CorpusS42V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s42", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:12da3ec1707f1d14"))
+func (c *Client) CorpusS42V1_0_0(ctx context.Context, args CorpusS42V1_0_0Args) (out CorpusS42V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s42", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:12da3ec1707f1d14"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS42V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s42@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS43V1_0_0 calls corpus.s43@1.0.0 (active): Corpus schema 43.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:166e1e080eaec29b.
-func (c *Client) CorpusS43V1_0_0(ctx context.Context, args CorpusS43V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s43", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:166e1e080eaec29b"))
+func (c *Client) CorpusS43V1_0_0(ctx context.Context, args CorpusS43V1_0_0Args) (out CorpusS43V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s43", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:166e1e080eaec29b"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS43V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s43@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS44V1_0_0 calls corpus.s44@1.0.0 (active): Corpus schema 44.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:445da1047179812e.
-func (c *Client) CorpusS44V1_0_0(ctx context.Context, args CorpusS44V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s44", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:445da1047179812e"))
+func (c *Client) CorpusS44V1_0_0(ctx context.Context, args CorpusS44V1_0_0Args) (out CorpusS44V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s44", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:445da1047179812e"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS44V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s44@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS45V1_0_0 calls corpus.s45@1.0.0 (active): Corpus schema 45.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:020fcc2a5926b256.
-func (c *Client) CorpusS45V1_0_0(ctx context.Context, args CorpusS45V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s45", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:020fcc2a5926b256"))
+func (c *Client) CorpusS45V1_0_0(ctx context.Context, args CorpusS45V1_0_0Args) (out CorpusS45V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s45", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:020fcc2a5926b256"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS45V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s45@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS46V1_0_0 calls corpus.s46@1.0.0 (active): Corpus schema 46.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:1cc025526fab4092.
-func (c *Client) CorpusS46V1_0_0(ctx context.Context, args CorpusS46V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s46", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:1cc025526fab4092"))
+func (c *Client) CorpusS46V1_0_0(ctx context.Context, args CorpusS46V1_0_0Args) (out CorpusS46V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s46", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:1cc025526fab4092"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS46V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s46@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS47V1_0_0 calls corpus.s47@1.0.0 (active): Corpus schema 47.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:0fd6f82037f9eccc.
-func (c *Client) CorpusS47V1_0_0(ctx context.Context, args CorpusS47V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s47", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0fd6f82037f9eccc"))
+func (c *Client) CorpusS47V1_0_0(ctx context.Context, args CorpusS47V1_0_0Args) (out CorpusS47V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s47", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:0fd6f82037f9eccc"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS47V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s47@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS48V1_0_0 calls corpus.s48@1.0.0 (active): Corpus schema 48.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:da0ff21a13eb7293.
-func (c *Client) CorpusS48V1_0_0(ctx context.Context, args CorpusS48V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s48", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:da0ff21a13eb7293"))
+func (c *Client) CorpusS48V1_0_0(ctx context.Context, args CorpusS48V1_0_0Args) (out CorpusS48V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s48", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:da0ff21a13eb7293"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS48V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s48@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS49V1_0_0 calls corpus.s49@1.0.0 (active): Corpus schema 49.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:4f9be26055b81b94.
-func (c *Client) CorpusS49V1_0_0(ctx context.Context, args CorpusS49V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s49", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:4f9be26055b81b94"))
+func (c *Client) CorpusS49V1_0_0(ctx context.Context, args CorpusS49V1_0_0Args) (out CorpusS49V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s49", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:4f9be26055b81b94"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS49V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s49@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS50V1_0_0 calls corpus.s50@1.0.0 (active): Corpus schema 50.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:7928a0c793012392.
-func (c *Client) CorpusS50V1_0_0(ctx context.Context, args CorpusS50V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s50", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:7928a0c793012392"))
+func (c *Client) CorpusS50V1_0_0(ctx context.Context, args CorpusS50V1_0_0Args) (out CorpusS50V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s50", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:7928a0c793012392"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS50V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s50@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS51V1_0_0 calls corpus.s51@1.0.0 (active): Corpus schema 51.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:81ca73ad740a4736.
-func (c *Client) CorpusS51V1_0_0(ctx context.Context, args CorpusS51V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s51", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:81ca73ad740a4736"))
+func (c *Client) CorpusS51V1_0_0(ctx context.Context, args CorpusS51V1_0_0Args) (out CorpusS51V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s51", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:81ca73ad740a4736"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS51V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s51@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS52V1_0_0 calls corpus.s52@1.0.0 (active): Corpus schema 52.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:80e436bae4bee761.
-func (c *Client) CorpusS52V1_0_0(ctx context.Context, args CorpusS52V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s52", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:80e436bae4bee761"))
+func (c *Client) CorpusS52V1_0_0(ctx context.Context, args CorpusS52V1_0_0Args) (out CorpusS52V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s52", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:80e436bae4bee761"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS52V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s52@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS53V1_0_0 calls corpus.s53@1.0.0 (active): Corpus schema 53.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:797a039e4fb16352.
-func (c *Client) CorpusS53V1_0_0(ctx context.Context, args CorpusS53V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s53", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:797a039e4fb16352"))
+func (c *Client) CorpusS53V1_0_0(ctx context.Context, args CorpusS53V1_0_0Args) (out CorpusS53V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s53", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:797a039e4fb16352"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS53V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s53@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS54V1_0_0 calls corpus.s54@1.0.0 (active): Corpus schema 54.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:6667312103cf39cf.
-func (c *Client) CorpusS54V1_0_0(ctx context.Context, args CorpusS54V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s54", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6667312103cf39cf"))
+func (c *Client) CorpusS54V1_0_0(ctx context.Context, args CorpusS54V1_0_0Args) (out CorpusS54V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s54", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:6667312103cf39cf"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS54V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s54@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS55V1_0_0 calls corpus.s55@1.0.0 (active): Corpus schema 55.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:2c8ac3c7275e00fb.
-func (c *Client) CorpusS55V1_0_0(ctx context.Context, args CorpusS55V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s55", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:2c8ac3c7275e00fb"))
+func (c *Client) CorpusS55V1_0_0(ctx context.Context, args CorpusS55V1_0_0Args) (out CorpusS55V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s55", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:2c8ac3c7275e00fb"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS55V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s55@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS56V1_0_0 calls corpus.s56@1.0.0 (active): Corpus schema 56.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:cf01e8991b1fc2f5.
-func (c *Client) CorpusS56V1_0_0(ctx context.Context, args CorpusS56V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s56", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cf01e8991b1fc2f5"))
+func (c *Client) CorpusS56V1_0_0(ctx context.Context, args CorpusS56V1_0_0Args) (out CorpusS56V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s56", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cf01e8991b1fc2f5"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS56V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s56@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS57V1_0_0 calls corpus.s57@1.0.0 (active): Corpus schema 57.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:91f0b93dad7ae1e0.
-func (c *Client) CorpusS57V1_0_0(ctx context.Context, args CorpusS57V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s57", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:91f0b93dad7ae1e0"))
+func (c *Client) CorpusS57V1_0_0(ctx context.Context, args CorpusS57V1_0_0Args) (out CorpusS57V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s57", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:91f0b93dad7ae1e0"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS57V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s57@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS58V1_0_0 calls corpus.s58@1.0.0 (active): Corpus schema 58.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:8bdacacacc80cb3f.
-func (c *Client) CorpusS58V1_0_0(ctx context.Context, args CorpusS58V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s58", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:8bdacacacc80cb3f"))
+func (c *Client) CorpusS58V1_0_0(ctx context.Context, args CorpusS58V1_0_0Args) (out CorpusS58V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s58", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:8bdacacacc80cb3f"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS58V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s58@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CorpusS59V1_0_0 calls corpus.s59@1.0.0 (active): Corpus schema 59.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:5e280fec3dcd4599.
-func (c *Client) CorpusS59V1_0_0(ctx context.Context, args CorpusS59V1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "corpus.s59", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5e280fec3dcd4599"))
+func (c *Client) CorpusS59V1_0_0(ctx context.Context, args CorpusS59V1_0_0Args) (out CorpusS59V1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "corpus.s59", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5e280fec3dcd4599"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeCorpusS59V1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("corpus.s59@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // CrmNotesAppendV1_0_0 calls crm.notes.append@1.0.0 (active): Append a CRM note.
@@ -387,32 +1048,87 @@ func (c *Client) CrmNotesAppendV1_0_0(ctx context.Context, args CrmNotesAppendV1
 
 // EdgeExactV1_0_0 calls edge.exact@1.0.0 (active): Edge case exact.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:c6cb6e714381d914.
-func (c *Client) EdgeExactV1_0_0(ctx context.Context, args EdgeExactV1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "edge.exact", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:c6cb6e714381d914"))
+func (c *Client) EdgeExactV1_0_0(ctx context.Context, args EdgeExactV1_0_0Args) (out EdgeExactV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "edge.exact", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:c6cb6e714381d914"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeEdgeExactV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("edge.exact@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // EdgeNestedV1_0_0 calls edge.nested@1.0.0 (active): Edge case nested.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:cdcd48a5ccf81d48.
-func (c *Client) EdgeNestedV1_0_0(ctx context.Context, args EdgeNestedV1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "edge.nested", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cdcd48a5ccf81d48"))
+func (c *Client) EdgeNestedV1_0_0(ctx context.Context, args EdgeNestedV1_0_0Args) (out EdgeNestedV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "edge.nested", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:cdcd48a5ccf81d48"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeEdgeNestedV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("edge.nested@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // EdgeNumbersV1_0_0 calls edge.numbers@1.0.0 (active): Edge case numbers.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:5dca01b2eaf86098.
-func (c *Client) EdgeNumbersV1_0_0(ctx context.Context, args EdgeNumbersV1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "edge.numbers", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5dca01b2eaf86098"))
+func (c *Client) EdgeNumbersV1_0_0(ctx context.Context, args EdgeNumbersV1_0_0Args) (out EdgeNumbersV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "edge.numbers", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:5dca01b2eaf86098"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeEdgeNumbersV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("edge.numbers@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // EdgeUnionsV1_0_0 calls edge.unions@1.0.0 (active): Edge case unions.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:406922cd9e9cb78c.
-func (c *Client) EdgeUnionsV1_0_0(ctx context.Context, args EdgeUnionsV1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "edge.unions", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:406922cd9e9cb78c"))
+func (c *Client) EdgeUnionsV1_0_0(ctx context.Context, args EdgeUnionsV1_0_0Args) (out EdgeUnionsV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "edge.unions", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:406922cd9e9cb78c"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeEdgeUnionsV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("edge.unions@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // EdgeUniqueV1_0_0 calls edge.unique@1.0.0 (active): Edge case unique.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:2dc4b80ff995690c.
-func (c *Client) EdgeUniqueV1_0_0(ctx context.Context, args EdgeUniqueV1_0_0Args) (*client.CallResult, error) {
-	return c.conn.CallTool(ctx, "edge.unique", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:2dc4b80ff995690c"))
+func (c *Client) EdgeUniqueV1_0_0(ctx context.Context, args EdgeUniqueV1_0_0Args) (out EdgeUniqueV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "edge.unique", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:2dc4b80ff995690c"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeEdgeUniqueV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("edge.unique@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
 }
 
 // PaymentsLookupV1_0_0 calls payments.lookup@1.0.0 (deprecated): Look up a payment.

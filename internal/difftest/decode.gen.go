@@ -16,6 +16,14 @@ func DecodeCorpusS00V1_0_0Args(data []byte) (v CorpusS00V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS00V1_0_0Output reads and validates the structured output of corpus.s00 1.0.0 (see decode.Begin).
+func DecodeCorpusS00V1_0_0Output(data []byte) (v CorpusS00V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS00V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS00V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -32,8 +40,32 @@ func (v *CorpusS00V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS00V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS00V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			o.Field(&seen[0], "v", "$.v")
+			v.V = r.Any()
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS01V1_0_0Args reads and validates the arguments of corpus.s01 1.0.0 (see decode.Begin).
 func DecodeCorpusS01V1_0_0Args(data []byte) (v CorpusS01V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS01V1_0_0Output reads and validates the structured output of corpus.s01 1.0.0 (see decode.Begin).
+func DecodeCorpusS01V1_0_0Output(data []byte) (v CorpusS01V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -78,8 +110,54 @@ func (v *CorpusS01V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "tags")
 }
 
+// DecodeFrom reads a CorpusS01V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS01V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "legs":
+			loc := o.Field(&seen[0], "legs", "$.legs")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 2)
+				v.Legs = x
+			}
+		case "meta":
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -20.0)
+				r.ExclusiveMaximum(loc, float64(x), 0.95)
+				v.Meta = optional.Some(x)
+			}
+		case "tags":
+			loc := o.Field(&seen[2], "tags", "$.tags")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, r.Any())
+				}
+				a.MinItems(3)
+				a.MaxItems(5)
+				v.Tags = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "legs")
+	o.Required(seen[2], "tags")
+}
+
 // DecodeCorpusS02V1_0_0Args reads and validates the arguments of corpus.s02 1.0.0 (see decode.Begin).
 func DecodeCorpusS02V1_0_0Args(data []byte) (v CorpusS02V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS02V1_0_0Output reads and validates the structured output of corpus.s02 1.0.0 (see decode.Begin).
+func DecodeCorpusS02V1_0_0Output(data []byte) (v CorpusS02V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -108,8 +186,38 @@ func (v *CorpusS02V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS02V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS02V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if r.IsNull() {
+				v.V = optional.Null[bool]()
+			} else {
+				if x, ok := r.Bool(loc, typesBooleanNull0); ok {
+					v.V = optional.NotNull(x)
+				}
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS03V1_0_0Args reads and validates the arguments of corpus.s03 1.0.0 (see decode.Begin).
 func DecodeCorpusS03V1_0_0Args(data []byte) (v CorpusS03V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS03V1_0_0Output reads and validates the structured output of corpus.s03 1.0.0 (see decode.Begin).
+func DecodeCorpusS03V1_0_0Output(data []byte) (v CorpusS03V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -179,8 +287,79 @@ func (v *CorpusS03V1_0_0ArgsID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "0")
 }
 
+// DecodeFrom reads a CorpusS03V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS03V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 49.69)
+				v.X0 = optional.Some(x)
+			}
+		case "amount":
+			loc := o.Field(&seen[1], "amount", "$.amount")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -0.8)
+				r.Maximum(loc, float64(x), 6.0)
+				v.Amount = x
+			}
+		case "id":
+			loc := o.Field(&seen[2], "id", "$.id")
+			var x CorpusS03V1_0_0OutputID
+			x.DecodeFrom(r, loc)
+			v.ID = optional.Some(x)
+		case "ok":
+			loc := o.Field(&seen[3], "ok", "$.ok")
+			x := r.Check(loc, r.Raw(), roots3...)
+			v.Ok = optional.Some(x)
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[1], "amount")
+}
+
+// DecodeFrom reads a CorpusS03V1_0_0OutputID at at, adding the errors it finds to r.
+func (v *CorpusS03V1_0_0OutputID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots4...)
+			v.X0 = x
+		case "legs":
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 9.05)
+				r.ExclusiveMaximum(loc, float64(x), 12.96)
+				v.Legs = optional.Some(x)
+			}
+		case "x-y":
+			loc := o.Field(&seen[2], "x-y", "$.x-y")
+			x := r.Check(loc, r.Raw(), roots5...)
+			v.XY = optional.Some(x)
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "0")
+}
+
 // DecodeCorpusS04V1_0_0Args reads and validates the arguments of corpus.s04 1.0.0 (see decode.Begin).
 func DecodeCorpusS04V1_0_0Args(data []byte) (v CorpusS04V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS04V1_0_0Output reads and validates the structured output of corpus.s04 1.0.0 (see decode.Begin).
+func DecodeCorpusS04V1_0_0Output(data []byte) (v CorpusS04V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -198,8 +377,27 @@ func (v *CorpusS04V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeFrom reads a CorpusS04V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS04V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		default:
+			o.Additional()
+		}
+	}
+}
+
 // DecodeCorpusS05V1_0_0Args reads and validates the arguments of corpus.s05 1.0.0 (see decode.Begin).
 func DecodeCorpusS05V1_0_0Args(data []byte) (v CorpusS05V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS05V1_0_0Output reads and validates the structured output of corpus.s05 1.0.0 (see decode.Begin).
+func DecodeCorpusS05V1_0_0Output(data []byte) (v CorpusS05V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -214,7 +412,24 @@ func (v *CorpusS05V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots3...)
+			x := r.Check(loc, r.Raw(), roots6...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS05V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS05V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots7...)
 			v.V = x
 		default:
 			o.Additional()
@@ -231,6 +446,14 @@ func DecodeCorpusS06V1_0_0Args(data []byte) (v CorpusS06V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS06V1_0_0Output reads and validates the structured output of corpus.s06 1.0.0 (see decode.Begin).
+func DecodeCorpusS06V1_0_0Output(data []byte) (v CorpusS06V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS06V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS06V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -240,14 +463,44 @@ func (v *CorpusS06V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			raw := r.Raw()
-			r.Check(loc, raw, roots4...)
+			r.Check(loc, raw, roots8...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots5...)
+					x2 := q.Check(loc2, q.Raw(), roots9...)
+					e = x2
+					x = append(x, e)
+				}
+				v.V = x
+			}
+			r.Off(q)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS06V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS06V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots10...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots11...)
 					e = x2
 					x = append(x, e)
 				}
@@ -269,6 +522,14 @@ func DecodeCorpusS07V1_0_0Args(data []byte) (v CorpusS07V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS07V1_0_0Output reads and validates the structured output of corpus.s07 1.0.0 (see decode.Begin).
+func DecodeCorpusS07V1_0_0Output(data []byte) (v CorpusS07V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS07V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS07V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -277,7 +538,24 @@ func (v *CorpusS07V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "é":
 			loc := o.Field(&seen[0], "é", "$.é")
-			x := r.Check(loc, r.Raw(), roots6...)
+			x := r.Check(loc, r.Raw(), roots12...)
+			v.É = x
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "é")
+}
+
+// DecodeFrom reads a CorpusS07V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS07V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "é":
+			loc := o.Field(&seen[0], "é", "$.é")
+			x := r.Check(loc, r.Raw(), roots13...)
 			v.É = x
 		default:
 			o.Undeclared()
@@ -288,6 +566,14 @@ func (v *CorpusS07V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS08V1_0_0Args reads and validates the arguments of corpus.s08 1.0.0 (see decode.Begin).
 func DecodeCorpusS08V1_0_0Args(data []byte) (v CorpusS08V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS08V1_0_0Output reads and validates the structured output of corpus.s08 1.0.0 (see decode.Begin).
+func DecodeCorpusS08V1_0_0Output(data []byte) (v CorpusS08V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -316,7 +602,7 @@ func (v *CorpusS08V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *CorpusS08V1_0_0ArgsV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots7...)
+	r.Check(at, raw, roots14...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -324,6 +610,84 @@ func (v *CorpusS08V1_0_0ArgsV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // read reads a CorpusS08V1_0_0ArgsV at at, reporting what r reports.
 func (v *CorpusS08V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a b":
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 12.51)
+				v.AB = x
+			}
+		case "amount":
+			loc := o.Field(&seen[1], "amount", "$.amount")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				var buf [8]bool
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
+					}
+					items = append(items, e)
+				}
+				a.MinItems(3)
+				a.MaxItems(3)
+				x := decode.Own(items)
+				v.Amount = x
+			}
+		case "legs":
+			loc := o.Field(&seen[2], "legs", "$.legs")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, -7.41)
+				v.Legs = x
+			}
+		case "ok":
+			loc := o.Field(&seen[3], "ok", "$.ok")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				v.Ok = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "a b")
+	o.Required(seen[1], "amount")
+	o.Required(seen[2], "legs")
+}
+
+// DecodeFrom reads a CorpusS08V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS08V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			var x CorpusS08V1_0_0OutputV
+			x.DecodeFrom(r, loc)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS08V1_0_0OutputV at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS08V1_0_0OutputV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots15...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
+}
+
+// read reads a CorpusS08V1_0_0OutputV at at, reporting what r reports.
+func (v *CorpusS08V1_0_0OutputV) read(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
 	o := r.Object(at, decode.Object)
 	for o.Next() {
@@ -380,8 +744,43 @@ func DecodeCorpusS09V1_0_0Args(data []byte) (v CorpusS09V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS09V1_0_0Output reads and validates the structured output of corpus.s09 1.0.0 (see decode.Begin).
+func DecodeCorpusS09V1_0_0Output(data []byte) (v CorpusS09V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS09V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS09V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a b":
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 5.52)
+				r.Maximum(loc, x, 30.43)
+				v.AB = x
+			}
+		case "tags":
+			loc := o.Field(&seen[1], "tags", "$.tags")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 48.0)
+				r.ExclusiveMaximum(loc, float64(x), 55.54)
+				v.Tags = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "a b")
+}
+
+// DecodeFrom reads a CorpusS09V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS09V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
 	o := r.Object(at, decode.Object)
 	for o.Next() {
@@ -415,6 +814,14 @@ func DecodeCorpusS10V1_0_0Args(data []byte) (v CorpusS10V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS10V1_0_0Output reads and validates the structured output of corpus.s10 1.0.0 (see decode.Begin).
+func DecodeCorpusS10V1_0_0Output(data []byte) (v CorpusS10V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS10V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS10V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -423,7 +830,24 @@ func (v *CorpusS10V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "ok":
 			loc := o.Field(&seen[0], "ok", "$.ok")
-			x := r.Check(loc, r.Raw(), roots8...)
+			x := r.Check(loc, r.Raw(), roots16...)
+			v.Ok = x
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "ok")
+}
+
+// DecodeFrom reads a CorpusS10V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS10V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "ok":
+			loc := o.Field(&seen[0], "ok", "$.ok")
+			x := r.Check(loc, r.Raw(), roots17...)
 			v.Ok = x
 		default:
 			o.Undeclared()
@@ -440,6 +864,14 @@ func DecodeCorpusS11V1_0_0Args(data []byte) (v CorpusS11V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS11V1_0_0Output reads and validates the structured output of corpus.s11 1.0.0 (see decode.Begin).
+func DecodeCorpusS11V1_0_0Output(data []byte) (v CorpusS11V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS11V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS11V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -448,7 +880,24 @@ func (v *CorpusS11V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots9...)
+			x := r.Check(loc, r.Raw(), roots18...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS11V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS11V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots19...)
 			v.V = x
 		default:
 			o.Additional()
@@ -459,6 +908,14 @@ func (v *CorpusS11V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS12V1_0_0Args reads and validates the arguments of corpus.s12 1.0.0 (see decode.Begin).
 func DecodeCorpusS12V1_0_0Args(data []byte) (v CorpusS12V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS12V1_0_0Output reads and validates the structured output of corpus.s12 1.0.0 (see decode.Begin).
+func DecodeCorpusS12V1_0_0Output(data []byte) (v CorpusS12V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -490,7 +947,41 @@ func (v *CorpusS12V1_0_0ArgsLegs) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "note":
 			loc := o.Field(&seen[0], "note", "$.note")
-			x := r.Check(loc, r.Raw(), roots10...)
+			x := r.Check(loc, r.Raw(), roots20...)
+			v.Note = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "note")
+}
+
+// DecodeFrom reads a CorpusS12V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS12V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "legs":
+			loc := o.Field(&seen[0], "legs", "$.legs")
+			var x CorpusS12V1_0_0OutputLegs
+			x.DecodeFrom(r, loc)
+			v.Legs = optional.Some(x)
+		default:
+			o.Additional()
+		}
+	}
+}
+
+// DecodeFrom reads a CorpusS12V1_0_0OutputLegs at at, adding the errors it finds to r.
+func (v *CorpusS12V1_0_0OutputLegs) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "note":
+			loc := o.Field(&seen[0], "note", "$.note")
+			x := r.Check(loc, r.Raw(), roots21...)
 			v.Note = x
 		default:
 			o.Additional()
@@ -507,6 +998,14 @@ func DecodeCorpusS13V1_0_0Args(data []byte) (v CorpusS13V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS13V1_0_0Output reads and validates the structured output of corpus.s13 1.0.0 (see decode.Begin).
+func DecodeCorpusS13V1_0_0Output(data []byte) (v CorpusS13V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS13V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS13V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -516,14 +1015,51 @@ func (v *CorpusS13V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "legs":
 			loc := o.Field(&seen[0], "legs", "$.legs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots11...)
+			r.Check(loc, raw, roots22...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots12...)
+					x2 := q.Check(loc2, q.Raw(), roots23...)
+					e = x2
+					x = append(x, e)
+				}
+				v.Legs = optional.Some(x)
+			}
+			r.Off(q)
+		default:
+			loc, name := o.Other()
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 22.14)
+				r.Maximum(loc, float64(x), 31.86)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]int64{}
+				}
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+}
+
+// DecodeFrom reads a CorpusS13V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS13V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "legs":
+			loc := o.Field(&seen[0], "legs", "$.legs")
+			raw := r.Raw()
+			r.Check(loc, raw, roots24...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots25...)
 					e = x2
 					x = append(x, e)
 				}
@@ -552,6 +1088,14 @@ func DecodeCorpusS14V1_0_0Args(data []byte) (v CorpusS14V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS14V1_0_0Output reads and validates the structured output of corpus.s14 1.0.0 (see decode.Begin).
+func DecodeCorpusS14V1_0_0Output(data []byte) (v CorpusS14V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS14V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS14V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -560,7 +1104,24 @@ func (v *CorpusS14V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots13...)
+			x := r.Check(loc, r.Raw(), roots26...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS14V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS14V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots27...)
 			v.V = x
 		default:
 			o.Additional()
@@ -577,6 +1138,14 @@ func DecodeCorpusS15V1_0_0Args(data []byte) (v CorpusS15V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS15V1_0_0Output reads and validates the structured output of corpus.s15 1.0.0 (see decode.Begin).
+func DecodeCorpusS15V1_0_0Output(data []byte) (v CorpusS15V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS15V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS15V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
@@ -587,7 +1156,43 @@ func (v *CorpusS15V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			v.Legs, _ = r.Bool(o.Field(&seen[0], "legs", "$.legs"), decode.Boolean)
 		case "name":
 			loc := o.Field(&seen[1], "name", "$.name")
-			x := r.Check(loc, r.Raw(), roots14...)
+			x := r.Check(loc, r.Raw(), roots28...)
+			v.Name = optional.Some(x)
+		case "ok":
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if r.IsNull() {
+				v.Ok = optional.Null[float64]()
+			} else {
+				if x, ok := r.Float(loc, typesNullIntegerNumber0); ok {
+					r.Minimum(loc, x, -31.68)
+					v.Ok = optional.NotNull(x)
+				}
+			}
+		case "tags":
+			loc := o.Field(&seen[3], "tags", "$.tags")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.ExclusiveMinimum(loc, x, 18.21)
+				v.Tags = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "legs")
+	o.Required(seen[2], "ok")
+}
+
+// DecodeFrom reads a CorpusS15V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS15V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "legs":
+			v.Legs, _ = r.Bool(o.Field(&seen[0], "legs", "$.legs"), decode.Boolean)
+		case "name":
+			loc := o.Field(&seen[1], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots29...)
 			v.Name = optional.Some(x)
 		case "ok":
 			loc := o.Field(&seen[2], "ok", "$.ok")
@@ -621,6 +1226,14 @@ func DecodeCorpusS16V1_0_0Args(data []byte) (v CorpusS16V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS16V1_0_0Output reads and validates the structured output of corpus.s16 1.0.0 (see decode.Begin).
+func DecodeCorpusS16V1_0_0Output(data []byte) (v CorpusS16V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS16V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS16V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -642,7 +1255,7 @@ func (v *CorpusS16V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *CorpusS16V1_0_0ArgsX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots15...)
+	r.Check(at, raw, roots30...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -684,7 +1297,7 @@ func (v *CorpusS16V1_0_0ArgsX0) read(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *CorpusS16V1_0_0ArgsX0X0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots17...)
+	r.Check(at, raw, roots32...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -698,7 +1311,98 @@ func (v *CorpusS16V1_0_0ArgsX0X0) read(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "amount":
 			loc := o.Field(&seen[0], "amount", "$.amount")
-			x := r.Check(loc, r.Raw(), roots16...)
+			x := r.Check(loc, r.Raw(), roots31...)
+			v.Amount = x
+		case "meta":
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Meta = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "amount")
+}
+
+// DecodeFrom reads a CorpusS16V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS16V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			var x CorpusS16V1_0_0OutputX0
+			x.DecodeFrom(r, loc)
+			v.X0 = optional.Some(x)
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a CorpusS16V1_0_0OutputX0 at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS16V1_0_0OutputX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots33...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
+}
+
+// read reads a CorpusS16V1_0_0OutputX0 at at, reporting what r reports.
+func (v *CorpusS16V1_0_0OutputX0) read(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			var x CorpusS16V1_0_0OutputX0X0
+			x.DecodeFrom(r, loc)
+			v.X0 = x
+		default:
+			loc, name := o.Other()
+			if r.IsNull() {
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]optional.Nullable[float64]{}
+				}
+				v.AdditionalProperties[name] = optional.Null[float64]()
+			} else {
+				if x, ok := r.Float(loc, typesNullNumber0); ok {
+					r.Maximum(loc, x, 66.71)
+					if v.AdditionalProperties == nil {
+						v.AdditionalProperties = map[string]optional.Nullable[float64]{}
+					}
+					v.AdditionalProperties[name] = optional.NotNull(x)
+				}
+			}
+		}
+	}
+	o.Required(seen[0], "0")
+}
+
+// DecodeFrom reads a CorpusS16V1_0_0OutputX0X0 at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS16V1_0_0OutputX0X0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots35...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
+}
+
+// read reads a CorpusS16V1_0_0OutputX0X0 at at, reporting what r reports.
+func (v *CorpusS16V1_0_0OutputX0X0) read(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			x := r.Check(loc, r.Raw(), roots34...)
 			v.Amount = x
 		case "meta":
 			loc := o.Field(&seen[1], "meta", "$.meta")
@@ -720,6 +1424,14 @@ func DecodeCorpusS17V1_0_0Args(data []byte) (v CorpusS17V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS17V1_0_0Output reads and validates the structured output of corpus.s17 1.0.0 (see decode.Begin).
+func DecodeCorpusS17V1_0_0Output(data []byte) (v CorpusS17V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS17V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS17V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [4]bool
@@ -735,15 +1447,47 @@ func (v *CorpusS17V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "name":
 			loc := o.Field(&seen[1], "name", "$.name")
-			x := r.Check(loc, r.Raw(), roots18...)
+			x := r.Check(loc, r.Raw(), roots36...)
 			v.Name = optional.Some(x)
 		case "note":
 			loc := o.Field(&seen[2], "note", "$.note")
-			x := r.Check(loc, r.Raw(), roots19...)
+			x := r.Check(loc, r.Raw(), roots37...)
 			v.Note = x
 		case "é":
 			loc := o.Field(&seen[3], "é", "$.é")
-			x := r.Check(loc, r.Raw(), roots20...)
+			x := r.Check(loc, r.Raw(), roots38...)
+			v.É = optional.Some(x)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[2], "note")
+}
+
+// DecodeFrom reads a CorpusS17V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS17V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "meta":
+			loc := o.Field(&seen[0], "meta", "$.meta")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -17.0)
+				r.ExclusiveMaximum(loc, float64(x), 0.52)
+				v.Meta = optional.Some(x)
+			}
+		case "name":
+			loc := o.Field(&seen[1], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots39...)
+			v.Name = optional.Some(x)
+		case "note":
+			loc := o.Field(&seen[2], "note", "$.note")
+			x := r.Check(loc, r.Raw(), roots40...)
+			v.Note = x
+		case "é":
+			loc := o.Field(&seen[3], "é", "$.é")
+			x := r.Check(loc, r.Raw(), roots41...)
 			v.É = optional.Some(x)
 		default:
 			o.Additional()
@@ -760,6 +1504,14 @@ func DecodeCorpusS18V1_0_0Args(data []byte) (v CorpusS18V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS18V1_0_0Output reads and validates the structured output of corpus.s18 1.0.0 (see decode.Begin).
+func DecodeCorpusS18V1_0_0Output(data []byte) (v CorpusS18V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS18V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS18V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -768,7 +1520,24 @@ func (v *CorpusS18V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots21...)
+			x := r.Check(loc, r.Raw(), roots42...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS18V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS18V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots43...)
 			v.V = x
 		default:
 			o.Additional()
@@ -785,6 +1554,14 @@ func DecodeCorpusS19V1_0_0Args(data []byte) (v CorpusS19V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS19V1_0_0Output reads and validates the structured output of corpus.s19 1.0.0 (see decode.Begin).
+func DecodeCorpusS19V1_0_0Output(data []byte) (v CorpusS19V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS19V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS19V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -794,7 +1571,34 @@ func (v *CorpusS19V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			raw := r.Raw()
-			r.Check(loc, raw, roots22...)
+			r.Check(loc, raw, roots44...)
+			q := r.Quiet(raw)
+			if o2 := q.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = q.Any()
+				}
+				v.V = x
+			}
+			r.Off(q)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS19V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS19V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots45...)
 			q := r.Quiet(raw)
 			if o2 := q.Object(loc, decode.Object); o2.OK() {
 				x := map[string]any{}
@@ -820,6 +1624,14 @@ func DecodeCorpusS20V1_0_0Args(data []byte) (v CorpusS20V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS20V1_0_0Output reads and validates the structured output of corpus.s20 1.0.0 (see decode.Begin).
+func DecodeCorpusS20V1_0_0Output(data []byte) (v CorpusS20V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS20V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS20V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -828,7 +1640,24 @@ func (v *CorpusS20V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots23...)
+			x := r.Check(loc, r.Raw(), roots46...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS20V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS20V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots47...)
 			v.V = x
 		default:
 			o.Additional()
@@ -839,6 +1668,14 @@ func (v *CorpusS20V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS21V1_0_0Args reads and validates the arguments of corpus.s21 1.0.0 (see decode.Begin).
 func DecodeCorpusS21V1_0_0Args(data []byte) (v CorpusS21V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS21V1_0_0Output reads and validates the structured output of corpus.s21 1.0.0 (see decode.Begin).
+func DecodeCorpusS21V1_0_0Output(data []byte) (v CorpusS21V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -865,8 +1702,36 @@ func (v *CorpusS21V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS21V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS21V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 1.66)
+				r.ExclusiveMaximum(loc, x, 36.87)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS22V1_0_0Args reads and validates the arguments of corpus.s22 1.0.0 (see decode.Begin).
 func DecodeCorpusS22V1_0_0Args(data []byte) (v CorpusS22V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS22V1_0_0Output reads and validates the structured output of corpus.s22 1.0.0 (see decode.Begin).
+func DecodeCorpusS22V1_0_0Output(data []byte) (v CorpusS22V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -881,7 +1746,7 @@ func (v *CorpusS22V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "amount":
 			loc := o.Field(&seen[0], "amount", "$.amount")
-			x := r.Check(loc, r.Raw(), roots24...)
+			x := r.Check(loc, r.Raw(), roots48...)
 			v.Amount = x
 		case "tags":
 			loc := o.Field(&seen[1], "tags", "$.tags")
@@ -904,7 +1769,60 @@ func (v *CorpusS22V1_0_0ArgsTags) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "amount":
 			loc := o.Field(&seen[0], "amount", "$.amount")
 			raw := r.Raw()
-			r.Check(loc, raw, roots25...)
+			r.Check(loc, raw, roots49...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, q.Any())
+				}
+				v.Amount = x
+			}
+			r.Off(q)
+		case "note":
+			loc := o.Field(&seen[1], "note", "$.note")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Note = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "amount")
+}
+
+// DecodeFrom reads a CorpusS22V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS22V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			x := r.Check(loc, r.Raw(), roots50...)
+			v.Amount = x
+		case "tags":
+			loc := o.Field(&seen[1], "tags", "$.tags")
+			var x CorpusS22V1_0_0OutputTags
+			x.DecodeFrom(r, loc)
+			v.Tags = optional.Some(x)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "amount")
+}
+
+// DecodeFrom reads a CorpusS22V1_0_0OutputTags at at, adding the errors it finds to r.
+func (v *CorpusS22V1_0_0OutputTags) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			raw := r.Raw()
+			r.Check(loc, raw, roots51...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
@@ -934,6 +1852,14 @@ func DecodeCorpusS23V1_0_0Args(data []byte) (v CorpusS23V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS23V1_0_0Output reads and validates the structured output of corpus.s23 1.0.0 (see decode.Begin).
+func DecodeCorpusS23V1_0_0Output(data []byte) (v CorpusS23V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS23V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS23V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -957,8 +1883,39 @@ func (v *CorpusS23V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS23V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS23V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if r.IsNull() {
+				v.V = optional.Null[float64]()
+			} else {
+				if x, ok := r.Float(loc, typesNullNumber0); ok {
+					r.Maximum(loc, x, 25.48)
+					v.V = optional.NotNull(x)
+				}
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS24V1_0_0Args reads and validates the arguments of corpus.s24 1.0.0 (see decode.Begin).
 func DecodeCorpusS24V1_0_0Args(data []byte) (v CorpusS24V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS24V1_0_0Output reads and validates the structured output of corpus.s24 1.0.0 (see decode.Begin).
+func DecodeCorpusS24V1_0_0Output(data []byte) (v CorpusS24V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1012,8 +1969,63 @@ func (v *CorpusS24V1_0_0ArgsID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeFrom reads a CorpusS24V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS24V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			var x CorpusS24V1_0_0OutputID
+			x.DecodeFrom(r, loc)
+			v.ID = optional.Some(x)
+		default:
+			loc, name := o.Other()
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 4.58)
+				r.ExclusiveMinimum(loc, x, -29.73)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]float64{}
+				}
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+}
+
+// DecodeFrom reads a CorpusS24V1_0_0OutputID at at, adding the errors it finds to r.
+func (v *CorpusS24V1_0_0OutputID) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			if x, ok := r.Float(loc, typesArrayNumber0); ok {
+				r.Minimum(loc, x, 0.73)
+				r.ExclusiveMaximum(loc, x, 11.43)
+				if !r.NumberIn("8.87", "1.18", "11.03") {
+					r.Fail(loc, "must be one of [8.87, 1.18, 11.03]")
+				}
+				v.Amount = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+}
+
 // DecodeCorpusS25V1_0_0Args reads and validates the arguments of corpus.s25 1.0.0 (see decode.Begin).
 func DecodeCorpusS25V1_0_0Args(data []byte) (v CorpusS25V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS25V1_0_0Output reads and validates the structured output of corpus.s25 1.0.0 (see decode.Begin).
+func DecodeCorpusS25V1_0_0Output(data []byte) (v CorpusS25V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1028,12 +2040,12 @@ func (v *CorpusS25V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots26...)
+			x := r.Check(loc, r.Raw(), roots52...)
 			v.X0 = optional.Some(x)
 		case "a b":
 			loc := o.Field(&seen[1], "a b", "$.a b")
 			raw := r.Raw()
-			r.Check(loc, raw, roots27...)
+			r.Check(loc, raw, roots53...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, typesStringArray0); a.OK() {
 				x := []any{}
@@ -1045,7 +2057,41 @@ func (v *CorpusS25V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			r.Off(q)
 		case "é":
 			loc := o.Field(&seen[2], "é", "$.é")
-			x := r.Check(loc, r.Raw(), roots28...)
+			x := r.Check(loc, r.Raw(), roots54...)
+			v.É = x
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[2], "é")
+}
+
+// DecodeFrom reads a CorpusS25V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS25V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots55...)
+			v.X0 = optional.Some(x)
+		case "a b":
+			loc := o.Field(&seen[1], "a b", "$.a b")
+			raw := r.Raw()
+			r.Check(loc, raw, roots56...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, typesStringArray0); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, q.Any())
+				}
+				v.AB = optional.Some(x)
+			}
+			r.Off(q)
+		case "é":
+			loc := o.Field(&seen[2], "é", "$.é")
+			x := r.Check(loc, r.Raw(), roots57...)
 			v.É = x
 		default:
 			o.Undeclared()
@@ -1062,6 +2108,14 @@ func DecodeCorpusS26V1_0_0Args(data []byte) (v CorpusS26V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS26V1_0_0Output reads and validates the structured output of corpus.s26 1.0.0 (see decode.Begin).
+func DecodeCorpusS26V1_0_0Output(data []byte) (v CorpusS26V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS26V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS26V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -1070,7 +2124,24 @@ func (v *CorpusS26V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots29...)
+			x := r.Check(loc, r.Raw(), roots58...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS26V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS26V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots59...)
 			v.V = x
 		default:
 			o.Additional()
@@ -1081,6 +2152,14 @@ func (v *CorpusS26V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS27V1_0_0Args reads and validates the arguments of corpus.s27 1.0.0 (see decode.Begin).
 func DecodeCorpusS27V1_0_0Args(data []byte) (v CorpusS27V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS27V1_0_0Output reads and validates the structured output of corpus.s27 1.0.0 (see decode.Begin).
+func DecodeCorpusS27V1_0_0Output(data []byte) (v CorpusS27V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1098,8 +2177,27 @@ func (v *CorpusS27V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeFrom reads a CorpusS27V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS27V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		default:
+			o.Additional()
+		}
+	}
+}
+
 // DecodeCorpusS28V1_0_0Args reads and validates the arguments of corpus.s28 1.0.0 (see decode.Begin).
 func DecodeCorpusS28V1_0_0Args(data []byte) (v CorpusS28V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS28V1_0_0Output reads and validates the structured output of corpus.s28 1.0.0 (see decode.Begin).
+func DecodeCorpusS28V1_0_0Output(data []byte) (v CorpusS28V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1125,8 +2223,35 @@ func (v *CorpusS28V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS28V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS28V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 23.8)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS29V1_0_0Args reads and validates the arguments of corpus.s29 1.0.0 (see decode.Begin).
 func DecodeCorpusS29V1_0_0Args(data []byte) (v CorpusS29V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS29V1_0_0Output reads and validates the structured output of corpus.s29 1.0.0 (see decode.Begin).
+func DecodeCorpusS29V1_0_0Output(data []byte) (v CorpusS29V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1164,8 +2289,47 @@ func (v *CorpusS29V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "x-y")
 }
 
+// DecodeFrom reads a CorpusS29V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS29V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "x-y":
+			loc := o.Field(&seen[0], "x-y", "$.x-y")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -21.6)
+				r.Maximum(loc, float64(x), -11.4)
+				v.XY = x
+			}
+		default:
+			loc, name := o.Other()
+			if x, ok := r.Float(loc, typesIntegerNumber0); ok {
+				r.Minimum(loc, x, -27.88)
+				r.Maximum(loc, x, -17.0)
+				if !r.NumberIn("-27.76") {
+					r.Fail(loc, "must be -27.76")
+				}
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]float64{}
+				}
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+	o.Required(seen[0], "x-y")
+}
+
 // DecodeCorpusS30V1_0_0Args reads and validates the arguments of corpus.s30 1.0.0 (see decode.Begin).
 func DecodeCorpusS30V1_0_0Args(data []byte) (v CorpusS30V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS30V1_0_0Output reads and validates the structured output of corpus.s30 1.0.0 (see decode.Begin).
+func DecodeCorpusS30V1_0_0Output(data []byte) (v CorpusS30V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1180,7 +2344,24 @@ func (v *CorpusS30V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots30...)
+			x := r.Check(loc, r.Raw(), roots60...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS30V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS30V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots61...)
 			v.V = x
 		default:
 			o.Additional()
@@ -1197,6 +2378,14 @@ func DecodeCorpusS31V1_0_0Args(data []byte) (v CorpusS31V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS31V1_0_0Output reads and validates the structured output of corpus.s31 1.0.0 (see decode.Begin).
+func DecodeCorpusS31V1_0_0Output(data []byte) (v CorpusS31V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS31V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS31V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -1206,7 +2395,7 @@ func (v *CorpusS31V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			raw := r.Raw()
-			r.Check(loc, raw, roots31...)
+			r.Check(loc, raw, roots62...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []CorpusS31V1_0_0ArgsVItem{}
@@ -1280,8 +2469,99 @@ func (v *CorpusS31V1_0_0ArgsVItem) DecodeFrom(r *decode.Reader, at *decode.Loc) 
 	o.Required(seen[1], "id")
 }
 
+// DecodeFrom reads a CorpusS31V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS31V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots63...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []CorpusS31V1_0_0OutputVItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e CorpusS31V1_0_0OutputVItem
+					var x2 CorpusS31V1_0_0OutputVItem
+					x2.DecodeFrom(q, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				v.V = x
+			}
+			r.Off(q)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS31V1_0_0OutputVItem at at, adding the errors it finds to r.
+func (v *CorpusS31V1_0_0OutputVItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 30.0)
+				r.Maximum(loc, float64(x), 31.0)
+				switch x {
+				case int64(31):
+				default:
+					r.Fail(loc, "must be 31")
+				}
+				v.Amount = x
+			}
+		case "id":
+			loc := o.Field(&seen[1], "id", "$.id")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -22.0)
+				r.Maximum(loc, float64(x), -17.0)
+				v.ID = x
+			}
+		case "legs":
+			loc := o.Field(&seen[2], "legs", "$.legs")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				var buf [8]float64
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e float64
+					if x2, ok := r.Float(loc2, decode.Number); ok {
+						r.Minimum(loc2, x2, -18.71)
+						r.Maximum(loc2, x2, -2.9)
+						e = x2
+					}
+					items = append(items, e)
+				}
+				a.MinItems(1)
+				x := decode.Own(items)
+				v.Legs = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "amount")
+	o.Required(seen[1], "id")
+}
+
 // DecodeCorpusS32V1_0_0Args reads and validates the arguments of corpus.s32 1.0.0 (see decode.Begin).
 func DecodeCorpusS32V1_0_0Args(data []byte) (v CorpusS32V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS32V1_0_0Output reads and validates the structured output of corpus.s32 1.0.0 (see decode.Begin).
+func DecodeCorpusS32V1_0_0Output(data []byte) (v CorpusS32V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1301,7 +2581,35 @@ func (v *CorpusS32V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := r.Check(loc2, r.Raw(), roots32...)
+					x2 := r.Check(loc2, r.Raw(), roots64...)
+					e = x2
+					x = append(x, e)
+				}
+				a.MinItems(3)
+				a.MaxItems(3)
+				v.ID = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "id")
+}
+
+// DecodeFrom reads a CorpusS32V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS32V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := r.Check(loc2, r.Raw(), roots65...)
 					e = x2
 					x = append(x, e)
 				}
@@ -1324,6 +2632,14 @@ func DecodeCorpusS33V1_0_0Args(data []byte) (v CorpusS33V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS33V1_0_0Output reads and validates the structured output of corpus.s33 1.0.0 (see decode.Begin).
+func DecodeCorpusS33V1_0_0Output(data []byte) (v CorpusS33V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS33V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS33V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -1333,7 +2649,34 @@ func (v *CorpusS33V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
 			raw := r.Raw()
-			r.Check(loc, raw, roots33...)
+			r.Check(loc, raw, roots66...)
+			q := r.Quiet(raw)
+			if o2 := q.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = q.Any()
+				}
+				v.V = x
+			}
+			r.Off(q)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS33V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS33V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			raw := r.Raw()
+			r.Check(loc, raw, roots67...)
 			q := r.Quiet(raw)
 			if o2 := q.Object(loc, decode.Object); o2.OK() {
 				x := map[string]any{}
@@ -1359,6 +2702,14 @@ func DecodeCorpusS34V1_0_0Args(data []byte) (v CorpusS34V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS34V1_0_0Output reads and validates the structured output of corpus.s34 1.0.0 (see decode.Begin).
+func DecodeCorpusS34V1_0_0Output(data []byte) (v CorpusS34V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS34V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS34V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
@@ -1378,8 +2729,35 @@ func (v *CorpusS34V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS34V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS34V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 6.9)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS35V1_0_0Args reads and validates the arguments of corpus.s35 1.0.0 (see decode.Begin).
 func DecodeCorpusS35V1_0_0Args(data []byte) (v CorpusS35V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS35V1_0_0Output reads and validates the structured output of corpus.s35 1.0.0 (see decode.Begin).
+func DecodeCorpusS35V1_0_0Output(data []byte) (v CorpusS35V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1406,8 +2784,36 @@ func (v *CorpusS35V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS35V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS35V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -20.61)
+				r.Maximum(loc, float64(x), 20.61)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS36V1_0_0Args reads and validates the arguments of corpus.s36 1.0.0 (see decode.Begin).
 func DecodeCorpusS36V1_0_0Args(data []byte) (v CorpusS36V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS36V1_0_0Output reads and validates the structured output of corpus.s36 1.0.0 (see decode.Begin).
+func DecodeCorpusS36V1_0_0Output(data []byte) (v CorpusS36V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1429,8 +2835,31 @@ func (v *CorpusS36V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS36V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS36V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			v.V, _ = r.Bool(o.Field(&seen[0], "v", "$.v"), decode.Boolean)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS37V1_0_0Args reads and validates the arguments of corpus.s37 1.0.0 (see decode.Begin).
 func DecodeCorpusS37V1_0_0Args(data []byte) (v CorpusS37V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS37V1_0_0Output reads and validates the structured output of corpus.s37 1.0.0 (see decode.Begin).
+func DecodeCorpusS37V1_0_0Output(data []byte) (v CorpusS37V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1445,7 +2874,7 @@ func (v *CorpusS37V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "id":
 			loc := o.Field(&seen[0], "id", "$.id")
-			x := r.Check(loc, r.Raw(), roots34...)
+			x := r.Check(loc, r.Raw(), roots68...)
 			v.ID = x
 		case "meta":
 			loc := o.Field(&seen[1], "meta", "$.meta")
@@ -1473,8 +2902,52 @@ func (v *CorpusS37V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[1], "meta")
 }
 
+// DecodeFrom reads a CorpusS37V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS37V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			x := r.Check(loc, r.Raw(), roots69...)
+			v.ID = x
+		case "meta":
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			if x, ok := r.Str(loc, typesStringObject0); ok {
+				r.MinLength(loc, x, 3)
+				r.MaxLength(loc, x, 4)
+				switch string(x) {
+				case "c\"'":
+				default:
+					r.Fail(loc, "must be one of ['c\"'']")
+				}
+				v.Meta = CorpusS37V1_0_0OutputMeta(x)
+			}
+		case "tags":
+			loc := o.Field(&seen[2], "tags", "$.tags")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.ExclusiveMinimum(loc, float64(x), 35.49)
+				v.Tags = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "id")
+	o.Required(seen[1], "meta")
+}
+
 // DecodeCorpusS38V1_0_0Args reads and validates the arguments of corpus.s38 1.0.0 (see decode.Begin).
 func DecodeCorpusS38V1_0_0Args(data []byte) (v CorpusS38V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS38V1_0_0Output reads and validates the structured output of corpus.s38 1.0.0 (see decode.Begin).
+func DecodeCorpusS38V1_0_0Output(data []byte) (v CorpusS38V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1502,8 +2975,37 @@ func (v *CorpusS38V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS38V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS38V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				if x {
+					r.Fail(loc, "must be one of [false]")
+				}
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS39V1_0_0Args reads and validates the arguments of corpus.s39 1.0.0 (see decode.Begin).
 func DecodeCorpusS39V1_0_0Args(data []byte) (v CorpusS39V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS39V1_0_0Output reads and validates the structured output of corpus.s39 1.0.0 (see decode.Begin).
+func DecodeCorpusS39V1_0_0Output(data []byte) (v CorpusS39V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1532,7 +3034,7 @@ func (v *CorpusS39V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "name":
 			loc := o.Field(&seen[2], "name", "$.name")
-			x := r.Check(loc, r.Raw(), roots35...)
+			x := r.Check(loc, r.Raw(), roots70...)
 			v.Name = x
 		case "note":
 			loc := o.Field(&seen[3], "note", "$.note")
@@ -1607,8 +3109,113 @@ func (v *CorpusS39V1_0_0ArgsX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[3], "x-y")
 }
 
+// DecodeFrom reads a CorpusS39V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS39V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			var x CorpusS39V1_0_0OutputX0
+			x.DecodeFrom(r, loc)
+			v.X0 = x
+		case "legs":
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 64.61)
+				if !r.NumberIn("2.45", "43.12", "-13.28") {
+					r.Fail(loc, "must be one of [2.45, 43.12, -13.28]")
+				}
+				v.Legs = x
+			}
+		case "name":
+			loc := o.Field(&seen[2], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots71...)
+			v.Name = x
+		case "note":
+			loc := o.Field(&seen[3], "note", "$.note")
+			if o2 := r.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = r.Any()
+				}
+				v.Note = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "0")
+	o.Required(seen[1], "legs")
+	o.Required(seen[2], "name")
+}
+
+// DecodeFrom reads a CorpusS39V1_0_0OutputX0 at at, adding the errors it finds to r.
+func (v *CorpusS39V1_0_0OutputX0) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a b":
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 2)
+				r.MaxLength(loc, x, 8)
+				r.Pattern(loc, x, pattern0)
+				v.AB = optional.Some(x)
+			}
+		case "ok":
+			loc := o.Field(&seen[1], "ok", "$.ok")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MaxLength(loc, x, 3)
+				v.Ok = x
+			}
+		case "tags":
+			loc := o.Field(&seen[2], "tags", "$.tags")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MaxLength(loc, x, 5)
+				r.Pattern(loc, x, pattern1)
+				v.Tags = optional.Some(x)
+			}
+		case "x-y":
+			loc := o.Field(&seen[3], "x-y", "$.x-y")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []optional.Nullable[bool]{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e optional.Nullable[bool]
+					if r.IsNull() {
+						e = optional.Null[bool]()
+					} else {
+						if x2, ok := r.Bool(loc2, typesNullBoolean0); ok {
+							e = optional.NotNull(x2)
+						}
+					}
+					x = append(x, e)
+				}
+				a.MinItems(3)
+				v.XY = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[1], "ok")
+	o.Required(seen[3], "x-y")
+}
+
 // DecodeCorpusS40V1_0_0Args reads and validates the arguments of corpus.s40 1.0.0 (see decode.Begin).
 func DecodeCorpusS40V1_0_0Args(data []byte) (v CorpusS40V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS40V1_0_0Output reads and validates the structured output of corpus.s40 1.0.0 (see decode.Begin).
+func DecodeCorpusS40V1_0_0Output(data []byte) (v CorpusS40V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1628,7 +3235,7 @@ func (v *CorpusS40V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := r.Check(loc2, r.Raw(), roots36...)
+					x2 := r.Check(loc2, r.Raw(), roots72...)
 					e = x2
 					x = append(x, e)
 				}
@@ -1642,7 +3249,7 @@ func (v *CorpusS40V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "x-y":
 			loc := o.Field(&seen[2], "x-y", "$.x-y")
-			x := r.Check(loc, r.Raw(), roots37...)
+			x := r.Check(loc, r.Raw(), roots73...)
 			v.XY = x
 		case "é":
 			loc := o.Field(&seen[3], "é", "$.é")
@@ -1665,11 +3272,11 @@ func (v *CorpusS40V1_0_0ArgsÉ) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "amount":
 			loc := o.Field(&seen[0], "amount", "$.amount")
-			x := r.Check(loc, r.Raw(), roots38...)
+			x := r.Check(loc, r.Raw(), roots74...)
 			v.Amount = x
 		case "id":
 			loc := o.Field(&seen[1], "id", "$.id")
-			x := r.Check(loc, r.Raw(), roots39...)
+			x := r.Check(loc, r.Raw(), roots75...)
 			v.ID = optional.Some(x)
 		case "ok":
 			loc := o.Field(&seen[2], "ok", "$.ok")
@@ -1698,8 +3305,99 @@ func (v *CorpusS40V1_0_0ArgsÉ) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[3], "é")
 }
 
+// DecodeFrom reads a CorpusS40V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS40V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a b":
+			loc := o.Field(&seen[0], "a b", "$.a b")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := r.Check(loc2, r.Raw(), roots76...)
+					e = x2
+					x = append(x, e)
+				}
+				v.AB = x
+			}
+		case "currency":
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 52.23)
+				v.Currency = optional.Some(x)
+			}
+		case "x-y":
+			loc := o.Field(&seen[2], "x-y", "$.x-y")
+			x := r.Check(loc, r.Raw(), roots77...)
+			v.XY = x
+		case "é":
+			loc := o.Field(&seen[3], "é", "$.é")
+			var x CorpusS40V1_0_0OutputÉ
+			x.DecodeFrom(r, loc)
+			v.É = optional.Some(x)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "a b")
+	o.Required(seen[2], "x-y")
+}
+
+// DecodeFrom reads a CorpusS40V1_0_0OutputÉ at at, adding the errors it finds to r.
+func (v *CorpusS40V1_0_0OutputÉ) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			x := r.Check(loc, r.Raw(), roots78...)
+			v.Amount = x
+		case "id":
+			loc := o.Field(&seen[1], "id", "$.id")
+			x := r.Check(loc, r.Raw(), roots79...)
+			v.ID = optional.Some(x)
+		case "ok":
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
+				case "X😀1\t\t":
+					v.Ok = CorpusS40V1_0_0OutputÉOkX1
+				case "b'aZ":
+					v.Ok = CorpusS40V1_0_0OutputÉOkBAZ
+				default:
+					r.Fail(loc, "must be one of ['X😀1\t\t', \"b'aZ\"]")
+					v.Ok = CorpusS40V1_0_0OutputÉOk(x)
+				}
+			}
+		case "é":
+			loc := o.Field(&seen[3], "é", "$.é")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 1)
+				v.É = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "amount")
+	o.Required(seen[3], "é")
+}
+
 // DecodeCorpusS41V1_0_0Args reads and validates the arguments of corpus.s41 1.0.0 (see decode.Begin).
 func DecodeCorpusS41V1_0_0Args(data []byte) (v CorpusS41V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS41V1_0_0Output reads and validates the structured output of corpus.s41 1.0.0 (see decode.Begin).
+func DecodeCorpusS41V1_0_0Output(data []byte) (v CorpusS41V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1714,15 +3412,39 @@ func (v *CorpusS41V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots40...)
+			x := r.Check(loc, r.Raw(), roots80...)
 			v.X0 = optional.Some(x)
 		case "currency":
 			loc := o.Field(&seen[1], "currency", "$.currency")
-			x := r.Check(loc, r.Raw(), roots41...)
+			x := r.Check(loc, r.Raw(), roots81...)
 			v.Currency = optional.Some(x)
 		case "ok":
 			loc := o.Field(&seen[2], "ok", "$.ok")
-			x := r.Check(loc, r.Raw(), roots42...)
+			x := r.Check(loc, r.Raw(), roots82...)
+			v.Ok = optional.Some(x)
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a CorpusS41V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS41V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots83...)
+			v.X0 = optional.Some(x)
+		case "currency":
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			x := r.Check(loc, r.Raw(), roots84...)
+			v.Currency = optional.Some(x)
+		case "ok":
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			x := r.Check(loc, r.Raw(), roots85...)
 			v.Ok = optional.Some(x)
 		default:
 			o.Undeclared()
@@ -1732,6 +3454,14 @@ func (v *CorpusS41V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS42V1_0_0Args reads and validates the arguments of corpus.s42 1.0.0 (see decode.Begin).
 func DecodeCorpusS42V1_0_0Args(data []byte) (v CorpusS42V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS42V1_0_0Output reads and validates the structured output of corpus.s42 1.0.0 (see decode.Begin).
+func DecodeCorpusS42V1_0_0Output(data []byte) (v CorpusS42V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1760,7 +3490,7 @@ func (v *CorpusS42V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 // read fills it.
 func (v *CorpusS42V1_0_0ArgsV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	raw := r.Raw()
-	r.Check(at, raw, roots43...)
+	r.Check(at, raw, roots86...)
 	q := r.Quiet(raw)
 	v.read(q, at)
 	r.Off(q)
@@ -1768,6 +3498,75 @@ func (v *CorpusS42V1_0_0ArgsV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // read reads a CorpusS42V1_0_0ArgsV at at, reporting what r reports.
 func (v *CorpusS42V1_0_0ArgsV) read(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("6866e-2", "89.15", "920e-2") {
+					r.Fail(loc, "must be one of [68.66, 89.15, 9.2]")
+				}
+				v.ID = x
+			}
+		case "tags":
+			loc := o.Field(&seen[1], "tags", "$.tags")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				var buf [8]string
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e string
+					if x2, ok := r.Str(loc2, decode.String); ok {
+						r.MinLength(loc2, x2, 5)
+						r.Pattern(loc2, x2, pattern1)
+						e = x2
+					}
+					items = append(items, e)
+				}
+				a.MinItems(3)
+				a.MaxItems(4)
+				x := decode.Own(items)
+				v.Tags = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "id")
+}
+
+// DecodeFrom reads a CorpusS42V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS42V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			var x CorpusS42V1_0_0OutputV
+			x.DecodeFrom(r, loc)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS42V1_0_0OutputV at at. The reference validator checks it (enum or const of an object, an array or null);
+// read fills it.
+func (v *CorpusS42V1_0_0OutputV) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	raw := r.Raw()
+	r.Check(at, raw, roots87...)
+	q := r.Quiet(raw)
+	v.read(q, at)
+	r.Off(q)
+}
+
+// read reads a CorpusS42V1_0_0OutputV at at, reporting what r reports.
+func (v *CorpusS42V1_0_0OutputV) read(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
 	o := r.Object(at, decode.Object)
 	for o.Next() {
@@ -1815,8 +3614,31 @@ func DecodeCorpusS43V1_0_0Args(data []byte) (v CorpusS43V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS43V1_0_0Output reads and validates the structured output of corpus.s43 1.0.0 (see decode.Begin).
+func DecodeCorpusS43V1_0_0Output(data []byte) (v CorpusS43V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS43V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS43V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			v.V, _ = r.Bool(o.Field(&seen[0], "v", "$.v"), decode.Boolean)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS43V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS43V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [1]bool
 	o := r.Object(at, decode.Object)
 	for o.Next() {
@@ -1838,6 +3660,14 @@ func DecodeCorpusS44V1_0_0Args(data []byte) (v CorpusS44V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS44V1_0_0Output reads and validates the structured output of corpus.s44 1.0.0 (see decode.Begin).
+func DecodeCorpusS44V1_0_0Output(data []byte) (v CorpusS44V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS44V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS44V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
@@ -1846,11 +3676,35 @@ func (v *CorpusS44V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots44...)
+			x := r.Check(loc, r.Raw(), roots88...)
 			v.X0 = x
 		case "a b":
 			loc := o.Field(&seen[1], "a b", "$.a b")
-			x := r.Check(loc, r.Raw(), roots45...)
+			x := r.Check(loc, r.Raw(), roots89...)
+			v.AB = optional.Some(x)
+		case "é":
+			v.É, _ = r.Bool(o.Field(&seen[2], "é", "$.é"), decode.Boolean)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "0")
+	o.Required(seen[2], "é")
+}
+
+// DecodeFrom reads a CorpusS44V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS44V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots90...)
+			v.X0 = x
+		case "a b":
+			loc := o.Field(&seen[1], "a b", "$.a b")
+			x := r.Check(loc, r.Raw(), roots91...)
 			v.AB = optional.Some(x)
 		case "é":
 			v.É, _ = r.Bool(o.Field(&seen[2], "é", "$.é"), decode.Boolean)
@@ -1864,6 +3718,14 @@ func (v *CorpusS44V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS45V1_0_0Args reads and validates the arguments of corpus.s45 1.0.0 (see decode.Begin).
 func DecodeCorpusS45V1_0_0Args(data []byte) (v CorpusS45V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS45V1_0_0Output reads and validates the structured output of corpus.s45 1.0.0 (see decode.Begin).
+func DecodeCorpusS45V1_0_0Output(data []byte) (v CorpusS45V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1918,8 +3780,64 @@ func (v *CorpusS45V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[2], "name")
 }
 
+// DecodeFrom reads a CorpusS45V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS45V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern0)
+				v.X0 = optional.Some(x)
+			}
+		case "id":
+			loc := o.Field(&seen[1], "id", "$.id")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
+				case "'_\\a\t":
+					v.ID = optional.Some(CorpusS45V1_0_0OutputIDA)
+				case "":
+					v.ID = optional.Some(CorpusS45V1_0_0OutputIDEmpty)
+				default:
+					r.Fail(loc, "must be one of [\"'_\\a\t\", '']")
+					v.ID = optional.Some(CorpusS45V1_0_0OutputID(x))
+				}
+			}
+		case "name":
+			loc := o.Field(&seen[2], "name", "$.name")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				var buf [8]bool
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
+					}
+					items = append(items, e)
+				}
+				x := decode.Own(items)
+				v.Name = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[2], "name")
+}
+
 // DecodeCorpusS46V1_0_0Args reads and validates the arguments of corpus.s46 1.0.0 (see decode.Begin).
 func DecodeCorpusS46V1_0_0Args(data []byte) (v CorpusS46V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS46V1_0_0Output reads and validates the structured output of corpus.s46 1.0.0 (see decode.Begin).
+func DecodeCorpusS46V1_0_0Output(data []byte) (v CorpusS46V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -1971,7 +3889,7 @@ func (v *CorpusS46V1_0_0ArgsMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "legs":
 			loc := o.Field(&seen[1], "legs", "$.legs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots46...)
+			r.Check(loc, raw, roots92...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
@@ -1983,7 +3901,73 @@ func (v *CorpusS46V1_0_0ArgsMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			r.Off(q)
 		case "name":
 			loc := o.Field(&seen[2], "name", "$.name")
-			x := r.Check(loc, r.Raw(), roots47...)
+			x := r.Check(loc, r.Raw(), roots93...)
+			v.Name = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[2], "name")
+}
+
+// DecodeFrom reads a CorpusS46V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS46V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "meta":
+			loc := o.Field(&seen[0], "meta", "$.meta")
+			var x CorpusS46V1_0_0OutputMeta
+			x.DecodeFrom(r, loc)
+			v.Meta = x
+		default:
+			loc, name := o.Other()
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, 27.7)
+				r.Maximum(loc, x, 36.44)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]float64{}
+				}
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+	o.Required(seen[0], "meta")
+}
+
+// DecodeFrom reads a CorpusS46V1_0_0OutputMeta at at, adding the errors it finds to r.
+func (v *CorpusS46V1_0_0OutputMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			if o2 := r.Object(loc, decode.Object); o2.OK() {
+				x := map[string]any{}
+				for o2.Next() {
+					_, name := o2.Other()
+					x[name] = r.Any()
+				}
+				v.ID = x
+			}
+		case "legs":
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			raw := r.Raw()
+			r.Check(loc, raw, roots94...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, q.Any())
+				}
+				v.Legs = optional.Some(x)
+			}
+			r.Off(q)
+		case "name":
+			loc := o.Field(&seen[2], "name", "$.name")
+			x := r.Check(loc, r.Raw(), roots95...)
 			v.Name = x
 		default:
 			o.Additional()
@@ -1994,6 +3978,14 @@ func (v *CorpusS46V1_0_0ArgsMeta) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS47V1_0_0Args reads and validates the arguments of corpus.s47 1.0.0 (see decode.Begin).
 func DecodeCorpusS47V1_0_0Args(data []byte) (v CorpusS47V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS47V1_0_0Output reads and validates the structured output of corpus.s47 1.0.0 (see decode.Begin).
+func DecodeCorpusS47V1_0_0Output(data []byte) (v CorpusS47V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2025,8 +4017,41 @@ func (v *CorpusS47V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "name")
 }
 
+// DecodeFrom reads a CorpusS47V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS47V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "name":
+			loc := o.Field(&seen[0], "name", "$.name")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 43.2)
+				r.Maximum(loc, float64(x), 51.8)
+				v.Name = x
+			}
+		case "ok":
+			loc := o.Field(&seen[1], "ok", "$.ok")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Ok = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "name")
+}
+
 // DecodeCorpusS48V1_0_0Args reads and validates the arguments of corpus.s48 1.0.0 (see decode.Begin).
 func DecodeCorpusS48V1_0_0Args(data []byte) (v CorpusS48V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS48V1_0_0Output reads and validates the structured output of corpus.s48 1.0.0 (see decode.Begin).
+func DecodeCorpusS48V1_0_0Output(data []byte) (v CorpusS48V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2052,8 +4077,35 @@ func (v *CorpusS48V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS48V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS48V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MaxLength(loc, x, 5)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS49V1_0_0Args reads and validates the arguments of corpus.s49 1.0.0 (see decode.Begin).
 func DecodeCorpusS49V1_0_0Args(data []byte) (v CorpusS49V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS49V1_0_0Output reads and validates the structured output of corpus.s49 1.0.0 (see decode.Begin).
+func DecodeCorpusS49V1_0_0Output(data []byte) (v CorpusS49V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2135,8 +4187,91 @@ func (v *CorpusS49V1_0_0ArgsÉItem) DecodeFrom(r *decode.Reader, at *decode.Loc)
 	o.Required(seen[0], "ok")
 }
 
+// DecodeFrom reads a CorpusS49V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS49V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 18.57)
+				r.ExclusiveMinimum(loc, float64(x), -16.58)
+				switch x {
+				case int64(-7):
+				default:
+					r.Fail(loc, "must be -7")
+				}
+				v.X0 = x
+			}
+		case "name":
+			loc := o.Field(&seen[1], "name", "$.name")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 38.31)
+				r.Maximum(loc, float64(x), 52.0)
+				v.Name = x
+			}
+		case "ok":
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Ok = optional.Some(x)
+			}
+		case "é":
+			loc := o.Field(&seen[3], "é", "$.é")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []CorpusS49V1_0_0OutputÉItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e CorpusS49V1_0_0OutputÉItem
+					var x2 CorpusS49V1_0_0OutputÉItem
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MinItems(2)
+				a.MaxItems(4)
+				v.É = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "0")
+	o.Required(seen[1], "name")
+}
+
+// DecodeFrom reads a CorpusS49V1_0_0OutputÉItem at at, adding the errors it finds to r.
+func (v *CorpusS49V1_0_0OutputÉItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "ok":
+			loc := o.Field(&seen[0], "ok", "$.ok")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 3)
+				r.MaxLength(loc, x, 3)
+				r.Pattern(loc, x, pattern2)
+				v.Ok = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "ok")
+}
+
 // DecodeCorpusS50V1_0_0Args reads and validates the arguments of corpus.s50 1.0.0 (see decode.Begin).
 func DecodeCorpusS50V1_0_0Args(data []byte) (v CorpusS50V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS50V1_0_0Output reads and validates the structured output of corpus.s50 1.0.0 (see decode.Begin).
+func DecodeCorpusS50V1_0_0Output(data []byte) (v CorpusS50V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2162,8 +4297,35 @@ func (v *CorpusS50V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeFrom reads a CorpusS50V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS50V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 0)
+				r.MaxLength(loc, x, 1)
+				v.Amount = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+}
+
 // DecodeCorpusS51V1_0_0Args reads and validates the arguments of corpus.s51 1.0.0 (see decode.Begin).
 func DecodeCorpusS51V1_0_0Args(data []byte) (v CorpusS51V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS51V1_0_0Output reads and validates the structured output of corpus.s51 1.0.0 (see decode.Begin).
+func DecodeCorpusS51V1_0_0Output(data []byte) (v CorpusS51V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2195,8 +4357,41 @@ func (v *CorpusS51V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "id")
 }
 
+// DecodeFrom reads a CorpusS51V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS51V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			if x, ok := r.Int(loc, typesIntegerNull0); ok {
+				r.Minimum(loc, float64(x), -35.98)
+				r.Maximum(loc, float64(x), -20.02)
+				switch x {
+				case int64(-29), int64(-24):
+				default:
+					r.Fail(loc, "must be one of [-29, -24]")
+				}
+				v.ID = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "id")
+}
+
 // DecodeCorpusS52V1_0_0Args reads and validates the arguments of corpus.s52 1.0.0 (see decode.Begin).
 func DecodeCorpusS52V1_0_0Args(data []byte) (v CorpusS52V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS52V1_0_0Output reads and validates the structured output of corpus.s52 1.0.0 (see decode.Begin).
+func DecodeCorpusS52V1_0_0Output(data []byte) (v CorpusS52V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2236,8 +4431,49 @@ func (v *CorpusS52V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS52V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS52V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				var buf [8]bool
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						if !x2 {
+							r.Fail(loc2, "must be one of [true]")
+						}
+						e = x2
+					}
+					items = append(items, e)
+				}
+				a.MaxItems(2)
+				x := decode.Own(items)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS53V1_0_0Args reads and validates the arguments of corpus.s53 1.0.0 (see decode.Begin).
 func DecodeCorpusS53V1_0_0Args(data []byte) (v CorpusS53V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS53V1_0_0Output reads and validates the structured output of corpus.s53 1.0.0 (see decode.Begin).
+func DecodeCorpusS53V1_0_0Output(data []byte) (v CorpusS53V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2269,8 +4505,41 @@ func (v *CorpusS53V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS53V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS53V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 37.0)
+				r.ExclusiveMinimum(loc, float64(x), 13.09)
+				switch x {
+				case int64(30):
+				default:
+					r.Fail(loc, "must be 30")
+				}
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS54V1_0_0Args reads and validates the arguments of corpus.s54 1.0.0 (see decode.Begin).
 func DecodeCorpusS54V1_0_0Args(data []byte) (v CorpusS54V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS54V1_0_0Output reads and validates the structured output of corpus.s54 1.0.0 (see decode.Begin).
+func DecodeCorpusS54V1_0_0Output(data []byte) (v CorpusS54V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2285,7 +4554,24 @@ func (v *CorpusS54V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "v":
 			loc := o.Field(&seen[0], "v", "$.v")
-			x := r.Check(loc, r.Raw(), roots48...)
+			x := r.Check(loc, r.Raw(), roots96...)
+			v.V = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
+// DecodeFrom reads a CorpusS54V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS54V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			x := r.Check(loc, r.Raw(), roots97...)
 			v.V = x
 		default:
 			o.Additional()
@@ -2296,6 +4582,14 @@ func (v *CorpusS54V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeCorpusS55V1_0_0Args reads and validates the arguments of corpus.s55 1.0.0 (see decode.Begin).
 func DecodeCorpusS55V1_0_0Args(data []byte) (v CorpusS55V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS55V1_0_0Output reads and validates the structured output of corpus.s55 1.0.0 (see decode.Begin).
+func DecodeCorpusS55V1_0_0Output(data []byte) (v CorpusS55V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2332,8 +4626,46 @@ func (v *CorpusS55V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS55V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS55V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				var buf [8]bool
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
+					}
+					items = append(items, e)
+				}
+				a.MaxItems(3)
+				x := decode.Own(items)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS56V1_0_0Args reads and validates the arguments of corpus.s56 1.0.0 (see decode.Begin).
 func DecodeCorpusS56V1_0_0Args(data []byte) (v CorpusS56V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS56V1_0_0Output reads and validates the structured output of corpus.s56 1.0.0 (see decode.Begin).
+func DecodeCorpusS56V1_0_0Output(data []byte) (v CorpusS56V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2360,8 +4692,36 @@ func (v *CorpusS56V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[0], "v")
 }
 
+// DecodeFrom reads a CorpusS56V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS56V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "v":
+			loc := o.Field(&seen[0], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 3.51)
+				r.Maximum(loc, float64(x), 20.49)
+				v.V = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "v")
+}
+
 // DecodeCorpusS57V1_0_0Args reads and validates the arguments of corpus.s57 1.0.0 (see decode.Begin).
 func DecodeCorpusS57V1_0_0Args(data []byte) (v CorpusS57V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS57V1_0_0Output reads and validates the structured output of corpus.s57 1.0.0 (see decode.Begin).
+func DecodeCorpusS57V1_0_0Output(data []byte) (v CorpusS57V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2397,8 +4757,45 @@ func (v *CorpusS57V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeFrom reads a CorpusS57V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS57V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.ExclusiveMaximum(loc, float64(x), 24.81)
+				v.X0 = optional.Some(x)
+			}
+		case "meta":
+			loc := o.Field(&seen[1], "meta", "$.meta")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 3.0)
+				v.Meta = optional.Some(x)
+			}
+		case "ok":
+			loc := o.Field(&seen[2], "ok", "$.ok")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.Ok = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
 // DecodeCorpusS58V1_0_0Args reads and validates the arguments of corpus.s58 1.0.0 (see decode.Begin).
 func DecodeCorpusS58V1_0_0Args(data []byte) (v CorpusS58V1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeCorpusS58V1_0_0Output reads and validates the structured output of corpus.s58 1.0.0 (see decode.Begin).
+func DecodeCorpusS58V1_0_0Output(data []byte) (v CorpusS58V1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2459,17 +4856,90 @@ func (v *CorpusS58V1_0_0ArgsValueItem) DecodeFrom(r *decode.Reader, at *decode.L
 		switch string(o.Name()) {
 		case "0":
 			loc := o.Field(&seen[0], "0", "$.0")
-			x := r.Check(loc, r.Raw(), roots49...)
+			x := r.Check(loc, r.Raw(), roots98...)
 			v.X0 = optional.Some(x)
 		case "a b":
 			loc := o.Field(&seen[1], "a b", "$.a b")
-			x := r.Check(loc, r.Raw(), roots50...)
+			x := r.Check(loc, r.Raw(), roots99...)
 			v.AB = optional.Some(x)
 		case "note":
 			v.Note, _ = r.Bool(o.Field(&seen[2], "note", "$.note"), decode.Boolean)
 		case "x-y":
 			loc := o.Field(&seen[3], "x-y", "$.x-y")
-			x := r.Check(loc, r.Raw(), roots51...)
+			x := r.Check(loc, r.Raw(), roots100...)
+			v.XY = optional.Some(x)
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[2], "note")
+}
+
+// DecodeFrom reads a CorpusS58V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS58V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "id":
+			loc := o.Field(&seen[0], "id", "$.id")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.ID = optional.Some(x)
+			}
+		case "legs":
+			loc := o.Field(&seen[1], "legs", "$.legs")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 4.0)
+				v.Legs = optional.Some(x)
+			}
+		case "meta":
+			loc := o.Field(&seen[2], "meta", "$.meta")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Minimum(loc, x, -28.14)
+				v.Meta = x
+			}
+		default:
+			loc, name := o.Other()
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []CorpusS58V1_0_0OutputValueItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e CorpusS58V1_0_0OutputValueItem
+					var x2 CorpusS58V1_0_0OutputValueItem
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MinItems(2)
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string][]CorpusS58V1_0_0OutputValueItem{}
+				}
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+	o.Required(seen[2], "meta")
+}
+
+// DecodeFrom reads a CorpusS58V1_0_0OutputValueItem at at, adding the errors it finds to r.
+func (v *CorpusS58V1_0_0OutputValueItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [4]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			loc := o.Field(&seen[0], "0", "$.0")
+			x := r.Check(loc, r.Raw(), roots101...)
+			v.X0 = optional.Some(x)
+		case "a b":
+			loc := o.Field(&seen[1], "a b", "$.a b")
+			x := r.Check(loc, r.Raw(), roots102...)
+			v.AB = optional.Some(x)
+		case "note":
+			v.Note, _ = r.Bool(o.Field(&seen[2], "note", "$.note"), decode.Boolean)
+		case "x-y":
+			loc := o.Field(&seen[3], "x-y", "$.x-y")
+			x := r.Check(loc, r.Raw(), roots103...)
 			v.XY = optional.Some(x)
 		default:
 			o.Undeclared()
@@ -2486,8 +4956,37 @@ func DecodeCorpusS59V1_0_0Args(data []byte) (v CorpusS59V1_0_0Args, errs schema.
 	return
 }
 
+// DecodeCorpusS59V1_0_0Output reads and validates the structured output of corpus.s59 1.0.0 (see decode.Begin).
+func DecodeCorpusS59V1_0_0Output(data []byte) (v CorpusS59V1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a CorpusS59V1_0_0Args at at, adding the errors it finds to r.
 func (v *CorpusS59V1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "0":
+			v.X0, _ = r.Bool(o.Field(&seen[0], "0", "$.0"), decode.Boolean)
+		case "é":
+			loc := o.Field(&seen[1], "é", "$.é")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Maximum(loc, float64(x), 26.65)
+				v.É = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "0")
+}
+
+// DecodeFrom reads a CorpusS59V1_0_0Output at at, adding the errors it finds to r.
+func (v *CorpusS59V1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [2]bool
 	o := r.Object(at, decode.Object)
 	for o.Next() {
@@ -2541,6 +5040,14 @@ func DecodeEdgeExactV1_0_0Args(data []byte) (v EdgeExactV1_0_0Args, errs schema.
 	return
 }
 
+// DecodeEdgeExactV1_0_0Output reads and validates the structured output of edge.exact 1.0.0 (see decode.Begin).
+func DecodeEdgeExactV1_0_0Output(data []byte) (v EdgeExactV1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
 // DecodeFrom reads a EdgeExactV1_0_0Args at at, adding the errors it finds to r.
 func (v *EdgeExactV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	var seen [3]bool
@@ -2549,7 +5056,39 @@ func (v *EdgeExactV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "any":
 			loc := o.Field(&seen[0], "any", "$.any")
-			x := r.Check(loc, r.Raw(), roots52...)
+			x := r.Check(loc, r.Raw(), roots104...)
+			v.Any = optional.Some(x)
+		case "int":
+			loc := o.Field(&seen[1], "int", "$.int")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				if !r.NumberIn("9007199254740993", "9007199254740992.0") {
+					r.Fail(loc, "must be one of [9007199254740993, 9007199254740992]")
+				}
+				v.Int = optional.Some(x)
+			}
+		case "num":
+			loc := o.Field(&seen[2], "num", "$.num")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("9007199254740993") {
+					r.Fail(loc, "must be 9007199254740993")
+				}
+				v.Num = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeExactV1_0_0Output at at, adding the errors it finds to r.
+func (v *EdgeExactV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [3]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "any":
+			loc := o.Field(&seen[0], "any", "$.any")
+			x := r.Check(loc, r.Raw(), roots105...)
 			v.Any = optional.Some(x)
 		case "int":
 			loc := o.Field(&seen[1], "int", "$.int")
@@ -2575,6 +5114,14 @@ func (v *EdgeExactV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 
 // DecodeEdgeNestedV1_0_0Args reads and validates the arguments of edge.nested 1.0.0 (see decode.Begin).
 func DecodeEdgeNestedV1_0_0Args(data []byte) (v EdgeNestedV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeEdgeNestedV1_0_0Output reads and validates the structured output of edge.nested 1.0.0 (see decode.Begin).
+func DecodeEdgeNestedV1_0_0Output(data []byte) (v EdgeNestedV1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2620,7 +5167,7 @@ func (v *EdgeNestedV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "null":
 			loc := o.Field(&seen[2], "null", "$.null")
-			x := r.Check(loc, r.Raw(), roots53...)
+			x := r.Check(loc, r.Raw(), roots106...)
 			v.Null = optional.Some(x)
 		case "open":
 			loc := o.Field(&seen[3], "open", "$.open")
@@ -2729,8 +5276,164 @@ func (v *EdgeNestedV1_0_0ArgsValue) DecodeFrom(r *decode.Reader, at *decode.Loc)
 	}
 }
 
+// DecodeFrom reads a EdgeNestedV1_0_0Output at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [6]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "closed":
+			loc := o.Field(&seen[0], "closed", "$.closed")
+			var x EdgeNestedV1_0_0OutputClosed
+			x.DecodeFrom(r, loc)
+			v.Closed = optional.Some(x)
+		case "grid":
+			loc := o.Field(&seen[1], "grid", "$.grid")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := [][]int64{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e []int64
+					if a2 := r.Array(loc2, decode.Array); a2.OK() {
+						var buf [8]int64
+						items := buf[:0]
+						for a2.Next() {
+							loc3 := a2.Loc()
+							var e2 int64
+							if x3, ok := r.Int(loc3, decode.Integer); ok {
+								e2 = x3
+							}
+							items = append(items, e2)
+						}
+						a2.MinItems(1)
+						x2 := decode.Own(items)
+						e = x2
+					}
+					x = append(x, e)
+				}
+				v.Grid = optional.Some(x)
+			}
+		case "null":
+			loc := o.Field(&seen[2], "null", "$.null")
+			x := r.Check(loc, r.Raw(), roots107...)
+			v.Null = optional.Some(x)
+		case "open":
+			loc := o.Field(&seen[3], "open", "$.open")
+			var x EdgeNestedV1_0_0OutputOpen
+			x.DecodeFrom(r, loc)
+			v.Open = optional.Some(x)
+		case "raw":
+			loc := o.Field(&seen[4], "raw", "$.raw")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					x = append(x, r.Any())
+				}
+				v.Raw = optional.Some(x)
+			}
+		case "rows":
+			loc := o.Field(&seen[5], "rows", "$.rows")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []EdgeNestedV1_0_0OutputRowsItem{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e EdgeNestedV1_0_0OutputRowsItem
+					var x2 EdgeNestedV1_0_0OutputRowsItem
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				v.Rows = x
+			}
+		default:
+			loc, name := o.Other()
+			var x EdgeNestedV1_0_0OutputValue
+			x.DecodeFrom(r, loc)
+			if v.AdditionalProperties == nil {
+				v.AdditionalProperties = map[string]EdgeNestedV1_0_0OutputValue{}
+			}
+			v.AdditionalProperties[name] = x
+		}
+	}
+	o.Required(seen[5], "rows")
+}
+
+// DecodeFrom reads a EdgeNestedV1_0_0OutputClosed at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0OutputClosed) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		default:
+			o.Additional()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeNestedV1_0_0OutputOpen at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0OutputOpen) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a":
+			loc := o.Field(&seen[0], "a", "$.a")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.A = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeNestedV1_0_0OutputRowsItem at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0OutputRowsItem) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "n":
+			v.N, _ = r.Int(o.Field(&seen[0], "n", "$.n"), decode.Integer)
+		default:
+			loc, name := o.Other()
+			if x, ok := r.Str(loc, decode.String); ok {
+				if v.AdditionalProperties == nil {
+					v.AdditionalProperties = map[string]string{}
+				}
+				v.AdditionalProperties[name] = x
+			}
+		}
+	}
+	o.Required(seen[0], "n")
+}
+
+// DecodeFrom reads a EdgeNestedV1_0_0OutputValue at at, adding the errors it finds to r.
+func (v *EdgeNestedV1_0_0OutputValue) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "k":
+			loc := o.Field(&seen[0], "k", "$.k")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.K = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
 // DecodeEdgeNumbersV1_0_0Args reads and validates the arguments of edge.numbers 1.0.0 (see decode.Begin).
 func DecodeEdgeNumbersV1_0_0Args(data []byte) (v EdgeNumbersV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeEdgeNumbersV1_0_0Output reads and validates the structured output of edge.numbers 1.0.0 (see decode.Begin).
+func DecodeEdgeNumbersV1_0_0Output(data []byte) (v EdgeNumbersV1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2820,7 +5523,7 @@ func (v *EdgeNumbersV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 			}
 		case "nstr":
 			loc := o.Field(&seen[9], "nstr", "$.nstr")
-			x := r.Check(loc, r.Raw(), roots54...)
+			x := r.Check(loc, r.Raw(), roots108...)
 			v.Nstr = optional.Some(x)
 		case "num":
 			loc := o.Field(&seen[10], "num", "$.num")
@@ -2857,8 +5560,136 @@ func (v *EdgeNumbersV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeFrom reads a EdgeNumbersV1_0_0Output at at, adding the errors it finds to r.
+func (v *EdgeNumbersV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [13]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "bconst":
+			loc := o.Field(&seen[0], "bconst", "$.bconst")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				if !x {
+					r.Fail(loc, "must be true")
+				}
+				v.Bconst = optional.Some(x)
+			}
+		case "benum":
+			loc := o.Field(&seen[1], "benum", "$.benum")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				if x {
+					r.Fail(loc, "must be one of [false]")
+				}
+				v.Benum = optional.Some(x)
+			}
+		case "big":
+			loc := o.Field(&seen[2], "big", "$.big")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				if !r.NumberIn("9223372036854775808", "1") {
+					r.Fail(loc, "must be one of [9223372036854775808, 1]")
+				}
+				v.Big = optional.Some(x)
+			}
+		case "bounds":
+			loc := o.Field(&seen[3], "bounds", "$.bounds")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), -9.223372036854776e+18)
+				r.ExclusiveMaximum(loc, float64(x), 9.223372036854776e+18)
+				v.Bounds = optional.Some(x)
+			}
+		case "fbounds":
+			loc := o.Field(&seen[4], "fbounds", "$.fbounds")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.Maximum(loc, x, 0.3)
+				r.ExclusiveMinimum(loc, x, 0.0)
+				v.Fbounds = optional.Some(x)
+			}
+		case "frac":
+			loc := o.Field(&seen[5], "frac", "$.frac")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				switch x {
+				case int64(2), int64(100), int64(0):
+				default:
+					r.Fail(loc, "must be one of [2, 3.5, 100, 0]")
+				}
+				v.Frac = optional.Some(x)
+			}
+		case "huge":
+			loc := o.Field(&seen[6], "huge", "$.huge")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				if !r.NumberIn("123456789012345678901234567890") {
+					r.Fail(loc, "must be 123456789012345678901234567890")
+				}
+				v.Huge = optional.Some(x)
+			}
+		case "iconst":
+			loc := o.Field(&seen[7], "iconst", "$.iconst")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				r.Minimum(loc, float64(x), 0.0)
+				switch x {
+				case int64(5):
+				default:
+					r.Fail(loc, "must be 5")
+				}
+				v.Iconst = optional.Some(x)
+			}
+		case "nconst":
+			loc := o.Field(&seen[8], "nconst", "$.nconst")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("0.1") {
+					r.Fail(loc, "must be 0.1")
+				}
+				v.Nconst = optional.Some(x)
+			}
+		case "nstr":
+			loc := o.Field(&seen[9], "nstr", "$.nstr")
+			x := r.Check(loc, r.Raw(), roots109...)
+			v.Nstr = optional.Some(x)
+		case "num":
+			loc := o.Field(&seen[10], "num", "$.num")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				if !r.NumberIn("1", "2.5", "1e300") {
+					r.Fail(loc, "must be one of [1, 2.5, 1e+300]")
+				}
+				v.Num = optional.Some(x)
+			}
+		case "sconst":
+			loc := o.Field(&seen[11], "sconst", "$.sconst")
+			if x, ok := r.Str(loc, decode.String); ok {
+				switch string(x) {
+				case "x":
+				default:
+					r.Fail(loc, "must be 'x'")
+				}
+				v.Sconst = optional.Some(x)
+			}
+		case "snum":
+			loc := o.Field(&seen[12], "snum", "$.snum")
+			if x, ok := r.StrBytes(loc, decode.String); ok {
+				switch string(x) {
+				case "a":
+					v.Snum = EdgeNumbersV1_0_0OutputSnumA
+				default:
+					r.Fail(loc, "must be one of ['a', 1]")
+					v.Snum = EdgeNumbersV1_0_0OutputSnum(x)
+				}
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
 // DecodeEdgeUnionsV1_0_0Args reads and validates the arguments of edge.unions 1.0.0 (see decode.Begin).
 func DecodeEdgeUnionsV1_0_0Args(data []byte) (v EdgeUnionsV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeEdgeUnionsV1_0_0Output reads and validates the structured output of edge.unions 1.0.0 (see decode.Begin).
+func DecodeEdgeUnionsV1_0_0Output(data []byte) (v EdgeUnionsV1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -2923,14 +5754,14 @@ func (v *EdgeUnionsV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "pair":
 			loc := o.Field(&seen[7], "pair", "$.pair")
 			raw := r.Raw()
-			r.Check(loc, raw, roots55...)
+			r.Check(loc, raw, roots110...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots56...)
+					x2 := q.Check(loc2, q.Raw(), roots111...)
 					e = x2
 					x = append(x, e)
 				}
@@ -3159,8 +5990,310 @@ func (v *EdgeUnionsV1_0_0Node) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	o.Required(seen[1], "name")
 }
 
+// DecodeFrom reads a EdgeUnionsV1_0_0Output at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [12]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			var x EdgeUnionsV1_0_0Money2
+			x.DecodeFrom(r, loc)
+			v.Amount = optional.Some(x)
+		case "both":
+			loc := o.Field(&seen[1], "both", "$.both")
+			var x EdgeUnionsV1_0_0OutputBoth
+			x.DecodeFrom(r, loc)
+			v.Both = optional.Some(x)
+		case "first":
+			loc := o.Field(&seen[2], "first", "$.first")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.First = optional.Some(x)
+			}
+		case "id":
+			loc := o.Field(&seen[3], "id", "$.id")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Format(loc, "uuid", schema.IsUUID(x))
+				v.ID = optional.Some(x)
+			}
+		case "limits":
+			loc := o.Field(&seen[4], "limits", "$.limits")
+			if o2 := r.Object(loc, decode.Object); o2.OK() {
+				x := map[string]EdgeUnionsV1_0_0Money2{}
+				for o2.Next() {
+					loc2, name := o2.Other()
+					var e EdgeUnionsV1_0_0Money2
+					var x2 EdgeUnionsV1_0_0Money2
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x[name] = e
+				}
+				o2.MaxProperties(2)
+				v.Limits = x
+			}
+		case "method":
+			loc := o.Field(&seen[5], "method", "$.method")
+			v.Method = decodeEdgeUnionsV1_0_0OutputMethod(r, loc)
+		case "note":
+			loc := o.Field(&seen[6], "note", "$.note")
+			if r.IsNull() {
+				v.Note = optional.Null[string]()
+			} else {
+				if x, ok := r.Str(loc, typesStringNull0); ok {
+					r.MaxLength(loc, x, 5)
+					v.Note = optional.NotNull(x)
+				}
+			}
+		case "pair":
+			loc := o.Field(&seen[7], "pair", "$.pair")
+			raw := r.Raw()
+			r.Check(loc, raw, roots112...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots113...)
+					e = x2
+					x = append(x, e)
+				}
+				v.Pair = optional.Some(x)
+			}
+			r.Off(q)
+		case "second":
+			loc := o.Field(&seen[8], "second", "$.second")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Second = optional.Some(x)
+			}
+		case "size":
+			loc := o.Field(&seen[9], "size", "$.size")
+			var x EdgeUnionsV1_0_0OutputSize
+			x.DecodeFrom(r, loc)
+			v.Size = x
+		case "tree":
+			loc := o.Field(&seen[10], "tree", "$.tree")
+			var x EdgeUnionsV1_0_0Node2
+			x.DecodeFrom(r, loc)
+			v.Tree = optional.Some(x)
+		case "when":
+			loc := o.Field(&seen[11], "when", "$.when")
+			if r.IsNull() {
+				v.When = optional.Null[string]()
+			} else {
+				if x, ok := r.Str(loc, typesStringNull0); ok {
+					r.Format(loc, "date", schema.IsDate(x))
+					v.When = optional.NotNull(x)
+				}
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.MinProperties(1)
+	o.DependentRequired(seen[2], seen[8], "second", "first")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0Money2 at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Money2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "amount":
+			loc := o.Field(&seen[0], "amount", "$.amount")
+			if x, ok := r.Float(loc, decode.Number); ok {
+				r.ExclusiveMinimum(loc, x, 0.0)
+				r.MultipleOf(loc, multipleOf1)
+				v.Amount = x
+			}
+		case "currency":
+			loc := o.Field(&seen[1], "currency", "$.currency")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.Pattern(loc, x, pattern3)
+				v.Currency = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "amount")
+	o.Required(seen[1], "currency")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0OutputBoth at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0OutputBoth) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "a":
+			v.A, _ = r.Int(o.Field(&seen[0], "a", "$.a"), decode.Integer)
+		case "b":
+			loc := o.Field(&seen[1], "b", "$.b")
+			if x, ok := r.Bool(loc, decode.Boolean); ok {
+				v.B = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "a")
+}
+
+// decodeEdgeUnionsV1_0_0OutputMethod reads a EdgeUnionsV1_0_0OutputMethod at at: the alternative its "kind" names.
+func decodeEdgeUnionsV1_0_0OutputMethod(r *decode.Reader, at *decode.Loc) EdgeUnionsV1_0_0OutputMethod {
+	tag, raw, ok := r.Tagged(at, "kind")
+	if !ok {
+		return nil
+	}
+	switch tag {
+	case "card":
+		var x EdgeUnionsV1_0_0Card2
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	case "iban":
+		var x EdgeUnionsV1_0_0OutputMethodIBAN
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	}
+	r.Skipped(raw)
+	r.FailProp(at, "kind", "must be one of ['card', 'iban']")
+	return nil
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0Card2 at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Card2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues0); ok {
+				switch string(x) {
+				case "card":
+				default:
+					r.Fail(loc, "must be 'card'")
+				}
+				v.Kind = x
+			}
+		case "last4":
+			loc := o.Field(&seen[1], "last4", "$.last4")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 4)
+				r.MaxLength(loc, x, 4)
+				v.Last4 = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "last4")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0OutputMethodIBAN at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0OutputMethodIBAN) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "iban":
+			loc := o.Field(&seen[0], "iban", "$.iban")
+			if x, ok := r.Str(loc, decode.String); ok {
+				r.MinLength(loc, x, 5)
+				r.Pattern(loc, x, pattern4)
+				v.IBAN = x
+			}
+		case "kind":
+			loc := o.Field(&seen[1], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues1); ok {
+				switch string(x) {
+				case "iban":
+				default:
+					r.Fail(loc, "must be 'iban'")
+				}
+				v.Kind = x
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[0], "iban")
+	o.Required(seen[1], "kind")
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0OutputSize at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0OutputSize) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	switch r.Kind() {
+	case schema.KindInteger:
+		if x, ok := r.Int(at, decode.Integer); ok {
+			r.Minimum(at, float64(x), 1.0)
+			v.Integer = optional.Some(x)
+		}
+	case schema.KindString:
+		if x, ok := r.StrBytes(at, decode.String); ok {
+			switch string(x) {
+			case "small":
+				v.String = optional.Some(EdgeUnionsV1_0_0OutputSizeStringSmall)
+			case "large":
+				v.String = optional.Some(EdgeUnionsV1_0_0OutputSizeStringLarge)
+			default:
+				r.Fail(at, "must be one of ['small', 'large']")
+				v.String = optional.Some(EdgeUnionsV1_0_0OutputSizeString(x))
+			}
+		}
+	default:
+		r.Mismatch(at, typesIntegerString0)
+	}
+}
+
+// DecodeFrom reads a EdgeUnionsV1_0_0Node2 at at, adding the errors it finds to r.
+func (v *EdgeUnionsV1_0_0Node2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "children":
+			loc := o.Field(&seen[0], "children", "$.children")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeUnionsV1_0_0Node2{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeUnionsV1_0_0Node2
+					x2 := new(EdgeUnionsV1_0_0Node2)
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(3)
+				v.Children = optional.Some(x)
+			}
+		case "name":
+			v.Name, _ = r.Str(o.Field(&seen[1], "name", "$.name"), decode.String)
+		default:
+			o.Undeclared()
+		}
+	}
+	o.Required(seen[1], "name")
+}
+
 // DecodeEdgeUniqueV1_0_0Args reads and validates the arguments of edge.unique 1.0.0 (see decode.Begin).
 func DecodeEdgeUniqueV1_0_0Args(data []byte) (v EdgeUniqueV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeEdgeUniqueV1_0_0Output reads and validates the structured output of edge.unique 1.0.0 (see decode.Begin).
+func DecodeEdgeUniqueV1_0_0Output(data []byte) (v EdgeUniqueV1_0_0Output, errs schema.Errors, err error) {
 	r := decode.Begin(data)
 	v.DecodeFrom(r, nil)
 	errs, err = r.Finish()
@@ -3176,14 +6309,14 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "anys":
 			loc := o.Field(&seen[0], "anys", "$.anys")
 			raw := r.Raw()
-			r.Check(loc, raw, roots57...)
+			r.Check(loc, raw, roots114...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots58...)
+					x2 := q.Check(loc2, q.Raw(), roots115...)
 					e = x2
 					x = append(x, e)
 				}
@@ -3271,7 +6404,155 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "objs":
 			loc := o.Field(&seen[5], "objs", "$.objs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots59...)
+			r.Check(loc, raw, roots116...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []map[string]any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e map[string]any
+					if o2 := q.Object(loc2, decode.Object); o2.OK() {
+						x2 := map[string]any{}
+						for o2.Next() {
+							_, name := o2.Other()
+							x2[name] = q.Any()
+						}
+						e = x2
+					}
+					x = append(x, e)
+				}
+				v.Objs = optional.Some(x)
+			}
+			r.Off(q)
+		case "strs":
+			loc := o.Field(&seen[6], "strs", "$.strs")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				var buf [8]string
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e string
+					if x2, ok := r.Str(loc2, decode.String); ok {
+						r.MaxLength(loc2, x2, 3)
+						e = x2
+					}
+					items = append(items, e)
+				}
+				decode.Unique(&a, items)
+				x := decode.Own(items)
+				v.Strs = optional.Some(x)
+			}
+		default:
+			o.Additional()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeUniqueV1_0_0Output at at, adding the errors it finds to r.
+func (v *EdgeUniqueV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [7]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "anys":
+			loc := o.Field(&seen[0], "anys", "$.anys")
+			raw := r.Raw()
+			r.Check(loc, raw, roots117...)
+			q := r.Quiet(raw)
+			if a := q.Array(loc, decode.Array); a.OK() {
+				x := []any{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e any
+					x2 := q.Check(loc2, q.Raw(), roots118...)
+					e = x2
+					x = append(x, e)
+				}
+				v.Anys = optional.Some(x)
+			}
+			r.Off(q)
+		case "bools":
+			loc := o.Field(&seen[1], "bools", "$.bools")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				var buf [8]bool
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e bool
+					if x2, ok := r.Bool(loc2, decode.Boolean); ok {
+						e = x2
+					}
+					items = append(items, e)
+				}
+				a.MaxItems(3)
+				decode.Unique(&a, items)
+				x := decode.Own(items)
+				v.Bools = optional.Some(x)
+			}
+		case "enums":
+			loc := o.Field(&seen[2], "enums", "$.enums")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				var buf [8]EdgeUniqueV1_0_0OutputEnumsItem
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e EdgeUniqueV1_0_0OutputEnumsItem
+					if x2, ok := r.StrBytes(loc2, decode.String); ok {
+						switch string(x2) {
+						case "a":
+							e = EdgeUniqueV1_0_0OutputEnumsItemA
+						case "b":
+							e = EdgeUniqueV1_0_0OutputEnumsItemB
+						default:
+							r.Fail(loc2, "must be one of ['a', 'b']")
+							e = EdgeUniqueV1_0_0OutputEnumsItem(x2)
+						}
+					}
+					items = append(items, e)
+				}
+				decode.Unique(&a, items)
+				x := decode.Own(items)
+				v.Enums = optional.Some(x)
+			}
+		case "ints":
+			loc := o.Field(&seen[3], "ints", "$.ints")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				var buf [8]int64
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e int64
+					if x2, ok := r.Int(loc2, decode.Integer); ok {
+						e = x2
+					}
+					items = append(items, e)
+				}
+				decode.Unique(&a, items)
+				x := decode.Own(items)
+				v.Ints = optional.Some(x)
+			}
+		case "nums":
+			loc := o.Field(&seen[4], "nums", "$.nums")
+			if a := r.UniqueArray(loc, decode.Array); a.OK() {
+				var buf [8]float64
+				items := buf[:0]
+				for a.Next() {
+					loc2 := a.Loc()
+					var e float64
+					if x2, ok := r.Float(loc2, decode.Number); ok {
+						r.Maximum(loc2, x2, 1e+300)
+						e = x2
+					}
+					items = append(items, e)
+				}
+				decode.Unique(&a, items)
+				x := decode.Own(items)
+				v.Nums = optional.Some(x)
+			}
+		case "objs":
+			loc := o.Field(&seen[5], "objs", "$.objs")
+			raw := r.Raw()
+			r.Check(loc, raw, roots119...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []map[string]any{}

@@ -18,8 +18,11 @@ import (
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/gen/record"
 	"github.com/mcpgen/mcpgen/internal/difftest/specs"
+	"github.com/mcpgen/mcpgen/internal/gentest"
 	corpus "github.com/mcpgen/mcpgen/internal/schemacorpus"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
+	"github.com/mcpgen/mcpgen/runtime/optional"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -33,6 +36,10 @@ type version struct {
 	// (decode.Checker): the errors, or one at "$" for text that is not
 	// JSON.
 	dropped func(data json.RawMessage) schema.Errors
+	// output is the generated Decode function of the version's output
+	// type, its value as the Appender it is; nil for a version without
+	// an output schema.
+	output func(data []byte) (encode.Appender, schema.Errors, error)
 }
 
 // checkDropped fails t unless reading data into a value that is dropped
@@ -60,6 +67,12 @@ func (v version) repair(data []byte, defaults map[string]any) ([]byte, schema.Er
 // typed gives a generated Decode function the one signature the table holds.
 func typed[T any](decode func([]byte) (T, schema.Errors, error)) func([]byte) (any, schema.Errors, error) {
 	return func(data []byte) (any, schema.Errors, error) { return decode(data) }
+}
+
+// appending gives an output type's generated Decode function the one
+// signature the table holds.
+func appending[T encode.Appender](decode func([]byte) (T, schema.Errors, error)) func([]byte) (encode.Appender, schema.Errors, error) {
+	return func(data []byte) (encode.Appender, schema.Errors, error) { return decode(data) }
 }
 
 // loadSet reads what the package was generated from, once.
@@ -413,7 +426,34 @@ func (s subject) check(t *testing.T, data []byte) schema.Errors {
 	if wantBack := kept(s.ir.Args, in); !schema.Equal(back, wantBack) {
 		t.Fatalf("%s: the typed value of %s encodes to %s, want %s", s.key(), data, text, corpus.JSON(wantBack))
 	}
+	s.checkOutput(t, data, in)
 	return nil
+}
+
+// checkOutput reads data, valid, with the version's output decoder (its
+// output schema is its input schema) and writes the value back out with
+// the output type's AppendJSON: what encoding/json writes of it
+// (gentest.CheckAppends), and the part of in the type keeps.
+func (s subject) checkOutput(t *testing.T, data []byte, in any) {
+	t.Helper()
+	if s.output == nil {
+		return
+	}
+	v, errs, err := s.output(data)
+	if err != nil || errs != nil {
+		t.Fatalf("%s: the output decoder refuses the valid %s: %v %v", s.key(), data, err, errs)
+	}
+	text, err := gentest.CheckAppends(v)
+	if err != nil {
+		t.Fatalf("%s: the output value of %s: %v", s.key(), data, err)
+	}
+	back, err := schema.DecodeJSON(text)
+	if err != nil {
+		t.Fatalf("%s: the output value of %s appends %s, which is not JSON: %v", s.key(), data, text, err)
+	}
+	if wantBack := kept(s.ir.Output, in); !schema.Equal(back, wantBack) {
+		t.Fatalf("%s: the output value of %s appends %s, want %s", s.key(), data, text, corpus.JSON(wantBack))
+	}
 }
 
 // kept is the part of the valid value v that its Go type t holds: all of
@@ -638,6 +678,9 @@ func FuzzDecoders(f *testing.F) {
 			t.Fatalf("%s on %q:\ngenerated: %q\nreference: %q", s.key(), data, errs.Strings(), want.Strings())
 		}
 		s.checkDropped(t, data, errs)
+		if errs == nil {
+			s.checkOutput(t, data, v)
+		}
 	})
 }
 
@@ -670,4 +713,43 @@ func verdict(err error) string {
 		return "well-formed"
 	}
 	return "not JSON (" + err.Error() + ")"
+}
+
+// TestOutputsAppendWhatHandlersBuild holds AppendJSON to encoding/json on
+// values no decoder makes but a handler may: every output type's zero
+// value (nil slices, maps, pointers and interfaces, unset optionals), a
+// variant held by pointer, a nil element of a slice of pointers, an empty
+// but not nil map.
+func TestOutputsAppendWhatHandlersBuild(t *testing.T) {
+	outputs := 0
+	for _, s := range subjects(t) {
+		if s.output == nil {
+			continue
+		}
+		outputs++
+		v, _, err := s.output([]byte(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := reflect.Zero(reflect.TypeOf(v)).Interface().(encode.Appender)
+		if _, err := gentest.CheckAppends(zero); err != nil {
+			t.Errorf("%s: the zero output: %v", s.key(), err)
+		}
+	}
+	if outputs < 60 {
+		t.Errorf("only %d versions with an output", outputs)
+	}
+	built := []encode.Appender{
+		EdgeUnionsV1_0_0Output{Method: &EdgeUnionsV1_0_0Card2{Kind: "card", Last4: "4242"}},
+		EdgeUnionsV1_0_0Output{Method: (*EdgeUnionsV1_0_0Card2)(nil)},
+		EdgeUnionsV1_0_0Output{Limits: map[string]EdgeUnionsV1_0_0Money2{}},
+		EdgeUnionsV1_0_0Output{Tree: optional.Some(EdgeUnionsV1_0_0Node2{Name: "root",
+			Children: optional.Some([]*EdgeUnionsV1_0_0Node2{nil, {Name: "leaf", Children: optional.Some([]*EdgeUnionsV1_0_0Node2{})}})})},
+		EdgeNestedV1_0_0Output{Rows: []EdgeNestedV1_0_0OutputRowsItem{{}}, AdditionalProperties: map[string]EdgeNestedV1_0_0OutputValue{"b": {}, "a": {}}},
+	}
+	for _, v := range built {
+		if _, err := gentest.CheckAppends(v); err != nil {
+			t.Errorf("%#v: %v", v, err)
+		}
+	}
 }

@@ -10,182 +10,362 @@ import (
 // schemaCorpusS00V1_0_0Input is the inputSchema of corpus.s00@1.0.0, as declared (hash fnv1a64:6e470b0468ee0ef5).
 var schemaCorpusS00V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS00V1_0_0Output is the outputSchema of corpus.s00@1.0.0, as declared (hash fnv1a64:6e470b0468ee0ef5).
+var schemaCorpusS00V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS01V1_0_0Input is the inputSchema of corpus.s01@1.0.0, as declared (hash fnv1a64:65fca816c5fee29a).
 var schemaCorpusS01V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"legs\":{\"minLength\":2,\"type\":\"string\"},\"meta\":{\"exclusiveMaximum\":0.95,\"minimum\":-2000e-2,\"type\":\"integer\"},\"tags\":{\"maxItems\":5,\"minItems\":3,\"type\":\"array\"}},\"required\":[\"legs\",\"tags\"],\"type\":\"object\"}")
+
+// schemaCorpusS01V1_0_0Output is the outputSchema of corpus.s01@1.0.0, as declared (hash fnv1a64:65fca816c5fee29a).
+var schemaCorpusS01V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"legs\":{\"minLength\":2,\"type\":\"string\"},\"meta\":{\"exclusiveMaximum\":0.95,\"minimum\":-2000e-2,\"type\":\"integer\"},\"tags\":{\"maxItems\":5,\"minItems\":3,\"type\":\"array\"}},\"required\":[\"legs\",\"tags\"],\"type\":\"object\"}")
 
 // schemaCorpusS02V1_0_0Input is the inputSchema of corpus.s02@1.0.0, as declared (hash fnv1a64:9dfdb48a06c3767e).
 var schemaCorpusS02V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":[\"boolean\",\"null\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS02V1_0_0Output is the outputSchema of corpus.s02@1.0.0, as declared (hash fnv1a64:9dfdb48a06c3767e).
+var schemaCorpusS02V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":[\"boolean\",\"null\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS03V1_0_0Input is the inputSchema of corpus.s03@1.0.0, as declared (hash fnv1a64:ff46578195253c87).
 var schemaCorpusS03V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"0\":{\"maximum\":4969e-2,\"type\":\"integer\"},\"amount\":{\"maximum\":6,\"minimum\":-0.8,\"type\":\"integer\"},\"id\":{\"properties\":{\"0\":{\"maximum\":7370e-2,\"minimum\":4430e-2,\"type\":[\"boolean\",\"integer\",\"null\"]},\"legs\":{\"description\":\"generated\",\"exclusiveMaximum\":12.96,\"minimum\":905e-2,\"type\":\"integer\"},\"x-y\":{\"type\":\"null\"}},\"required\":[\"0\"],\"type\":\"object\"},\"ok\":{\"additionalProperties\":true,\"exclusiveMinimum\":8.73,\"type\":[\"array\",\"object\",\"number\"],\"uniqueItems\":true}},\"required\":[\"amount\"],\"type\":\"object\"}")
+
+// schemaCorpusS03V1_0_0Output is the outputSchema of corpus.s03@1.0.0, as declared (hash fnv1a64:ff46578195253c87).
+var schemaCorpusS03V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"0\":{\"maximum\":4969e-2,\"type\":\"integer\"},\"amount\":{\"maximum\":6,\"minimum\":-0.8,\"type\":\"integer\"},\"id\":{\"properties\":{\"0\":{\"maximum\":7370e-2,\"minimum\":4430e-2,\"type\":[\"boolean\",\"integer\",\"null\"]},\"legs\":{\"description\":\"generated\",\"exclusiveMaximum\":12.96,\"minimum\":905e-2,\"type\":\"integer\"},\"x-y\":{\"type\":\"null\"}},\"required\":[\"0\"],\"type\":\"object\"},\"ok\":{\"additionalProperties\":true,\"exclusiveMinimum\":8.73,\"type\":[\"array\",\"object\",\"number\"],\"uniqueItems\":true}},\"required\":[\"amount\"],\"type\":\"object\"}")
 
 // schemaCorpusS04V1_0_0Input is the inputSchema of corpus.s04@1.0.0, as declared (hash fnv1a64:e240b68bb4dbf676).
 var schemaCorpusS04V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{},\"type\":\"object\"}")
 
+// schemaCorpusS04V1_0_0Output is the outputSchema of corpus.s04@1.0.0, as declared (hash fnv1a64:e240b68bb4dbf676).
+var schemaCorpusS04V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{},\"type\":\"object\"}")
+
 // schemaCorpusS05V1_0_0Input is the inputSchema of corpus.s05@1.0.0, as declared (hash fnv1a64:f43a3ade521ac590).
 var schemaCorpusS05V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"null\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS05V1_0_0Output is the outputSchema of corpus.s05@1.0.0, as declared (hash fnv1a64:f43a3ade521ac590).
+var schemaCorpusS05V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"null\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS06V1_0_0Input is the inputSchema of corpus.s06@1.0.0, as declared (hash fnv1a64:6146edcc28b82ef2).
 var schemaCorpusS06V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"additionalProperties\":false,\"items\":{\"maximum\":42.46,\"type\":\"number\"},\"properties\":{\"ok\":{\"properties\":{\"amount\":{\"minLength\":1,\"type\":\"string\"}},\"required\":[\"amount\"],\"type\":\"object\",\"x-secret\":true}},\"required\":[\"ok\"],\"type\":[\"object\",\"array\"],\"uniqueItems\":true},\"maxItems\":3,\"type\":\"array\",\"uniqueItems\":true}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS06V1_0_0Output is the outputSchema of corpus.s06@1.0.0, as declared (hash fnv1a64:6146edcc28b82ef2).
+var schemaCorpusS06V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"additionalProperties\":false,\"items\":{\"maximum\":42.46,\"type\":\"number\"},\"properties\":{\"ok\":{\"properties\":{\"amount\":{\"minLength\":1,\"type\":\"string\"}},\"required\":[\"amount\"],\"type\":\"object\",\"x-secret\":true}},\"required\":[\"ok\"],\"type\":[\"object\",\"array\"],\"uniqueItems\":true},\"maxItems\":3,\"type\":\"array\",\"uniqueItems\":true}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS07V1_0_0Input is the inputSchema of corpus.s07@1.0.0, as declared (hash fnv1a64:61a1ff5236fc36e4).
 var schemaCorpusS07V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"é\":{\"exclusiveMinimum\":33.17,\"maximum\":42.73,\"type\":[\"number\",\"object\"]}},\"required\":[\"é\"],\"type\":\"object\"}")
+
+// schemaCorpusS07V1_0_0Output is the outputSchema of corpus.s07@1.0.0, as declared (hash fnv1a64:61a1ff5236fc36e4).
+var schemaCorpusS07V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"é\":{\"exclusiveMinimum\":33.17,\"maximum\":42.73,\"type\":[\"number\",\"object\"]}},\"required\":[\"é\"],\"type\":\"object\"}")
 
 // schemaCorpusS08V1_0_0Input is the inputSchema of corpus.s08@1.0.0, as declared (hash fnv1a64:eb978eb677e1d056).
 var schemaCorpusS08V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":false,\"const\":{\"a b\":56,\"amount\":[false,false,false],\"legs\":-85.83},\"properties\":{\"a b\":{\"description\":\"generated\",\"minimum\":12.51,\"type\":\"integer\"},\"amount\":{\"items\":{\"type\":\"boolean\"},\"maxItems\":3,\"minItems\":3,\"type\":\"array\"},\"legs\":{\"maximum\":-7.41,\"type\":\"number\"},\"ok\":{\"type\":\"integer\"}},\"required\":[\"a b\",\"legs\",\"amount\"],\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS08V1_0_0Output is the outputSchema of corpus.s08@1.0.0, as declared (hash fnv1a64:eb978eb677e1d056).
+var schemaCorpusS08V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":false,\"const\":{\"a b\":56,\"amount\":[false,false,false],\"legs\":-85.83},\"properties\":{\"a b\":{\"description\":\"generated\",\"minimum\":12.51,\"type\":\"integer\"},\"amount\":{\"items\":{\"type\":\"boolean\"},\"maxItems\":3,\"minItems\":3,\"type\":\"array\"},\"legs\":{\"maximum\":-7.41,\"type\":\"number\"},\"ok\":{\"type\":\"integer\"}},\"required\":[\"a b\",\"legs\",\"amount\"],\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS09V1_0_0Input is the inputSchema of corpus.s09@1.0.0, as declared (hash fnv1a64:1138a093c9c0cfae).
 var schemaCorpusS09V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"a b\":{\"maximum\":30.43,\"minimum\":5.52,\"type\":\"number\"},\"tags\":{\"exclusiveMaximum\":55.54,\"minimum\":48,\"type\":\"integer\"}},\"required\":[\"a b\"],\"type\":\"object\",\"x-secret\":true}")
+
+// schemaCorpusS09V1_0_0Output is the outputSchema of corpus.s09@1.0.0, as declared (hash fnv1a64:1138a093c9c0cfae).
+var schemaCorpusS09V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"a b\":{\"maximum\":30.43,\"minimum\":5.52,\"type\":\"number\"},\"tags\":{\"exclusiveMaximum\":55.54,\"minimum\":48,\"type\":\"integer\"}},\"required\":[\"a b\"],\"type\":\"object\",\"x-secret\":true}")
 
 // schemaCorpusS10V1_0_0Input is the inputSchema of corpus.s10@1.0.0, as declared (hash fnv1a64:ff23ff831f37729f).
 var schemaCorpusS10V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"ok\":{\"exclusiveMaximum\":-26.06,\"exclusiveMinimum\":-4694e-2,\"maxLength\":2,\"minLength\":1,\"type\":[\"string\",\"boolean\",\"integer\"]}},\"required\":[\"ok\"],\"type\":\"object\"}")
 
+// schemaCorpusS10V1_0_0Output is the outputSchema of corpus.s10@1.0.0, as declared (hash fnv1a64:ff23ff831f37729f).
+var schemaCorpusS10V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"ok\":{\"exclusiveMaximum\":-26.06,\"exclusiveMinimum\":-4694e-2,\"maxLength\":2,\"minLength\":1,\"type\":[\"string\",\"boolean\",\"integer\"]}},\"required\":[\"ok\"],\"type\":\"object\"}")
+
 // schemaCorpusS11V1_0_0Input is the inputSchema of corpus.s11@1.0.0, as declared (hash fnv1a64:4d25bef22ca053f4).
 var schemaCorpusS11V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minLength\":3,\"type\":[\"null\",\"string\",\"integer\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS11V1_0_0Output is the outputSchema of corpus.s11@1.0.0, as declared (hash fnv1a64:4d25bef22ca053f4).
+var schemaCorpusS11V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minLength\":3,\"type\":[\"null\",\"string\",\"integer\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS12V1_0_0Input is the inputSchema of corpus.s12@1.0.0, as declared (hash fnv1a64:b7939f383c96c46f).
 var schemaCorpusS12V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"legs\":{\"additionalProperties\":false,\"properties\":{\"note\":{\"additionalProperties\":false,\"items\":{},\"maxItems\":2,\"minItems\":1,\"minimum\":1618e-2,\"properties\":{\"currency\":{\"const\":false,\"maxLength\":5,\"minLength\":0,\"type\":[\"null\",\"boolean\",\"string\"]},\"legs\":{\"description\":\"generated\",\"maxLength\":2,\"pattern\":\"\\\\d\",\"type\":\"string\"},\"tags\":{\"maxLength\":1,\"type\":\"string\"}},\"required\":[\"currency\"],\"type\":[\"array\",\"object\",\"integer\"],\"uniqueItems\":true}},\"required\":[\"note\"],\"type\":\"object\"}},\"type\":\"object\"}")
 
+// schemaCorpusS12V1_0_0Output is the outputSchema of corpus.s12@1.0.0, as declared (hash fnv1a64:b7939f383c96c46f).
+var schemaCorpusS12V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"legs\":{\"additionalProperties\":false,\"properties\":{\"note\":{\"additionalProperties\":false,\"items\":{},\"maxItems\":2,\"minItems\":1,\"minimum\":1618e-2,\"properties\":{\"currency\":{\"const\":false,\"maxLength\":5,\"minLength\":0,\"type\":[\"null\",\"boolean\",\"string\"]},\"legs\":{\"description\":\"generated\",\"maxLength\":2,\"pattern\":\"\\\\d\",\"type\":\"string\"},\"tags\":{\"maxLength\":1,\"type\":\"string\"}},\"required\":[\"currency\"],\"type\":[\"array\",\"object\",\"integer\"],\"uniqueItems\":true}},\"required\":[\"note\"],\"type\":\"object\"}},\"type\":\"object\"}")
+
 // schemaCorpusS13V1_0_0Input is the inputSchema of corpus.s13@1.0.0, as declared (hash fnv1a64:ff21413276d2abd7).
 var schemaCorpusS13V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":{\"maximum\":31.86,\"minimum\":2214e-2,\"type\":\"integer\"},\"properties\":{\"legs\":{\"description\":\"generated\",\"items\":{\"items\":{\"exclusiveMaximum\":-44.42,\"exclusiveMinimum\":-47.58,\"type\":[\"boolean\",\"integer\"]},\"minimum\":-30.07,\"type\":[\"number\",\"array\"]},\"minItems\":0,\"type\":\"array\",\"uniqueItems\":true}},\"type\":\"object\",\"x-secret\":true}")
+
+// schemaCorpusS13V1_0_0Output is the outputSchema of corpus.s13@1.0.0, as declared (hash fnv1a64:ff21413276d2abd7).
+var schemaCorpusS13V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":{\"maximum\":31.86,\"minimum\":2214e-2,\"type\":\"integer\"},\"properties\":{\"legs\":{\"description\":\"generated\",\"items\":{\"items\":{\"exclusiveMaximum\":-44.42,\"exclusiveMinimum\":-47.58,\"type\":[\"boolean\",\"integer\"]},\"minimum\":-30.07,\"type\":[\"number\",\"array\"]},\"minItems\":0,\"type\":\"array\",\"uniqueItems\":true}},\"type\":\"object\",\"x-secret\":true}")
 
 // schemaCorpusS14V1_0_0Input is the inputSchema of corpus.s14@1.0.0, as declared (hash fnv1a64:6e884ecd4af4b719).
 var schemaCorpusS14V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"exclusiveMaximum\":76.74,\"exclusiveMinimum\":37.36,\"type\":\"number\"},\"maxItems\":6,\"maxLength\":1,\"minItems\":3,\"pattern\":\"^[A-Z][a-z]*$\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS14V1_0_0Output is the outputSchema of corpus.s14@1.0.0, as declared (hash fnv1a64:6e884ecd4af4b719).
+var schemaCorpusS14V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"exclusiveMaximum\":76.74,\"exclusiveMinimum\":37.36,\"type\":\"number\"},\"maxItems\":6,\"maxLength\":1,\"minItems\":3,\"pattern\":\"^[A-Z][a-z]*$\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS15V1_0_0Input is the inputSchema of corpus.s15@1.0.0, as declared (hash fnv1a64:37e44b6e2d008426).
 var schemaCorpusS15V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"legs\":{\"type\":\"boolean\"},\"name\":{\"additionalProperties\":false,\"pattern\":\"^[A-Z][a-z]*$\",\"properties\":{\"amount\":{\"type\":\"null\",\"x-secret\":true},\"meta\":{\"exclusiveMinimum\":-40.66,\"type\":\"number\"},\"ok\":{\"exclusiveMinimum\":-2895e-2}},\"required\":[\"meta\",\"ok\",\"amount\"],\"type\":[\"string\",\"object\",\"boolean\"]},\"ok\":{\"minimum\":-31.68,\"type\":[\"null\",\"integer\",\"number\"]},\"tags\":{\"exclusiveMinimum\":18.21,\"type\":\"number\"}},\"required\":[\"legs\",\"ok\"],\"type\":\"object\"}")
+
+// schemaCorpusS15V1_0_0Output is the outputSchema of corpus.s15@1.0.0, as declared (hash fnv1a64:37e44b6e2d008426).
+var schemaCorpusS15V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"legs\":{\"type\":\"boolean\"},\"name\":{\"additionalProperties\":false,\"pattern\":\"^[A-Z][a-z]*$\",\"properties\":{\"amount\":{\"type\":\"null\",\"x-secret\":true},\"meta\":{\"exclusiveMinimum\":-40.66,\"type\":\"number\"},\"ok\":{\"exclusiveMinimum\":-2895e-2}},\"required\":[\"meta\",\"ok\",\"amount\"],\"type\":[\"string\",\"object\",\"boolean\"]},\"ok\":{\"minimum\":-31.68,\"type\":[\"null\",\"integer\",\"number\"]},\"tags\":{\"exclusiveMinimum\":18.21,\"type\":\"number\"}},\"required\":[\"legs\",\"ok\"],\"type\":\"object\"}")
 
 // schemaCorpusS16V1_0_0Input is the inputSchema of corpus.s16@1.0.0, as declared (hash fnv1a64:4cbcb9f9d1e9beec).
 var schemaCorpusS16V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"0\":{\"additionalProperties\":{\"maximum\":66.71,\"type\":[\"null\",\"number\"]},\"const\":{\"0\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false}},\"properties\":{\"0\":{\"additionalProperties\":true,\"const\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false},\"properties\":{\"amount\":{\"description\":\"generated\",\"minimum\":48.42,\"type\":[\"boolean\",\"integer\",\"string\"]},\"meta\":{\"type\":\"boolean\"}},\"required\":[\"amount\"],\"type\":\"object\"}},\"required\":[\"0\"],\"type\":\"object\"}},\"type\":\"object\"}")
 
+// schemaCorpusS16V1_0_0Output is the outputSchema of corpus.s16@1.0.0, as declared (hash fnv1a64:4cbcb9f9d1e9beec).
+var schemaCorpusS16V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"0\":{\"additionalProperties\":{\"maximum\":66.71,\"type\":[\"null\",\"number\"]},\"const\":{\"0\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false}},\"properties\":{\"0\":{\"additionalProperties\":true,\"const\":{\"amount\":\"9üü'Y\",\"constructor\":false,\"meta\":false},\"properties\":{\"amount\":{\"description\":\"generated\",\"minimum\":48.42,\"type\":[\"boolean\",\"integer\",\"string\"]},\"meta\":{\"type\":\"boolean\"}},\"required\":[\"amount\"],\"type\":\"object\"}},\"required\":[\"0\"],\"type\":\"object\"}},\"type\":\"object\"}")
+
 // schemaCorpusS17V1_0_0Input is the inputSchema of corpus.s17@1.0.0, as declared (hash fnv1a64:cd4c4b0698f2a3d1).
 var schemaCorpusS17V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"description\":\"generated\",\"properties\":{\"meta\":{\"exclusiveMaximum\":0.52,\"minimum\":-1700e-2,\"type\":\"integer\"},\"name\":{\"const\":null,\"type\":\"null\"},\"note\":{\"maxItems\":5,\"maximum\":5757e-2,\"minItems\":2,\"type\":[\"integer\",\"array\"]},\"é\":{\"exclusiveMaximum\":53.76,\"exclusiveMinimum\":41.24,\"type\":[\"boolean\",\"integer\"]}},\"required\":[\"note\"],\"type\":\"object\"}")
+
+// schemaCorpusS17V1_0_0Output is the outputSchema of corpus.s17@1.0.0, as declared (hash fnv1a64:cd4c4b0698f2a3d1).
+var schemaCorpusS17V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"description\":\"generated\",\"properties\":{\"meta\":{\"exclusiveMaximum\":0.52,\"minimum\":-1700e-2,\"type\":\"integer\"},\"name\":{\"const\":null,\"type\":\"null\"},\"note\":{\"maxItems\":5,\"maximum\":5757e-2,\"minItems\":2,\"type\":[\"integer\",\"array\"]},\"é\":{\"exclusiveMaximum\":53.76,\"exclusiveMinimum\":41.24,\"type\":[\"boolean\",\"integer\"]}},\"required\":[\"note\"],\"type\":\"object\"}")
 
 // schemaCorpusS18V1_0_0Input is the inputSchema of corpus.s18@1.0.0, as declared (hash fnv1a64:f43a3ade521ac590).
 var schemaCorpusS18V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"null\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS18V1_0_0Output is the outputSchema of corpus.s18@1.0.0, as declared (hash fnv1a64:f43a3ade521ac590).
+var schemaCorpusS18V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"null\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS19V1_0_0Input is the inputSchema of corpus.s19@1.0.0, as declared (hash fnv1a64:0b53121e46c594e6).
 var schemaCorpusS19V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"const\":{\"ünknown\":null},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS19V1_0_0Output is the outputSchema of corpus.s19@1.0.0, as declared (hash fnv1a64:0b53121e46c594e6).
+var schemaCorpusS19V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"const\":{\"ünknown\":null},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS20V1_0_0Input is the inputSchema of corpus.s20@1.0.0, as declared (hash fnv1a64:55ecf7cf19a42228).
 var schemaCorpusS20V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"enum\":[-3239e-2,false],\"minimum\":-39.38,\"properties\":{\"currency\":{\"maxLength\":5,\"maximum\":72,\"minLength\":2,\"minimum\":38,\"type\":[\"null\",\"integer\",\"string\"]},\"name\":{\"exclusiveMinimum\":-30.92,\"maximum\":-20.6,\"type\":\"number\"}},\"required\":[\"name\"],\"type\":[\"number\",\"boolean\",\"object\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS20V1_0_0Output is the outputSchema of corpus.s20@1.0.0, as declared (hash fnv1a64:55ecf7cf19a42228).
+var schemaCorpusS20V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"enum\":[-3239e-2,false],\"minimum\":-39.38,\"properties\":{\"currency\":{\"maxLength\":5,\"maximum\":72,\"minLength\":2,\"minimum\":38,\"type\":[\"null\",\"integer\",\"string\"]},\"name\":{\"exclusiveMinimum\":-30.92,\"maximum\":-20.6,\"type\":\"number\"}},\"required\":[\"name\"],\"type\":[\"number\",\"boolean\",\"object\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS21V1_0_0Input is the inputSchema of corpus.s21@1.0.0, as declared (hash fnv1a64:6f07f54ab49851fd).
 var schemaCorpusS21V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"exclusiveMaximum\":36.87,\"minimum\":1.66,\"type\":\"number\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS21V1_0_0Output is the outputSchema of corpus.s21@1.0.0, as declared (hash fnv1a64:6f07f54ab49851fd).
+var schemaCorpusS21V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"exclusiveMaximum\":36.87,\"minimum\":1.66,\"type\":\"number\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS22V1_0_0Input is the inputSchema of corpus.s22@1.0.0, as declared (hash fnv1a64:3c01bc3a8e9635d6).
 var schemaCorpusS22V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":[\"string\",\"null\"]},\"é\":{\"maximum\":31.25,\"minimum\":-8.17,\"type\":\"number\"}},\"required\":[\"é\"],\"x-secret\":true}},\"tags\":{\"properties\":{\"amount\":{\"items\":{},\"type\":\"array\",\"uniqueItems\":true},\"note\":{\"type\":\"boolean\"}},\"required\":[\"amount\"],\"type\":\"object\"}},\"required\":[\"amount\"],\"type\":\"object\"}")
 
+// schemaCorpusS22V1_0_0Output is the outputSchema of corpus.s22@1.0.0, as declared (hash fnv1a64:3c01bc3a8e9635d6).
+var schemaCorpusS22V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":[\"string\",\"null\"]},\"é\":{\"maximum\":31.25,\"minimum\":-8.17,\"type\":\"number\"}},\"required\":[\"é\"],\"x-secret\":true}},\"tags\":{\"properties\":{\"amount\":{\"items\":{},\"type\":\"array\",\"uniqueItems\":true},\"note\":{\"type\":\"boolean\"}},\"required\":[\"amount\"],\"type\":\"object\"}},\"required\":[\"amount\"],\"type\":\"object\"}")
+
 // schemaCorpusS23V1_0_0Input is the inputSchema of corpus.s23@1.0.0, as declared (hash fnv1a64:5b7ae1b181e0f728).
 var schemaCorpusS23V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maximum\":25.48,\"type\":[\"null\",\"number\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS23V1_0_0Output is the outputSchema of corpus.s23@1.0.0, as declared (hash fnv1a64:5b7ae1b181e0f728).
+var schemaCorpusS23V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maximum\":25.48,\"type\":[\"null\",\"number\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS24V1_0_0Input is the inputSchema of corpus.s24@1.0.0, as declared (hash fnv1a64:9aa8ef69b3d7b3d0).
 var schemaCorpusS24V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":{\"exclusiveMinimum\":-29.73,\"maximum\":4.58,\"type\":\"number\"},\"properties\":{\"id\":{\"additionalProperties\":false,\"description\":\"generated\",\"properties\":{\"amount\":{\"enum\":[8.87,1.18,11.03],\"exclusiveMaximum\":11.43,\"items\":{\"minLength\":3,\"type\":\"string\"},\"maxItems\":1,\"minimum\":0.73,\"type\":[\"array\",\"number\"]}},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"}")
 
+// schemaCorpusS24V1_0_0Output is the outputSchema of corpus.s24@1.0.0, as declared (hash fnv1a64:9aa8ef69b3d7b3d0).
+var schemaCorpusS24V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":{\"exclusiveMinimum\":-29.73,\"maximum\":4.58,\"type\":\"number\"},\"properties\":{\"id\":{\"additionalProperties\":false,\"description\":\"generated\",\"properties\":{\"amount\":{\"enum\":[8.87,1.18,11.03],\"exclusiveMaximum\":11.43,\"items\":{\"minLength\":3,\"type\":\"string\"},\"maxItems\":1,\"minimum\":0.73,\"type\":[\"array\",\"number\"]}},\"required\":[],\"type\":\"object\"}},\"type\":\"object\"}")
+
 // schemaCorpusS25V1_0_0Input is the inputSchema of corpus.s25@1.0.0, as declared (hash fnv1a64:bd25cbac96a64098).
 var schemaCorpusS25V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"0\":{\"exclusiveMaximum\":84.13,\"exclusiveMinimum\":4829e-2},\"a b\":{\"const\":[-855.93,{\"bba\":null,\"bc\":null,\"éé\":false}],\"maxItems\":3,\"maxLength\":2,\"type\":[\"string\",\"array\"]},\"é\":{\"maximum\":31.8,\"minimum\":-4.38}},\"required\":[\"é\"],\"type\":\"object\"}")
+
+// schemaCorpusS25V1_0_0Output is the outputSchema of corpus.s25@1.0.0, as declared (hash fnv1a64:bd25cbac96a64098).
+var schemaCorpusS25V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"0\":{\"exclusiveMaximum\":84.13,\"exclusiveMinimum\":4829e-2},\"a b\":{\"const\":[-855.93,{\"bba\":null,\"bc\":null,\"éé\":false}],\"maxItems\":3,\"maxLength\":2,\"type\":[\"string\",\"array\"]},\"é\":{\"maximum\":31.8,\"minimum\":-4.38}},\"required\":[\"é\"],\"type\":\"object\"}")
 
 // schemaCorpusS26V1_0_0Input is the inputSchema of corpus.s26@1.0.0, as declared (hash fnv1a64:13e7f3108a54cd1e).
 var schemaCorpusS26V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minLength\":0,\"properties\":{},\"type\":[\"string\",\"object\",\"boolean\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS26V1_0_0Output is the outputSchema of corpus.s26@1.0.0, as declared (hash fnv1a64:13e7f3108a54cd1e).
+var schemaCorpusS26V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minLength\":0,\"properties\":{},\"type\":[\"string\",\"object\",\"boolean\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS27V1_0_0Input is the inputSchema of corpus.s27@1.0.0, as declared (hash fnv1a64:0840003379058bc7).
 var schemaCorpusS27V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"type\":\"object\"}")
+
+// schemaCorpusS27V1_0_0Output is the outputSchema of corpus.s27@1.0.0, as declared (hash fnv1a64:0840003379058bc7).
+var schemaCorpusS27V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"type\":\"object\"}")
 
 // schemaCorpusS28V1_0_0Input is the inputSchema of corpus.s28@1.0.0, as declared (hash fnv1a64:91e138e9c2e3de17).
 var schemaCorpusS28V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minimum\":23.8,\"type\":\"number\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS28V1_0_0Output is the outputSchema of corpus.s28@1.0.0, as declared (hash fnv1a64:91e138e9c2e3de17).
+var schemaCorpusS28V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minimum\":23.8,\"type\":\"number\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS29V1_0_0Input is the inputSchema of corpus.s29@1.0.0, as declared (hash fnv1a64:95033b4111c50723).
 var schemaCorpusS29V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":{\"const\":-27.76,\"maximum\":-17.0,\"minimum\":-27.88,\"type\":[\"integer\",\"number\"]},\"properties\":{\"x-y\":{\"maximum\":-11.4,\"minimum\":-21.6,\"type\":\"integer\"}},\"required\":[\"x-y\"],\"type\":\"object\"}")
+
+// schemaCorpusS29V1_0_0Output is the outputSchema of corpus.s29@1.0.0, as declared (hash fnv1a64:95033b4111c50723).
+var schemaCorpusS29V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":{\"const\":-27.76,\"maximum\":-17.0,\"minimum\":-27.88,\"type\":[\"integer\",\"number\"]},\"properties\":{\"x-y\":{\"maximum\":-11.4,\"minimum\":-21.6,\"type\":\"integer\"}},\"required\":[\"x-y\"],\"type\":\"object\"}")
 
 // schemaCorpusS30V1_0_0Input is the inputSchema of corpus.s30@1.0.0, as declared (hash fnv1a64:f466cd32fe4359b4).
 var schemaCorpusS30V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"minItems\":2,\"minimum\":-41,\"type\":[\"integer\",\"boolean\",\"array\"]},\"maxItems\":4,\"minItems\":2,\"type\":[\"null\",\"array\",\"boolean\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS30V1_0_0Output is the outputSchema of corpus.s30@1.0.0, as declared (hash fnv1a64:f466cd32fe4359b4).
+var schemaCorpusS30V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"minItems\":2,\"minimum\":-41,\"type\":[\"integer\",\"boolean\",\"array\"]},\"maxItems\":4,\"minItems\":2,\"type\":[\"null\",\"array\",\"boolean\"]}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS31V1_0_0Input is the inputSchema of corpus.s31@1.0.0, as declared (hash fnv1a64:297bf029d9cc7638).
 var schemaCorpusS31V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"properties\":{\"amount\":{\"const\":31,\"maximum\":3100e-2,\"minimum\":30,\"type\":\"integer\"},\"id\":{\"maximum\":-17,\"minimum\":-22,\"type\":\"integer\"},\"legs\":{\"items\":{\"maximum\":-2.9,\"minimum\":-18.71,\"type\":\"number\"},\"minItems\":1,\"type\":\"array\"}},\"required\":[\"amount\",\"id\"],\"type\":\"object\"},\"type\":\"array\",\"uniqueItems\":true}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS31V1_0_0Output is the outputSchema of corpus.s31@1.0.0, as declared (hash fnv1a64:297bf029d9cc7638).
+var schemaCorpusS31V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"properties\":{\"amount\":{\"const\":31,\"maximum\":3100e-2,\"minimum\":30,\"type\":\"integer\"},\"id\":{\"maximum\":-17,\"minimum\":-22,\"type\":\"integer\"},\"legs\":{\"items\":{\"maximum\":-2.9,\"minimum\":-18.71,\"type\":\"number\"},\"minItems\":1,\"type\":\"array\"}},\"required\":[\"amount\",\"id\"],\"type\":\"object\"},\"type\":\"array\",\"uniqueItems\":true}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS32V1_0_0Input is the inputSchema of corpus.s32@1.0.0, as declared (hash fnv1a64:e821ad39fa05af91).
 var schemaCorpusS32V1_0_0Input = schema.MustParseJSON("{\"description\":\"generated\",\"properties\":{\"id\":{\"items\":{\"maxItems\":2,\"minLength\":1,\"type\":[\"array\",\"string\"]},\"maxItems\":3,\"minItems\":3,\"type\":\"array\"}},\"required\":[\"id\"],\"type\":\"object\"}")
 
+// schemaCorpusS32V1_0_0Output is the outputSchema of corpus.s32@1.0.0, as declared (hash fnv1a64:e821ad39fa05af91).
+var schemaCorpusS32V1_0_0Output = schema.MustParseJSON("{\"description\":\"generated\",\"properties\":{\"id\":{\"items\":{\"maxItems\":2,\"minLength\":1,\"type\":[\"array\",\"string\"]},\"maxItems\":3,\"minItems\":3,\"type\":\"array\"}},\"required\":[\"id\"],\"type\":\"object\"}")
+
 // schemaCorpusS33V1_0_0Input is the inputSchema of corpus.s33@1.0.0, as declared (hash fnv1a64:622650942c703495).
 var schemaCorpusS33V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"enum\":[{\"zz\":null}],\"properties\":{},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS33V1_0_0Output is the outputSchema of corpus.s33@1.0.0, as declared (hash fnv1a64:622650942c703495).
+var schemaCorpusS33V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"additionalProperties\":true,\"enum\":[{\"zz\":null}],\"properties\":{},\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS34V1_0_0Input is the inputSchema of corpus.s34@1.0.0, as declared (hash fnv1a64:97c0f06ced4bdabd).
 var schemaCorpusS34V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minimum\":6.9,\"type\":\"number\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS34V1_0_0Output is the outputSchema of corpus.s34@1.0.0, as declared (hash fnv1a64:97c0f06ced4bdabd).
+var schemaCorpusS34V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"minimum\":6.9,\"type\":\"number\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS35V1_0_0Input is the inputSchema of corpus.s35@1.0.0, as declared (hash fnv1a64:fbe5188feb25d37e).
 var schemaCorpusS35V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maximum\":20.61,\"minimum\":-20.61,\"type\":\"integer\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS35V1_0_0Output is the outputSchema of corpus.s35@1.0.0, as declared (hash fnv1a64:fbe5188feb25d37e).
+var schemaCorpusS35V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maximum\":20.61,\"minimum\":-20.61,\"type\":\"integer\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS36V1_0_0Input is the inputSchema of corpus.s36@1.0.0, as declared (hash fnv1a64:166e1e080eaec29b).
 var schemaCorpusS36V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"boolean\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS36V1_0_0Output is the outputSchema of corpus.s36@1.0.0, as declared (hash fnv1a64:166e1e080eaec29b).
+var schemaCorpusS36V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"boolean\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS37V1_0_0Input is the inputSchema of corpus.s37@1.0.0, as declared (hash fnv1a64:bac5de9f6e2acfc9).
 var schemaCorpusS37V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"description\":\"generated\",\"properties\":{\"id\":{\"items\":{\"minLength\":7,\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"},\"maxItems\":0,\"type\":[\"array\",\"null\",\"boolean\"]},\"meta\":{\"enum\":[\"c\\\"'\"],\"maxLength\":4,\"minLength\":3,\"type\":[\"string\",\"object\"]},\"tags\":{\"exclusiveMinimum\":3549e-2,\"type\":\"integer\"}},\"required\":[\"meta\",\"id\"],\"type\":\"object\"}")
+
+// schemaCorpusS37V1_0_0Output is the outputSchema of corpus.s37@1.0.0, as declared (hash fnv1a64:bac5de9f6e2acfc9).
+var schemaCorpusS37V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"description\":\"generated\",\"properties\":{\"id\":{\"items\":{\"minLength\":7,\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"},\"maxItems\":0,\"type\":[\"array\",\"null\",\"boolean\"]},\"meta\":{\"enum\":[\"c\\\"'\"],\"maxLength\":4,\"minLength\":3,\"type\":[\"string\",\"object\"]},\"tags\":{\"exclusiveMinimum\":3549e-2,\"type\":\"integer\"}},\"required\":[\"meta\",\"id\"],\"type\":\"object\"}")
 
 // schemaCorpusS38V1_0_0Input is the inputSchema of corpus.s38@1.0.0, as declared (hash fnv1a64:cd43f8aadb0cbcb5).
 var schemaCorpusS38V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"enum\":[false],\"type\":\"boolean\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS38V1_0_0Output is the outputSchema of corpus.s38@1.0.0, as declared (hash fnv1a64:cd43f8aadb0cbcb5).
+var schemaCorpusS38V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"enum\":[false],\"type\":\"boolean\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS39V1_0_0Input is the inputSchema of corpus.s39@1.0.0, as declared (hash fnv1a64:37f3b01d8e6f2a69).
 var schemaCorpusS39V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"0\":{\"properties\":{\"a b\":{\"maxLength\":8,\"minLength\":2,\"pattern\":\"^[a-z]*$\",\"type\":\"string\"},\"ok\":{\"maxLength\":3,\"type\":\"string\"},\"tags\":{\"maxLength\":5,\"pattern\":\"^[a-z]+@[a-z]+$\",\"type\":\"string\"},\"x-y\":{\"items\":{\"description\":\"generated\",\"type\":[\"null\",\"boolean\"]},\"minItems\":3,\"type\":\"array\"}},\"required\":[\"ok\",\"x-y\"],\"type\":\"object\"},\"legs\":{\"enum\":[2.45,43.12,-13.28],\"maximum\":6461e-2,\"type\":\"number\"},\"name\":{\"exclusiveMaximum\":-1201e-2,\"exclusiveMinimum\":-25.99,\"properties\":{\"0\":{\"type\":[\"string\",\"boolean\"]},\"amount\":{\"minLength\":0,\"type\":\"string\"},\"ok\":{\"type\":\"null\"}},\"required\":[\"ok\",\"0\"],\"type\":[\"object\",\"integer\"],\"x-secret\":true},\"note\":{\"properties\":{},\"type\":\"object\"}},\"required\":[\"name\",\"legs\",\"0\"],\"type\":\"object\"}")
+
+// schemaCorpusS39V1_0_0Output is the outputSchema of corpus.s39@1.0.0, as declared (hash fnv1a64:37f3b01d8e6f2a69).
+var schemaCorpusS39V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"0\":{\"properties\":{\"a b\":{\"maxLength\":8,\"minLength\":2,\"pattern\":\"^[a-z]*$\",\"type\":\"string\"},\"ok\":{\"maxLength\":3,\"type\":\"string\"},\"tags\":{\"maxLength\":5,\"pattern\":\"^[a-z]+@[a-z]+$\",\"type\":\"string\"},\"x-y\":{\"items\":{\"description\":\"generated\",\"type\":[\"null\",\"boolean\"]},\"minItems\":3,\"type\":\"array\"}},\"required\":[\"ok\",\"x-y\"],\"type\":\"object\"},\"legs\":{\"enum\":[2.45,43.12,-13.28],\"maximum\":6461e-2,\"type\":\"number\"},\"name\":{\"exclusiveMaximum\":-1201e-2,\"exclusiveMinimum\":-25.99,\"properties\":{\"0\":{\"type\":[\"string\",\"boolean\"]},\"amount\":{\"minLength\":0,\"type\":\"string\"},\"ok\":{\"type\":\"null\"}},\"required\":[\"ok\",\"0\"],\"type\":[\"object\",\"integer\"],\"x-secret\":true},\"note\":{\"properties\":{},\"type\":\"object\"}},\"required\":[\"name\",\"legs\",\"0\"],\"type\":\"object\"}")
 
 // schemaCorpusS40V1_0_0Input is the inputSchema of corpus.s40@1.0.0, as declared (hash fnv1a64:9559b2af10b19d86).
 var schemaCorpusS40V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"a b\":{\"items\":{\"description\":\"generated\",\"maximum\":-6.84,\"type\":[\"null\",\"string\",\"number\"]},\"type\":\"array\"},\"currency\":{\"maximum\":52.23,\"type\":\"number\"},\"x-y\":{\"maxItems\":0,\"maxLength\":8,\"minLength\":3,\"pattern\":\"^[A-Z][a-z]*$\",\"type\":[\"array\",\"null\",\"string\"]},\"é\":{\"properties\":{\"amount\":{\"exclusiveMaximum\":-3641e-2,\"minLength\":2,\"minimum\":-50,\"type\":[\"null\",\"string\",\"integer\"]},\"id\":{\"maxItems\":6,\"maximum\":-2769e-2,\"minItems\":3,\"type\":[\"array\",\"number\"],\"x-secret\":true},\"ok\":{\"enum\":[\"X😀1\\t\\t\",\"b'aZ\"],\"type\":\"string\"},\"é\":{\"minLength\":1,\"type\":\"string\"}},\"required\":[\"é\",\"amount\"],\"type\":\"object\"}},\"required\":[\"a b\",\"x-y\"],\"type\":\"object\"}")
 
+// schemaCorpusS40V1_0_0Output is the outputSchema of corpus.s40@1.0.0, as declared (hash fnv1a64:9559b2af10b19d86).
+var schemaCorpusS40V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"a b\":{\"items\":{\"description\":\"generated\",\"maximum\":-6.84,\"type\":[\"null\",\"string\",\"number\"]},\"type\":\"array\"},\"currency\":{\"maximum\":52.23,\"type\":\"number\"},\"x-y\":{\"maxItems\":0,\"maxLength\":8,\"minLength\":3,\"pattern\":\"^[A-Z][a-z]*$\",\"type\":[\"array\",\"null\",\"string\"]},\"é\":{\"properties\":{\"amount\":{\"exclusiveMaximum\":-3641e-2,\"minLength\":2,\"minimum\":-50,\"type\":[\"null\",\"string\",\"integer\"]},\"id\":{\"maxItems\":6,\"maximum\":-2769e-2,\"minItems\":3,\"type\":[\"array\",\"number\"],\"x-secret\":true},\"ok\":{\"enum\":[\"X😀1\\t\\t\",\"b'aZ\"],\"type\":\"string\"},\"é\":{\"minLength\":1,\"type\":\"string\"}},\"required\":[\"é\",\"amount\"],\"type\":\"object\"}},\"required\":[\"a b\",\"x-y\"],\"type\":\"object\"}")
+
 // schemaCorpusS41V1_0_0Input is the inputSchema of corpus.s41@1.0.0, as declared (hash fnv1a64:e5277395a9c68bc6).
 var schemaCorpusS41V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"0\":{\"enum\":[17,false,{}],\"exclusiveMinimum\":16.35,\"maximum\":18,\"minItems\":3},\"currency\":{\"maxLength\":13,\"minLength\":10,\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":[\"string\",\"boolean\"]},\"ok\":{\"items\":{\"type\":\"null\"},\"maxItems\":2,\"minimum\":-3.74,\"type\":[\"number\",\"array\",\"integer\"]}},\"type\":\"object\"}")
+
+// schemaCorpusS41V1_0_0Output is the outputSchema of corpus.s41@1.0.0, as declared (hash fnv1a64:e5277395a9c68bc6).
+var schemaCorpusS41V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"0\":{\"enum\":[17,false,{}],\"exclusiveMinimum\":16.35,\"maximum\":18,\"minItems\":3},\"currency\":{\"maxLength\":13,\"minLength\":10,\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":[\"string\",\"boolean\"]},\"ok\":{\"items\":{\"type\":\"null\"},\"maxItems\":2,\"minimum\":-3.74,\"type\":[\"number\",\"array\",\"integer\"]}},\"type\":\"object\"}")
 
 // schemaCorpusS42V1_0_0Input is the inputSchema of corpus.s42@1.0.0, as declared (hash fnv1a64:12da3ec1707f1d14).
 var schemaCorpusS42V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"enum\":[{\"id\":920e-2,\"tags\":[\"bcc@yxxzxzxz\",\"bcb@zxz\",\"bcabba@zxxyy\"]},{\"id\":920e-2,\"tags\":[\"c@zyzxxxxxzz\",\"abbc@yxy\",\"abcaac@xxxz\",\"cabbababc@yz\"]},{\"id\":6866e-2,\"ünknown\":{\"c\":{\"acb\":-445,\"bca\":null},\"cac\":73174e-2,\"ébé\":true}}],\"properties\":{\"id\":{\"enum\":[6866e-2,89.15,920e-2],\"type\":\"number\",\"x-secret\":true},\"tags\":{\"items\":{\"minLength\":5,\"pattern\":\"^[a-z]+@[a-z]+$\",\"type\":\"string\"},\"maxItems\":4,\"minItems\":3,\"type\":\"array\"}},\"required\":[\"id\"],\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS42V1_0_0Output is the outputSchema of corpus.s42@1.0.0, as declared (hash fnv1a64:12da3ec1707f1d14).
+var schemaCorpusS42V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"enum\":[{\"id\":920e-2,\"tags\":[\"bcc@yxxzxzxz\",\"bcb@zxz\",\"bcabba@zxxyy\"]},{\"id\":920e-2,\"tags\":[\"c@zyzxxxxxzz\",\"abbc@yxy\",\"abcaac@xxxz\",\"cabbababc@yz\"]},{\"id\":6866e-2,\"ünknown\":{\"c\":{\"acb\":-445,\"bca\":null},\"cac\":73174e-2,\"ébé\":true}}],\"properties\":{\"id\":{\"enum\":[6866e-2,89.15,920e-2],\"type\":\"number\",\"x-secret\":true},\"tags\":{\"items\":{\"minLength\":5,\"pattern\":\"^[a-z]+@[a-z]+$\",\"type\":\"string\"},\"maxItems\":4,\"minItems\":3,\"type\":\"array\"}},\"required\":[\"id\"],\"type\":\"object\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS43V1_0_0Input is the inputSchema of corpus.s43@1.0.0, as declared (hash fnv1a64:166e1e080eaec29b).
 var schemaCorpusS43V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"boolean\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS43V1_0_0Output is the outputSchema of corpus.s43@1.0.0, as declared (hash fnv1a64:166e1e080eaec29b).
+var schemaCorpusS43V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"type\":\"boolean\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS44V1_0_0Input is the inputSchema of corpus.s44@1.0.0, as declared (hash fnv1a64:445da1047179812e).
 var schemaCorpusS44V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"0\":{\"exclusiveMinimum\":-44.42,\"items\":{\"type\":\"boolean\"},\"maximum\":-4.82,\"type\":[\"array\",\"boolean\",\"number\"]},\"a b\":{\"additionalProperties\":false,\"properties\":{\"currency\":{\"minItems\":3,\"minimum\":-35.7,\"type\":[\"number\",\"null\",\"array\"]},\"é\":{\"enum\":[[]],\"items\":{\"maxLength\":5,\"maximum\":-9.66,\"minLength\":2,\"minimum\":-2112e-2,\"type\":[\"boolean\",\"number\",\"string\"]},\"maxItems\":1,\"type\":\"array\"}},\"required\":[\"currency\",\"é\"],\"type\":[\"number\",\"string\",\"object\"]},\"é\":{\"description\":\"generated\",\"type\":\"boolean\"}},\"required\":[\"é\",\"0\"],\"type\":\"object\"}")
 
+// schemaCorpusS44V1_0_0Output is the outputSchema of corpus.s44@1.0.0, as declared (hash fnv1a64:445da1047179812e).
+var schemaCorpusS44V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"0\":{\"exclusiveMinimum\":-44.42,\"items\":{\"type\":\"boolean\"},\"maximum\":-4.82,\"type\":[\"array\",\"boolean\",\"number\"]},\"a b\":{\"additionalProperties\":false,\"properties\":{\"currency\":{\"minItems\":3,\"minimum\":-35.7,\"type\":[\"number\",\"null\",\"array\"]},\"é\":{\"enum\":[[]],\"items\":{\"maxLength\":5,\"maximum\":-9.66,\"minLength\":2,\"minimum\":-2112e-2,\"type\":[\"boolean\",\"number\",\"string\"]},\"maxItems\":1,\"type\":\"array\"}},\"required\":[\"currency\",\"é\"],\"type\":[\"number\",\"string\",\"object\"]},\"é\":{\"description\":\"generated\",\"type\":\"boolean\"}},\"required\":[\"é\",\"0\"],\"type\":\"object\"}")
+
 // schemaCorpusS45V1_0_0Input is the inputSchema of corpus.s45@1.0.0, as declared (hash fnv1a64:020fcc2a5926b256).
 var schemaCorpusS45V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"0\":{\"pattern\":\"^[a-z]*$\",\"type\":\"string\"},\"id\":{\"enum\":[\"'_\\\\a\\t\",\"\"],\"type\":\"string\"},\"name\":{\"items\":{\"type\":\"boolean\"},\"type\":\"array\",\"x-secret\":true}},\"required\":[\"name\"],\"type\":\"object\"}")
+
+// schemaCorpusS45V1_0_0Output is the outputSchema of corpus.s45@1.0.0, as declared (hash fnv1a64:020fcc2a5926b256).
+var schemaCorpusS45V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"0\":{\"pattern\":\"^[a-z]*$\",\"type\":\"string\"},\"id\":{\"enum\":[\"'_\\\\a\\t\",\"\"],\"type\":\"string\"},\"name\":{\"items\":{\"type\":\"boolean\"},\"type\":\"array\",\"x-secret\":true}},\"required\":[\"name\"],\"type\":\"object\"}")
 
 // schemaCorpusS46V1_0_0Input is the inputSchema of corpus.s46@1.0.0, as declared (hash fnv1a64:1cc025526fab4092).
 var schemaCorpusS46V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":{\"maximum\":36.44,\"minimum\":27.7,\"type\":\"number\"},\"properties\":{\"meta\":{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"object\"},\"legs\":{\"const\":[],\"items\":{},\"type\":\"array\",\"uniqueItems\":true},\"name\":{\"additionalProperties\":false,\"enum\":[-39,{\"0\":-5,\"a b\":false,\"id\":null,\"é\":55},null],\"properties\":{\"0\":{\"maximum\":-214e-2,\"minimum\":-16.86,\"type\":\"integer\"},\"a b\":{\"type\":\"boolean\"},\"id\":{\"enum\":[null],\"type\":\"null\"},\"é\":{\"minimum\":11.23,\"type\":\"integer\"}},\"required\":[\"0\"]}},\"required\":[\"name\"],\"type\":\"object\"}},\"required\":[\"meta\"],\"type\":\"object\"}")
 
+// schemaCorpusS46V1_0_0Output is the outputSchema of corpus.s46@1.0.0, as declared (hash fnv1a64:1cc025526fab4092).
+var schemaCorpusS46V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":{\"maximum\":36.44,\"minimum\":27.7,\"type\":\"number\"},\"properties\":{\"meta\":{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"object\"},\"legs\":{\"const\":[],\"items\":{},\"type\":\"array\",\"uniqueItems\":true},\"name\":{\"additionalProperties\":false,\"enum\":[-39,{\"0\":-5,\"a b\":false,\"id\":null,\"é\":55},null],\"properties\":{\"0\":{\"maximum\":-214e-2,\"minimum\":-16.86,\"type\":\"integer\"},\"a b\":{\"type\":\"boolean\"},\"id\":{\"enum\":[null],\"type\":\"null\"},\"é\":{\"minimum\":11.23,\"type\":\"integer\"}},\"required\":[\"0\"]}},\"required\":[\"name\"],\"type\":\"object\"}},\"required\":[\"meta\"],\"type\":\"object\"}")
+
 // schemaCorpusS47V1_0_0Input is the inputSchema of corpus.s47@1.0.0, as declared (hash fnv1a64:0fd6f82037f9eccc).
 var schemaCorpusS47V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"name\":{\"maximum\":51.8,\"minimum\":43.2,\"type\":\"integer\"},\"ok\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}")
+
+// schemaCorpusS47V1_0_0Output is the outputSchema of corpus.s47@1.0.0, as declared (hash fnv1a64:0fd6f82037f9eccc).
+var schemaCorpusS47V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"name\":{\"maximum\":51.8,\"minimum\":43.2,\"type\":\"integer\"},\"ok\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}")
 
 // schemaCorpusS48V1_0_0Input is the inputSchema of corpus.s48@1.0.0, as declared (hash fnv1a64:da0ff21a13eb7293).
 var schemaCorpusS48V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maxLength\":5,\"type\":\"string\",\"x-secret\":true}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS48V1_0_0Output is the outputSchema of corpus.s48@1.0.0, as declared (hash fnv1a64:da0ff21a13eb7293).
+var schemaCorpusS48V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maxLength\":5,\"type\":\"string\",\"x-secret\":true}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS49V1_0_0Input is the inputSchema of corpus.s49@1.0.0, as declared (hash fnv1a64:4f9be26055b81b94).
 var schemaCorpusS49V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"0\":{\"const\":-7,\"exclusiveMinimum\":-16.58,\"maximum\":18.57,\"type\":\"integer\"},\"name\":{\"maximum\":52,\"minimum\":3831e-2,\"type\":\"integer\"},\"ok\":{\"type\":\"boolean\"},\"é\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"ok\":{\"maxLength\":3,\"minLength\":3,\"pattern\":\"^(AED|USD|EUR)$\",\"type\":\"string\"}},\"required\":[\"ok\"],\"type\":\"object\"},\"maxItems\":4,\"minItems\":2,\"type\":\"array\"}},\"required\":[\"name\",\"0\"],\"type\":\"object\"}")
+
+// schemaCorpusS49V1_0_0Output is the outputSchema of corpus.s49@1.0.0, as declared (hash fnv1a64:4f9be26055b81b94).
+var schemaCorpusS49V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"0\":{\"const\":-7,\"exclusiveMinimum\":-16.58,\"maximum\":18.57,\"type\":\"integer\"},\"name\":{\"maximum\":52,\"minimum\":3831e-2,\"type\":\"integer\"},\"ok\":{\"type\":\"boolean\"},\"é\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"ok\":{\"maxLength\":3,\"minLength\":3,\"pattern\":\"^(AED|USD|EUR)$\",\"type\":\"string\"}},\"required\":[\"ok\"],\"type\":\"object\"},\"maxItems\":4,\"minItems\":2,\"type\":\"array\"}},\"required\":[\"name\",\"0\"],\"type\":\"object\"}")
 
 // schemaCorpusS50V1_0_0Input is the inputSchema of corpus.s50@1.0.0, as declared (hash fnv1a64:7928a0c793012392).
 var schemaCorpusS50V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount\":{\"maxLength\":1,\"minLength\":0,\"type\":\"string\"}},\"type\":\"object\"}")
 
+// schemaCorpusS50V1_0_0Output is the outputSchema of corpus.s50@1.0.0, as declared (hash fnv1a64:7928a0c793012392).
+var schemaCorpusS50V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"amount\":{\"maxLength\":1,\"minLength\":0,\"type\":\"string\"}},\"type\":\"object\"}")
+
 // schemaCorpusS51V1_0_0Input is the inputSchema of corpus.s51@1.0.0, as declared (hash fnv1a64:81ca73ad740a4736).
 var schemaCorpusS51V1_0_0Input = schema.MustParseJSON("{\"properties\":{\"id\":{\"enum\":[-29,-24],\"maximum\":-20.02,\"minimum\":-35.98,\"type\":[\"integer\",\"null\"]}},\"required\":[\"id\"],\"type\":\"object\"}")
+
+// schemaCorpusS51V1_0_0Output is the outputSchema of corpus.s51@1.0.0, as declared (hash fnv1a64:81ca73ad740a4736).
+var schemaCorpusS51V1_0_0Output = schema.MustParseJSON("{\"properties\":{\"id\":{\"enum\":[-29,-24],\"maximum\":-20.02,\"minimum\":-35.98,\"type\":[\"integer\",\"null\"]}},\"required\":[\"id\"],\"type\":\"object\"}")
 
 // schemaCorpusS52V1_0_0Input is the inputSchema of corpus.s52@1.0.0, as declared (hash fnv1a64:80e436bae4bee761).
 var schemaCorpusS52V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"enum\":[true],\"type\":\"boolean\"},\"maxItems\":2,\"type\":\"array\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS52V1_0_0Output is the outputSchema of corpus.s52@1.0.0, as declared (hash fnv1a64:80e436bae4bee761).
+var schemaCorpusS52V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"enum\":[true],\"type\":\"boolean\"},\"maxItems\":2,\"type\":\"array\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS53V1_0_0Input is the inputSchema of corpus.s53@1.0.0, as declared (hash fnv1a64:797a039e4fb16352).
 var schemaCorpusS53V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"const\":30,\"exclusiveMinimum\":13.09,\"maximum\":37,\"type\":\"integer\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS53V1_0_0Output is the outputSchema of corpus.s53@1.0.0, as declared (hash fnv1a64:797a039e4fb16352).
+var schemaCorpusS53V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"const\":30,\"exclusiveMinimum\":13.09,\"maximum\":37,\"type\":\"integer\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS54V1_0_0Input is the inputSchema of corpus.s54@1.0.0, as declared (hash fnv1a64:6667312103cf39cf).
 var schemaCorpusS54V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maxLength\":2,\"pattern\":\"^[A-Z][a-z]*$\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS54V1_0_0Output is the outputSchema of corpus.s54@1.0.0, as declared (hash fnv1a64:6667312103cf39cf).
+var schemaCorpusS54V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maxLength\":2,\"pattern\":\"^[A-Z][a-z]*$\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS55V1_0_0Input is the inputSchema of corpus.s55@1.0.0, as declared (hash fnv1a64:2c8ac3c7275e00fb).
 var schemaCorpusS55V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"type\":\"boolean\"},\"maxItems\":3,\"type\":\"array\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
+// schemaCorpusS55V1_0_0Output is the outputSchema of corpus.s55@1.0.0, as declared (hash fnv1a64:2c8ac3c7275e00fb).
+var schemaCorpusS55V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"items\":{\"type\":\"boolean\"},\"maxItems\":3,\"type\":\"array\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
 // schemaCorpusS56V1_0_0Input is the inputSchema of corpus.s56@1.0.0, as declared (hash fnv1a64:cf01e8991b1fc2f5).
 var schemaCorpusS56V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maximum\":20.49,\"minimum\":3.51,\"type\":\"integer\"}},\"required\":[\"v\"],\"type\":\"object\"}")
 
+// schemaCorpusS56V1_0_0Output is the outputSchema of corpus.s56@1.0.0, as declared (hash fnv1a64:cf01e8991b1fc2f5).
+var schemaCorpusS56V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"v\":{\"maximum\":20.49,\"minimum\":3.51,\"type\":\"integer\"}},\"required\":[\"v\"],\"type\":\"object\"}")
+
 // schemaCorpusS57V1_0_0Input is the inputSchema of corpus.s57@1.0.0, as declared (hash fnv1a64:91f0b93dad7ae1e0).
 var schemaCorpusS57V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"0\":{\"exclusiveMaximum\":24.81,\"type\":\"integer\",\"x-secret\":true},\"meta\":{\"maximum\":3,\"type\":\"integer\"},\"ok\":{\"type\":\"boolean\"}},\"type\":\"object\"}")
+
+// schemaCorpusS57V1_0_0Output is the outputSchema of corpus.s57@1.0.0, as declared (hash fnv1a64:91f0b93dad7ae1e0).
+var schemaCorpusS57V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":true,\"properties\":{\"0\":{\"exclusiveMaximum\":24.81,\"type\":\"integer\",\"x-secret\":true},\"meta\":{\"maximum\":3,\"type\":\"integer\"},\"ok\":{\"type\":\"boolean\"}},\"type\":\"object\"}")
 
 // schemaCorpusS58V1_0_0Input is the inputSchema of corpus.s58@1.0.0, as declared (hash fnv1a64:8bdacacacc80cb3f).
 var schemaCorpusS58V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":{\"items\":{\"properties\":{\"0\":{\"exclusiveMinimum\":-2462e-2,\"type\":[\"integer\",\"number\",\"boolean\"]},\"a b\":{\"type\":\"null\"},\"note\":{\"type\":\"boolean\"},\"x-y\":{\"description\":\"generated\",\"type\":\"null\"}},\"required\":[\"note\"],\"type\":\"object\"},\"minItems\":2,\"type\":\"array\"},\"properties\":{\"id\":{\"type\":\"boolean\"},\"legs\":{\"minimum\":4,\"type\":\"integer\"},\"meta\":{\"minimum\":-28.14,\"type\":\"number\"}},\"required\":[\"meta\"],\"type\":\"object\"}")
 
+// schemaCorpusS58V1_0_0Output is the outputSchema of corpus.s58@1.0.0, as declared (hash fnv1a64:8bdacacacc80cb3f).
+var schemaCorpusS58V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":{\"items\":{\"properties\":{\"0\":{\"exclusiveMinimum\":-2462e-2,\"type\":[\"integer\",\"number\",\"boolean\"]},\"a b\":{\"type\":\"null\"},\"note\":{\"type\":\"boolean\"},\"x-y\":{\"description\":\"generated\",\"type\":\"null\"}},\"required\":[\"note\"],\"type\":\"object\"},\"minItems\":2,\"type\":\"array\"},\"properties\":{\"id\":{\"type\":\"boolean\"},\"legs\":{\"minimum\":4,\"type\":\"integer\"},\"meta\":{\"minimum\":-28.14,\"type\":\"number\"}},\"required\":[\"meta\"],\"type\":\"object\"}")
+
 // schemaCorpusS59V1_0_0Input is the inputSchema of corpus.s59@1.0.0, as declared (hash fnv1a64:5e280fec3dcd4599).
 var schemaCorpusS59V1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"0\":{\"type\":\"boolean\"},\"é\":{\"description\":\"generated\",\"maximum\":2665e-2,\"type\":\"integer\"}},\"required\":[\"0\"],\"type\":\"object\"}")
+
+// schemaCorpusS59V1_0_0Output is the outputSchema of corpus.s59@1.0.0, as declared (hash fnv1a64:5e280fec3dcd4599).
+var schemaCorpusS59V1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"0\":{\"type\":\"boolean\"},\"é\":{\"description\":\"generated\",\"maximum\":2665e-2,\"type\":\"integer\"}},\"required\":[\"0\"],\"type\":\"object\"}")
 
 // schemaCrmNotesAppendV1_0_0Input is the inputSchema of crm.notes.append@1.0.0, as declared (hash fnv1a64:11679ce3a19ad5d5).
 var schemaCrmNotesAppendV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"customer_id\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}},\"required\":[\"customer_id\",\"note\"],\"type\":\"object\"}")
@@ -193,17 +373,32 @@ var schemaCrmNotesAppendV1_0_0Input = schema.MustParseJSON("{\"additionalPropert
 // schemaEdgeExactV1_0_0Input is the inputSchema of edge.exact@1.0.0, as declared (hash fnv1a64:c6cb6e714381d914).
 var schemaEdgeExactV1_0_0Input = schema.MustParseJSON("{\"properties\":{\"any\":{\"enum\":[9007199254740993,\"x\"]},\"int\":{\"enum\":[9007199254740993,9007199254740992.0],\"type\":\"integer\"},\"num\":{\"const\":9007199254740993,\"type\":\"number\"}},\"type\":\"object\"}")
 
+// schemaEdgeExactV1_0_0Output is the outputSchema of edge.exact@1.0.0, as declared (hash fnv1a64:c6cb6e714381d914).
+var schemaEdgeExactV1_0_0Output = schema.MustParseJSON("{\"properties\":{\"any\":{\"enum\":[9007199254740993,\"x\"]},\"int\":{\"enum\":[9007199254740993,9007199254740992.0],\"type\":\"integer\"},\"num\":{\"const\":9007199254740993,\"type\":\"number\"}},\"type\":\"object\"}")
+
 // schemaEdgeNestedV1_0_0Input is the inputSchema of edge.nested@1.0.0, as declared (hash fnv1a64:cdcd48a5ccf81d48).
 var schemaEdgeNestedV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":{\"properties\":{\"k\":{\"type\":\"boolean\"}},\"type\":\"object\"},\"properties\":{\"closed\":{\"additionalProperties\":false,\"type\":\"object\"},\"grid\":{\"items\":{\"items\":{\"type\":\"integer\"},\"minItems\":1,\"type\":\"array\"},\"type\":\"array\"},\"null\":{\"type\":\"null\"},\"open\":{\"properties\":{\"a\":{\"type\":\"string\"}},\"type\":\"object\"},\"raw\":{\"type\":\"array\"},\"rows\":{\"items\":{\"additionalProperties\":{\"type\":\"string\"},\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"rows\"],\"type\":\"object\"}")
+
+// schemaEdgeNestedV1_0_0Output is the outputSchema of edge.nested@1.0.0, as declared (hash fnv1a64:cdcd48a5ccf81d48).
+var schemaEdgeNestedV1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":{\"properties\":{\"k\":{\"type\":\"boolean\"}},\"type\":\"object\"},\"properties\":{\"closed\":{\"additionalProperties\":false,\"type\":\"object\"},\"grid\":{\"items\":{\"items\":{\"type\":\"integer\"},\"minItems\":1,\"type\":\"array\"},\"type\":\"array\"},\"null\":{\"type\":\"null\"},\"open\":{\"properties\":{\"a\":{\"type\":\"string\"}},\"type\":\"object\"},\"raw\":{\"type\":\"array\"},\"rows\":{\"items\":{\"additionalProperties\":{\"type\":\"string\"},\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"rows\"],\"type\":\"object\"}")
 
 // schemaEdgeNumbersV1_0_0Input is the inputSchema of edge.numbers@1.0.0, as declared (hash fnv1a64:5dca01b2eaf86098).
 var schemaEdgeNumbersV1_0_0Input = schema.MustParseJSON("{\"properties\":{\"bconst\":{\"const\":true,\"type\":\"boolean\"},\"benum\":{\"enum\":[false],\"type\":\"boolean\"},\"big\":{\"enum\":[9223372036854775808,1],\"type\":\"integer\"},\"bounds\":{\"exclusiveMaximum\":9223372036854775807,\"minimum\":-9223372036854775808,\"type\":\"integer\"},\"fbounds\":{\"exclusiveMinimum\":0,\"maximum\":0.3,\"type\":\"number\"},\"frac\":{\"enum\":[2.0,3.5,1e2,-0.0],\"type\":\"integer\"},\"huge\":{\"const\":123456789012345678901234567890,\"type\":\"integer\"},\"iconst\":{\"const\":5,\"minimum\":0,\"type\":\"integer\"},\"nconst\":{\"const\":0.1,\"type\":\"number\"},\"nstr\":{\"enum\":[\"1\",null],\"type\":\"number\"},\"num\":{\"enum\":[1,2.5,1e300],\"type\":\"number\"},\"sconst\":{\"const\":\"x\",\"type\":\"string\"},\"snum\":{\"enum\":[\"a\",1],\"type\":\"string\"}},\"type\":\"object\"}")
 
+// schemaEdgeNumbersV1_0_0Output is the outputSchema of edge.numbers@1.0.0, as declared (hash fnv1a64:5dca01b2eaf86098).
+var schemaEdgeNumbersV1_0_0Output = schema.MustParseJSON("{\"properties\":{\"bconst\":{\"const\":true,\"type\":\"boolean\"},\"benum\":{\"enum\":[false],\"type\":\"boolean\"},\"big\":{\"enum\":[9223372036854775808,1],\"type\":\"integer\"},\"bounds\":{\"exclusiveMaximum\":9223372036854775807,\"minimum\":-9223372036854775808,\"type\":\"integer\"},\"fbounds\":{\"exclusiveMinimum\":0,\"maximum\":0.3,\"type\":\"number\"},\"frac\":{\"enum\":[2.0,3.5,1e2,-0.0],\"type\":\"integer\"},\"huge\":{\"const\":123456789012345678901234567890,\"type\":\"integer\"},\"iconst\":{\"const\":5,\"minimum\":0,\"type\":\"integer\"},\"nconst\":{\"const\":0.1,\"type\":\"number\"},\"nstr\":{\"enum\":[\"1\",null],\"type\":\"number\"},\"num\":{\"enum\":[1,2.5,1e300],\"type\":\"number\"},\"sconst\":{\"const\":\"x\",\"type\":\"string\"},\"snum\":{\"enum\":[\"a\",1],\"type\":\"string\"}},\"type\":\"object\"}")
+
 // schemaEdgeUnionsV1_0_0Input is the inputSchema of edge.unions@1.0.0, as declared (hash fnv1a64:406922cd9e9cb78c).
 var schemaEdgeUnionsV1_0_0Input = schema.MustParseJSON("{\"$defs\":{\"card\":{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"card\"},\"last4\":{\"maxLength\":4,\"minLength\":4,\"type\":\"string\"}},\"required\":[\"kind\",\"last4\"],\"type\":\"object\"},\"money\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"exclusiveMinimum\":0,\"multipleOf\":0.01,\"type\":\"number\"},\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"},\"node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/node\"},\"maxItems\":3,\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}},\"additionalProperties\":false,\"dependentRequired\":{\"first\":[\"second\"]},\"minProperties\":1,\"properties\":{\"amount\":{\"$ref\":\"#/$defs/money\"},\"both\":{\"allOf\":[{\"properties\":{\"a\":{\"type\":\"integer\"}},\"required\":[\"a\"],\"type\":\"object\"},{\"properties\":{\"b\":{\"type\":\"boolean\"}}}]},\"first\":{\"type\":\"string\"},\"id\":{\"format\":\"uuid\",\"type\":\"string\"},\"limits\":{\"additionalProperties\":{\"$ref\":\"#/$defs/money\"},\"maxProperties\":2,\"type\":\"object\"},\"method\":{\"oneOf\":[{\"$ref\":\"#/$defs/card\"},{\"properties\":{\"iban\":{\"minLength\":5,\"pattern\":\"^[A-Z]{2}[0-9]{2}\",\"type\":\"string\"},\"kind\":{\"const\":\"iban\"}},\"required\":[\"kind\",\"iban\"],\"type\":\"object\"}]},\"note\":{\"anyOf\":[{\"maxLength\":5,\"type\":\"string\"},{\"type\":\"null\"}]},\"pair\":{\"items\":false,\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"type\":\"array\"},\"second\":{\"type\":\"string\"},\"size\":{\"anyOf\":[{\"minimum\":1,\"type\":\"integer\"},{\"enum\":[\"small\",\"large\"],\"type\":\"string\"}]},\"tree\":{\"$ref\":\"#/$defs/node\"},\"when\":{\"format\":\"date\",\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}")
 
+// schemaEdgeUnionsV1_0_0Output is the outputSchema of edge.unions@1.0.0, as declared (hash fnv1a64:406922cd9e9cb78c).
+var schemaEdgeUnionsV1_0_0Output = schema.MustParseJSON("{\"$defs\":{\"card\":{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"card\"},\"last4\":{\"maxLength\":4,\"minLength\":4,\"type\":\"string\"}},\"required\":[\"kind\",\"last4\"],\"type\":\"object\"},\"money\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"exclusiveMinimum\":0,\"multipleOf\":0.01,\"type\":\"number\"},\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"},\"node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/node\"},\"maxItems\":3,\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}},\"additionalProperties\":false,\"dependentRequired\":{\"first\":[\"second\"]},\"minProperties\":1,\"properties\":{\"amount\":{\"$ref\":\"#/$defs/money\"},\"both\":{\"allOf\":[{\"properties\":{\"a\":{\"type\":\"integer\"}},\"required\":[\"a\"],\"type\":\"object\"},{\"properties\":{\"b\":{\"type\":\"boolean\"}}}]},\"first\":{\"type\":\"string\"},\"id\":{\"format\":\"uuid\",\"type\":\"string\"},\"limits\":{\"additionalProperties\":{\"$ref\":\"#/$defs/money\"},\"maxProperties\":2,\"type\":\"object\"},\"method\":{\"oneOf\":[{\"$ref\":\"#/$defs/card\"},{\"properties\":{\"iban\":{\"minLength\":5,\"pattern\":\"^[A-Z]{2}[0-9]{2}\",\"type\":\"string\"},\"kind\":{\"const\":\"iban\"}},\"required\":[\"kind\",\"iban\"],\"type\":\"object\"}]},\"note\":{\"anyOf\":[{\"maxLength\":5,\"type\":\"string\"},{\"type\":\"null\"}]},\"pair\":{\"items\":false,\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"type\":\"array\"},\"second\":{\"type\":\"string\"},\"size\":{\"anyOf\":[{\"minimum\":1,\"type\":\"integer\"},{\"enum\":[\"small\",\"large\"],\"type\":\"string\"}]},\"tree\":{\"$ref\":\"#/$defs/node\"},\"when\":{\"format\":\"date\",\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}")
+
 // schemaEdgeUniqueV1_0_0Input is the inputSchema of edge.unique@1.0.0, as declared (hash fnv1a64:2dc4b80ff995690c).
 var schemaEdgeUniqueV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"anys\":{\"items\":{\"type\":[\"integer\",\"string\"]},\"type\":\"array\",\"uniqueItems\":true},\"bools\":{\"items\":{\"type\":\"boolean\"},\"maxItems\":3,\"type\":\"array\",\"uniqueItems\":true},\"enums\":{\"items\":{\"enum\":[\"a\",\"b\"],\"type\":\"string\"},\"type\":\"array\",\"uniqueItems\":true},\"ints\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\",\"uniqueItems\":true},\"nums\":{\"items\":{\"maximum\":1e300,\"type\":\"number\"},\"type\":\"array\",\"uniqueItems\":true},\"objs\":{\"items\":{\"type\":\"object\"},\"type\":\"array\",\"uniqueItems\":true},\"strs\":{\"items\":{\"maxLength\":3,\"type\":\"string\"},\"type\":\"array\",\"uniqueItems\":true}},\"type\":\"object\"}")
+
+// schemaEdgeUniqueV1_0_0Output is the outputSchema of edge.unique@1.0.0, as declared (hash fnv1a64:2dc4b80ff995690c).
+var schemaEdgeUniqueV1_0_0Output = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"anys\":{\"items\":{\"type\":[\"integer\",\"string\"]},\"type\":\"array\",\"uniqueItems\":true},\"bools\":{\"items\":{\"type\":\"boolean\"},\"maxItems\":3,\"type\":\"array\",\"uniqueItems\":true},\"enums\":{\"items\":{\"enum\":[\"a\",\"b\"],\"type\":\"string\"},\"type\":\"array\",\"uniqueItems\":true},\"ints\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\",\"uniqueItems\":true},\"nums\":{\"items\":{\"maximum\":1e300,\"type\":\"number\"},\"type\":\"array\",\"uniqueItems\":true},\"objs\":{\"items\":{\"type\":\"object\"},\"type\":\"array\",\"uniqueItems\":true},\"strs\":{\"items\":{\"maxLength\":3,\"type\":\"string\"},\"type\":\"array\",\"uniqueItems\":true}},\"type\":\"object\"}")
 
 // schemaPaymentsLookupV1_0_0Input is the inputSchema of payments.lookup@1.0.0, as declared (hash fnv1a64:9712ed18c80e3a21).
 var schemaPaymentsLookupV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":false,\"properties\":{\"include_legs\":{\"type\":\"boolean\"},\"reference\":{\"pattern\":\"^PMT-\\\\d{3,}$\",\"type\":\"string\"}},\"required\":[\"reference\"],\"type\":\"object\"}")
@@ -225,80 +420,141 @@ var (
 	roots0                  = []*schema.Schema{schemaCorpusS03V1_0_0Input.Lookup("/properties/ok")}
 	roots1                  = []*schema.Schema{schemaCorpusS03V1_0_0Input.Lookup("/properties/id/properties/0")}
 	roots2                  = []*schema.Schema{schemaCorpusS03V1_0_0Input.Lookup("/properties/id/properties/x-y")}
-	roots3                  = []*schema.Schema{schemaCorpusS05V1_0_0Input.Lookup("/properties/v")}
-	roots4                  = []*schema.Schema{schemaCorpusS06V1_0_0Input.Lookup("/properties/v")}
-	roots5                  = []*schema.Schema{schemaCorpusS06V1_0_0Input.Lookup("/properties/v/items")}
-	roots6                  = []*schema.Schema{schemaCorpusS07V1_0_0Input.Lookup("/properties/é")}
-	roots7                  = []*schema.Schema{schemaCorpusS08V1_0_0Input.Lookup("/properties/v")}
-	roots8                  = []*schema.Schema{schemaCorpusS10V1_0_0Input.Lookup("/properties/ok")}
-	roots9                  = []*schema.Schema{schemaCorpusS11V1_0_0Input.Lookup("/properties/v")}
-	roots10                 = []*schema.Schema{schemaCorpusS12V1_0_0Input.Lookup("/properties/legs/properties/note")}
-	roots11                 = []*schema.Schema{schemaCorpusS13V1_0_0Input.Lookup("/properties/legs")}
-	roots12                 = []*schema.Schema{schemaCorpusS13V1_0_0Input.Lookup("/properties/legs/items")}
-	roots13                 = []*schema.Schema{schemaCorpusS14V1_0_0Input.Lookup("/properties/v")}
-	roots14                 = []*schema.Schema{schemaCorpusS15V1_0_0Input.Lookup("/properties/name")}
+	roots3                  = []*schema.Schema{schemaCorpusS03V1_0_0Output.Lookup("/properties/ok")}
+	roots4                  = []*schema.Schema{schemaCorpusS03V1_0_0Output.Lookup("/properties/id/properties/0")}
+	roots5                  = []*schema.Schema{schemaCorpusS03V1_0_0Output.Lookup("/properties/id/properties/x-y")}
+	roots6                  = []*schema.Schema{schemaCorpusS05V1_0_0Input.Lookup("/properties/v")}
+	roots7                  = []*schema.Schema{schemaCorpusS05V1_0_0Output.Lookup("/properties/v")}
+	roots8                  = []*schema.Schema{schemaCorpusS06V1_0_0Input.Lookup("/properties/v")}
+	roots9                  = []*schema.Schema{schemaCorpusS06V1_0_0Input.Lookup("/properties/v/items")}
+	roots10                 = []*schema.Schema{schemaCorpusS06V1_0_0Output.Lookup("/properties/v")}
+	roots11                 = []*schema.Schema{schemaCorpusS06V1_0_0Output.Lookup("/properties/v/items")}
+	roots12                 = []*schema.Schema{schemaCorpusS07V1_0_0Input.Lookup("/properties/é")}
+	roots13                 = []*schema.Schema{schemaCorpusS07V1_0_0Output.Lookup("/properties/é")}
+	roots14                 = []*schema.Schema{schemaCorpusS08V1_0_0Input.Lookup("/properties/v")}
+	roots15                 = []*schema.Schema{schemaCorpusS08V1_0_0Output.Lookup("/properties/v")}
+	roots16                 = []*schema.Schema{schemaCorpusS10V1_0_0Input.Lookup("/properties/ok")}
+	roots17                 = []*schema.Schema{schemaCorpusS10V1_0_0Output.Lookup("/properties/ok")}
+	roots18                 = []*schema.Schema{schemaCorpusS11V1_0_0Input.Lookup("/properties/v")}
+	roots19                 = []*schema.Schema{schemaCorpusS11V1_0_0Output.Lookup("/properties/v")}
+	roots20                 = []*schema.Schema{schemaCorpusS12V1_0_0Input.Lookup("/properties/legs/properties/note")}
+	roots21                 = []*schema.Schema{schemaCorpusS12V1_0_0Output.Lookup("/properties/legs/properties/note")}
+	roots22                 = []*schema.Schema{schemaCorpusS13V1_0_0Input.Lookup("/properties/legs")}
+	roots23                 = []*schema.Schema{schemaCorpusS13V1_0_0Input.Lookup("/properties/legs/items")}
+	roots24                 = []*schema.Schema{schemaCorpusS13V1_0_0Output.Lookup("/properties/legs")}
+	roots25                 = []*schema.Schema{schemaCorpusS13V1_0_0Output.Lookup("/properties/legs/items")}
+	roots26                 = []*schema.Schema{schemaCorpusS14V1_0_0Input.Lookup("/properties/v")}
+	roots27                 = []*schema.Schema{schemaCorpusS14V1_0_0Output.Lookup("/properties/v")}
+	roots28                 = []*schema.Schema{schemaCorpusS15V1_0_0Input.Lookup("/properties/name")}
 	typesNullIntegerNumber0 = decode.TypesOf(schema.KindNull, schema.KindInteger, schema.KindNumber)
+	roots29                 = []*schema.Schema{schemaCorpusS15V1_0_0Output.Lookup("/properties/name")}
 	typesNullNumber0        = decode.TypesOf(schema.KindNull, schema.KindNumber)
-	roots15                 = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0")}
-	roots16                 = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0/properties/0/properties/amount")}
-	roots17                 = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0/properties/0")}
-	roots18                 = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/name")}
-	roots19                 = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/note")}
-	roots20                 = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/é")}
-	roots21                 = []*schema.Schema{schemaCorpusS18V1_0_0Input.Lookup("/properties/v")}
-	roots22                 = []*schema.Schema{schemaCorpusS19V1_0_0Input.Lookup("/properties/v")}
-	roots23                 = []*schema.Schema{schemaCorpusS20V1_0_0Input.Lookup("/properties/v")}
-	roots24                 = []*schema.Schema{schemaCorpusS22V1_0_0Input.Lookup("/properties/amount")}
-	roots25                 = []*schema.Schema{schemaCorpusS22V1_0_0Input.Lookup("/properties/tags/properties/amount")}
+	roots30                 = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0")}
+	roots31                 = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0/properties/0/properties/amount")}
+	roots32                 = []*schema.Schema{schemaCorpusS16V1_0_0Input.Lookup("/properties/0/properties/0")}
+	roots33                 = []*schema.Schema{schemaCorpusS16V1_0_0Output.Lookup("/properties/0")}
+	roots34                 = []*schema.Schema{schemaCorpusS16V1_0_0Output.Lookup("/properties/0/properties/0/properties/amount")}
+	roots35                 = []*schema.Schema{schemaCorpusS16V1_0_0Output.Lookup("/properties/0/properties/0")}
+	roots36                 = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/name")}
+	roots37                 = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/note")}
+	roots38                 = []*schema.Schema{schemaCorpusS17V1_0_0Input.Lookup("/properties/é")}
+	roots39                 = []*schema.Schema{schemaCorpusS17V1_0_0Output.Lookup("/properties/name")}
+	roots40                 = []*schema.Schema{schemaCorpusS17V1_0_0Output.Lookup("/properties/note")}
+	roots41                 = []*schema.Schema{schemaCorpusS17V1_0_0Output.Lookup("/properties/é")}
+	roots42                 = []*schema.Schema{schemaCorpusS18V1_0_0Input.Lookup("/properties/v")}
+	roots43                 = []*schema.Schema{schemaCorpusS18V1_0_0Output.Lookup("/properties/v")}
+	roots44                 = []*schema.Schema{schemaCorpusS19V1_0_0Input.Lookup("/properties/v")}
+	roots45                 = []*schema.Schema{schemaCorpusS19V1_0_0Output.Lookup("/properties/v")}
+	roots46                 = []*schema.Schema{schemaCorpusS20V1_0_0Input.Lookup("/properties/v")}
+	roots47                 = []*schema.Schema{schemaCorpusS20V1_0_0Output.Lookup("/properties/v")}
+	roots48                 = []*schema.Schema{schemaCorpusS22V1_0_0Input.Lookup("/properties/amount")}
+	roots49                 = []*schema.Schema{schemaCorpusS22V1_0_0Input.Lookup("/properties/tags/properties/amount")}
+	roots50                 = []*schema.Schema{schemaCorpusS22V1_0_0Output.Lookup("/properties/amount")}
+	roots51                 = []*schema.Schema{schemaCorpusS22V1_0_0Output.Lookup("/properties/tags/properties/amount")}
 	typesArrayNumber0       = decode.TypesOf(schema.KindArray, schema.KindNumber)
-	roots26                 = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/0")}
-	roots27                 = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/a b")}
+	roots52                 = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/0")}
+	roots53                 = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/a b")}
 	typesStringArray0       = decode.TypesOf(schema.KindString, schema.KindArray)
-	roots28                 = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/é")}
-	roots29                 = []*schema.Schema{schemaCorpusS26V1_0_0Input.Lookup("/properties/v")}
+	roots54                 = []*schema.Schema{schemaCorpusS25V1_0_0Input.Lookup("/properties/é")}
+	roots55                 = []*schema.Schema{schemaCorpusS25V1_0_0Output.Lookup("/properties/0")}
+	roots56                 = []*schema.Schema{schemaCorpusS25V1_0_0Output.Lookup("/properties/a b")}
+	roots57                 = []*schema.Schema{schemaCorpusS25V1_0_0Output.Lookup("/properties/é")}
+	roots58                 = []*schema.Schema{schemaCorpusS26V1_0_0Input.Lookup("/properties/v")}
+	roots59                 = []*schema.Schema{schemaCorpusS26V1_0_0Output.Lookup("/properties/v")}
 	typesIntegerNumber0     = decode.TypesOf(schema.KindInteger, schema.KindNumber)
-	roots30                 = []*schema.Schema{schemaCorpusS30V1_0_0Input.Lookup("/properties/v")}
-	roots31                 = []*schema.Schema{schemaCorpusS31V1_0_0Input.Lookup("/properties/v")}
-	roots32                 = []*schema.Schema{schemaCorpusS32V1_0_0Input.Lookup("/properties/id/items")}
-	roots33                 = []*schema.Schema{schemaCorpusS33V1_0_0Input.Lookup("/properties/v")}
-	roots34                 = []*schema.Schema{schemaCorpusS37V1_0_0Input.Lookup("/properties/id")}
+	roots60                 = []*schema.Schema{schemaCorpusS30V1_0_0Input.Lookup("/properties/v")}
+	roots61                 = []*schema.Schema{schemaCorpusS30V1_0_0Output.Lookup("/properties/v")}
+	roots62                 = []*schema.Schema{schemaCorpusS31V1_0_0Input.Lookup("/properties/v")}
+	roots63                 = []*schema.Schema{schemaCorpusS31V1_0_0Output.Lookup("/properties/v")}
+	roots64                 = []*schema.Schema{schemaCorpusS32V1_0_0Input.Lookup("/properties/id/items")}
+	roots65                 = []*schema.Schema{schemaCorpusS32V1_0_0Output.Lookup("/properties/id/items")}
+	roots66                 = []*schema.Schema{schemaCorpusS33V1_0_0Input.Lookup("/properties/v")}
+	roots67                 = []*schema.Schema{schemaCorpusS33V1_0_0Output.Lookup("/properties/v")}
+	roots68                 = []*schema.Schema{schemaCorpusS37V1_0_0Input.Lookup("/properties/id")}
 	typesStringObject0      = decode.TypesOf(schema.KindString, schema.KindObject)
-	roots35                 = []*schema.Schema{schemaCorpusS39V1_0_0Input.Lookup("/properties/name")}
+	roots69                 = []*schema.Schema{schemaCorpusS37V1_0_0Output.Lookup("/properties/id")}
+	roots70                 = []*schema.Schema{schemaCorpusS39V1_0_0Input.Lookup("/properties/name")}
 	pattern0                = schemaCorpusS39V1_0_0Input.Lookup("/properties/0/properties/a b").Pattern()
 	pattern1                = schemaCorpusS39V1_0_0Input.Lookup("/properties/0/properties/tags").Pattern()
 	typesNullBoolean0       = decode.TypesOf(schema.KindNull, schema.KindBoolean)
-	roots36                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/a b/items")}
-	roots37                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/x-y")}
-	roots38                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/é/properties/amount")}
-	roots39                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/é/properties/id")}
-	roots40                 = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/0")}
-	roots41                 = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/currency")}
-	roots42                 = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/ok")}
-	roots43                 = []*schema.Schema{schemaCorpusS42V1_0_0Input.Lookup("/properties/v")}
-	roots44                 = []*schema.Schema{schemaCorpusS44V1_0_0Input.Lookup("/properties/0")}
-	roots45                 = []*schema.Schema{schemaCorpusS44V1_0_0Input.Lookup("/properties/a b")}
-	roots46                 = []*schema.Schema{schemaCorpusS46V1_0_0Input.Lookup("/properties/meta/properties/legs")}
-	roots47                 = []*schema.Schema{schemaCorpusS46V1_0_0Input.Lookup("/properties/meta/properties/name")}
+	roots71                 = []*schema.Schema{schemaCorpusS39V1_0_0Output.Lookup("/properties/name")}
+	roots72                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/a b/items")}
+	roots73                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/x-y")}
+	roots74                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/é/properties/amount")}
+	roots75                 = []*schema.Schema{schemaCorpusS40V1_0_0Input.Lookup("/properties/é/properties/id")}
+	roots76                 = []*schema.Schema{schemaCorpusS40V1_0_0Output.Lookup("/properties/a b/items")}
+	roots77                 = []*schema.Schema{schemaCorpusS40V1_0_0Output.Lookup("/properties/x-y")}
+	roots78                 = []*schema.Schema{schemaCorpusS40V1_0_0Output.Lookup("/properties/é/properties/amount")}
+	roots79                 = []*schema.Schema{schemaCorpusS40V1_0_0Output.Lookup("/properties/é/properties/id")}
+	roots80                 = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/0")}
+	roots81                 = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/currency")}
+	roots82                 = []*schema.Schema{schemaCorpusS41V1_0_0Input.Lookup("/properties/ok")}
+	roots83                 = []*schema.Schema{schemaCorpusS41V1_0_0Output.Lookup("/properties/0")}
+	roots84                 = []*schema.Schema{schemaCorpusS41V1_0_0Output.Lookup("/properties/currency")}
+	roots85                 = []*schema.Schema{schemaCorpusS41V1_0_0Output.Lookup("/properties/ok")}
+	roots86                 = []*schema.Schema{schemaCorpusS42V1_0_0Input.Lookup("/properties/v")}
+	roots87                 = []*schema.Schema{schemaCorpusS42V1_0_0Output.Lookup("/properties/v")}
+	roots88                 = []*schema.Schema{schemaCorpusS44V1_0_0Input.Lookup("/properties/0")}
+	roots89                 = []*schema.Schema{schemaCorpusS44V1_0_0Input.Lookup("/properties/a b")}
+	roots90                 = []*schema.Schema{schemaCorpusS44V1_0_0Output.Lookup("/properties/0")}
+	roots91                 = []*schema.Schema{schemaCorpusS44V1_0_0Output.Lookup("/properties/a b")}
+	roots92                 = []*schema.Schema{schemaCorpusS46V1_0_0Input.Lookup("/properties/meta/properties/legs")}
+	roots93                 = []*schema.Schema{schemaCorpusS46V1_0_0Input.Lookup("/properties/meta/properties/name")}
+	roots94                 = []*schema.Schema{schemaCorpusS46V1_0_0Output.Lookup("/properties/meta/properties/legs")}
+	roots95                 = []*schema.Schema{schemaCorpusS46V1_0_0Output.Lookup("/properties/meta/properties/name")}
 	pattern2                = schemaCorpusS49V1_0_0Input.Lookup("/properties/é/items/properties/ok").Pattern()
 	typesIntegerNull0       = decode.TypesOf(schema.KindInteger, schema.KindNull)
-	roots48                 = []*schema.Schema{schemaCorpusS54V1_0_0Input.Lookup("/properties/v")}
-	roots49                 = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/0")}
-	roots50                 = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/a b")}
-	roots51                 = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/x-y")}
-	roots52                 = []*schema.Schema{schemaEdgeExactV1_0_0Input.Lookup("/properties/any")}
-	roots53                 = []*schema.Schema{schemaEdgeNestedV1_0_0Input.Lookup("/properties/null")}
-	roots54                 = []*schema.Schema{schemaEdgeNumbersV1_0_0Input.Lookup("/properties/nstr")}
+	roots96                 = []*schema.Schema{schemaCorpusS54V1_0_0Input.Lookup("/properties/v")}
+	roots97                 = []*schema.Schema{schemaCorpusS54V1_0_0Output.Lookup("/properties/v")}
+	roots98                 = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/0")}
+	roots99                 = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/a b")}
+	roots100                = []*schema.Schema{schemaCorpusS58V1_0_0Input.Lookup("/additionalProperties/items/properties/x-y")}
+	roots101                = []*schema.Schema{schemaCorpusS58V1_0_0Output.Lookup("/additionalProperties/items/properties/0")}
+	roots102                = []*schema.Schema{schemaCorpusS58V1_0_0Output.Lookup("/additionalProperties/items/properties/a b")}
+	roots103                = []*schema.Schema{schemaCorpusS58V1_0_0Output.Lookup("/additionalProperties/items/properties/x-y")}
+	roots104                = []*schema.Schema{schemaEdgeExactV1_0_0Input.Lookup("/properties/any")}
+	roots105                = []*schema.Schema{schemaEdgeExactV1_0_0Output.Lookup("/properties/any")}
+	roots106                = []*schema.Schema{schemaEdgeNestedV1_0_0Input.Lookup("/properties/null")}
+	roots107                = []*schema.Schema{schemaEdgeNestedV1_0_0Output.Lookup("/properties/null")}
+	roots108                = []*schema.Schema{schemaEdgeNumbersV1_0_0Input.Lookup("/properties/nstr")}
+	roots109                = []*schema.Schema{schemaEdgeNumbersV1_0_0Output.Lookup("/properties/nstr")}
 	typesStringNull0        = decode.TypesOf(schema.KindString, schema.KindNull)
-	roots55                 = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair")}
-	roots56                 = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair/items")}
+	roots110                = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair")}
+	roots111                = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair/items")}
 	multipleOf0             = schemaEdgeUnionsV1_0_0Input.Lookup("/$defs/money/properties/amount").MultipleOf()
 	pattern3                = schemaEdgeUnionsV1_0_0Input.Lookup("/$defs/money/properties/currency").Pattern()
 	typesValues0            = decode.Values("must be 'card'")
 	pattern4                = schemaEdgeUnionsV1_0_0Input.Lookup("/properties/method/oneOf/1/properties/iban").Pattern()
 	typesValues1            = decode.Values("must be 'iban'")
 	typesIntegerString0     = decode.TypesOf(schema.KindInteger, schema.KindString)
-	roots57                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys")}
-	roots58                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys/items")}
-	roots59                 = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/objs")}
+	roots112                = []*schema.Schema{schemaEdgeUnionsV1_0_0Output.Lookup("/properties/pair")}
+	roots113                = []*schema.Schema{schemaEdgeUnionsV1_0_0Output.Lookup("/properties/pair/items")}
+	multipleOf1             = schemaEdgeUnionsV1_0_0Output.Lookup("/$defs/money/properties/amount").MultipleOf()
+	roots114                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys")}
+	roots115                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys/items")}
+	roots116                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/objs")}
+	roots117                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/anys")}
+	roots118                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/anys/items")}
+	roots119                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/objs")}
 	pattern5                = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern()
 )

@@ -492,6 +492,7 @@ func specCorpusS00V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20000.",
 		InputSchema:        schemaCorpusS00V1_0_0Input,
 		Name:               "corpus.s00",
+		OutputSchema:       schemaCorpusS00V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 00",
@@ -499,9 +500,15 @@ func specCorpusS00V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS00V1_0_0 binds corpus.s00@1.0.0 to h.CorpusS00V1.
+// bindCorpusS00V1_0_0 binds corpus.s00@1.0.0 to h.CorpusS00V1;
+// its structured output is checked as CorpusS00V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS00V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS00V1, decode.Validator[CorpusS00V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS00V1, decode.Validator[CorpusS00V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS00V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS01V1_0_0 returns the spec of corpus.s01@1.0.0.
@@ -511,6 +518,7 @@ func specCorpusS01V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20001.",
 		InputSchema:        schemaCorpusS01V1_0_0Input,
 		Name:               "corpus.s01",
+		OutputSchema:       schemaCorpusS01V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 01",
@@ -518,9 +526,15 @@ func specCorpusS01V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS01V1_0_0 binds corpus.s01@1.0.0 to h.CorpusS01V1.
+// bindCorpusS01V1_0_0 binds corpus.s01@1.0.0 to h.CorpusS01V1;
+// its structured output is checked as CorpusS01V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS01V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS01V1, decode.Validator[CorpusS01V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS01V1, decode.Validator[CorpusS01V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS01V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS02V1_0_0 returns the spec of corpus.s02@1.0.0.
@@ -530,6 +544,7 @@ func specCorpusS02V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20002.",
 		InputSchema:        schemaCorpusS02V1_0_0Input,
 		Name:               "corpus.s02",
+		OutputSchema:       schemaCorpusS02V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 02",
@@ -537,9 +552,15 @@ func specCorpusS02V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS02V1_0_0 binds corpus.s02@1.0.0 to h.CorpusS02V1.
+// bindCorpusS02V1_0_0 binds corpus.s02@1.0.0 to h.CorpusS02V1;
+// its structured output is checked as CorpusS02V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS02V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS02V1, decode.Validator[CorpusS02V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS02V1, decode.Validator[CorpusS02V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS02V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS03V1_0_0 returns the spec of corpus.s03@1.0.0.
@@ -549,6 +570,7 @@ func specCorpusS03V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20003.",
 		InputSchema:        schemaCorpusS03V1_0_0Input,
 		Name:               "corpus.s03",
+		OutputSchema:       schemaCorpusS03V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 03",
@@ -556,9 +578,15 @@ func specCorpusS03V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS03V1_0_0 binds corpus.s03@1.0.0 to h.CorpusS03V1.
+// bindCorpusS03V1_0_0 binds corpus.s03@1.0.0 to h.CorpusS03V1;
+// its structured output is checked as CorpusS03V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS03V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS03V1, decode.Validator[CorpusS03V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS03V1, decode.Validator[CorpusS03V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS03V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS04V1_0_0 returns the spec of corpus.s04@1.0.0.
@@ -568,6 +596,7 @@ func specCorpusS04V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20004.",
 		InputSchema:        schemaCorpusS04V1_0_0Input,
 		Name:               "corpus.s04",
+		OutputSchema:       schemaCorpusS04V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 04",
@@ -575,9 +604,15 @@ func specCorpusS04V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS04V1_0_0 binds corpus.s04@1.0.0 to h.CorpusS04V1.
+// bindCorpusS04V1_0_0 binds corpus.s04@1.0.0 to h.CorpusS04V1;
+// its structured output is checked as CorpusS04V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS04V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS04V1, decode.Validator[CorpusS04V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS04V1, decode.Validator[CorpusS04V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS04V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS05V1_0_0 returns the spec of corpus.s05@1.0.0.
@@ -587,6 +622,7 @@ func specCorpusS05V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20005.",
 		InputSchema:        schemaCorpusS05V1_0_0Input,
 		Name:               "corpus.s05",
+		OutputSchema:       schemaCorpusS05V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 05",
@@ -594,9 +630,15 @@ func specCorpusS05V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS05V1_0_0 binds corpus.s05@1.0.0 to h.CorpusS05V1.
+// bindCorpusS05V1_0_0 binds corpus.s05@1.0.0 to h.CorpusS05V1;
+// its structured output is checked as CorpusS05V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS05V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS05V1, decode.Validator[CorpusS05V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS05V1, decode.Validator[CorpusS05V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS05V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS06V1_0_0 returns the spec of corpus.s06@1.0.0.
@@ -606,6 +648,7 @@ func specCorpusS06V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20006.",
 		InputSchema:        schemaCorpusS06V1_0_0Input,
 		Name:               "corpus.s06",
+		OutputSchema:       schemaCorpusS06V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 06",
@@ -613,9 +656,15 @@ func specCorpusS06V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS06V1_0_0 binds corpus.s06@1.0.0 to h.CorpusS06V1.
+// bindCorpusS06V1_0_0 binds corpus.s06@1.0.0 to h.CorpusS06V1;
+// its structured output is checked as CorpusS06V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS06V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS06V1, decode.Validator[CorpusS06V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS06V1, decode.Validator[CorpusS06V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS06V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS07V1_0_0 returns the spec of corpus.s07@1.0.0.
@@ -625,6 +674,7 @@ func specCorpusS07V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20007.",
 		InputSchema:        schemaCorpusS07V1_0_0Input,
 		Name:               "corpus.s07",
+		OutputSchema:       schemaCorpusS07V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 07",
@@ -632,9 +682,15 @@ func specCorpusS07V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS07V1_0_0 binds corpus.s07@1.0.0 to h.CorpusS07V1.
+// bindCorpusS07V1_0_0 binds corpus.s07@1.0.0 to h.CorpusS07V1;
+// its structured output is checked as CorpusS07V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS07V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS07V1, decode.Validator[CorpusS07V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS07V1, decode.Validator[CorpusS07V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS07V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS08V1_0_0 returns the spec of corpus.s08@1.0.0.
@@ -644,6 +700,7 @@ func specCorpusS08V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20008.",
 		InputSchema:        schemaCorpusS08V1_0_0Input,
 		Name:               "corpus.s08",
+		OutputSchema:       schemaCorpusS08V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 08",
@@ -651,9 +708,15 @@ func specCorpusS08V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS08V1_0_0 binds corpus.s08@1.0.0 to h.CorpusS08V1.
+// bindCorpusS08V1_0_0 binds corpus.s08@1.0.0 to h.CorpusS08V1;
+// its structured output is checked as CorpusS08V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS08V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS08V1, decode.Validator[CorpusS08V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS08V1, decode.Validator[CorpusS08V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS08V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS09V1_0_0 returns the spec of corpus.s09@1.0.0.
@@ -663,6 +726,7 @@ func specCorpusS09V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20009.",
 		InputSchema:        schemaCorpusS09V1_0_0Input,
 		Name:               "corpus.s09",
+		OutputSchema:       schemaCorpusS09V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 09",
@@ -670,9 +734,15 @@ func specCorpusS09V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS09V1_0_0 binds corpus.s09@1.0.0 to h.CorpusS09V1.
+// bindCorpusS09V1_0_0 binds corpus.s09@1.0.0 to h.CorpusS09V1;
+// its structured output is checked as CorpusS09V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS09V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS09V1, decode.Validator[CorpusS09V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS09V1, decode.Validator[CorpusS09V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS09V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS10V1_0_0 returns the spec of corpus.s10@1.0.0.
@@ -682,6 +752,7 @@ func specCorpusS10V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20010.",
 		InputSchema:        schemaCorpusS10V1_0_0Input,
 		Name:               "corpus.s10",
+		OutputSchema:       schemaCorpusS10V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 10",
@@ -689,9 +760,15 @@ func specCorpusS10V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS10V1_0_0 binds corpus.s10@1.0.0 to h.CorpusS10V1.
+// bindCorpusS10V1_0_0 binds corpus.s10@1.0.0 to h.CorpusS10V1;
+// its structured output is checked as CorpusS10V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS10V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS10V1, decode.Validator[CorpusS10V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS10V1, decode.Validator[CorpusS10V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS10V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS11V1_0_0 returns the spec of corpus.s11@1.0.0.
@@ -701,6 +778,7 @@ func specCorpusS11V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20011.",
 		InputSchema:        schemaCorpusS11V1_0_0Input,
 		Name:               "corpus.s11",
+		OutputSchema:       schemaCorpusS11V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 11",
@@ -708,9 +786,15 @@ func specCorpusS11V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS11V1_0_0 binds corpus.s11@1.0.0 to h.CorpusS11V1.
+// bindCorpusS11V1_0_0 binds corpus.s11@1.0.0 to h.CorpusS11V1;
+// its structured output is checked as CorpusS11V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS11V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS11V1, decode.Validator[CorpusS11V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS11V1, decode.Validator[CorpusS11V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS11V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS12V1_0_0 returns the spec of corpus.s12@1.0.0.
@@ -720,6 +804,7 @@ func specCorpusS12V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20012.",
 		InputSchema:        schemaCorpusS12V1_0_0Input,
 		Name:               "corpus.s12",
+		OutputSchema:       schemaCorpusS12V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 12",
@@ -727,9 +812,15 @@ func specCorpusS12V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS12V1_0_0 binds corpus.s12@1.0.0 to h.CorpusS12V1.
+// bindCorpusS12V1_0_0 binds corpus.s12@1.0.0 to h.CorpusS12V1;
+// its structured output is checked as CorpusS12V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS12V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS12V1, decode.Validator[CorpusS12V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS12V1, decode.Validator[CorpusS12V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS12V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS13V1_0_0 returns the spec of corpus.s13@1.0.0.
@@ -739,6 +830,7 @@ func specCorpusS13V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20013.",
 		InputSchema:        schemaCorpusS13V1_0_0Input,
 		Name:               "corpus.s13",
+		OutputSchema:       schemaCorpusS13V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 13",
@@ -746,9 +838,15 @@ func specCorpusS13V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS13V1_0_0 binds corpus.s13@1.0.0 to h.CorpusS13V1.
+// bindCorpusS13V1_0_0 binds corpus.s13@1.0.0 to h.CorpusS13V1;
+// its structured output is checked as CorpusS13V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS13V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS13V1, decode.Validator[CorpusS13V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS13V1, decode.Validator[CorpusS13V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS13V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS14V1_0_0 returns the spec of corpus.s14@1.0.0.
@@ -758,6 +856,7 @@ func specCorpusS14V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20014.",
 		InputSchema:        schemaCorpusS14V1_0_0Input,
 		Name:               "corpus.s14",
+		OutputSchema:       schemaCorpusS14V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 14",
@@ -765,9 +864,15 @@ func specCorpusS14V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS14V1_0_0 binds corpus.s14@1.0.0 to h.CorpusS14V1.
+// bindCorpusS14V1_0_0 binds corpus.s14@1.0.0 to h.CorpusS14V1;
+// its structured output is checked as CorpusS14V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS14V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS14V1, decode.Validator[CorpusS14V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS14V1, decode.Validator[CorpusS14V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS14V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS15V1_0_0 returns the spec of corpus.s15@1.0.0.
@@ -777,6 +882,7 @@ func specCorpusS15V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20015.",
 		InputSchema:        schemaCorpusS15V1_0_0Input,
 		Name:               "corpus.s15",
+		OutputSchema:       schemaCorpusS15V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 15",
@@ -784,9 +890,15 @@ func specCorpusS15V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS15V1_0_0 binds corpus.s15@1.0.0 to h.CorpusS15V1.
+// bindCorpusS15V1_0_0 binds corpus.s15@1.0.0 to h.CorpusS15V1;
+// its structured output is checked as CorpusS15V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS15V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS15V1, decode.Validator[CorpusS15V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS15V1, decode.Validator[CorpusS15V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS15V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS16V1_0_0 returns the spec of corpus.s16@1.0.0.
@@ -796,6 +908,7 @@ func specCorpusS16V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20016.",
 		InputSchema:        schemaCorpusS16V1_0_0Input,
 		Name:               "corpus.s16",
+		OutputSchema:       schemaCorpusS16V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 16",
@@ -803,9 +916,15 @@ func specCorpusS16V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS16V1_0_0 binds corpus.s16@1.0.0 to h.CorpusS16V1.
+// bindCorpusS16V1_0_0 binds corpus.s16@1.0.0 to h.CorpusS16V1;
+// its structured output is checked as CorpusS16V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS16V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS16V1, decode.Validator[CorpusS16V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS16V1, decode.Validator[CorpusS16V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS16V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS17V1_0_0 returns the spec of corpus.s17@1.0.0.
@@ -815,6 +934,7 @@ func specCorpusS17V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20017.",
 		InputSchema:        schemaCorpusS17V1_0_0Input,
 		Name:               "corpus.s17",
+		OutputSchema:       schemaCorpusS17V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 17",
@@ -822,9 +942,15 @@ func specCorpusS17V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS17V1_0_0 binds corpus.s17@1.0.0 to h.CorpusS17V1.
+// bindCorpusS17V1_0_0 binds corpus.s17@1.0.0 to h.CorpusS17V1;
+// its structured output is checked as CorpusS17V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS17V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS17V1, decode.Validator[CorpusS17V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS17V1, decode.Validator[CorpusS17V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS17V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS18V1_0_0 returns the spec of corpus.s18@1.0.0.
@@ -834,6 +960,7 @@ func specCorpusS18V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20018.",
 		InputSchema:        schemaCorpusS18V1_0_0Input,
 		Name:               "corpus.s18",
+		OutputSchema:       schemaCorpusS18V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 18",
@@ -841,9 +968,15 @@ func specCorpusS18V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS18V1_0_0 binds corpus.s18@1.0.0 to h.CorpusS18V1.
+// bindCorpusS18V1_0_0 binds corpus.s18@1.0.0 to h.CorpusS18V1;
+// its structured output is checked as CorpusS18V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS18V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS18V1, decode.Validator[CorpusS18V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS18V1, decode.Validator[CorpusS18V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS18V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS19V1_0_0 returns the spec of corpus.s19@1.0.0.
@@ -853,6 +986,7 @@ func specCorpusS19V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20019.",
 		InputSchema:        schemaCorpusS19V1_0_0Input,
 		Name:               "corpus.s19",
+		OutputSchema:       schemaCorpusS19V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 19",
@@ -860,9 +994,15 @@ func specCorpusS19V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS19V1_0_0 binds corpus.s19@1.0.0 to h.CorpusS19V1.
+// bindCorpusS19V1_0_0 binds corpus.s19@1.0.0 to h.CorpusS19V1;
+// its structured output is checked as CorpusS19V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS19V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS19V1, decode.Validator[CorpusS19V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS19V1, decode.Validator[CorpusS19V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS19V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS20V1_0_0 returns the spec of corpus.s20@1.0.0.
@@ -872,6 +1012,7 @@ func specCorpusS20V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20020.",
 		InputSchema:        schemaCorpusS20V1_0_0Input,
 		Name:               "corpus.s20",
+		OutputSchema:       schemaCorpusS20V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 20",
@@ -879,9 +1020,15 @@ func specCorpusS20V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS20V1_0_0 binds corpus.s20@1.0.0 to h.CorpusS20V1.
+// bindCorpusS20V1_0_0 binds corpus.s20@1.0.0 to h.CorpusS20V1;
+// its structured output is checked as CorpusS20V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS20V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS20V1, decode.Validator[CorpusS20V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS20V1, decode.Validator[CorpusS20V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS20V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS21V1_0_0 returns the spec of corpus.s21@1.0.0.
@@ -891,6 +1038,7 @@ func specCorpusS21V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20021.",
 		InputSchema:        schemaCorpusS21V1_0_0Input,
 		Name:               "corpus.s21",
+		OutputSchema:       schemaCorpusS21V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 21",
@@ -898,9 +1046,15 @@ func specCorpusS21V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS21V1_0_0 binds corpus.s21@1.0.0 to h.CorpusS21V1.
+// bindCorpusS21V1_0_0 binds corpus.s21@1.0.0 to h.CorpusS21V1;
+// its structured output is checked as CorpusS21V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS21V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS21V1, decode.Validator[CorpusS21V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS21V1, decode.Validator[CorpusS21V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS21V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS22V1_0_0 returns the spec of corpus.s22@1.0.0.
@@ -910,6 +1064,7 @@ func specCorpusS22V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20022.",
 		InputSchema:        schemaCorpusS22V1_0_0Input,
 		Name:               "corpus.s22",
+		OutputSchema:       schemaCorpusS22V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 22",
@@ -917,9 +1072,15 @@ func specCorpusS22V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS22V1_0_0 binds corpus.s22@1.0.0 to h.CorpusS22V1.
+// bindCorpusS22V1_0_0 binds corpus.s22@1.0.0 to h.CorpusS22V1;
+// its structured output is checked as CorpusS22V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS22V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS22V1, decode.Validator[CorpusS22V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS22V1, decode.Validator[CorpusS22V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS22V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS23V1_0_0 returns the spec of corpus.s23@1.0.0.
@@ -929,6 +1090,7 @@ func specCorpusS23V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20023.",
 		InputSchema:        schemaCorpusS23V1_0_0Input,
 		Name:               "corpus.s23",
+		OutputSchema:       schemaCorpusS23V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 23",
@@ -936,9 +1098,15 @@ func specCorpusS23V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS23V1_0_0 binds corpus.s23@1.0.0 to h.CorpusS23V1.
+// bindCorpusS23V1_0_0 binds corpus.s23@1.0.0 to h.CorpusS23V1;
+// its structured output is checked as CorpusS23V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS23V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS23V1, decode.Validator[CorpusS23V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS23V1, decode.Validator[CorpusS23V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS23V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS24V1_0_0 returns the spec of corpus.s24@1.0.0.
@@ -948,6 +1116,7 @@ func specCorpusS24V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20024.",
 		InputSchema:        schemaCorpusS24V1_0_0Input,
 		Name:               "corpus.s24",
+		OutputSchema:       schemaCorpusS24V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 24",
@@ -955,9 +1124,15 @@ func specCorpusS24V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS24V1_0_0 binds corpus.s24@1.0.0 to h.CorpusS24V1.
+// bindCorpusS24V1_0_0 binds corpus.s24@1.0.0 to h.CorpusS24V1;
+// its structured output is checked as CorpusS24V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS24V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS24V1, decode.Validator[CorpusS24V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS24V1, decode.Validator[CorpusS24V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS24V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS25V1_0_0 returns the spec of corpus.s25@1.0.0.
@@ -967,6 +1142,7 @@ func specCorpusS25V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20025.",
 		InputSchema:        schemaCorpusS25V1_0_0Input,
 		Name:               "corpus.s25",
+		OutputSchema:       schemaCorpusS25V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 25",
@@ -974,9 +1150,15 @@ func specCorpusS25V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS25V1_0_0 binds corpus.s25@1.0.0 to h.CorpusS25V1.
+// bindCorpusS25V1_0_0 binds corpus.s25@1.0.0 to h.CorpusS25V1;
+// its structured output is checked as CorpusS25V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS25V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS25V1, decode.Validator[CorpusS25V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS25V1, decode.Validator[CorpusS25V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS25V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS26V1_0_0 returns the spec of corpus.s26@1.0.0.
@@ -986,6 +1168,7 @@ func specCorpusS26V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20026.",
 		InputSchema:        schemaCorpusS26V1_0_0Input,
 		Name:               "corpus.s26",
+		OutputSchema:       schemaCorpusS26V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 26",
@@ -993,9 +1176,15 @@ func specCorpusS26V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS26V1_0_0 binds corpus.s26@1.0.0 to h.CorpusS26V1.
+// bindCorpusS26V1_0_0 binds corpus.s26@1.0.0 to h.CorpusS26V1;
+// its structured output is checked as CorpusS26V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS26V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS26V1, decode.Validator[CorpusS26V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS26V1, decode.Validator[CorpusS26V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS26V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS27V1_0_0 returns the spec of corpus.s27@1.0.0.
@@ -1005,6 +1194,7 @@ func specCorpusS27V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20027.",
 		InputSchema:        schemaCorpusS27V1_0_0Input,
 		Name:               "corpus.s27",
+		OutputSchema:       schemaCorpusS27V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 27",
@@ -1012,9 +1202,15 @@ func specCorpusS27V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS27V1_0_0 binds corpus.s27@1.0.0 to h.CorpusS27V1.
+// bindCorpusS27V1_0_0 binds corpus.s27@1.0.0 to h.CorpusS27V1;
+// its structured output is checked as CorpusS27V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS27V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS27V1, decode.Validator[CorpusS27V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS27V1, decode.Validator[CorpusS27V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS27V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS28V1_0_0 returns the spec of corpus.s28@1.0.0.
@@ -1024,6 +1220,7 @@ func specCorpusS28V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20028.",
 		InputSchema:        schemaCorpusS28V1_0_0Input,
 		Name:               "corpus.s28",
+		OutputSchema:       schemaCorpusS28V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 28",
@@ -1031,9 +1228,15 @@ func specCorpusS28V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS28V1_0_0 binds corpus.s28@1.0.0 to h.CorpusS28V1.
+// bindCorpusS28V1_0_0 binds corpus.s28@1.0.0 to h.CorpusS28V1;
+// its structured output is checked as CorpusS28V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS28V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS28V1, decode.Validator[CorpusS28V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS28V1, decode.Validator[CorpusS28V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS28V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS29V1_0_0 returns the spec of corpus.s29@1.0.0.
@@ -1043,6 +1246,7 @@ func specCorpusS29V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20029.",
 		InputSchema:        schemaCorpusS29V1_0_0Input,
 		Name:               "corpus.s29",
+		OutputSchema:       schemaCorpusS29V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 29",
@@ -1050,9 +1254,15 @@ func specCorpusS29V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS29V1_0_0 binds corpus.s29@1.0.0 to h.CorpusS29V1.
+// bindCorpusS29V1_0_0 binds corpus.s29@1.0.0 to h.CorpusS29V1;
+// its structured output is checked as CorpusS29V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS29V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS29V1, decode.Validator[CorpusS29V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS29V1, decode.Validator[CorpusS29V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS29V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS30V1_0_0 returns the spec of corpus.s30@1.0.0.
@@ -1062,6 +1272,7 @@ func specCorpusS30V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20030.",
 		InputSchema:        schemaCorpusS30V1_0_0Input,
 		Name:               "corpus.s30",
+		OutputSchema:       schemaCorpusS30V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 30",
@@ -1069,9 +1280,15 @@ func specCorpusS30V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS30V1_0_0 binds corpus.s30@1.0.0 to h.CorpusS30V1.
+// bindCorpusS30V1_0_0 binds corpus.s30@1.0.0 to h.CorpusS30V1;
+// its structured output is checked as CorpusS30V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS30V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS30V1, decode.Validator[CorpusS30V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS30V1, decode.Validator[CorpusS30V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS30V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS31V1_0_0 returns the spec of corpus.s31@1.0.0.
@@ -1081,6 +1298,7 @@ func specCorpusS31V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20031.",
 		InputSchema:        schemaCorpusS31V1_0_0Input,
 		Name:               "corpus.s31",
+		OutputSchema:       schemaCorpusS31V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 31",
@@ -1088,9 +1306,15 @@ func specCorpusS31V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS31V1_0_0 binds corpus.s31@1.0.0 to h.CorpusS31V1.
+// bindCorpusS31V1_0_0 binds corpus.s31@1.0.0 to h.CorpusS31V1;
+// its structured output is checked as CorpusS31V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS31V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS31V1, decode.Validator[CorpusS31V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS31V1, decode.Validator[CorpusS31V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS31V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS32V1_0_0 returns the spec of corpus.s32@1.0.0.
@@ -1100,6 +1324,7 @@ func specCorpusS32V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20032.",
 		InputSchema:        schemaCorpusS32V1_0_0Input,
 		Name:               "corpus.s32",
+		OutputSchema:       schemaCorpusS32V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 32",
@@ -1107,9 +1332,15 @@ func specCorpusS32V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS32V1_0_0 binds corpus.s32@1.0.0 to h.CorpusS32V1.
+// bindCorpusS32V1_0_0 binds corpus.s32@1.0.0 to h.CorpusS32V1;
+// its structured output is checked as CorpusS32V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS32V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS32V1, decode.Validator[CorpusS32V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS32V1, decode.Validator[CorpusS32V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS32V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS33V1_0_0 returns the spec of corpus.s33@1.0.0.
@@ -1119,6 +1350,7 @@ func specCorpusS33V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20033.",
 		InputSchema:        schemaCorpusS33V1_0_0Input,
 		Name:               "corpus.s33",
+		OutputSchema:       schemaCorpusS33V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 33",
@@ -1126,9 +1358,15 @@ func specCorpusS33V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS33V1_0_0 binds corpus.s33@1.0.0 to h.CorpusS33V1.
+// bindCorpusS33V1_0_0 binds corpus.s33@1.0.0 to h.CorpusS33V1;
+// its structured output is checked as CorpusS33V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS33V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS33V1, decode.Validator[CorpusS33V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS33V1, decode.Validator[CorpusS33V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS33V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS34V1_0_0 returns the spec of corpus.s34@1.0.0.
@@ -1138,6 +1376,7 @@ func specCorpusS34V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20034.",
 		InputSchema:        schemaCorpusS34V1_0_0Input,
 		Name:               "corpus.s34",
+		OutputSchema:       schemaCorpusS34V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 34",
@@ -1145,9 +1384,15 @@ func specCorpusS34V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS34V1_0_0 binds corpus.s34@1.0.0 to h.CorpusS34V1.
+// bindCorpusS34V1_0_0 binds corpus.s34@1.0.0 to h.CorpusS34V1;
+// its structured output is checked as CorpusS34V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS34V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS34V1, decode.Validator[CorpusS34V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS34V1, decode.Validator[CorpusS34V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS34V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS35V1_0_0 returns the spec of corpus.s35@1.0.0.
@@ -1157,6 +1402,7 @@ func specCorpusS35V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20035.",
 		InputSchema:        schemaCorpusS35V1_0_0Input,
 		Name:               "corpus.s35",
+		OutputSchema:       schemaCorpusS35V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 35",
@@ -1164,9 +1410,15 @@ func specCorpusS35V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS35V1_0_0 binds corpus.s35@1.0.0 to h.CorpusS35V1.
+// bindCorpusS35V1_0_0 binds corpus.s35@1.0.0 to h.CorpusS35V1;
+// its structured output is checked as CorpusS35V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS35V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS35V1, decode.Validator[CorpusS35V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS35V1, decode.Validator[CorpusS35V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS35V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS36V1_0_0 returns the spec of corpus.s36@1.0.0.
@@ -1176,6 +1428,7 @@ func specCorpusS36V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20036.",
 		InputSchema:        schemaCorpusS36V1_0_0Input,
 		Name:               "corpus.s36",
+		OutputSchema:       schemaCorpusS36V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 36",
@@ -1183,9 +1436,15 @@ func specCorpusS36V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS36V1_0_0 binds corpus.s36@1.0.0 to h.CorpusS36V1.
+// bindCorpusS36V1_0_0 binds corpus.s36@1.0.0 to h.CorpusS36V1;
+// its structured output is checked as CorpusS36V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS36V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS36V1, decode.Validator[CorpusS36V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS36V1, decode.Validator[CorpusS36V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS36V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS37V1_0_0 returns the spec of corpus.s37@1.0.0.
@@ -1195,6 +1454,7 @@ func specCorpusS37V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20037.",
 		InputSchema:        schemaCorpusS37V1_0_0Input,
 		Name:               "corpus.s37",
+		OutputSchema:       schemaCorpusS37V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 37",
@@ -1202,9 +1462,15 @@ func specCorpusS37V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS37V1_0_0 binds corpus.s37@1.0.0 to h.CorpusS37V1.
+// bindCorpusS37V1_0_0 binds corpus.s37@1.0.0 to h.CorpusS37V1;
+// its structured output is checked as CorpusS37V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS37V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS37V1, decode.Validator[CorpusS37V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS37V1, decode.Validator[CorpusS37V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS37V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS38V1_0_0 returns the spec of corpus.s38@1.0.0.
@@ -1214,6 +1480,7 @@ func specCorpusS38V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20038.",
 		InputSchema:        schemaCorpusS38V1_0_0Input,
 		Name:               "corpus.s38",
+		OutputSchema:       schemaCorpusS38V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 38",
@@ -1221,9 +1488,15 @@ func specCorpusS38V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS38V1_0_0 binds corpus.s38@1.0.0 to h.CorpusS38V1.
+// bindCorpusS38V1_0_0 binds corpus.s38@1.0.0 to h.CorpusS38V1;
+// its structured output is checked as CorpusS38V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS38V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS38V1, decode.Validator[CorpusS38V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS38V1, decode.Validator[CorpusS38V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS38V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS39V1_0_0 returns the spec of corpus.s39@1.0.0.
@@ -1233,6 +1506,7 @@ func specCorpusS39V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20039.",
 		InputSchema:        schemaCorpusS39V1_0_0Input,
 		Name:               "corpus.s39",
+		OutputSchema:       schemaCorpusS39V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 39",
@@ -1240,9 +1514,15 @@ func specCorpusS39V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS39V1_0_0 binds corpus.s39@1.0.0 to h.CorpusS39V1.
+// bindCorpusS39V1_0_0 binds corpus.s39@1.0.0 to h.CorpusS39V1;
+// its structured output is checked as CorpusS39V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS39V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS39V1, decode.Validator[CorpusS39V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS39V1, decode.Validator[CorpusS39V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS39V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS40V1_0_0 returns the spec of corpus.s40@1.0.0.
@@ -1252,6 +1532,7 @@ func specCorpusS40V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20040.",
 		InputSchema:        schemaCorpusS40V1_0_0Input,
 		Name:               "corpus.s40",
+		OutputSchema:       schemaCorpusS40V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 40",
@@ -1259,9 +1540,15 @@ func specCorpusS40V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS40V1_0_0 binds corpus.s40@1.0.0 to h.CorpusS40V1.
+// bindCorpusS40V1_0_0 binds corpus.s40@1.0.0 to h.CorpusS40V1;
+// its structured output is checked as CorpusS40V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS40V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS40V1, decode.Validator[CorpusS40V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS40V1, decode.Validator[CorpusS40V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS40V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS41V1_0_0 returns the spec of corpus.s41@1.0.0.
@@ -1271,6 +1558,7 @@ func specCorpusS41V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20041.",
 		InputSchema:        schemaCorpusS41V1_0_0Input,
 		Name:               "corpus.s41",
+		OutputSchema:       schemaCorpusS41V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 41",
@@ -1278,9 +1566,15 @@ func specCorpusS41V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS41V1_0_0 binds corpus.s41@1.0.0 to h.CorpusS41V1.
+// bindCorpusS41V1_0_0 binds corpus.s41@1.0.0 to h.CorpusS41V1;
+// its structured output is checked as CorpusS41V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS41V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS41V1, decode.Validator[CorpusS41V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS41V1, decode.Validator[CorpusS41V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS41V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS42V1_0_0 returns the spec of corpus.s42@1.0.0.
@@ -1290,6 +1584,7 @@ func specCorpusS42V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20042.",
 		InputSchema:        schemaCorpusS42V1_0_0Input,
 		Name:               "corpus.s42",
+		OutputSchema:       schemaCorpusS42V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 42",
@@ -1297,9 +1592,15 @@ func specCorpusS42V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS42V1_0_0 binds corpus.s42@1.0.0 to h.CorpusS42V1.
+// bindCorpusS42V1_0_0 binds corpus.s42@1.0.0 to h.CorpusS42V1;
+// its structured output is checked as CorpusS42V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS42V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS42V1, decode.Validator[CorpusS42V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS42V1, decode.Validator[CorpusS42V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS42V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS43V1_0_0 returns the spec of corpus.s43@1.0.0.
@@ -1309,6 +1610,7 @@ func specCorpusS43V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20043.",
 		InputSchema:        schemaCorpusS43V1_0_0Input,
 		Name:               "corpus.s43",
+		OutputSchema:       schemaCorpusS43V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 43",
@@ -1316,9 +1618,15 @@ func specCorpusS43V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS43V1_0_0 binds corpus.s43@1.0.0 to h.CorpusS43V1.
+// bindCorpusS43V1_0_0 binds corpus.s43@1.0.0 to h.CorpusS43V1;
+// its structured output is checked as CorpusS43V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS43V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS43V1, decode.Validator[CorpusS43V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS43V1, decode.Validator[CorpusS43V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS43V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS44V1_0_0 returns the spec of corpus.s44@1.0.0.
@@ -1328,6 +1636,7 @@ func specCorpusS44V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20044.",
 		InputSchema:        schemaCorpusS44V1_0_0Input,
 		Name:               "corpus.s44",
+		OutputSchema:       schemaCorpusS44V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 44",
@@ -1335,9 +1644,15 @@ func specCorpusS44V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS44V1_0_0 binds corpus.s44@1.0.0 to h.CorpusS44V1.
+// bindCorpusS44V1_0_0 binds corpus.s44@1.0.0 to h.CorpusS44V1;
+// its structured output is checked as CorpusS44V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS44V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS44V1, decode.Validator[CorpusS44V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS44V1, decode.Validator[CorpusS44V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS44V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS45V1_0_0 returns the spec of corpus.s45@1.0.0.
@@ -1347,6 +1662,7 @@ func specCorpusS45V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20045.",
 		InputSchema:        schemaCorpusS45V1_0_0Input,
 		Name:               "corpus.s45",
+		OutputSchema:       schemaCorpusS45V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 45",
@@ -1354,9 +1670,15 @@ func specCorpusS45V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS45V1_0_0 binds corpus.s45@1.0.0 to h.CorpusS45V1.
+// bindCorpusS45V1_0_0 binds corpus.s45@1.0.0 to h.CorpusS45V1;
+// its structured output is checked as CorpusS45V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS45V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS45V1, decode.Validator[CorpusS45V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS45V1, decode.Validator[CorpusS45V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS45V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS46V1_0_0 returns the spec of corpus.s46@1.0.0.
@@ -1366,6 +1688,7 @@ func specCorpusS46V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20046.",
 		InputSchema:        schemaCorpusS46V1_0_0Input,
 		Name:               "corpus.s46",
+		OutputSchema:       schemaCorpusS46V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 46",
@@ -1373,9 +1696,15 @@ func specCorpusS46V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS46V1_0_0 binds corpus.s46@1.0.0 to h.CorpusS46V1.
+// bindCorpusS46V1_0_0 binds corpus.s46@1.0.0 to h.CorpusS46V1;
+// its structured output is checked as CorpusS46V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS46V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS46V1, decode.Validator[CorpusS46V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS46V1, decode.Validator[CorpusS46V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS46V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS47V1_0_0 returns the spec of corpus.s47@1.0.0.
@@ -1385,6 +1714,7 @@ func specCorpusS47V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20047.",
 		InputSchema:        schemaCorpusS47V1_0_0Input,
 		Name:               "corpus.s47",
+		OutputSchema:       schemaCorpusS47V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 47",
@@ -1392,9 +1722,15 @@ func specCorpusS47V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS47V1_0_0 binds corpus.s47@1.0.0 to h.CorpusS47V1.
+// bindCorpusS47V1_0_0 binds corpus.s47@1.0.0 to h.CorpusS47V1;
+// its structured output is checked as CorpusS47V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS47V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS47V1, decode.Validator[CorpusS47V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS47V1, decode.Validator[CorpusS47V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS47V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS48V1_0_0 returns the spec of corpus.s48@1.0.0.
@@ -1404,6 +1740,7 @@ func specCorpusS48V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20048.",
 		InputSchema:        schemaCorpusS48V1_0_0Input,
 		Name:               "corpus.s48",
+		OutputSchema:       schemaCorpusS48V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 48",
@@ -1411,9 +1748,15 @@ func specCorpusS48V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS48V1_0_0 binds corpus.s48@1.0.0 to h.CorpusS48V1.
+// bindCorpusS48V1_0_0 binds corpus.s48@1.0.0 to h.CorpusS48V1;
+// its structured output is checked as CorpusS48V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS48V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS48V1, decode.Validator[CorpusS48V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS48V1, decode.Validator[CorpusS48V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS48V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS49V1_0_0 returns the spec of corpus.s49@1.0.0.
@@ -1423,6 +1766,7 @@ func specCorpusS49V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20049.",
 		InputSchema:        schemaCorpusS49V1_0_0Input,
 		Name:               "corpus.s49",
+		OutputSchema:       schemaCorpusS49V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 49",
@@ -1430,9 +1774,15 @@ func specCorpusS49V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS49V1_0_0 binds corpus.s49@1.0.0 to h.CorpusS49V1.
+// bindCorpusS49V1_0_0 binds corpus.s49@1.0.0 to h.CorpusS49V1;
+// its structured output is checked as CorpusS49V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS49V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS49V1, decode.Validator[CorpusS49V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS49V1, decode.Validator[CorpusS49V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS49V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS50V1_0_0 returns the spec of corpus.s50@1.0.0.
@@ -1442,6 +1792,7 @@ func specCorpusS50V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20050.",
 		InputSchema:        schemaCorpusS50V1_0_0Input,
 		Name:               "corpus.s50",
+		OutputSchema:       schemaCorpusS50V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 50",
@@ -1449,9 +1800,15 @@ func specCorpusS50V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS50V1_0_0 binds corpus.s50@1.0.0 to h.CorpusS50V1.
+// bindCorpusS50V1_0_0 binds corpus.s50@1.0.0 to h.CorpusS50V1;
+// its structured output is checked as CorpusS50V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS50V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS50V1, decode.Validator[CorpusS50V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS50V1, decode.Validator[CorpusS50V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS50V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS51V1_0_0 returns the spec of corpus.s51@1.0.0.
@@ -1461,6 +1818,7 @@ func specCorpusS51V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20051.",
 		InputSchema:        schemaCorpusS51V1_0_0Input,
 		Name:               "corpus.s51",
+		OutputSchema:       schemaCorpusS51V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 51",
@@ -1468,9 +1826,15 @@ func specCorpusS51V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS51V1_0_0 binds corpus.s51@1.0.0 to h.CorpusS51V1.
+// bindCorpusS51V1_0_0 binds corpus.s51@1.0.0 to h.CorpusS51V1;
+// its structured output is checked as CorpusS51V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS51V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS51V1, decode.Validator[CorpusS51V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS51V1, decode.Validator[CorpusS51V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS51V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS52V1_0_0 returns the spec of corpus.s52@1.0.0.
@@ -1480,6 +1844,7 @@ func specCorpusS52V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20052.",
 		InputSchema:        schemaCorpusS52V1_0_0Input,
 		Name:               "corpus.s52",
+		OutputSchema:       schemaCorpusS52V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 52",
@@ -1487,9 +1852,15 @@ func specCorpusS52V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS52V1_0_0 binds corpus.s52@1.0.0 to h.CorpusS52V1.
+// bindCorpusS52V1_0_0 binds corpus.s52@1.0.0 to h.CorpusS52V1;
+// its structured output is checked as CorpusS52V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS52V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS52V1, decode.Validator[CorpusS52V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS52V1, decode.Validator[CorpusS52V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS52V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS53V1_0_0 returns the spec of corpus.s53@1.0.0.
@@ -1499,6 +1870,7 @@ func specCorpusS53V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20053.",
 		InputSchema:        schemaCorpusS53V1_0_0Input,
 		Name:               "corpus.s53",
+		OutputSchema:       schemaCorpusS53V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 53",
@@ -1506,9 +1878,15 @@ func specCorpusS53V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS53V1_0_0 binds corpus.s53@1.0.0 to h.CorpusS53V1.
+// bindCorpusS53V1_0_0 binds corpus.s53@1.0.0 to h.CorpusS53V1;
+// its structured output is checked as CorpusS53V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS53V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS53V1, decode.Validator[CorpusS53V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS53V1, decode.Validator[CorpusS53V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS53V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS54V1_0_0 returns the spec of corpus.s54@1.0.0.
@@ -1518,6 +1896,7 @@ func specCorpusS54V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20054.",
 		InputSchema:        schemaCorpusS54V1_0_0Input,
 		Name:               "corpus.s54",
+		OutputSchema:       schemaCorpusS54V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 54",
@@ -1525,9 +1904,15 @@ func specCorpusS54V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS54V1_0_0 binds corpus.s54@1.0.0 to h.CorpusS54V1.
+// bindCorpusS54V1_0_0 binds corpus.s54@1.0.0 to h.CorpusS54V1;
+// its structured output is checked as CorpusS54V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS54V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS54V1, decode.Validator[CorpusS54V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS54V1, decode.Validator[CorpusS54V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS54V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS55V1_0_0 returns the spec of corpus.s55@1.0.0.
@@ -1537,6 +1922,7 @@ func specCorpusS55V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20055.",
 		InputSchema:        schemaCorpusS55V1_0_0Input,
 		Name:               "corpus.s55",
+		OutputSchema:       schemaCorpusS55V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 55",
@@ -1544,9 +1930,15 @@ func specCorpusS55V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS55V1_0_0 binds corpus.s55@1.0.0 to h.CorpusS55V1.
+// bindCorpusS55V1_0_0 binds corpus.s55@1.0.0 to h.CorpusS55V1;
+// its structured output is checked as CorpusS55V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS55V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS55V1, decode.Validator[CorpusS55V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS55V1, decode.Validator[CorpusS55V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS55V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS56V1_0_0 returns the spec of corpus.s56@1.0.0.
@@ -1556,6 +1948,7 @@ func specCorpusS56V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20056.",
 		InputSchema:        schemaCorpusS56V1_0_0Input,
 		Name:               "corpus.s56",
+		OutputSchema:       schemaCorpusS56V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 56",
@@ -1563,9 +1956,15 @@ func specCorpusS56V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS56V1_0_0 binds corpus.s56@1.0.0 to h.CorpusS56V1.
+// bindCorpusS56V1_0_0 binds corpus.s56@1.0.0 to h.CorpusS56V1;
+// its structured output is checked as CorpusS56V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS56V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS56V1, decode.Validator[CorpusS56V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS56V1, decode.Validator[CorpusS56V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS56V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS57V1_0_0 returns the spec of corpus.s57@1.0.0.
@@ -1575,6 +1974,7 @@ func specCorpusS57V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20057.",
 		InputSchema:        schemaCorpusS57V1_0_0Input,
 		Name:               "corpus.s57",
+		OutputSchema:       schemaCorpusS57V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 57",
@@ -1582,9 +1982,15 @@ func specCorpusS57V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS57V1_0_0 binds corpus.s57@1.0.0 to h.CorpusS57V1.
+// bindCorpusS57V1_0_0 binds corpus.s57@1.0.0 to h.CorpusS57V1;
+// its structured output is checked as CorpusS57V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS57V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS57V1, decode.Validator[CorpusS57V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS57V1, decode.Validator[CorpusS57V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS57V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS58V1_0_0 returns the spec of corpus.s58@1.0.0.
@@ -1594,6 +2000,7 @@ func specCorpusS58V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20058.",
 		InputSchema:        schemaCorpusS58V1_0_0Input,
 		Name:               "corpus.s58",
+		OutputSchema:       schemaCorpusS58V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 58",
@@ -1601,9 +2008,15 @@ func specCorpusS58V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS58V1_0_0 binds corpus.s58@1.0.0 to h.CorpusS58V1.
+// bindCorpusS58V1_0_0 binds corpus.s58@1.0.0 to h.CorpusS58V1;
+// its structured output is checked as CorpusS58V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS58V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS58V1, decode.Validator[CorpusS58V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS58V1, decode.Validator[CorpusS58V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS58V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCorpusS59V1_0_0 returns the spec of corpus.s59@1.0.0.
@@ -1613,6 +2026,7 @@ func specCorpusS59V1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments of the corpus schema numbered 20059.",
 		InputSchema:        schemaCorpusS59V1_0_0Input,
 		Name:               "corpus.s59",
+		OutputSchema:       schemaCorpusS59V1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Corpus schema 59",
@@ -1620,9 +2034,15 @@ func specCorpusS59V1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindCorpusS59V1_0_0 binds corpus.s59@1.0.0 to h.CorpusS59V1.
+// bindCorpusS59V1_0_0 binds corpus.s59@1.0.0 to h.CorpusS59V1;
+// its structured output is checked as CorpusS59V1_0_0Output reads itself (decode.Checker).
 func bindCorpusS59V1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.CorpusS59V1, decode.Validator[CorpusS59V1_0_0Args]())
+	t := mcp.TypedTool(h.CorpusS59V1, decode.Validator[CorpusS59V1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out CorpusS59V1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specCrmNotesAppendV1_0_0 returns the spec of crm.notes.append@1.0.0.
@@ -1652,6 +2072,7 @@ func specEdgeExactV1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeExactV1_0_0Input,
 		Name:               "edge.exact",
+		OutputSchema:       schemaEdgeExactV1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Edge case exact",
@@ -1659,9 +2080,15 @@ func specEdgeExactV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeExactV1_0_0 binds edge.exact@1.0.0 to h.EdgeExactV1.
+// bindEdgeExactV1_0_0 binds edge.exact@1.0.0 to h.EdgeExactV1;
+// its structured output is checked as EdgeExactV1_0_0Output reads itself (decode.Checker).
 func bindEdgeExactV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeExactV1, decode.Validator[EdgeExactV1_0_0Args]())
+	t := mcp.TypedTool(h.EdgeExactV1, decode.Validator[EdgeExactV1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out EdgeExactV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specEdgeNestedV1_0_0 returns the spec of edge.nested@1.0.0.
@@ -1671,6 +2098,7 @@ func specEdgeNestedV1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeNestedV1_0_0Input,
 		Name:               "edge.nested",
+		OutputSchema:       schemaEdgeNestedV1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Edge case nested",
@@ -1678,9 +2106,15 @@ func specEdgeNestedV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeNestedV1_0_0 binds edge.nested@1.0.0 to h.EdgeNestedV1.
+// bindEdgeNestedV1_0_0 binds edge.nested@1.0.0 to h.EdgeNestedV1;
+// its structured output is checked as EdgeNestedV1_0_0Output reads itself (decode.Checker).
 func bindEdgeNestedV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeNestedV1, decode.Validator[EdgeNestedV1_0_0Args]())
+	t := mcp.TypedTool(h.EdgeNestedV1, decode.Validator[EdgeNestedV1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out EdgeNestedV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specEdgeNumbersV1_0_0 returns the spec of edge.numbers@1.0.0.
@@ -1690,6 +2124,7 @@ func specEdgeNumbersV1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeNumbersV1_0_0Input,
 		Name:               "edge.numbers",
+		OutputSchema:       schemaEdgeNumbersV1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Edge case numbers",
@@ -1697,9 +2132,15 @@ func specEdgeNumbersV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeNumbersV1_0_0 binds edge.numbers@1.0.0 to h.EdgeNumbersV1.
+// bindEdgeNumbersV1_0_0 binds edge.numbers@1.0.0 to h.EdgeNumbersV1;
+// its structured output is checked as EdgeNumbersV1_0_0Output reads itself (decode.Checker).
 func bindEdgeNumbersV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeNumbersV1, decode.Validator[EdgeNumbersV1_0_0Args]())
+	t := mcp.TypedTool(h.EdgeNumbersV1, decode.Validator[EdgeNumbersV1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out EdgeNumbersV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specEdgeUnionsV1_0_0 returns the spec of edge.unions@1.0.0.
@@ -1709,6 +2150,7 @@ func specEdgeUnionsV1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeUnionsV1_0_0Input,
 		Name:               "edge.unions",
+		OutputSchema:       schemaEdgeUnionsV1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Edge case unions",
@@ -1716,9 +2158,15 @@ func specEdgeUnionsV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeUnionsV1_0_0 binds edge.unions@1.0.0 to h.EdgeUnionsV1.
+// bindEdgeUnionsV1_0_0 binds edge.unions@1.0.0 to h.EdgeUnionsV1;
+// its structured output is checked as EdgeUnionsV1_0_0Output reads itself (decode.Checker).
 func bindEdgeUnionsV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeUnionsV1, decode.Validator[EdgeUnionsV1_0_0Args]())
+	t := mcp.TypedTool(h.EdgeUnionsV1, decode.Validator[EdgeUnionsV1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out EdgeUnionsV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specEdgeUniqueV1_0_0 returns the spec of edge.unique@1.0.0.
@@ -1728,6 +2176,7 @@ func specEdgeUniqueV1_0_0() estate.ToolSpec {
 		Description:        "Takes arguments the corpus rarely writes.",
 		InputSchema:        schemaEdgeUniqueV1_0_0Input,
 		Name:               "edge.unique",
+		OutputSchema:       schemaEdgeUniqueV1_0_0Output,
 		Owner:              "difftest",
 		SideEffect:         estate.SideEffect("read"),
 		Title:              "Edge case unique",
@@ -1735,9 +2184,15 @@ func specEdgeUniqueV1_0_0() estate.ToolSpec {
 	}
 }
 
-// bindEdgeUniqueV1_0_0 binds edge.unique@1.0.0 to h.EdgeUniqueV1.
+// bindEdgeUniqueV1_0_0 binds edge.unique@1.0.0 to h.EdgeUniqueV1;
+// its structured output is checked as EdgeUniqueV1_0_0Output reads itself (decode.Checker).
 func bindEdgeUniqueV1_0_0(h Handler) mcp.Tool {
-	return mcp.TypedTool(h.EdgeUniqueV1, decode.Validator[EdgeUniqueV1_0_0Args]())
+	t := mcp.TypedTool(h.EdgeUniqueV1, decode.Validator[EdgeUniqueV1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out EdgeUniqueV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
 }
 
 // specPaymentsLookupV1_0_0 returns the spec of payments.lookup@1.0.0.

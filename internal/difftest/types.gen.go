@@ -3,8 +3,8 @@
 package difftest
 
 import (
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime/decode"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 )
 
@@ -12,6 +12,12 @@ import (
 //
 // Takes arguments of the corpus schema numbered 20000.
 type CorpusS00V1_0_0Args struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
+// CorpusS00V1_0_0Output is the structured output of corpus.s00 1.0.0.
+type CorpusS00V1_0_0Output struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
@@ -33,6 +39,16 @@ type CorpusS01V1_0_0Args struct {
 	Tags []any `json:"tags"`
 }
 
+// CorpusS01V1_0_0Output is the structured output of corpus.s01 1.0.0.
+type CorpusS01V1_0_0Output struct {
+	// Legs is the "legs" property (required).
+	Legs string `json:"legs"`
+	// Meta is the "meta" property (optional).
+	Meta optional.Value[int64] `json:"meta,omitzero"`
+	// Tags is the "tags" property (required).
+	Tags []any `json:"tags"`
+}
+
 // CorpusS01V1Args is what Handler.CorpusS01V1 takes: the arguments of corpus.s01@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -42,6 +58,12 @@ type CorpusS01V1Args = CorpusS01V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20002.
 type CorpusS02V1_0_0Args struct {
+	// V is the "v" property (required).
+	V optional.Nullable[bool] `json:"v"`
+}
+
+// CorpusS02V1_0_0Output is the structured output of corpus.s02 1.0.0.
+type CorpusS02V1_0_0Output struct {
 	// V is the "v" property (required).
 	V optional.Nullable[bool] `json:"v"`
 }
@@ -75,6 +97,28 @@ type CorpusS03V1_0_0ArgsID struct {
 	XY optional.Value[any] `json:"x-y,omitzero"`
 }
 
+// CorpusS03V1_0_0Output is the structured output of corpus.s03 1.0.0.
+type CorpusS03V1_0_0Output struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[int64] `json:"0,omitzero"`
+	// Amount is the "amount" property (required).
+	Amount int64 `json:"amount"`
+	// ID is the "id" property (optional).
+	ID optional.Value[CorpusS03V1_0_0OutputID] `json:"id,omitzero"`
+	// Ok is the "ok" property (optional).
+	Ok optional.Value[any] `json:"ok,omitzero"`
+}
+
+// CorpusS03V1_0_0OutputID is a value of corpus.s03 1.0.0.
+type CorpusS03V1_0_0OutputID struct {
+	// X0 is the "0" property (required).
+	X0 any `json:"0"`
+	// Legs is the "legs" property (optional). generated
+	Legs optional.Value[int64] `json:"legs,omitzero"`
+	// XY is the "x-y" property (optional).
+	XY optional.Value[any] `json:"x-y,omitzero"`
+}
+
 // CorpusS03V1Args is what Handler.CorpusS03V1 takes: the arguments of corpus.s03@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -85,6 +129,9 @@ type CorpusS03V1Args = CorpusS03V1_0_0Args
 // Takes arguments of the corpus schema numbered 20004.
 type CorpusS04V1_0_0Args struct{}
 
+// CorpusS04V1_0_0Output is the structured output of corpus.s04 1.0.0.
+type CorpusS04V1_0_0Output struct{}
+
 // CorpusS04V1Args is what Handler.CorpusS04V1 takes: the arguments of corpus.s04@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -94,6 +141,12 @@ type CorpusS04V1Args = CorpusS04V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20005.
 type CorpusS05V1_0_0Args struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
+// CorpusS05V1_0_0Output is the structured output of corpus.s05 1.0.0.
+type CorpusS05V1_0_0Output struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
@@ -111,6 +164,12 @@ type CorpusS06V1_0_0Args struct {
 	V []any `json:"v"`
 }
 
+// CorpusS06V1_0_0Output is the structured output of corpus.s06 1.0.0.
+type CorpusS06V1_0_0Output struct {
+	// V is the "v" property (required).
+	V []any `json:"v"`
+}
+
 // CorpusS06V1Args is what Handler.CorpusS06V1 takes: the arguments of corpus.s06@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -120,6 +179,12 @@ type CorpusS06V1Args = CorpusS06V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20007.
 type CorpusS07V1_0_0Args struct {
+	// É is the "é" property (required).
+	É any `json:"é"`
+}
+
+// CorpusS07V1_0_0Output is the structured output of corpus.s07 1.0.0.
+type CorpusS07V1_0_0Output struct {
 	// É is the "é" property (required).
 	É any `json:"é"`
 }
@@ -149,6 +214,24 @@ type CorpusS08V1_0_0ArgsV struct {
 	Ok optional.Value[int64] `json:"ok,omitzero"`
 }
 
+// CorpusS08V1_0_0Output is the structured output of corpus.s08 1.0.0.
+type CorpusS08V1_0_0Output struct {
+	// V is the "v" property (required).
+	V CorpusS08V1_0_0OutputV `json:"v"`
+}
+
+// CorpusS08V1_0_0OutputV is a value of corpus.s08 1.0.0.
+type CorpusS08V1_0_0OutputV struct {
+	// AB is the "a b" property (required). generated
+	AB int64 `json:"a b"`
+	// Amount is the "amount" property (required).
+	Amount []bool `json:"amount"`
+	// Legs is the "legs" property (required).
+	Legs float64 `json:"legs"`
+	// Ok is the "ok" property (optional).
+	Ok optional.Value[int64] `json:"ok,omitzero"`
+}
+
 // CorpusS08V1Args is what Handler.CorpusS08V1 takes: the arguments of corpus.s08@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -158,6 +241,14 @@ type CorpusS08V1Args = CorpusS08V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20009.
 type CorpusS09V1_0_0Args struct {
+	// AB is the "a b" property (required).
+	AB float64 `json:"a b"`
+	// Tags is the "tags" property (optional).
+	Tags optional.Value[int64] `json:"tags,omitzero"`
+}
+
+// CorpusS09V1_0_0Output is the structured output of corpus.s09 1.0.0.
+type CorpusS09V1_0_0Output struct {
 	// AB is the "a b" property (required).
 	AB float64 `json:"a b"`
 	// Tags is the "tags" property (optional).
@@ -177,6 +268,12 @@ type CorpusS10V1_0_0Args struct {
 	Ok any `json:"ok"`
 }
 
+// CorpusS10V1_0_0Output is the structured output of corpus.s10 1.0.0.
+type CorpusS10V1_0_0Output struct {
+	// Ok is the "ok" property (required).
+	Ok any `json:"ok"`
+}
+
 // CorpusS10V1Args is what Handler.CorpusS10V1 takes: the arguments of corpus.s10@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -186,6 +283,12 @@ type CorpusS10V1Args = CorpusS10V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20011.
 type CorpusS11V1_0_0Args struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
+// CorpusS11V1_0_0Output is the structured output of corpus.s11 1.0.0.
+type CorpusS11V1_0_0Output struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
@@ -205,6 +308,18 @@ type CorpusS12V1_0_0Args struct {
 
 // CorpusS12V1_0_0ArgsLegs is a value of corpus.s12 1.0.0.
 type CorpusS12V1_0_0ArgsLegs struct {
+	// Note is the "note" property (required).
+	Note any `json:"note"`
+}
+
+// CorpusS12V1_0_0Output is the structured output of corpus.s12 1.0.0.
+type CorpusS12V1_0_0Output struct {
+	// Legs is the "legs" property (optional).
+	Legs optional.Value[CorpusS12V1_0_0OutputLegs] `json:"legs,omitzero"`
+}
+
+// CorpusS12V1_0_0OutputLegs is a value of corpus.s12 1.0.0.
+type CorpusS12V1_0_0OutputLegs struct {
 	// Note is the "note" property (required).
 	Note any `json:"note"`
 }
@@ -230,6 +345,20 @@ func (v CorpusS13V1_0_0Args) MarshalJSON() ([]byte, error) {
 	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
 }
 
+// CorpusS13V1_0_0Output is the structured output of corpus.s13 1.0.0.
+type CorpusS13V1_0_0Output struct {
+	// Legs is the "legs" property (optional). generated
+	Legs optional.Value[[]any] `json:"legs,omitzero"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]int64 `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS13V1_0_0Output) MarshalJSON() ([]byte, error) {
+	type plain CorpusS13V1_0_0Output
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
 // CorpusS13V1Args is what Handler.CorpusS13V1 takes: the arguments of corpus.s13@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -243,6 +372,12 @@ type CorpusS14V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS14V1_0_0Output is the structured output of corpus.s14 1.0.0.
+type CorpusS14V1_0_0Output struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
 // CorpusS14V1Args is what Handler.CorpusS14V1 takes: the arguments of corpus.s14@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -252,6 +387,18 @@ type CorpusS14V1Args = CorpusS14V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20015.
 type CorpusS15V1_0_0Args struct {
+	// Legs is the "legs" property (required).
+	Legs bool `json:"legs"`
+	// Name is the "name" property (optional).
+	Name optional.Value[any] `json:"name,omitzero"`
+	// Ok is the "ok" property (required).
+	Ok optional.Nullable[float64] `json:"ok"`
+	// Tags is the "tags" property (optional).
+	Tags optional.Value[float64] `json:"tags,omitzero"`
+}
+
+// CorpusS15V1_0_0Output is the structured output of corpus.s15 1.0.0.
+type CorpusS15V1_0_0Output struct {
 	// Legs is the "legs" property (required).
 	Legs bool `json:"legs"`
 	// Name is the "name" property (optional).
@@ -297,6 +444,34 @@ type CorpusS16V1_0_0ArgsX0X0 struct {
 	Meta optional.Value[bool] `json:"meta,omitzero"`
 }
 
+// CorpusS16V1_0_0Output is the structured output of corpus.s16 1.0.0.
+type CorpusS16V1_0_0Output struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[CorpusS16V1_0_0OutputX0] `json:"0,omitzero"`
+}
+
+// CorpusS16V1_0_0OutputX0 is a value of corpus.s16 1.0.0.
+type CorpusS16V1_0_0OutputX0 struct {
+	// X0 is the "0" property (required).
+	X0 CorpusS16V1_0_0OutputX0X0 `json:"0"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]optional.Nullable[float64] `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS16V1_0_0OutputX0) MarshalJSON() ([]byte, error) {
+	type plain CorpusS16V1_0_0OutputX0
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS16V1_0_0OutputX0X0 is a value of corpus.s16 1.0.0.
+type CorpusS16V1_0_0OutputX0X0 struct {
+	// Amount is the "amount" property (required). generated
+	Amount any `json:"amount"`
+	// Meta is the "meta" property (optional).
+	Meta optional.Value[bool] `json:"meta,omitzero"`
+}
+
 // CorpusS16V1Args is what Handler.CorpusS16V1 takes: the arguments of corpus.s16@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -306,6 +481,20 @@ type CorpusS16V1Args = CorpusS16V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20017.
 type CorpusS17V1_0_0Args struct {
+	// Meta is the "meta" property (optional).
+	Meta optional.Value[int64] `json:"meta,omitzero"`
+	// Name is the "name" property (optional).
+	Name optional.Value[any] `json:"name,omitzero"`
+	// Note is the "note" property (required).
+	Note any `json:"note"`
+	// É is the "é" property (optional).
+	É optional.Value[any] `json:"é,omitzero"`
+}
+
+// CorpusS17V1_0_0Output is the structured output of corpus.s17 1.0.0.
+//
+// generated
+type CorpusS17V1_0_0Output struct {
 	// Meta is the "meta" property (optional).
 	Meta optional.Value[int64] `json:"meta,omitzero"`
 	// Name is the "name" property (optional).
@@ -329,6 +518,12 @@ type CorpusS18V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS18V1_0_0Output is the structured output of corpus.s18 1.0.0.
+type CorpusS18V1_0_0Output struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
 // CorpusS18V1Args is what Handler.CorpusS18V1 takes: the arguments of corpus.s18@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -338,6 +533,12 @@ type CorpusS18V1Args = CorpusS18V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20019.
 type CorpusS19V1_0_0Args struct {
+	// V is the "v" property (required).
+	V map[string]any `json:"v"`
+}
+
+// CorpusS19V1_0_0Output is the structured output of corpus.s19 1.0.0.
+type CorpusS19V1_0_0Output struct {
 	// V is the "v" property (required).
 	V map[string]any `json:"v"`
 }
@@ -355,6 +556,12 @@ type CorpusS20V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS20V1_0_0Output is the structured output of corpus.s20 1.0.0.
+type CorpusS20V1_0_0Output struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
 // CorpusS20V1Args is what Handler.CorpusS20V1 takes: the arguments of corpus.s20@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -364,6 +571,12 @@ type CorpusS20V1Args = CorpusS20V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20021.
 type CorpusS21V1_0_0Args struct {
+	// V is the "v" property (required).
+	V float64 `json:"v"`
+}
+
+// CorpusS21V1_0_0Output is the structured output of corpus.s21 1.0.0.
+type CorpusS21V1_0_0Output struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
 }
@@ -391,6 +604,22 @@ type CorpusS22V1_0_0ArgsTags struct {
 	Note optional.Value[bool] `json:"note,omitzero"`
 }
 
+// CorpusS22V1_0_0Output is the structured output of corpus.s22 1.0.0.
+type CorpusS22V1_0_0Output struct {
+	// Amount is the "amount" property (required).
+	Amount any `json:"amount"`
+	// Tags is the "tags" property (optional).
+	Tags optional.Value[CorpusS22V1_0_0OutputTags] `json:"tags,omitzero"`
+}
+
+// CorpusS22V1_0_0OutputTags is a value of corpus.s22 1.0.0.
+type CorpusS22V1_0_0OutputTags struct {
+	// Amount is the "amount" property (required).
+	Amount []any `json:"amount"`
+	// Note is the "note" property (optional).
+	Note optional.Value[bool] `json:"note,omitzero"`
+}
+
 // CorpusS22V1Args is what Handler.CorpusS22V1 takes: the arguments of corpus.s22@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -400,6 +629,12 @@ type CorpusS22V1Args = CorpusS22V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20023.
 type CorpusS23V1_0_0Args struct {
+	// V is the "v" property (required).
+	V optional.Nullable[float64] `json:"v"`
+}
+
+// CorpusS23V1_0_0Output is the structured output of corpus.s23 1.0.0.
+type CorpusS23V1_0_0Output struct {
 	// V is the "v" property (required).
 	V optional.Nullable[float64] `json:"v"`
 }
@@ -433,6 +668,28 @@ type CorpusS24V1_0_0ArgsID struct {
 	Amount optional.Value[float64] `json:"amount,omitzero"`
 }
 
+// CorpusS24V1_0_0Output is the structured output of corpus.s24 1.0.0.
+type CorpusS24V1_0_0Output struct {
+	// ID is the "id" property (optional). generated
+	ID optional.Value[CorpusS24V1_0_0OutputID] `json:"id,omitzero"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]float64 `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS24V1_0_0Output) MarshalJSON() ([]byte, error) {
+	type plain CorpusS24V1_0_0Output
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS24V1_0_0OutputID is a value of corpus.s24 1.0.0.
+//
+// generated
+type CorpusS24V1_0_0OutputID struct {
+	// Amount is the "amount" property (optional).
+	Amount optional.Value[float64] `json:"amount,omitzero"`
+}
+
 // CorpusS24V1Args is what Handler.CorpusS24V1 takes: the arguments of corpus.s24@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -442,6 +699,16 @@ type CorpusS24V1Args = CorpusS24V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20025.
 type CorpusS25V1_0_0Args struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[any] `json:"0,omitzero"`
+	// AB is the "a b" property (optional).
+	AB optional.Value[[]any] `json:"a b,omitzero"`
+	// É is the "é" property (required).
+	É any `json:"é"`
+}
+
+// CorpusS25V1_0_0Output is the structured output of corpus.s25 1.0.0.
+type CorpusS25V1_0_0Output struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[any] `json:"0,omitzero"`
 	// AB is the "a b" property (optional).
@@ -463,6 +730,12 @@ type CorpusS26V1_0_0Args struct {
 	V any `json:"v"`
 }
 
+// CorpusS26V1_0_0Output is the structured output of corpus.s26 1.0.0.
+type CorpusS26V1_0_0Output struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
 // CorpusS26V1Args is what Handler.CorpusS26V1 takes: the arguments of corpus.s26@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -473,6 +746,9 @@ type CorpusS26V1Args = CorpusS26V1_0_0Args
 // Takes arguments of the corpus schema numbered 20027.
 type CorpusS27V1_0_0Args struct{}
 
+// CorpusS27V1_0_0Output is the structured output of corpus.s27 1.0.0.
+type CorpusS27V1_0_0Output struct{}
+
 // CorpusS27V1Args is what Handler.CorpusS27V1 takes: the arguments of corpus.s27@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -482,6 +758,12 @@ type CorpusS27V1Args = CorpusS27V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20028.
 type CorpusS28V1_0_0Args struct {
+	// V is the "v" property (required).
+	V float64 `json:"v"`
+}
+
+// CorpusS28V1_0_0Output is the structured output of corpus.s28 1.0.0.
+type CorpusS28V1_0_0Output struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
 }
@@ -507,6 +789,20 @@ func (v CorpusS29V1_0_0Args) MarshalJSON() ([]byte, error) {
 	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
 }
 
+// CorpusS29V1_0_0Output is the structured output of corpus.s29 1.0.0.
+type CorpusS29V1_0_0Output struct {
+	// XY is the "x-y" property (required).
+	XY int64 `json:"x-y"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]float64 `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS29V1_0_0Output) MarshalJSON() ([]byte, error) {
+	type plain CorpusS29V1_0_0Output
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
 // CorpusS29V1Args is what Handler.CorpusS29V1 takes: the arguments of corpus.s29@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -516,6 +812,12 @@ type CorpusS29V1Args = CorpusS29V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20030.
 type CorpusS30V1_0_0Args struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
+// CorpusS30V1_0_0Output is the structured output of corpus.s30 1.0.0.
+type CorpusS30V1_0_0Output struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
@@ -543,6 +845,22 @@ type CorpusS31V1_0_0ArgsVItem struct {
 	Legs optional.Value[[]float64] `json:"legs,omitzero"`
 }
 
+// CorpusS31V1_0_0Output is the structured output of corpus.s31 1.0.0.
+type CorpusS31V1_0_0Output struct {
+	// V is the "v" property (required).
+	V []CorpusS31V1_0_0OutputVItem `json:"v"`
+}
+
+// CorpusS31V1_0_0OutputVItem is a value of corpus.s31 1.0.0.
+type CorpusS31V1_0_0OutputVItem struct {
+	// Amount is the "amount" property (required).
+	Amount int64 `json:"amount"`
+	// ID is the "id" property (required).
+	ID int64 `json:"id"`
+	// Legs is the "legs" property (optional).
+	Legs optional.Value[[]float64] `json:"legs,omitzero"`
+}
+
 // CorpusS31V1Args is what Handler.CorpusS31V1 takes: the arguments of corpus.s31@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -552,6 +870,14 @@ type CorpusS31V1Args = CorpusS31V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20032.
 type CorpusS32V1_0_0Args struct {
+	// ID is the "id" property (required).
+	ID []any `json:"id"`
+}
+
+// CorpusS32V1_0_0Output is the structured output of corpus.s32 1.0.0.
+//
+// generated
+type CorpusS32V1_0_0Output struct {
 	// ID is the "id" property (required).
 	ID []any `json:"id"`
 }
@@ -569,6 +895,12 @@ type CorpusS33V1_0_0Args struct {
 	V map[string]any `json:"v"`
 }
 
+// CorpusS33V1_0_0Output is the structured output of corpus.s33 1.0.0.
+type CorpusS33V1_0_0Output struct {
+	// V is the "v" property (required).
+	V map[string]any `json:"v"`
+}
+
 // CorpusS33V1Args is what Handler.CorpusS33V1 takes: the arguments of corpus.s33@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -578,6 +910,12 @@ type CorpusS33V1Args = CorpusS33V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20034.
 type CorpusS34V1_0_0Args struct {
+	// V is the "v" property (required).
+	V float64 `json:"v"`
+}
+
+// CorpusS34V1_0_0Output is the structured output of corpus.s34 1.0.0.
+type CorpusS34V1_0_0Output struct {
 	// V is the "v" property (required).
 	V float64 `json:"v"`
 }
@@ -595,6 +933,12 @@ type CorpusS35V1_0_0Args struct {
 	V int64 `json:"v"`
 }
 
+// CorpusS35V1_0_0Output is the structured output of corpus.s35 1.0.0.
+type CorpusS35V1_0_0Output struct {
+	// V is the "v" property (required).
+	V int64 `json:"v"`
+}
+
 // CorpusS35V1Args is what Handler.CorpusS35V1 takes: the arguments of corpus.s35@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -604,6 +948,12 @@ type CorpusS35V1Args = CorpusS35V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20036.
 type CorpusS36V1_0_0Args struct {
+	// V is the "v" property (required).
+	V bool `json:"v"`
+}
+
+// CorpusS36V1_0_0Output is the structured output of corpus.s36 1.0.0.
+type CorpusS36V1_0_0Output struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
 }
@@ -634,6 +984,27 @@ const (
 	CorpusS37V1_0_0ArgsMetaC CorpusS37V1_0_0ArgsMeta = "c\"'"
 )
 
+// CorpusS37V1_0_0Output is the structured output of corpus.s37 1.0.0.
+//
+// generated
+type CorpusS37V1_0_0Output struct {
+	// ID is the "id" property (required).
+	ID any `json:"id"`
+	// Meta is the "meta" property (required).
+	Meta CorpusS37V1_0_0OutputMeta `json:"meta"`
+	// Tags is the "tags" property (optional).
+	Tags optional.Value[int64] `json:"tags,omitzero"`
+}
+
+// CorpusS37V1_0_0OutputMeta is a value of corpus.s37 1.0.0, one of the values the schema allows.
+type CorpusS37V1_0_0OutputMeta string
+
+// The values of CorpusS37V1_0_0OutputMeta.
+const (
+	// CorpusS37V1_0_0OutputMetaC is "c\"'".
+	CorpusS37V1_0_0OutputMetaC CorpusS37V1_0_0OutputMeta = "c\"'"
+)
+
 // CorpusS37V1Args is what Handler.CorpusS37V1 takes: the arguments of corpus.s37@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -643,6 +1014,12 @@ type CorpusS37V1Args = CorpusS37V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20038.
 type CorpusS38V1_0_0Args struct {
+	// V is the "v" property (required).
+	V bool `json:"v"`
+}
+
+// CorpusS38V1_0_0Output is the structured output of corpus.s38 1.0.0.
+type CorpusS38V1_0_0Output struct {
 	// V is the "v" property (required).
 	V bool `json:"v"`
 }
@@ -668,6 +1045,30 @@ type CorpusS39V1_0_0Args struct {
 
 // CorpusS39V1_0_0ArgsX0 is a value of corpus.s39 1.0.0.
 type CorpusS39V1_0_0ArgsX0 struct {
+	// AB is the "a b" property (optional).
+	AB optional.Value[string] `json:"a b,omitzero"`
+	// Ok is the "ok" property (required).
+	Ok string `json:"ok"`
+	// Tags is the "tags" property (optional).
+	Tags optional.Value[string] `json:"tags,omitzero"`
+	// XY is the "x-y" property (required).
+	XY []optional.Nullable[bool] `json:"x-y"`
+}
+
+// CorpusS39V1_0_0Output is the structured output of corpus.s39 1.0.0.
+type CorpusS39V1_0_0Output struct {
+	// X0 is the "0" property (required).
+	X0 CorpusS39V1_0_0OutputX0 `json:"0"`
+	// Legs is the "legs" property (required).
+	Legs float64 `json:"legs"`
+	// Name is the "name" property (required).
+	Name any `json:"name"`
+	// Note is the "note" property (optional).
+	Note map[string]any `json:"note,omitzero"`
+}
+
+// CorpusS39V1_0_0OutputX0 is a value of corpus.s39 1.0.0.
+type CorpusS39V1_0_0OutputX0 struct {
 	// AB is the "a b" property (optional).
 	AB optional.Value[string] `json:"a b,omitzero"`
 	// Ok is the "ok" property (required).
@@ -720,6 +1121,41 @@ const (
 	CorpusS40V1_0_0ArgsÉOkBAZ CorpusS40V1_0_0ArgsÉOk = "b'aZ"
 )
 
+// CorpusS40V1_0_0Output is the structured output of corpus.s40 1.0.0.
+type CorpusS40V1_0_0Output struct {
+	// AB is the "a b" property (required).
+	AB []any `json:"a b"`
+	// Currency is the "currency" property (optional).
+	Currency optional.Value[float64] `json:"currency,omitzero"`
+	// XY is the "x-y" property (required).
+	XY any `json:"x-y"`
+	// É is the "é" property (optional).
+	É optional.Value[CorpusS40V1_0_0OutputÉ] `json:"é,omitzero"`
+}
+
+// CorpusS40V1_0_0OutputÉ is a value of corpus.s40 1.0.0.
+type CorpusS40V1_0_0OutputÉ struct {
+	// Amount is the "amount" property (required).
+	Amount any `json:"amount"`
+	// ID is the "id" property (optional).
+	ID optional.Value[any] `json:"id,omitzero"`
+	// Ok is the "ok" property (optional: "" when absent).
+	Ok CorpusS40V1_0_0OutputÉOk `json:"ok,omitzero"`
+	// É is the "é" property (required).
+	É string `json:"é"`
+}
+
+// CorpusS40V1_0_0OutputÉOk is a value of corpus.s40 1.0.0, one of the values the schema allows.
+type CorpusS40V1_0_0OutputÉOk string
+
+// The values of CorpusS40V1_0_0OutputÉOk.
+const (
+	// CorpusS40V1_0_0OutputÉOkX1 is "X😀1\t\t".
+	CorpusS40V1_0_0OutputÉOkX1 CorpusS40V1_0_0OutputÉOk = "X😀1\t\t"
+	// CorpusS40V1_0_0OutputÉOkBAZ is "b'aZ".
+	CorpusS40V1_0_0OutputÉOkBAZ CorpusS40V1_0_0OutputÉOk = "b'aZ"
+)
+
 // CorpusS40V1Args is what Handler.CorpusS40V1 takes: the arguments of corpus.s40@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -729,6 +1165,16 @@ type CorpusS40V1Args = CorpusS40V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20041.
 type CorpusS41V1_0_0Args struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[any] `json:"0,omitzero"`
+	// Currency is the "currency" property (optional).
+	Currency optional.Value[any] `json:"currency,omitzero"`
+	// Ok is the "ok" property (optional).
+	Ok optional.Value[any] `json:"ok,omitzero"`
+}
+
+// CorpusS41V1_0_0Output is the structured output of corpus.s41 1.0.0.
+type CorpusS41V1_0_0Output struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[any] `json:"0,omitzero"`
 	// Currency is the "currency" property (optional).
@@ -758,6 +1204,20 @@ type CorpusS42V1_0_0ArgsV struct {
 	Tags optional.Value[[]string] `json:"tags,omitzero"`
 }
 
+// CorpusS42V1_0_0Output is the structured output of corpus.s42 1.0.0.
+type CorpusS42V1_0_0Output struct {
+	// V is the "v" property (required).
+	V CorpusS42V1_0_0OutputV `json:"v"`
+}
+
+// CorpusS42V1_0_0OutputV is a value of corpus.s42 1.0.0.
+type CorpusS42V1_0_0OutputV struct {
+	// ID is the "id" property (required).
+	ID float64 `json:"id"`
+	// Tags is the "tags" property (optional).
+	Tags optional.Value[[]string] `json:"tags,omitzero"`
+}
+
 // CorpusS42V1Args is what Handler.CorpusS42V1 takes: the arguments of corpus.s42@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -771,6 +1231,12 @@ type CorpusS43V1_0_0Args struct {
 	V bool `json:"v"`
 }
 
+// CorpusS43V1_0_0Output is the structured output of corpus.s43 1.0.0.
+type CorpusS43V1_0_0Output struct {
+	// V is the "v" property (required).
+	V bool `json:"v"`
+}
+
 // CorpusS43V1Args is what Handler.CorpusS43V1 takes: the arguments of corpus.s43@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -780,6 +1246,16 @@ type CorpusS43V1Args = CorpusS43V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20044.
 type CorpusS44V1_0_0Args struct {
+	// X0 is the "0" property (required).
+	X0 any `json:"0"`
+	// AB is the "a b" property (optional).
+	AB optional.Value[any] `json:"a b,omitzero"`
+	// É is the "é" property (required). generated
+	É bool `json:"é"`
+}
+
+// CorpusS44V1_0_0Output is the structured output of corpus.s44 1.0.0.
+type CorpusS44V1_0_0Output struct {
 	// X0 is the "0" property (required).
 	X0 any `json:"0"`
 	// AB is the "a b" property (optional).
@@ -816,6 +1292,27 @@ const (
 	CorpusS45V1_0_0ArgsIDEmpty CorpusS45V1_0_0ArgsID = ""
 )
 
+// CorpusS45V1_0_0Output is the structured output of corpus.s45 1.0.0.
+type CorpusS45V1_0_0Output struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[string] `json:"0,omitzero"`
+	// ID is the "id" property (optional).
+	ID optional.Value[CorpusS45V1_0_0OutputID] `json:"id,omitzero"`
+	// Name is the "name" property (required).
+	Name []bool `json:"name"`
+}
+
+// CorpusS45V1_0_0OutputID is a value of corpus.s45 1.0.0, one of the values the schema allows.
+type CorpusS45V1_0_0OutputID string
+
+// The values of CorpusS45V1_0_0OutputID.
+const (
+	// CorpusS45V1_0_0OutputIDA is "'_\\a\t".
+	CorpusS45V1_0_0OutputIDA CorpusS45V1_0_0OutputID = "'_\\a\t"
+	// CorpusS45V1_0_0OutputIDEmpty is "".
+	CorpusS45V1_0_0OutputIDEmpty CorpusS45V1_0_0OutputID = ""
+)
+
 // CorpusS45V1Args is what Handler.CorpusS45V1 takes: the arguments of corpus.s45@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -847,6 +1344,30 @@ type CorpusS46V1_0_0ArgsMeta struct {
 	Name any `json:"name"`
 }
 
+// CorpusS46V1_0_0Output is the structured output of corpus.s46 1.0.0.
+type CorpusS46V1_0_0Output struct {
+	// Meta is the "meta" property (required).
+	Meta CorpusS46V1_0_0OutputMeta `json:"meta"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]float64 `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS46V1_0_0Output) MarshalJSON() ([]byte, error) {
+	type plain CorpusS46V1_0_0Output
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS46V1_0_0OutputMeta is a value of corpus.s46 1.0.0.
+type CorpusS46V1_0_0OutputMeta struct {
+	// ID is the "id" property (optional).
+	ID map[string]any `json:"id,omitzero"`
+	// Legs is the "legs" property (optional).
+	Legs optional.Value[[]any] `json:"legs,omitzero"`
+	// Name is the "name" property (required).
+	Name any `json:"name"`
+}
+
 // CorpusS46V1Args is what Handler.CorpusS46V1 takes: the arguments of corpus.s46@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -862,6 +1383,14 @@ type CorpusS47V1_0_0Args struct {
 	Ok optional.Value[string] `json:"ok,omitzero"`
 }
 
+// CorpusS47V1_0_0Output is the structured output of corpus.s47 1.0.0.
+type CorpusS47V1_0_0Output struct {
+	// Name is the "name" property (required).
+	Name int64 `json:"name"`
+	// Ok is the "ok" property (optional).
+	Ok optional.Value[string] `json:"ok,omitzero"`
+}
+
 // CorpusS47V1Args is what Handler.CorpusS47V1 takes: the arguments of corpus.s47@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -871,6 +1400,12 @@ type CorpusS47V1Args = CorpusS47V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20048.
 type CorpusS48V1_0_0Args struct {
+	// V is the "v" property (required).
+	V string `json:"v"`
+}
+
+// CorpusS48V1_0_0Output is the structured output of corpus.s48 1.0.0.
+type CorpusS48V1_0_0Output struct {
 	// V is the "v" property (required).
 	V string `json:"v"`
 }
@@ -900,6 +1435,24 @@ type CorpusS49V1_0_0ArgsÉItem struct {
 	Ok string `json:"ok"`
 }
 
+// CorpusS49V1_0_0Output is the structured output of corpus.s49 1.0.0.
+type CorpusS49V1_0_0Output struct {
+	// X0 is the "0" property (required).
+	X0 int64 `json:"0"`
+	// Name is the "name" property (required).
+	Name int64 `json:"name"`
+	// Ok is the "ok" property (optional).
+	Ok optional.Value[bool] `json:"ok,omitzero"`
+	// É is the "é" property (optional).
+	É optional.Value[[]CorpusS49V1_0_0OutputÉItem] `json:"é,omitzero"`
+}
+
+// CorpusS49V1_0_0OutputÉItem is a value of corpus.s49 1.0.0.
+type CorpusS49V1_0_0OutputÉItem struct {
+	// Ok is the "ok" property (required).
+	Ok string `json:"ok"`
+}
+
 // CorpusS49V1Args is what Handler.CorpusS49V1 takes: the arguments of corpus.s49@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -909,6 +1462,12 @@ type CorpusS49V1Args = CorpusS49V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20050.
 type CorpusS50V1_0_0Args struct {
+	// Amount is the "amount" property (optional).
+	Amount optional.Value[string] `json:"amount,omitzero"`
+}
+
+// CorpusS50V1_0_0Output is the structured output of corpus.s50 1.0.0.
+type CorpusS50V1_0_0Output struct {
 	// Amount is the "amount" property (optional).
 	Amount optional.Value[string] `json:"amount,omitzero"`
 }
@@ -926,6 +1485,12 @@ type CorpusS51V1_0_0Args struct {
 	ID int64 `json:"id"`
 }
 
+// CorpusS51V1_0_0Output is the structured output of corpus.s51 1.0.0.
+type CorpusS51V1_0_0Output struct {
+	// ID is the "id" property (required).
+	ID int64 `json:"id"`
+}
+
 // CorpusS51V1Args is what Handler.CorpusS51V1 takes: the arguments of corpus.s51@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -935,6 +1500,12 @@ type CorpusS51V1Args = CorpusS51V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20052.
 type CorpusS52V1_0_0Args struct {
+	// V is the "v" property (required).
+	V []bool `json:"v"`
+}
+
+// CorpusS52V1_0_0Output is the structured output of corpus.s52 1.0.0.
+type CorpusS52V1_0_0Output struct {
 	// V is the "v" property (required).
 	V []bool `json:"v"`
 }
@@ -952,6 +1523,12 @@ type CorpusS53V1_0_0Args struct {
 	V int64 `json:"v"`
 }
 
+// CorpusS53V1_0_0Output is the structured output of corpus.s53 1.0.0.
+type CorpusS53V1_0_0Output struct {
+	// V is the "v" property (required).
+	V int64 `json:"v"`
+}
+
 // CorpusS53V1Args is what Handler.CorpusS53V1 takes: the arguments of corpus.s53@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -961,6 +1538,12 @@ type CorpusS53V1Args = CorpusS53V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20054.
 type CorpusS54V1_0_0Args struct {
+	// V is the "v" property (required).
+	V any `json:"v"`
+}
+
+// CorpusS54V1_0_0Output is the structured output of corpus.s54 1.0.0.
+type CorpusS54V1_0_0Output struct {
 	// V is the "v" property (required).
 	V any `json:"v"`
 }
@@ -978,6 +1561,12 @@ type CorpusS55V1_0_0Args struct {
 	V []bool `json:"v"`
 }
 
+// CorpusS55V1_0_0Output is the structured output of corpus.s55 1.0.0.
+type CorpusS55V1_0_0Output struct {
+	// V is the "v" property (required).
+	V []bool `json:"v"`
+}
+
 // CorpusS55V1Args is what Handler.CorpusS55V1 takes: the arguments of corpus.s55@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -991,6 +1580,12 @@ type CorpusS56V1_0_0Args struct {
 	V int64 `json:"v"`
 }
 
+// CorpusS56V1_0_0Output is the structured output of corpus.s56 1.0.0.
+type CorpusS56V1_0_0Output struct {
+	// V is the "v" property (required).
+	V int64 `json:"v"`
+}
+
 // CorpusS56V1Args is what Handler.CorpusS56V1 takes: the arguments of corpus.s56@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -1000,6 +1595,16 @@ type CorpusS56V1Args = CorpusS56V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20057.
 type CorpusS57V1_0_0Args struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[int64] `json:"0,omitzero"`
+	// Meta is the "meta" property (optional).
+	Meta optional.Value[int64] `json:"meta,omitzero"`
+	// Ok is the "ok" property (optional).
+	Ok optional.Value[bool] `json:"ok,omitzero"`
+}
+
+// CorpusS57V1_0_0Output is the structured output of corpus.s57 1.0.0.
+type CorpusS57V1_0_0Output struct {
 	// X0 is the "0" property (optional).
 	X0 optional.Value[int64] `json:"0,omitzero"`
 	// Meta is the "meta" property (optional).
@@ -1045,6 +1650,36 @@ type CorpusS58V1_0_0ArgsValueItem struct {
 	XY optional.Value[any] `json:"x-y,omitzero"`
 }
 
+// CorpusS58V1_0_0Output is the structured output of corpus.s58 1.0.0.
+type CorpusS58V1_0_0Output struct {
+	// ID is the "id" property (optional).
+	ID optional.Value[bool] `json:"id,omitzero"`
+	// Legs is the "legs" property (optional).
+	Legs optional.Value[int64] `json:"legs,omitzero"`
+	// Meta is the "meta" property (required).
+	Meta float64 `json:"meta"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string][]CorpusS58V1_0_0OutputValueItem `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v CorpusS58V1_0_0Output) MarshalJSON() ([]byte, error) {
+	type plain CorpusS58V1_0_0Output
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// CorpusS58V1_0_0OutputValueItem is a value of corpus.s58 1.0.0.
+type CorpusS58V1_0_0OutputValueItem struct {
+	// X0 is the "0" property (optional).
+	X0 optional.Value[any] `json:"0,omitzero"`
+	// AB is the "a b" property (optional).
+	AB optional.Value[any] `json:"a b,omitzero"`
+	// Note is the "note" property (required).
+	Note bool `json:"note"`
+	// XY is the "x-y" property (optional). generated
+	XY optional.Value[any] `json:"x-y,omitzero"`
+}
+
 // CorpusS58V1Args is what Handler.CorpusS58V1 takes: the arguments of corpus.s58@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -1054,6 +1689,14 @@ type CorpusS58V1Args = CorpusS58V1_0_0Args
 //
 // Takes arguments of the corpus schema numbered 20059.
 type CorpusS59V1_0_0Args struct {
+	// X0 is the "0" property (required).
+	X0 bool `json:"0"`
+	// É is the "é" property (optional). generated
+	É optional.Value[int64] `json:"é,omitzero"`
+}
+
+// CorpusS59V1_0_0Output is the structured output of corpus.s59 1.0.0.
+type CorpusS59V1_0_0Output struct {
 	// X0 is the "0" property (required).
 	X0 bool `json:"0"`
 	// É is the "é" property (optional). generated
@@ -1084,6 +1727,16 @@ type CrmNotesAppendV1Args = CrmNotesAppendV1_0_0Args
 //
 // Takes arguments the corpus rarely writes.
 type EdgeExactV1_0_0Args struct {
+	// Any is the "any" property (optional).
+	Any optional.Value[any] `json:"any,omitzero"`
+	// Int is the "int" property (optional).
+	Int optional.Value[int64] `json:"int,omitzero"`
+	// Num is the "num" property (optional).
+	Num optional.Value[float64] `json:"num,omitzero"`
+}
+
+// EdgeExactV1_0_0Output is the structured output of edge.exact 1.0.0.
+type EdgeExactV1_0_0Output struct {
 	// Any is the "any" property (optional).
 	Any optional.Value[any] `json:"any,omitzero"`
 	// Int is the "int" property (optional).
@@ -1152,6 +1805,59 @@ type EdgeNestedV1_0_0ArgsValue struct {
 	K optional.Value[bool] `json:"k,omitzero"`
 }
 
+// EdgeNestedV1_0_0Output is the structured output of edge.nested 1.0.0.
+type EdgeNestedV1_0_0Output struct {
+	// Closed is the "closed" property (optional).
+	Closed optional.Value[EdgeNestedV1_0_0OutputClosed] `json:"closed,omitzero"`
+	// Grid is the "grid" property (optional).
+	Grid optional.Value[[][]int64] `json:"grid,omitzero"`
+	// Null is the "null" property (optional).
+	Null optional.Value[any] `json:"null,omitzero"`
+	// Open is the "open" property (optional).
+	Open optional.Value[EdgeNestedV1_0_0OutputOpen] `json:"open,omitzero"`
+	// Raw is the "raw" property (optional).
+	Raw optional.Value[[]any] `json:"raw,omitzero"`
+	// Rows is the "rows" property (required).
+	Rows []EdgeNestedV1_0_0OutputRowsItem `json:"rows"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]EdgeNestedV1_0_0OutputValue `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v EdgeNestedV1_0_0Output) MarshalJSON() ([]byte, error) {
+	type plain EdgeNestedV1_0_0Output
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// EdgeNestedV1_0_0OutputClosed is a value of edge.nested 1.0.0.
+type EdgeNestedV1_0_0OutputClosed struct{}
+
+// EdgeNestedV1_0_0OutputOpen is a value of edge.nested 1.0.0.
+type EdgeNestedV1_0_0OutputOpen struct {
+	// A is the "a" property (optional).
+	A optional.Value[string] `json:"a,omitzero"`
+}
+
+// EdgeNestedV1_0_0OutputRowsItem is a value of edge.nested 1.0.0.
+type EdgeNestedV1_0_0OutputRowsItem struct {
+	// N is the "n" property (required).
+	N int64 `json:"n"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]string `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v EdgeNestedV1_0_0OutputRowsItem) MarshalJSON() ([]byte, error) {
+	type plain EdgeNestedV1_0_0OutputRowsItem
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// EdgeNestedV1_0_0OutputValue is a value of edge.nested 1.0.0.
+type EdgeNestedV1_0_0OutputValue struct {
+	// K is the "k" property (optional).
+	K optional.Value[bool] `json:"k,omitzero"`
+}
+
 // EdgeNestedV1Args is what Handler.EdgeNestedV1 takes: the arguments of edge.nested@1.0.0,
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
@@ -1196,6 +1902,45 @@ type EdgeNumbersV1_0_0ArgsSnum string
 const (
 	// EdgeNumbersV1_0_0ArgsSnumA is "a".
 	EdgeNumbersV1_0_0ArgsSnumA EdgeNumbersV1_0_0ArgsSnum = "a"
+)
+
+// EdgeNumbersV1_0_0Output is the structured output of edge.numbers 1.0.0.
+type EdgeNumbersV1_0_0Output struct {
+	// Bconst is the "bconst" property (optional).
+	Bconst optional.Value[bool] `json:"bconst,omitzero"`
+	// Benum is the "benum" property (optional).
+	Benum optional.Value[bool] `json:"benum,omitzero"`
+	// Big is the "big" property (optional).
+	Big optional.Value[int64] `json:"big,omitzero"`
+	// Bounds is the "bounds" property (optional).
+	Bounds optional.Value[int64] `json:"bounds,omitzero"`
+	// Fbounds is the "fbounds" property (optional).
+	Fbounds optional.Value[float64] `json:"fbounds,omitzero"`
+	// Frac is the "frac" property (optional).
+	Frac optional.Value[int64] `json:"frac,omitzero"`
+	// Huge is the "huge" property (optional).
+	Huge optional.Value[int64] `json:"huge,omitzero"`
+	// Iconst is the "iconst" property (optional).
+	Iconst optional.Value[int64] `json:"iconst,omitzero"`
+	// Nconst is the "nconst" property (optional).
+	Nconst optional.Value[float64] `json:"nconst,omitzero"`
+	// Nstr is the "nstr" property (optional).
+	Nstr optional.Value[any] `json:"nstr,omitzero"`
+	// Num is the "num" property (optional).
+	Num optional.Value[float64] `json:"num,omitzero"`
+	// Sconst is the "sconst" property (optional).
+	Sconst optional.Value[string] `json:"sconst,omitzero"`
+	// Snum is the "snum" property (optional: "" when absent).
+	Snum EdgeNumbersV1_0_0OutputSnum `json:"snum,omitzero"`
+}
+
+// EdgeNumbersV1_0_0OutputSnum is a value of edge.numbers 1.0.0, one of the values the schema allows.
+type EdgeNumbersV1_0_0OutputSnum string
+
+// The values of EdgeNumbersV1_0_0OutputSnum.
+const (
+	// EdgeNumbersV1_0_0OutputSnumA is "a".
+	EdgeNumbersV1_0_0OutputSnumA EdgeNumbersV1_0_0OutputSnum = "a"
 )
 
 // EdgeNumbersV1Args is what Handler.EdgeNumbersV1 takes: the arguments of edge.numbers@1.0.0,
@@ -1288,9 +2033,9 @@ type EdgeUnionsV1_0_0ArgsSize struct {
 func (v EdgeUnionsV1_0_0ArgsSize) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Integer.Set:
-		return json.Marshal(v.Integer.V)
+		return encode.Marshal(v.Integer.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }
@@ -1315,6 +2060,120 @@ const (
 type EdgeUnionsV1_0_0Node struct {
 	// Children is the "children" property (optional).
 	Children optional.Value[[]*EdgeUnionsV1_0_0Node] `json:"children,omitzero"`
+	// Name is the "name" property (required).
+	Name string `json:"name"`
+}
+
+// EdgeUnionsV1_0_0Output is the structured output of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0Output struct {
+	// Amount is the "amount" property (optional).
+	Amount optional.Value[EdgeUnionsV1_0_0Money2] `json:"amount,omitzero"`
+	// Both is the "both" property (optional).
+	Both optional.Value[EdgeUnionsV1_0_0OutputBoth] `json:"both,omitzero"`
+	// First is the "first" property (optional).
+	First optional.Value[string] `json:"first,omitzero"`
+	// ID is the "id" property (optional).
+	ID optional.Value[string] `json:"id,omitzero"`
+	// Limits is the "limits" property (optional).
+	Limits map[string]EdgeUnionsV1_0_0Money2 `json:"limits,omitzero"`
+	// Method is the "method" property (optional).
+	Method EdgeUnionsV1_0_0OutputMethod `json:"method,omitzero"`
+	// Note is the "note" property (optional).
+	Note optional.Nullable[string] `json:"note,omitzero"`
+	// Pair is the "pair" property (optional).
+	Pair optional.Value[[]any] `json:"pair,omitzero"`
+	// Second is the "second" property (optional).
+	Second optional.Value[string] `json:"second,omitzero"`
+	// Size is the "size" property (optional).
+	Size EdgeUnionsV1_0_0OutputSize `json:"size,omitzero"`
+	// Tree is the "tree" property (optional).
+	Tree optional.Value[EdgeUnionsV1_0_0Node2] `json:"tree,omitzero"`
+	// When is the "when" property (optional).
+	When optional.Nullable[string] `json:"when,omitzero"`
+}
+
+// EdgeUnionsV1_0_0Money2 is the definition "money" of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0Money2 struct {
+	// Amount is the "amount" property (required).
+	Amount float64 `json:"amount"`
+	// Currency is the "currency" property (required).
+	Currency string `json:"currency"`
+}
+
+// EdgeUnionsV1_0_0OutputBoth is a value of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0OutputBoth struct {
+	// A is the "a" property (required).
+	A int64 `json:"a"`
+	// B is the "b" property (optional).
+	B optional.Value[bool] `json:"b,omitzero"`
+}
+
+// EdgeUnionsV1_0_0OutputMethod is a value of edge.unions 1.0.0: one of EdgeUnionsV1_0_0Card2, EdgeUnionsV1_0_0OutputMethodIBAN, told apart by their "kind".
+type EdgeUnionsV1_0_0OutputMethod interface {
+	isEdgeUnionsV1_0_0OutputMethod()
+}
+
+// isEdgeUnionsV1_0_0OutputMethod makes EdgeUnionsV1_0_0Card2 one of EdgeUnionsV1_0_0OutputMethod ("kind": "card").
+func (EdgeUnionsV1_0_0Card2) isEdgeUnionsV1_0_0OutputMethod() {}
+
+// isEdgeUnionsV1_0_0OutputMethod makes EdgeUnionsV1_0_0OutputMethodIBAN one of EdgeUnionsV1_0_0OutputMethod ("kind": "iban").
+func (EdgeUnionsV1_0_0OutputMethodIBAN) isEdgeUnionsV1_0_0OutputMethod() {}
+
+// EdgeUnionsV1_0_0Card2 is the definition "card" of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0Card2 struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Last4 is the "last4" property (required).
+	Last4 string `json:"last4"`
+}
+
+// EdgeUnionsV1_0_0OutputMethodIBAN is a value of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0OutputMethodIBAN struct {
+	// IBAN is the "iban" property (required).
+	IBAN string `json:"iban"`
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+}
+
+// EdgeUnionsV1_0_0OutputSize is a value of edge.unions 1.0.0: one of a JSON integer, a JSON string; exactly one field is set.
+type EdgeUnionsV1_0_0OutputSize struct {
+	// Integer is set when the value is a JSON integer.
+	Integer optional.Value[int64]
+	// String is set when the value is a JSON string.
+	String optional.Value[EdgeUnionsV1_0_0OutputSizeString]
+}
+
+// MarshalJSON writes the alternative that is set.
+func (v EdgeUnionsV1_0_0OutputSize) MarshalJSON() ([]byte, error) {
+	switch {
+	case v.Integer.Set:
+		return encode.Marshal(v.Integer.V)
+	case v.String.Set:
+		return encode.Marshal(v.String.V)
+	}
+	return []byte("null"), nil
+}
+
+// IsZero reports whether no alternative is set.
+func (v EdgeUnionsV1_0_0OutputSize) IsZero() bool {
+	return !v.Integer.Set && !v.String.Set
+}
+
+// EdgeUnionsV1_0_0OutputSizeString is a value of edge.unions 1.0.0, one of the values the schema allows.
+type EdgeUnionsV1_0_0OutputSizeString string
+
+// The values of EdgeUnionsV1_0_0OutputSizeString.
+const (
+	// EdgeUnionsV1_0_0OutputSizeStringSmall is "small".
+	EdgeUnionsV1_0_0OutputSizeStringSmall EdgeUnionsV1_0_0OutputSizeString = "small"
+	// EdgeUnionsV1_0_0OutputSizeStringLarge is "large".
+	EdgeUnionsV1_0_0OutputSizeStringLarge EdgeUnionsV1_0_0OutputSizeString = "large"
+)
+
+// EdgeUnionsV1_0_0Node2 is the definition "node" of edge.unions 1.0.0.
+type EdgeUnionsV1_0_0Node2 struct {
+	// Children is the "children" property (optional).
+	Children optional.Value[[]*EdgeUnionsV1_0_0Node2] `json:"children,omitzero"`
 	// Name is the "name" property (required).
 	Name string `json:"name"`
 }
@@ -1353,6 +2212,35 @@ const (
 	EdgeUniqueV1_0_0ArgsEnumsItemA EdgeUniqueV1_0_0ArgsEnumsItem = "a"
 	// EdgeUniqueV1_0_0ArgsEnumsItemB is "b".
 	EdgeUniqueV1_0_0ArgsEnumsItemB EdgeUniqueV1_0_0ArgsEnumsItem = "b"
+)
+
+// EdgeUniqueV1_0_0Output is the structured output of edge.unique 1.0.0.
+type EdgeUniqueV1_0_0Output struct {
+	// Anys is the "anys" property (optional).
+	Anys optional.Value[[]any] `json:"anys,omitzero"`
+	// Bools is the "bools" property (optional).
+	Bools optional.Value[[]bool] `json:"bools,omitzero"`
+	// Enums is the "enums" property (optional).
+	Enums optional.Value[[]EdgeUniqueV1_0_0OutputEnumsItem] `json:"enums,omitzero"`
+	// Ints is the "ints" property (optional).
+	Ints optional.Value[[]int64] `json:"ints,omitzero"`
+	// Nums is the "nums" property (optional).
+	Nums optional.Value[[]float64] `json:"nums,omitzero"`
+	// Objs is the "objs" property (optional).
+	Objs optional.Value[[]map[string]any] `json:"objs,omitzero"`
+	// Strs is the "strs" property (optional).
+	Strs optional.Value[[]string] `json:"strs,omitzero"`
+}
+
+// EdgeUniqueV1_0_0OutputEnumsItem is a value of edge.unique 1.0.0, one of the values the schema allows.
+type EdgeUniqueV1_0_0OutputEnumsItem string
+
+// The values of EdgeUniqueV1_0_0OutputEnumsItem.
+const (
+	// EdgeUniqueV1_0_0OutputEnumsItemA is "a".
+	EdgeUniqueV1_0_0OutputEnumsItemA EdgeUniqueV1_0_0OutputEnumsItem = "a"
+	// EdgeUniqueV1_0_0OutputEnumsItemB is "b".
+	EdgeUniqueV1_0_0OutputEnumsItemB EdgeUniqueV1_0_0OutputEnumsItem = "b"
 )
 
 // EdgeUniqueV1Args is what Handler.EdgeUniqueV1 takes: the arguments of edge.unique@1.0.0,

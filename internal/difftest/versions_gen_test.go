@@ -12,6 +12,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s00",
+	output:  appending(DecodeCorpusS00V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS01V1_0_0Args),
@@ -20,6 +21,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s01",
+	output:  appending(DecodeCorpusS01V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS02V1_0_0Args),
@@ -28,6 +30,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s02",
+	output:  appending(DecodeCorpusS02V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS03V1_0_0Args),
@@ -36,6 +39,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s03",
+	output:  appending(DecodeCorpusS03V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS04V1_0_0Args),
@@ -44,6 +48,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s04",
+	output:  appending(DecodeCorpusS04V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS05V1_0_0Args),
@@ -52,6 +57,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s05",
+	output:  appending(DecodeCorpusS05V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS06V1_0_0Args),
@@ -60,6 +66,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s06",
+	output:  appending(DecodeCorpusS06V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS07V1_0_0Args),
@@ -68,6 +75,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s07",
+	output:  appending(DecodeCorpusS07V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS08V1_0_0Args),
@@ -76,6 +84,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s08",
+	output:  appending(DecodeCorpusS08V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS09V1_0_0Args),
@@ -84,6 +93,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s09",
+	output:  appending(DecodeCorpusS09V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS10V1_0_0Args),
@@ -92,6 +102,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s10",
+	output:  appending(DecodeCorpusS10V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS11V1_0_0Args),
@@ -100,6 +111,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s11",
+	output:  appending(DecodeCorpusS11V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS12V1_0_0Args),
@@ -108,6 +120,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s12",
+	output:  appending(DecodeCorpusS12V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS13V1_0_0Args),
@@ -116,6 +129,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s13",
+	output:  appending(DecodeCorpusS13V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS14V1_0_0Args),
@@ -124,6 +138,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s14",
+	output:  appending(DecodeCorpusS14V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS15V1_0_0Args),
@@ -132,6 +147,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s15",
+	output:  appending(DecodeCorpusS15V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS16V1_0_0Args),
@@ -140,6 +156,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s16",
+	output:  appending(DecodeCorpusS16V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS17V1_0_0Args),
@@ -148,6 +165,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s17",
+	output:  appending(DecodeCorpusS17V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS18V1_0_0Args),
@@ -156,6 +174,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s18",
+	output:  appending(DecodeCorpusS18V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS19V1_0_0Args),
@@ -164,6 +183,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s19",
+	output:  appending(DecodeCorpusS19V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS20V1_0_0Args),
@@ -172,6 +192,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s20",
+	output:  appending(DecodeCorpusS20V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS21V1_0_0Args),
@@ -180,6 +201,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s21",
+	output:  appending(DecodeCorpusS21V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS22V1_0_0Args),
@@ -188,6 +210,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s22",
+	output:  appending(DecodeCorpusS22V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS23V1_0_0Args),
@@ -196,6 +219,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s23",
+	output:  appending(DecodeCorpusS23V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS24V1_0_0Args),
@@ -204,6 +228,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s24",
+	output:  appending(DecodeCorpusS24V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS25V1_0_0Args),
@@ -212,6 +237,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s25",
+	output:  appending(DecodeCorpusS25V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS26V1_0_0Args),
@@ -220,6 +246,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s26",
+	output:  appending(DecodeCorpusS26V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS27V1_0_0Args),
@@ -228,6 +255,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s27",
+	output:  appending(DecodeCorpusS27V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS28V1_0_0Args),
@@ -236,6 +264,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s28",
+	output:  appending(DecodeCorpusS28V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS29V1_0_0Args),
@@ -244,6 +273,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s29",
+	output:  appending(DecodeCorpusS29V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS30V1_0_0Args),
@@ -252,6 +282,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s30",
+	output:  appending(DecodeCorpusS30V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS31V1_0_0Args),
@@ -260,6 +291,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s31",
+	output:  appending(DecodeCorpusS31V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS32V1_0_0Args),
@@ -268,6 +300,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s32",
+	output:  appending(DecodeCorpusS32V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS33V1_0_0Args),
@@ -276,6 +309,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s33",
+	output:  appending(DecodeCorpusS33V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS34V1_0_0Args),
@@ -284,6 +318,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s34",
+	output:  appending(DecodeCorpusS34V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS35V1_0_0Args),
@@ -292,6 +327,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s35",
+	output:  appending(DecodeCorpusS35V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS36V1_0_0Args),
@@ -300,6 +336,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s36",
+	output:  appending(DecodeCorpusS36V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS37V1_0_0Args),
@@ -308,6 +345,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s37",
+	output:  appending(DecodeCorpusS37V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS38V1_0_0Args),
@@ -316,6 +354,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s38",
+	output:  appending(DecodeCorpusS38V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS39V1_0_0Args),
@@ -324,6 +363,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s39",
+	output:  appending(DecodeCorpusS39V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS40V1_0_0Args),
@@ -332,6 +372,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s40",
+	output:  appending(DecodeCorpusS40V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS41V1_0_0Args),
@@ -340,6 +381,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s41",
+	output:  appending(DecodeCorpusS41V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS42V1_0_0Args),
@@ -348,6 +390,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s42",
+	output:  appending(DecodeCorpusS42V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS43V1_0_0Args),
@@ -356,6 +399,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s43",
+	output:  appending(DecodeCorpusS43V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS44V1_0_0Args),
@@ -364,6 +408,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s44",
+	output:  appending(DecodeCorpusS44V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS45V1_0_0Args),
@@ -372,6 +417,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s45",
+	output:  appending(DecodeCorpusS45V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS46V1_0_0Args),
@@ -380,6 +426,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s46",
+	output:  appending(DecodeCorpusS46V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS47V1_0_0Args),
@@ -388,6 +435,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s47",
+	output:  appending(DecodeCorpusS47V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS48V1_0_0Args),
@@ -396,6 +444,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s48",
+	output:  appending(DecodeCorpusS48V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS49V1_0_0Args),
@@ -404,6 +453,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s49",
+	output:  appending(DecodeCorpusS49V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS50V1_0_0Args),
@@ -412,6 +462,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s50",
+	output:  appending(DecodeCorpusS50V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS51V1_0_0Args),
@@ -420,6 +471,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s51",
+	output:  appending(DecodeCorpusS51V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS52V1_0_0Args),
@@ -428,6 +480,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s52",
+	output:  appending(DecodeCorpusS52V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS53V1_0_0Args),
@@ -436,6 +489,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s53",
+	output:  appending(DecodeCorpusS53V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS54V1_0_0Args),
@@ -444,6 +498,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s54",
+	output:  appending(DecodeCorpusS54V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS55V1_0_0Args),
@@ -452,6 +507,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s55",
+	output:  appending(DecodeCorpusS55V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS56V1_0_0Args),
@@ -460,6 +516,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s56",
+	output:  appending(DecodeCorpusS56V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS57V1_0_0Args),
@@ -468,6 +525,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s57",
+	output:  appending(DecodeCorpusS57V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS58V1_0_0Args),
@@ -476,6 +534,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s58",
+	output:  appending(DecodeCorpusS58V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCorpusS59V1_0_0Args),
@@ -484,6 +543,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "corpus.s59",
+	output:  appending(DecodeCorpusS59V1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeCrmNotesAppendV1_0_0Args),
@@ -500,6 +560,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "edge.exact",
+	output:  appending(DecodeEdgeExactV1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeEdgeNestedV1_0_0Args),
@@ -508,6 +569,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "edge.nested",
+	output:  appending(DecodeEdgeNestedV1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeEdgeNumbersV1_0_0Args),
@@ -516,6 +578,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "edge.numbers",
+	output:  appending(DecodeEdgeNumbersV1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeEdgeUnionsV1_0_0Args),
@@ -524,6 +587,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "edge.unions",
+	output:  appending(DecodeEdgeUnionsV1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeEdgeUniqueV1_0_0Args),
@@ -532,6 +596,7 @@ var versions = []version{{
 		v.DecodeFrom(r, nil)
 	}),
 	name:    "edge.unique",
+	output:  appending(DecodeEdgeUniqueV1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodePaymentsLookupV1_0_0Args),

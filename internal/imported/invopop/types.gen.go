@@ -3,7 +3,7 @@
 package invopop
 
 import (
-	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 )
 
@@ -59,9 +59,9 @@ type CalendarEventsCreateV1_0_0ArgsLocation struct {
 func (v CalendarEventsCreateV1_0_0ArgsLocation) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	case v.Object.Set:
-		return json.Marshal(v.Object.V)
+		return encode.Marshal(v.Object.V)
 	}
 	return []byte("null"), nil
 }
@@ -261,9 +261,9 @@ type InventoryAdjustV1_0_0ArgsWarehouse struct {
 func (v InventoryAdjustV1_0_0ArgsWarehouse) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Integer.Set:
-		return json.Marshal(v.Integer.V)
+		return encode.Marshal(v.Integer.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }

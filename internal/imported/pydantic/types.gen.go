@@ -3,7 +3,7 @@
 package pydantic
 
 import (
-	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 )
 
@@ -65,11 +65,11 @@ type CalendarEventsCreateV1_0_0ArgsLocation struct {
 func (v CalendarEventsCreateV1_0_0ArgsLocation) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	case v.Object.Set:
-		return json.Marshal(v.Object.V)
+		return encode.Marshal(v.Object.V)
 	case v.Null.Set:
-		return json.Marshal(v.Null.V)
+		return encode.Marshal(v.Null.V)
 	}
 	return []byte("null"), nil
 }
@@ -310,9 +310,9 @@ type InventoryAdjustV1_0_0ArgsWarehouse struct {
 func (v InventoryAdjustV1_0_0ArgsWarehouse) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Integer.Set:
-		return json.Marshal(v.Integer.V)
+		return encode.Marshal(v.Integer.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }
@@ -403,9 +403,9 @@ type OrdersCreateV1_0_0MoneyAmount struct {
 func (v OrdersCreateV1_0_0MoneyAmount) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Number.Set:
-		return json.Marshal(v.Number.V)
+		return encode.Marshal(v.Number.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }
@@ -483,9 +483,9 @@ type PaymentsChargeV1_0_0MoneyAmount struct {
 func (v PaymentsChargeV1_0_0MoneyAmount) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Number.Set:
-		return json.Marshal(v.Number.V)
+		return encode.Marshal(v.Number.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }
@@ -630,13 +630,13 @@ type SearchQueryV1_0_0ArgsFiltersValue struct {
 func (v SearchQueryV1_0_0ArgsFiltersValue) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	case v.Number.Set:
-		return json.Marshal(v.Number.V)
+		return encode.Marshal(v.Number.V)
 	case v.Boolean.Set:
-		return json.Marshal(v.Boolean.V)
+		return encode.Marshal(v.Boolean.V)
 	case v.Array.Set:
-		return json.Marshal(v.Array.V)
+		return encode.Marshal(v.Array.V)
 	}
 	return []byte("null"), nil
 }

@@ -3,7 +3,7 @@
 package zod
 
 import (
-	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 )
 
@@ -57,9 +57,9 @@ type CalendarEventsCreateV1_0_0ArgsLocation struct {
 func (v CalendarEventsCreateV1_0_0ArgsLocation) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	case v.Object.Set:
-		return json.Marshal(v.Object.V)
+		return encode.Marshal(v.Object.V)
 	}
 	return []byte("null"), nil
 }
@@ -280,9 +280,9 @@ type InventoryAdjustV1_0_0ArgsWarehouse struct {
 func (v InventoryAdjustV1_0_0ArgsWarehouse) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Integer.Set:
-		return json.Marshal(v.Integer.V)
+		return encode.Marshal(v.Integer.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }
@@ -448,9 +448,9 @@ type PaymentsChargeV1_0_0ArgsMetadataValue struct {
 func (v PaymentsChargeV1_0_0ArgsMetadataValue) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	case v.Number.Set:
-		return json.Marshal(v.Number.V)
+		return encode.Marshal(v.Number.V)
 	}
 	return []byte("null"), nil
 }
@@ -564,13 +564,13 @@ type SearchQueryV1_0_0ArgsFiltersValue struct {
 func (v SearchQueryV1_0_0ArgsFiltersValue) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	case v.Number.Set:
-		return json.Marshal(v.Number.V)
+		return encode.Marshal(v.Number.V)
 	case v.Boolean.Set:
-		return json.Marshal(v.Boolean.V)
+		return encode.Marshal(v.Boolean.V)
 	case v.Array.Set:
-		return json.Marshal(v.Array.V)
+		return encode.Marshal(v.Array.V)
 	}
 	return []byte("null"), nil
 }
@@ -646,17 +646,17 @@ type SettingsSetV1_0_0JSONValue struct {
 func (v SettingsSetV1_0_0JSONValue) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	case v.Number.Set:
-		return json.Marshal(v.Number.V)
+		return encode.Marshal(v.Number.V)
 	case v.Boolean.Set:
-		return json.Marshal(v.Boolean.V)
+		return encode.Marshal(v.Boolean.V)
 	case v.Null.Set:
-		return json.Marshal(v.Null.V)
+		return encode.Marshal(v.Null.V)
 	case v.Array.Set:
-		return json.Marshal(v.Array.V)
+		return encode.Marshal(v.Array.V)
 	case v.Object.Set:
-		return json.Marshal(v.Object.V)
+		return encode.Marshal(v.Object.V)
 	}
 	return []byte("null"), nil
 }

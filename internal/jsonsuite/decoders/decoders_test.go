@@ -2,13 +2,17 @@ package decoders
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/gentest"
 	"github.com/mcpgen/mcpgen/internal/jsonsuite"
 	"github.com/mcpgen/mcpgen/internal/jsonsuite/suitegen"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/schema"
 )
 
@@ -87,5 +91,64 @@ func TestSuiteGeneratedDecoders(t *testing.T) {
 	t.Logf("generated decoders on the JSON Schema Test Suite, draft 2020-12:\n%s", b.String())
 	if table.Count(jsonsuite.Passed) < 300 {
 		t.Errorf("only %d groups passed", table.Count(jsonsuite.Passed))
+	}
+}
+
+// valueOf is the value a generated package's value wrapper holds, which
+// encoding/json encodes as the wrapper's AppendJSON should write it: a
+// wrapper with the wrapper's methods but not its AppendJSON.
+type valueOf struct{ v any }
+
+// AppendJSON writes the wrapper's value, as the wrapper's AppendJSON.
+func (w valueOf) AppendJSON(b []byte) ([]byte, error) { return w.v.(encode.Appender).AppendJSON(b) }
+
+// MarshalJSON is encoding/json's encoding of the value the wrapper holds
+// (the wrapper itself has no json tag).
+func (w valueOf) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(reflect.ValueOf(w.v).Field(0).Interface())
+	return buf.Bytes(), err
+}
+
+// TestSuiteGeneratedEncoders writes every value the generated decoders
+// accept back out with its generated AppendJSON: what encoding/json
+// writes of the value (gentest.CheckAppends), and text the decoder reads
+// back into an equal value without an error.
+func TestSuiteGeneratedEncoders(t *testing.T) {
+	groups, err := jsonsuite.Load(suitegen.SuiteDir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var written int
+	for i, g := range groups {
+		decode, ok := decoders[i]
+		if !ok {
+			continue
+		}
+		for _, tc := range g.Tests {
+			v, errs, err := decode(tc.Data)
+			if err != nil || errs != nil {
+				continue
+			}
+			got, err := gentest.CheckAppends(valueOf{v})
+			if err != nil {
+				t.Errorf("%s / %s / %s: data %s: %v", g.File, g.Description, tc.Description, tc.Data, err)
+				continue
+			}
+			written++
+			back, errs, err := decode(got)
+			if err != nil || errs != nil {
+				t.Errorf("%s / %s / %s: %s reads back with %v %v", g.File, g.Description, tc.Description, got, err, errs)
+				continue
+			}
+			if !reflect.DeepEqual(back, v) {
+				t.Errorf("%s / %s / %s: %s reads back as %#v, not %#v", g.File, g.Description, tc.Description, got, back, v)
+			}
+		}
+	}
+	if written < 1000 {
+		t.Errorf("only %d values written", written)
 	}
 }

@@ -4,7 +4,11 @@
 // package. Its tests run every test of every group through the generated
 // decoder and through the reference validator: the same verdict as the
 // suite (but for the project's documented differences) and the same
-// errors, byte for byte, as the reference.
+// errors, byte for byte, as the reference. Every value a decoder accepts
+// is written back out by its generated AppendJSON (which the package has
+// for every type, where a service's package has it for its outputs' types):
+// what encoding/json writes of it, and text the decoder reads back into an
+// equal value.
 package decoders
 
 //go:generate go run ./gen

@@ -3,8 +3,8 @@
 package decoders
 
 import (
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime/decode"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 )
 
@@ -183,7 +183,7 @@ type G032 struct {
 func (v G032) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Null.Set:
-		return json.Marshal(v.Null.V)
+		return encode.Marshal(v.Null.V)
 	}
 	return []byte("null"), nil
 }
@@ -203,7 +203,7 @@ type G032Null struct {
 func (v G032Null) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Null.Set:
-		return json.Marshal(v.Null.V)
+		return encode.Marshal(v.Null.V)
 	}
 	return []byte("null"), nil
 }
@@ -1050,7 +1050,7 @@ type G209 struct {
 func (v G209) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Null.Set:
-		return json.Marshal(v.Null.V)
+		return encode.Marshal(v.Null.V)
 	}
 	return []byte("null"), nil
 }
@@ -1070,7 +1070,7 @@ type G209Null struct {
 func (v G209Null) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Null.Set:
-		return json.Marshal(v.Null.V)
+		return encode.Marshal(v.Null.V)
 	}
 	return []byte("null"), nil
 }
@@ -1900,9 +1900,9 @@ type G383 struct {
 func (v G383) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Object.Set:
-		return json.Marshal(v.Object.V)
+		return encode.Marshal(v.Object.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }
@@ -2059,9 +2059,9 @@ type G423 struct {
 func (v G423) MarshalJSON() ([]byte, error) {
 	switch {
 	case v.Object.Set:
-		return json.Marshal(v.Object.V)
+		return encode.Marshal(v.Object.V)
 	case v.String.Set:
-		return json.Marshal(v.String.V)
+		return encode.Marshal(v.String.V)
 	}
 	return []byte("null"), nil
 }
