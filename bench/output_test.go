@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -121,18 +122,47 @@ func BenchmarkOutputCheck(b *testing.B) {
 	}
 }
 
+// bookedByReflection is booked's type without its AppendJSON: what
+// encoding/json makes of it is the encoding a structured output had before
+// output types wrote their own.
+type bookedByReflection instruct.PaymentsBookingV1_0_0Output
+
 // BenchmarkOutputEncode is the encoding alone of BenchmarkStructuredOutput:
-// booked as the server encodes a handler's structured content
-// (jsonrpc.Marshal, encoding/json for a type that does not append its own
-// JSON, as no generated type does).
+// booked as the server encodes a handler's structured content, by the
+// generated AppendJSON into a buffer kept from call to call, as a request
+// of a stream keeps it (impl=generated), and by encoding/json
+// (impl=encoding-json: jsonrpc.Marshal of the same value without the
+// method). The two must be the same bytes.
 func BenchmarkOutputEncode(b *testing.B) {
 	out := booked
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := jsonrpc.Marshal(&out); err != nil {
-			b.Fatal(err)
-		}
+	buf := make([]byte, 0, 512)
+	generated, err := out.AppendJSON(buf)
+	if err != nil {
+		b.Fatal(err)
 	}
+	reflected, err := jsonrpc.Marshal((*bookedByReflection)(&out))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !bytes.Equal(generated, reflected) {
+		b.Fatalf("AppendJSON wrote\n%s\nencoding/json\n%s", generated, reflected)
+	}
+	b.Run("impl=generated", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := out.AppendJSON(buf[:0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("impl=encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := jsonrpc.Marshal((*bookedByReflection)(&out)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestStructuredOutputChecked: through either check, a conforming output

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -104,5 +105,44 @@ func TestSharedServerInfoIsEncodedOnce(t *testing.T) {
 		if !bytes.Contains(got, []byte(`"`+MetaServerInfo+`":{"name":"shared"`)) {
 			t.Errorf("no serverInfo in %s", got)
 		}
+	}
+}
+
+// padded writes itself: {"pad":"<n x's>"}.
+type padded int
+
+func (p padded) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"pad":"`...)
+	b = append(b, strings.Repeat("x", int(p))...)
+	return append(b, `"}`...), nil
+}
+
+// TestStructuredBufferIsKeptWithinBound: a structured content that writes
+// itself is written into the buffer the result keeps, which the next
+// call's content reuses; one larger than maxKeptBuffer is not kept, and a
+// content encoding/json writes leaves the buffer alone.
+func TestStructuredBufferIsKeptWithinBound(t *testing.T) {
+	var buf []byte
+	first, err := encodeStructured(padded(3), &buf)
+	if err != nil || string(first) != `{"pad":"xxx"}` {
+		t.Fatalf("first: %s, %v", first, err)
+	}
+	if len(buf) == 0 || &buf[0] != &first[0] {
+		t.Fatal("the buffer written into is not kept")
+	}
+	second, err := encodeStructured(padded(5), &buf)
+	if err != nil || string(second) != `{"pad":"xxxxx"}` || &second[0] != &first[0] {
+		t.Errorf("second: %s, %v; written into the kept buffer: %v", second, err, &second[0] == &first[0])
+	}
+	kept := buf
+	if enc, err := encodeStructured(map[string]int{"a": 1}, &buf); err != nil || string(enc) != `{"a":1}` || &buf[0] != &kept[0] {
+		t.Errorf("a content encoding/json writes: %s, %v; the buffer changed: %v", enc, err, &buf[0] != &kept[0])
+	}
+	big, err := encodeStructured(padded(maxKeptBuffer), &buf)
+	if err != nil || len(big) != maxKeptBuffer+len(`{"pad":""}`) {
+		t.Fatalf("big: %d bytes, %v", len(big), err)
+	}
+	if buf != nil {
+		t.Errorf("a buffer of %d bytes is kept", cap(buf))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/drift"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/internal/mono"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
@@ -185,6 +186,11 @@ type callToolResult struct {
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError"`
 	common
+
+	// structured is the buffer a structured content that writes itself
+	// was encoded into (StructuredContent, until the result is answered),
+	// kept for the next call of the request that holds the result.
+	structured []byte
 }
 
 // AppendJSON writes the result as its json tags describe, without
@@ -772,7 +778,7 @@ func (s *Server) answerCall(r *request, out *Result) (any, *jsonrpc.Error) {
 // callResult is the tools/call result carrying what the handler returned,
 // built in res.
 func (s *Server) callResult(ctx context.Context, rev Revision, call *Call, out *Result, res *callToolResult) *callToolResult {
-	*res = callToolResult{Content: out.Content, IsError: out.IsError}
+	*res = callToolResult{Content: out.Content, IsError: out.IsError, structured: res.structured}
 	if res.Content == nil {
 		res.Content = []Content{}
 	}
@@ -780,7 +786,7 @@ func (s *Server) callResult(ctx context.Context, rev Revision, call *Call, out *
 		res.Content = withoutAudio(res.Content)
 	}
 	if out.StructuredContent != nil && rev.Has(FeatureStructuredContent) {
-		sc, failure := s.checkOutput(ctx, call, out)
+		sc, failure := s.checkOutput(ctx, call, out, &res.structured)
 		if failure != nil {
 			res = &callToolResult{Content: failure.Content, IsError: true}
 		} else {
@@ -871,6 +877,34 @@ func (s *Server) abandonedCall(r *request) reply {
 	return s.encodeAnswer(r.ctx, r.flight.msg, nil, res, nil)
 }
 
+// encodeStructured encodes v, a result's structured content, as
+// jsonrpc.Marshal does; a value that writes itself (encode.Appender, as a
+// generated output type does) writes into *buf, which keeps the grown
+// buffer for the request's next call unless it outgrew maxKeptBuffer.
+// The encoding is *buf's until that next call: it must be answered first.
+func encodeStructured(v any, buf *[]byte) (json.RawMessage, error) {
+	a, ok := v.(encode.Appender)
+	if !ok {
+		return jsonrpc.Marshal(v)
+	}
+	b := (*buf)[:0]
+	if b == nil {
+		// One allocation for most outputs, where growing from nothing
+		// would take five or six.
+		b = make([]byte, 0, 512)
+	}
+	b, err := a.AppendJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	if cap(b) <= maxKeptBuffer {
+		*buf = b
+	} else {
+		*buf = nil
+	}
+	return b, nil
+}
+
 // runHandler runs the handler, turning an error or a panic into an isError
 // result. A panic's message stays in the log: it may describe internals.
 func (s *Server) runHandler(ctx context.Context, h Handler, call *Call) (res *Result) {
@@ -895,9 +929,11 @@ func (s *Server) runHandler(ctx context.Context, h Handler, call *Call) (res *Re
 // checkOutput encodes the structured content of out, call's result, and,
 // when the tool declares an output schema and the result is not an error,
 // checks it (call.checkOutput). A result that breaks the declared contract
-// is a server bug: it is logged and replaced by a failure result.
-func (s *Server) checkOutput(ctx context.Context, call *Call, out *Result) (json.RawMessage, *Result) {
-	enc, err := jsonrpc.Marshal(out.StructuredContent)
+// is a server bug: it is logged and replaced by a failure result. A
+// content that writes itself (a generated output type) is written into
+// *buf (see encodeStructured).
+func (s *Server) checkOutput(ctx context.Context, call *Call, out *Result, buf *[]byte) (json.RawMessage, *Result) {
+	enc, err := encodeStructured(out.StructuredContent, buf)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "tool result does not encode", slog.String("tool", call.Spec.Key()), slog.String("error", err.Error()))
 		return nil, ErrorResult("tool failed: internal error")

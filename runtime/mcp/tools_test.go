@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/drift"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
@@ -229,6 +230,48 @@ func TestOutputSchemaIsEnforced(t *testing.T) {
 	}
 	if recs := b.log.records(t, "tool result violates its output schema"); len(recs) != 1 {
 		t.Errorf("log: %v", recs)
+	}
+}
+
+// stateOutput writes itself, as a generated output type does:
+// {"state":"..."}.
+type stateOutput string
+
+func (s stateOutput) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"state":`...)
+	b = encode.String(b, string(s))
+	return append(b, '}'), nil
+}
+
+// A structured content that writes itself (encode.Appender) is written
+// into a buffer the stream's request keeps from call to call: each call's
+// answer carries its own content and is checked on its own bytes, a
+// content too large to keep included, and the calls after it.
+func TestStructuredContentThatWritesItself(t *testing.T) {
+	b := newBank(t, mcp.Options{})
+	spec := freeTool("status", estate.Read)
+	spec.OutputSchema = schema.MustParseJSON(`{"type":"object","properties":{"state":{"type":"string","maxLength":30000}},"required":["state"]}`)
+	states := []string{"HELD", "RELEASED", strings.Repeat("R", 20000), "LOST", strings.Repeat("T", 30001), "HELD"}
+	next := 0
+	b.bind(t, spec, func(*mcp.Call) (*mcp.Result, error) {
+		s := states[next]
+		next++
+		return &mcp.Result{Content: []mcp.Content{mcp.TextContent("s")}, StructuredContent: stateOutput(s)}, nil
+	})
+	w := serve(t, b.srv, investigator)
+	w.handshake(mcp.Revision20250618)
+	for i, s := range states {
+		got := w.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"status"}}`, i+1))
+		if len(s) > 30000 {
+			if !strings.Contains(got, "does not match the declared output schema") {
+				t.Errorf("call %d, a content over its maxLength: %.200s", i+1, got)
+			}
+			continue
+		}
+		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"s"}],"structuredContent":{"state":%q},"isError":false}}`, i+1, s)
+		if got != want {
+			t.Errorf("call %d: %.200s\nwant %.200s", i+1, got, want)
+		}
 	}
 }
 
