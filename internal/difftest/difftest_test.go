@@ -418,16 +418,24 @@ func (s subject) check(t *testing.T, data []byte) schema.Errors {
 	if err != nil {
 		t.Fatalf("%s: the typed value of %s does not encode: %v", s.key(), data, err)
 	}
-	back, err := schema.DecodeJSON(text)
-	if err != nil {
-		t.Fatalf("%s: the typed value of %s encodes to %s, which is not JSON: %v", s.key(), data, text, err)
-	}
 	in, _ := schema.DecodeJSON(data)
-	if wantBack := kept(s.ir.Args, in); !schema.Equal(back, wantBack) {
-		t.Fatalf("%s: the typed value of %s encodes to %s, want %s", s.key(), data, text, corpus.JSON(wantBack))
-	}
+	s.checkWrittenBack(t, "typed value", data, text, s.ir.Args, in)
 	s.checkOutput(t, data, in)
 	return nil
+}
+
+// checkWrittenBack fails t unless text, what the what of data (valid, in
+// as a JSON value) was written back as, is JSON and the part of in that
+// its type typ keeps.
+func (s subject) checkWrittenBack(t *testing.T, what string, data, text []byte, typ *ir.Type, in any) {
+	t.Helper()
+	back, err := schema.DecodeJSON(text)
+	if err != nil {
+		t.Fatalf("%s: the %s of %s is written as %s, which is not JSON: %v", s.key(), what, data, text, err)
+	}
+	if wantBack := kept(typ, in); !schema.Equal(back, wantBack) {
+		t.Fatalf("%s: the %s of %s is written as %s, want %s", s.key(), what, data, text, corpus.JSON(wantBack))
+	}
 }
 
 // checkOutput reads data, valid, with the version's output decoder (its
@@ -447,13 +455,7 @@ func (s subject) checkOutput(t *testing.T, data []byte, in any) {
 	if err != nil {
 		t.Fatalf("%s: the output value of %s: %v", s.key(), data, err)
 	}
-	back, err := schema.DecodeJSON(text)
-	if err != nil {
-		t.Fatalf("%s: the output value of %s appends %s, which is not JSON: %v", s.key(), data, text, err)
-	}
-	if wantBack := kept(s.ir.Output, in); !schema.Equal(back, wantBack) {
-		t.Fatalf("%s: the output value of %s appends %s, want %s", s.key(), data, text, corpus.JSON(wantBack))
-	}
+	s.checkWrittenBack(t, "output value", data, text, s.ir.Output, in)
 }
 
 // kept is the part of the valid value v that its Go type t holds: all of
