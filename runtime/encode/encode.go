@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
@@ -30,10 +31,24 @@ type Appender interface {
 	AppendJSON(b []byte) ([]byte, error)
 }
 
+// AsAppender returns v as an Appender, when it is one that can write
+// itself: not a nil pointer, whose method would dereference it (a nil
+// pointer is null, as encoding/json writes it).
+func AsAppender(v any) (Appender, bool) {
+	a, ok := v.(Appender)
+	if !ok {
+		return nil, false
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return nil, false
+	}
+	return a, true
+}
+
 // Marshal encodes v: its own encoding when it is an Appender, encoding/json's
 // without HTML escaping otherwise.
 func Marshal(v any) ([]byte, error) {
-	if a, ok := v.(Appender); ok {
+	if a, ok := AsAppender(v); ok {
 		return a.AppendJSON(nil)
 	}
 	var buf bytes.Buffer
@@ -48,7 +63,7 @@ func Marshal(v any) ([]byte, error) {
 // Append appends Marshal's encoding of v to b: a value of a type that does
 // not write itself (a schema's JSON value model, a team's own type).
 func Append(b []byte, v any) ([]byte, error) {
-	if a, ok := v.(Appender); ok {
+	if a, ok := AsAppender(v); ok {
 		return a.AppendJSON(b)
 	}
 	enc, err := Marshal(v)

@@ -95,6 +95,17 @@ func TestMarshal(t *testing.T) {
 			t.Errorf("Append(pre, %#v) = %s, %v; want pre%s", c.v, got, err, c.want)
 		}
 	}
+	// A nil pointer to an Appender is null, as encoding/json writes it,
+	// not a call of its method on nil.
+	if got, err := encode.Marshal((*selfWritten)(nil)); err != nil || string(got) != "null" {
+		t.Errorf("Marshal of a nil *selfWritten = %s, %v; want null", got, err)
+	}
+	if got, err := encode.Append([]byte("pre"), (*selfWritten)(nil)); err != nil || string(got) != "prenull" {
+		t.Errorf("Append of a nil *selfWritten = %s, %v; want prenull", got, err)
+	}
+	if got, err := encode.Marshal(&selfWritten{}); err != nil || string(got) != `"self"` {
+		t.Errorf("Marshal of a *selfWritten = %s, %v; want \"self\"", got, err)
+	}
 	if _, err := encode.Marshal(math.NaN()); err == nil {
 		t.Error("Marshal(NaN) did not fail")
 	}

@@ -883,7 +883,7 @@ func (s *Server) abandonedCall(r *request) reply {
 // buffer for the request's next call unless it outgrew maxKeptBuffer.
 // The encoding is *buf's until that next call: it must be answered first.
 func encodeStructured(v any, buf *[]byte) (json.RawMessage, error) {
-	a, ok := v.(encode.Appender)
+	a, ok := encode.AsAppender(v)
 	if !ok {
 		return jsonrpc.Marshal(v)
 	}
