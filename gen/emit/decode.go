@@ -305,10 +305,18 @@ func (g *gen) value(sc *scope, t *ir.Type, rd string, loc jen.Code, types []ir.M
 		}, assign(jen.Id(x))...)
 	case ir.Pointer:
 		x := sc.name("x")
-		return append([]jen.Code{
-			jen.Id(x).Op(":=").New(jen.Id(t.Elem.Name)),
-			jen.Id(x).Dot("DecodeFrom").Call(r, loc),
-		}, assign(jen.Id(x))...)
+		read := []jen.Code{jen.Id(x).Dot("DecodeFrom").Call(r, loc)}
+		if k := t.Elem.Kind; k != ir.Struct && k != ir.Union {
+			// No DecodeFrom: an interface of variants (its decode
+			// function picks the alternative), or a type with no name
+			// (a nullable definition), read as any value of its type.
+			read = g.value(sc, t.Elem, rd, loc, nil, func(v jen.Code) []jen.Code {
+				return []jen.Code{jen.Op("*").Id(x).Op("=").Add(v)}
+			})
+		}
+		return append(append([]jen.Code{
+			jen.Id(x).Op(":=").New(goType(t.Elem)),
+		}, read...), assign(jen.Id(x))...)
 	case ir.Variants:
 		return assign(jen.Id(variantsFunc(t)).Call(r, loc))
 	case ir.Any:

@@ -133,6 +133,37 @@ func TestDefinitionsAreNamedTypesDeclaredOnce(t *testing.T) {
 	}
 }
 
+// A definition that contains itself through no named type (an array of
+// itself, a map of itself, two arrays through each other) has no Go type
+// that can hold it: it is any value, checked by the reference validator,
+// wherever it is referred to. One that contains itself through an object
+// keeps its types.
+func TestDefinitionsContainingThemselvesWithoutANameAreAnyValue(t *testing.T) {
+	v := build(t, `{"type": "object", "$defs": {
+		"list": {"type": "array", "items": {"$ref": "#/$defs/list"}},
+		"map": {"type": "object", "additionalProperties": {"$ref": "#/$defs/map"}},
+		"a": {"type": "array", "items": {"$ref": "#/$defs/b"}},
+		"b": {"type": "array", "items": {"$ref": "#/$defs/a"}},
+		"rows": {"type": "array", "items": {"$ref": "#/$defs/row"}},
+		"row": {"type": "object", "properties": {"rows": {"$ref": "#/$defs/rows"}}}},
+		"properties": {
+			"list": {"$ref": "#/$defs/list"}, "map": {"$ref": "#/$defs/map"}, "a": {"$ref": "#/$defs/a"},
+			"rows": {"$ref": "#/$defs/rows"}}}`)
+	for _, name := range []string{"list", "map", "a"} {
+		typ := field(t, v.Args, name).Type
+		if typ.Kind != Any || !typ.Delegated || !strings.Contains(typ.Reason, "contains itself") || len(typ.Roots) == 0 {
+			t.Errorf("%s: %v, delegated %v (%s), %d roots; want any value the reference validator checks", name, typ.Kind, typ.Delegated, typ.Reason, len(typ.Roots))
+		}
+	}
+	rows := field(t, v.Args, "rows").Type
+	if rows.Kind != Slice || rows.Elem.Kind != Struct {
+		t.Fatalf("rows: %v of %v, want a slice of the row struct", rows.Kind, rows.Elem.Kind)
+	}
+	if inner := field(t, rows.Elem, "rows").Type; inner.Kind != Pointer || inner.Elem != rows {
+		t.Errorf("a row's rows: %v, want a pointer to the rows slice", inner.Kind)
+	}
+}
+
 func TestUnionsAreTyped(t *testing.T) {
 	v := build(t, `{"type": "object", "properties": {
 		"note": {"anyOf": [{"type": "string", "maxLength": 9}, {"type": "null"}]},

@@ -196,6 +196,9 @@ type builder struct {
 	key, field string
 	prefix     string
 	defs       map[*schema.Schema]*Type
+	// selfRefs are the pointers made to each definition referred to
+	// while it was being typed (see def).
+	selfRefs map[*Type][]*Type
 	// top is the type of the schema being typed (its root): arguments
 	// and results are structs even when they declare no property.
 	top       *Type
@@ -213,6 +216,7 @@ func (b *builder) fail(key, field string, path schema.Path, msg string) {
 func (b *builder) start(v *Version, key, field, prefix string) {
 	b.v, b.key, b.field, b.prefix = v, key, field, prefix
 	b.defs = map[*schema.Schema]*Type{}
+	b.selfRefs = map[*Type][]*Type{}
 	if b.usedNames == nil {
 		b.usedNames = map[string]string{}
 	}
@@ -275,7 +279,9 @@ func refTarget(s *schema.Schema) *schema.Schema {
 func (b *builder) def(target, from *schema.Schema) *Type {
 	if t, ok := b.defs[target]; ok {
 		if t.pending {
-			return &Type{Kind: Pointer, Elem: t, Roots: []*schema.Schema{from}, Schemas: schema.Conjunction(from), Owner: b.v, Source: b.field}
+			p := &Type{Kind: Pointer, Elem: t, Roots: []*schema.Schema{from}, Schemas: schema.Conjunction(from), Owner: b.v, Source: b.field}
+			b.selfRefs[t] = append(b.selfRefs[t], p)
+			return p
 		}
 		return t
 	}
@@ -286,7 +292,44 @@ func (b *builder) def(target, from *schema.Schema) *Type {
 	if loc := target.Location(); len(loc) == 2 && (loc[0] == "$defs" || loc[0] == "definitions") {
 		t.Def = loc[1]
 	}
+	if refs := b.selfRefs[t]; len(refs) > 0 && !t.Named() && containsUnnamed(t, t) {
+		// A definition that contains itself through no named type (an
+		// array of itself, a map of itself) has no Go type here: its
+		// value is any JSON value, which the reference validator checks
+		// against it, and so is every value it was referred to by while
+		// it was being typed.
+		const reason = "a definition that contains itself other than through an object"
+		for _, p := range append(refs, t) {
+			*p = Type{Kind: Any, Delegated: true, Reason: reason, Roots: p.Roots, Schemas: p.Schemas, Doc: p.Doc, Def: p.Def, Owner: p.Owner, Source: p.Source}
+		}
+	}
 	return t
+}
+
+// containsUnnamed reports whether t holds a pointer to self through types
+// that are not named: a Go type that would contain itself without a name
+// to refer to itself by.
+func containsUnnamed(t, self *Type) bool {
+	if t == nil {
+		return false
+	}
+	if t.Kind == Pointer {
+		return t.Elem == self
+	}
+	if t != self && t.Named() {
+		return false
+	}
+	for _, f := range t.Fields {
+		if containsUnnamed(f.Type, self) {
+			return true
+		}
+	}
+	for _, a := range t.Alts {
+		if containsUnnamed(a.Type, self) {
+			return true
+		}
+	}
+	return containsUnnamed(t.Extra, self) || containsUnnamed(t.Elem, self)
 }
 
 // defName is the Go name of a referenced schema from its location:
