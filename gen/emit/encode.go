@@ -26,13 +26,44 @@ func (g *gen) encoders() *jen.File {
 		if g.home(v) != "" {
 			continue
 		}
+		rec := recursive(v.Named)
 		for _, t := range v.Named {
 			if t.Source == "outputSchema" {
-				appendFunc(f, t)
+				appendFunc(f, t, rec)
 			}
 		}
 	}
 	return f
+}
+
+// recursive returns the named types among named that can contain a value
+// of their own type (through a pointer: a recursive definition is typed
+// with one). Their AppendJSON counts the pointers it follows.
+func recursive(named []*ir.Type) map[*ir.Type]bool {
+	rec := map[*ir.Type]bool{}
+	for _, t := range named {
+		seen := map[*ir.Type]bool{}
+		var reaches func(u *ir.Type) bool
+		reaches = func(u *ir.Type) bool {
+			if u == nil || seen[u] {
+				return false
+			}
+			seen[u] = true
+			for _, fl := range u.Fields {
+				if fl.Type == t || reaches(fl.Type) {
+					return true
+				}
+			}
+			for _, a := range u.Alts {
+				if a.Type == t || reaches(a.Type) {
+					return true
+				}
+			}
+			return u.Extra == t || u.Elem == t || reaches(u.Extra) || reaches(u.Elem)
+		}
+		rec[t] = reaches(t)
+	}
+	return rec
 }
 
 // hasEncoders reports whether g's package declares an output type, whose
@@ -52,9 +83,12 @@ func (g *gen) hasEncoders() bool {
 // appendFunc emits how the named type t writes its JSON: AppendJSON for a
 // struct or a union, a function for an interface of variants (a method
 // cannot be declared on an interface). A string enum is written as the
-// string it is, where it is used.
-func appendFunc(f *jen.File, t *ir.Type) {
-	e := &encoder{}
+// string it is, where it is used. A recursive type (rec) writes itself
+// with a depth, the pointers followed so far, which AppendJSON starts at
+// zero and encode.TooDeep bounds: a cycle a handler built is an error,
+// not a stack that overflows.
+func appendFunc(f *jen.File, t *ir.Type, rec map[*ir.Type]bool) {
+	e := &encoder{rec: rec, depth: rec[t]}
 	var body []jen.Code
 	switch t.Kind {
 	case ir.Struct:
@@ -70,15 +104,31 @@ func appendFunc(f *jen.File, t *ir.Type) {
 	case ir.Variants:
 		var cases []jen.Code
 		for _, a := range t.Alts {
+			call := e.call(a.Type, jen.Id("x"))
 			cases = append(cases,
-				jen.Case(jen.Id(a.Type.Name)).Block(jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Id("b")))),
+				jen.Case(jen.Id(a.Type.Name)).Block(jen.Return(call)),
 				jen.Case(jen.Op("*").Id(a.Type.Name)).Block(
-					jen.If(jen.Id("x").Op("!=").Nil()).Block(jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Id("b"))))),
+					jen.If(jen.Id("x").Op("!=").Nil()).Block(jen.Return(call))),
 			)
 		}
-		docf(f, "%s appends v's JSON to b: the alternative it holds (or null), as\n"+
-			"encoding/json writes it (see encode.Appender).", variantsAppend(t))
-		f.Func().Id(variantsAppend(t)).Params(jen.Id("b").Index().Byte(), jen.Id("v").Id(t.Name)).Params(jen.Index().Byte(), jen.Error()).Block(
+		params := []jen.Code{jen.Id("b").Index().Byte(), jen.Id("v").Id(t.Name)}
+		if e.depth {
+			docf(f, "%s appends v's JSON to b: the alternative it holds (or null), as\n"+
+				"encoding/json writes it (see encode.Appender).", variantsAppend(t))
+			f.Func().Id(variantsAppend(t)).Params(params...).Params(jen.Index().Byte(), jen.Error()).Block(
+				jen.Return(jen.Id(variantsAppendDepth(t)).Call(jen.Id("b"), jen.Id("v"), jen.Lit(0))))
+			f.Line()
+			docf(f, "%s is %s at depth, the pointers followed to v.", variantsAppendDepth(t), variantsAppend(t))
+			params = append(params, jen.Id("depth").Int())
+		} else {
+			docf(f, "%s appends v's JSON to b: the alternative it holds (or null), as\n"+
+				"encoding/json writes it (see encode.Appender).", variantsAppend(t))
+		}
+		name := variantsAppend(t)
+		if e.depth {
+			name = variantsAppendDepth(t)
+		}
+		f.Func().Id(name).Params(params...).Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.Switch(jen.Id("x").Op(":=").Id("v").Assert(jen.Type())).Block(cases...),
 			jen.Return(jen.Append(jen.Id("b"), jen.Op("`null`").Op("...")), jen.Nil()),
 		)
@@ -89,19 +139,58 @@ func appendFunc(f *jen.File, t *ir.Type) {
 	}
 	docf(f, "AppendJSON appends v's JSON to b, as encoding/json writes its json tags\n"+
 		"(see encode.Appender): the server encodes a structured output with it.")
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+	results := jen.Params(jen.Index().Byte(), jen.Error())
+	if !e.depth {
+		f.Func().Params(jen.Id("v").Id(t.Name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Add(results).Block(
+			append(e.decl(), body...)...)
+		f.Line()
+		return
+	}
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Add(results).Block(
+		jen.Return(jen.Id("v").Dot("appendDepth").Call(jen.Id("b"), jen.Lit(0))))
+	f.Line()
+	doc(f, "appendDepth is AppendJSON at depth, the pointers followed to v.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("appendDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Add(results).Block(
 		append(e.decl(), body...)...)
 	f.Line()
 }
 
 // variantsAppend is the name of the function that appends a value of the
-// interface of variants t.
-func variantsAppend(t *ir.Type) string { return "append" + t.Name }
+// interface of variants t; variantsAppendDepth its form with a depth, for
+// a recursive t.
+func variantsAppend(t *ir.Type) string      { return "append" + t.Name }
+func variantsAppendDepth(t *ir.Type) string { return "append" + t.Name + "Depth" }
 
 // encoder builds the body of one append function.
 type encoder struct {
 	sc      scope
 	usesErr bool
+	// rec says which named types are recursive (see recursive); depth
+	// says the function being built has a depth parameter, and deeper
+	// that the value being written is one pointer below it.
+	rec           map[*ir.Type]bool
+	depth, deeper bool
+}
+
+// call is the call that appends x, a value of the named struct, union or
+// variants type t, and returns b and an error: with the depth, when both
+// this function and t have one.
+func (e *encoder) call(t *ir.Type, x jen.Code) jen.Code {
+	b := jen.Id("b")
+	if !e.depth || !e.rec[t] {
+		if t.Kind == ir.Variants {
+			return jen.Id(variantsAppend(t)).Call(b, x)
+		}
+		return jen.Add(x).Dot("AppendJSON").Call(b)
+	}
+	depth := jen.Id("depth")
+	if e.deeper {
+		depth = jen.Id("depth").Op("+").Lit(1)
+	}
+	if t.Kind == ir.Variants {
+		return jen.Id(variantsAppendDepth(t)).Call(b, x, depth)
+	}
+	return jen.Add(x).Dot("appendDepth").Call(b, depth)
 }
 
 // decl declares err when the body returns an error from a value it
@@ -185,14 +274,24 @@ func (e *encoder) value(t *ir.Type, x jen.Code) []jen.Code {
 		if !t.Named() {
 			return e.fallible(jen.Qual(pkgEncode, "Append").Call(b, x))
 		}
-		return e.fallible(jen.Add(x).Dot("AppendJSON").Call(b))
+		return e.fallible(e.call(t, x))
 	case ir.Variants:
-		return e.fallible(jen.Id(variantsAppend(t)).Call(b, x))
+		return e.fallible(e.call(t, x))
 	case ir.Nullable:
 		return e.nullable(t, x, false)
 	case ir.Pointer:
-		return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(appendNull()).Else().Block(
-			e.value(t.Elem, jen.Parens(jen.Op("*").Add(x)))...)}
+		var below []jen.Code
+		if e.depth {
+			// A value one pointer further down: TooDeep bounds how
+			// far, and the call below passes depth+1.
+			e.usesErr = true
+			below = append(below, jen.If(jen.Err().Op("=").Qual(pkgEncode, "TooDeep").Call(jen.Id("depth")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err())))
+			e.deeper = true
+		}
+		below = append(below, e.value(t.Elem, jen.Parens(jen.Op("*").Add(x)))...)
+		e.deeper = false
+		return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(appendNull()).Else().Block(below...)}
 	case ir.Slice:
 		i, el := e.sc.name("i"), e.sc.name("e")
 		loop := append([]jen.Code{

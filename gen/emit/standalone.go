@@ -48,13 +48,14 @@ func Schemas(pkgName string, versions []*ir.Version) ([]File, error) {
 		}
 
 		docf(encoders, "AppendJSON appends the value's JSON to b (see encode.Appender).")
-		e := &encoder{}
+		rec := recursive(v.Named)
+		e := &encoder{rec: rec}
 		body := e.value(v.Args, jen.Id("v").Dot("V"))
 		encoders.Func().Params(jen.Id("v").Id(v.GoName+"Value")).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 			append(append(e.decl(), body...), jen.Return(jen.Id("b"), jen.Nil()))...)
 		encoders.Line()
 		for _, t := range v.Named {
-			appendFunc(encoders, t)
+			appendFunc(encoders, t, rec)
 		}
 
 		doc, err := schema.Encode(v.Spec.InputSchema.Raw())

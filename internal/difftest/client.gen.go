@@ -1063,6 +1063,23 @@ func (c *Client) EdgeExactV1_0_0(ctx context.Context, args EdgeExactV1_0_0Args) 
 	return out, res, nil
 }
 
+// EdgeExprV1_0_0 calls edge.expr@1.0.0 (active): Edge case expr.
+// The call is pinned to version 1.0.0 and schema hash fnv1a64:b203bff482a60f64.
+func (c *Client) EdgeExprV1_0_0(ctx context.Context, args EdgeExprV1_0_0Args) (out EdgeExprV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "edge.expr", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:b203bff482a60f64"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeEdgeExprV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("edge.expr@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
+}
+
 // EdgeNestedV1_0_0 calls edge.nested@1.0.0 (active): Edge case nested.
 // The call is pinned to version 1.0.0 and schema hash fnv1a64:cdcd48a5ccf81d48.
 func (c *Client) EdgeNestedV1_0_0(ctx context.Context, args EdgeNestedV1_0_0Args) (out EdgeNestedV1_0_0Output, res *client.CallResult, err error) {
@@ -1093,6 +1110,23 @@ func (c *Client) EdgeNumbersV1_0_0(ctx context.Context, args EdgeNumbersV1_0_0Ar
 	}
 	if len(errs) > 0 {
 		return out, res, fmt.Errorf("edge.numbers@1.0.0: structured output breaks its schema: %w", errs)
+	}
+	return out, res, nil
+}
+
+// EdgeRecursiveV1_0_0 calls edge.recursive@1.0.0 (active): Edge case recursive.
+// The call is pinned to version 1.0.0 and schema hash fnv1a64:eeb7ab89d02f8811.
+func (c *Client) EdgeRecursiveV1_0_0(ctx context.Context, args EdgeRecursiveV1_0_0Args) (out EdgeRecursiveV1_0_0Output, res *client.CallResult, err error) {
+	res, err = c.conn.CallTool(ctx, "edge.recursive", args, client.WithVersion("1.0.0"), client.WithSchemaHash("fnv1a64:eeb7ab89d02f8811"))
+	if err != nil || res.IsError || res.StructuredContent == nil {
+		return out, res, err
+	}
+	out, errs, err := DecodeEdgeRecursiveV1_0_0Output(res.StructuredContent)
+	if err != nil {
+		return out, res, err
+	}
+	if len(errs) > 0 {
+		return out, res, fmt.Errorf("edge.recursive@1.0.0: structured output breaks its schema: %w", errs)
 	}
 	return out, res, nil
 }

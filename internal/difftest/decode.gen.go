@@ -5112,6 +5112,304 @@ func (v *EdgeExactV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeEdgeExprV1_0_0Args reads and validates the arguments of edge.expr 1.0.0 (see decode.Begin).
+func DecodeEdgeExprV1_0_0Args(data []byte) (v EdgeExprV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeEdgeExprV1_0_0Output reads and validates the structured output of edge.expr 1.0.0 (see decode.Begin).
+func DecodeEdgeExprV1_0_0Output(data []byte) (v EdgeExprV1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0Args at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "root":
+			loc := o.Field(&seen[0], "root", "$.root")
+			v.Root = decodeEdgeExprV1_0_0Expr(r, loc)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "root")
+}
+
+// decodeEdgeExprV1_0_0Expr reads a EdgeExprV1_0_0Expr at at: the alternative its "kind" names.
+func decodeEdgeExprV1_0_0Expr(r *decode.Reader, at *decode.Loc) EdgeExprV1_0_0Expr {
+	tag, raw, ok := r.Tagged(at, "kind")
+	if !ok {
+		return nil
+	}
+	switch tag {
+	case "num":
+		var x EdgeExprV1_0_0ExprNum
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	case "sum":
+		var x EdgeExprV1_0_0ExprSum
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	case "neg":
+		var x EdgeExprV1_0_0ExprNeg
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	}
+	r.Skipped(raw)
+	r.FailProp(at, "kind", "must be one of ['num', 'sum', 'neg']")
+	return nil
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0ExprNum at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0ExprNum) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues0); ok {
+				switch string(x) {
+				case "num":
+				default:
+					r.Fail(loc, "must be 'num'")
+				}
+				v.Kind = x
+			}
+		case "value":
+			v.Value, _ = r.Int(o.Field(&seen[1], "value", "$.value"), decode.Integer)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "value")
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0ExprSum at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0ExprSum) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues1); ok {
+				switch string(x) {
+				case "sum":
+				default:
+					r.Fail(loc, "must be 'sum'")
+				}
+				v.Kind = x
+			}
+		case "terms":
+			loc := o.Field(&seen[1], "terms", "$.terms")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeExprV1_0_0Expr{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeExprV1_0_0Expr
+					x2 := new(EdgeExprV1_0_0Expr)
+					*x2 = decodeEdgeExprV1_0_0Expr(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(3)
+				v.Terms = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "terms")
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0ExprNeg at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0ExprNeg) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues2); ok {
+				switch string(x) {
+				case "neg":
+				default:
+					r.Fail(loc, "must be 'neg'")
+				}
+				v.Kind = x
+			}
+		case "of":
+			loc := o.Field(&seen[1], "of", "$.of")
+			x := new(EdgeExprV1_0_0Expr)
+			*x = decodeEdgeExprV1_0_0Expr(r, loc)
+			v.Of = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "of")
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0Output at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "root":
+			loc := o.Field(&seen[0], "root", "$.root")
+			v.Root = decodeEdgeExprV1_0_0Expr2(r, loc)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "root")
+}
+
+// decodeEdgeExprV1_0_0Expr2 reads a EdgeExprV1_0_0Expr2 at at: the alternative its "kind" names.
+func decodeEdgeExprV1_0_0Expr2(r *decode.Reader, at *decode.Loc) EdgeExprV1_0_0Expr2 {
+	tag, raw, ok := r.Tagged(at, "kind")
+	if !ok {
+		return nil
+	}
+	switch tag {
+	case "num":
+		var x EdgeExprV1_0_0ExprNum2
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	case "sum":
+		var x EdgeExprV1_0_0ExprSum2
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	case "neg":
+		var x EdgeExprV1_0_0ExprNeg2
+		q := r.On(raw)
+		x.DecodeFrom(q, at)
+		r.Off(q)
+		return x
+	}
+	r.Skipped(raw)
+	r.FailProp(at, "kind", "must be one of ['num', 'sum', 'neg']")
+	return nil
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0ExprNum2 at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0ExprNum2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues0); ok {
+				switch string(x) {
+				case "num":
+				default:
+					r.Fail(loc, "must be 'num'")
+				}
+				v.Kind = x
+			}
+		case "value":
+			v.Value, _ = r.Int(o.Field(&seen[1], "value", "$.value"), decode.Integer)
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "value")
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0ExprSum2 at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0ExprSum2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues1); ok {
+				switch string(x) {
+				case "sum":
+				default:
+					r.Fail(loc, "must be 'sum'")
+				}
+				v.Kind = x
+			}
+		case "terms":
+			loc := o.Field(&seen[1], "terms", "$.terms")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeExprV1_0_0Expr2{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeExprV1_0_0Expr2
+					x2 := new(EdgeExprV1_0_0Expr2)
+					*x2 = decodeEdgeExprV1_0_0Expr2(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(3)
+				v.Terms = x
+			}
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "terms")
+}
+
+// DecodeFrom reads a EdgeExprV1_0_0ExprNeg2 at at, adding the errors it finds to r.
+func (v *EdgeExprV1_0_0ExprNeg2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "kind":
+			loc := o.Field(&seen[0], "kind", "$.kind")
+			if x, ok := r.Str(loc, typesValues2); ok {
+				switch string(x) {
+				case "neg":
+				default:
+					r.Fail(loc, "must be 'neg'")
+				}
+				v.Kind = x
+			}
+		case "of":
+			loc := o.Field(&seen[1], "of", "$.of")
+			x := new(EdgeExprV1_0_0Expr2)
+			*x = decodeEdgeExprV1_0_0Expr2(r, loc)
+			v.Of = x
+		default:
+			o.Additional()
+		}
+	}
+	o.Required(seen[0], "kind")
+	o.Required(seen[1], "of")
+}
+
 // DecodeEdgeNestedV1_0_0Args reads and validates the arguments of edge.nested 1.0.0 (see decode.Begin).
 func DecodeEdgeNestedV1_0_0Args(data []byte) (v EdgeNestedV1_0_0Args, errs schema.Errors, err error) {
 	r := decode.Begin(data)
@@ -5680,6 +5978,424 @@ func (v *EdgeNumbersV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 	}
 }
 
+// DecodeEdgeRecursiveV1_0_0Args reads and validates the arguments of edge.recursive 1.0.0 (see decode.Begin).
+func DecodeEdgeRecursiveV1_0_0Args(data []byte) (v EdgeRecursiveV1_0_0Args, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeEdgeRecursiveV1_0_0Output reads and validates the structured output of edge.recursive 1.0.0 (see decode.Begin).
+func DecodeEdgeRecursiveV1_0_0Output(data []byte) (v EdgeRecursiveV1_0_0Output, errs schema.Errors, err error) {
+	r := decode.Begin(data)
+	v.DecodeFrom(r, nil)
+	errs, err = r.Finish()
+	return
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Args at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [8]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "either":
+			loc := o.Field(&seen[0], "either", "$.either")
+			var x EdgeRecursiveV1_0_0Either
+			x.DecodeFrom(r, loc)
+			v.Either = x
+		case "list":
+			loc := o.Field(&seen[1], "list", "$.list")
+			x := r.Check(loc, r.Raw(), roots110...)
+			v.List = optional.Some(x)
+		case "map":
+			loc := o.Field(&seen[2], "map", "$.map")
+			x := r.Check(loc, r.Raw(), roots111...)
+			v.Map = optional.Some(x)
+		case "node":
+			loc := o.Field(&seen[3], "node", "$.node")
+			var x EdgeRecursiveV1_0_0Node
+			x.DecodeFrom(r, loc)
+			v.Node = optional.Some(x)
+		case "nullnode":
+			loc := o.Field(&seen[4], "nullnode", "$.nullnode")
+			if r.IsNull() {
+				v.Nullnode = optional.Null[EdgeRecursiveV1_0_0Nullnode]()
+			} else if r.Kind() != schema.KindObject {
+				r.Mismatch(loc, typesObjectNull0)
+			} else {
+				var x EdgeRecursiveV1_0_0Nullnode
+				x.DecodeFrom(r, loc)
+				v.Nullnode = optional.NotNull(x)
+			}
+		case "row":
+			loc := o.Field(&seen[5], "row", "$.row")
+			var x EdgeRecursiveV1_0_0Row
+			x.DecodeFrom(r, loc)
+			v.Row = optional.Some(x)
+		case "rows":
+			loc := o.Field(&seen[6], "rows", "$.rows")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeRecursiveV1_0_0Row{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeRecursiveV1_0_0Row
+					x2 := new(EdgeRecursiveV1_0_0Row)
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(2)
+				v.Rows = optional.Some(x)
+			}
+		case "tree":
+			loc := o.Field(&seen[7], "tree", "$.tree")
+			var x EdgeRecursiveV1_0_0Tree
+			x.DecodeFrom(r, loc)
+			v.Tree = optional.Some(x)
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Either at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Either) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	switch r.Kind() {
+	case schema.KindString:
+		if x, ok := r.Str(at, decode.String); ok {
+			v.String = optional.Some(x)
+		}
+	case schema.KindArray:
+		if a := r.Array(at, decode.Array); a.OK() {
+			x := []*EdgeRecursiveV1_0_0Either{}
+			for a.Next() {
+				loc := a.Loc()
+				var e *EdgeRecursiveV1_0_0Either
+				x2 := new(EdgeRecursiveV1_0_0Either)
+				x2.DecodeFrom(r, loc)
+				e = x2
+				x = append(x, e)
+			}
+			a.MaxItems(2)
+			v.Array = optional.Some(x)
+		}
+	default:
+		r.Mismatch(at, typesStringArray0)
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Node at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Node) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "next":
+			loc := o.Field(&seen[0], "next", "$.next")
+			if r.IsNull() {
+				v.Next = optional.Null[*EdgeRecursiveV1_0_0Node]()
+			} else if r.Kind() != schema.KindObject {
+				r.Mismatch(loc, typesObjectNull0)
+			} else {
+				x := new(EdgeRecursiveV1_0_0Node)
+				x.DecodeFrom(r, loc)
+				v.Next = optional.NotNull(x)
+			}
+		case "v":
+			loc := o.Field(&seen[1], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				v.V = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Nullnode at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Nullnode) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, typesObjectNull0)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "next":
+			loc := o.Field(&seen[0], "next", "$.next")
+			x := new(optional.Nullable[EdgeRecursiveV1_0_0Nullnode])
+			if r.IsNull() {
+				*x = optional.Null[EdgeRecursiveV1_0_0Nullnode]()
+			} else if r.Kind() != schema.KindObject {
+				r.Mismatch(loc, typesObjectNull0)
+			} else {
+				var x2 EdgeRecursiveV1_0_0Nullnode
+				x2.DecodeFrom(r, loc)
+				*x = optional.NotNull(x2)
+			}
+			v.Next = x
+		case "v":
+			loc := o.Field(&seen[1], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				v.V = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Row at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Row) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "rows":
+			loc := o.Field(&seen[0], "rows", "$.rows")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeRecursiveV1_0_0Row{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeRecursiveV1_0_0Row
+					x2 := new(EdgeRecursiveV1_0_0Row)
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(2)
+				v.Rows = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Tree at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Tree) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "name":
+			loc := o.Field(&seen[0], "name", "$.name")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Name = optional.Some(x)
+			}
+		default:
+			loc, name := o.Other()
+			x := new(EdgeRecursiveV1_0_0Tree)
+			x.DecodeFrom(r, loc)
+			if v.AdditionalProperties == nil {
+				v.AdditionalProperties = map[string]*EdgeRecursiveV1_0_0Tree{}
+			}
+			v.AdditionalProperties[name] = x
+		}
+	}
+	o.MaxProperties(3)
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Output at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [8]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "either":
+			loc := o.Field(&seen[0], "either", "$.either")
+			var x EdgeRecursiveV1_0_0Either2
+			x.DecodeFrom(r, loc)
+			v.Either = x
+		case "list":
+			loc := o.Field(&seen[1], "list", "$.list")
+			x := r.Check(loc, r.Raw(), roots112...)
+			v.List = optional.Some(x)
+		case "map":
+			loc := o.Field(&seen[2], "map", "$.map")
+			x := r.Check(loc, r.Raw(), roots113...)
+			v.Map = optional.Some(x)
+		case "node":
+			loc := o.Field(&seen[3], "node", "$.node")
+			var x EdgeRecursiveV1_0_0Node2
+			x.DecodeFrom(r, loc)
+			v.Node = optional.Some(x)
+		case "nullnode":
+			loc := o.Field(&seen[4], "nullnode", "$.nullnode")
+			if r.IsNull() {
+				v.Nullnode = optional.Null[EdgeRecursiveV1_0_0Nullnode2]()
+			} else if r.Kind() != schema.KindObject {
+				r.Mismatch(loc, typesObjectNull0)
+			} else {
+				var x EdgeRecursiveV1_0_0Nullnode2
+				x.DecodeFrom(r, loc)
+				v.Nullnode = optional.NotNull(x)
+			}
+		case "row":
+			loc := o.Field(&seen[5], "row", "$.row")
+			var x EdgeRecursiveV1_0_0Row2
+			x.DecodeFrom(r, loc)
+			v.Row = optional.Some(x)
+		case "rows":
+			loc := o.Field(&seen[6], "rows", "$.rows")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeRecursiveV1_0_0Row2{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeRecursiveV1_0_0Row2
+					x2 := new(EdgeRecursiveV1_0_0Row2)
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(2)
+				v.Rows = optional.Some(x)
+			}
+		case "tree":
+			loc := o.Field(&seen[7], "tree", "$.tree")
+			var x EdgeRecursiveV1_0_0Tree2
+			x.DecodeFrom(r, loc)
+			v.Tree = optional.Some(x)
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Either2 at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Either2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	switch r.Kind() {
+	case schema.KindString:
+		if x, ok := r.Str(at, decode.String); ok {
+			v.String = optional.Some(x)
+		}
+	case schema.KindArray:
+		if a := r.Array(at, decode.Array); a.OK() {
+			x := []*EdgeRecursiveV1_0_0Either2{}
+			for a.Next() {
+				loc := a.Loc()
+				var e *EdgeRecursiveV1_0_0Either2
+				x2 := new(EdgeRecursiveV1_0_0Either2)
+				x2.DecodeFrom(r, loc)
+				e = x2
+				x = append(x, e)
+			}
+			a.MaxItems(2)
+			v.Array = optional.Some(x)
+		}
+	default:
+		r.Mismatch(at, typesStringArray0)
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Node2 at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Node2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "next":
+			loc := o.Field(&seen[0], "next", "$.next")
+			if r.IsNull() {
+				v.Next = optional.Null[*EdgeRecursiveV1_0_0Node2]()
+			} else if r.Kind() != schema.KindObject {
+				r.Mismatch(loc, typesObjectNull0)
+			} else {
+				x := new(EdgeRecursiveV1_0_0Node2)
+				x.DecodeFrom(r, loc)
+				v.Next = optional.NotNull(x)
+			}
+		case "v":
+			loc := o.Field(&seen[1], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				v.V = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Nullnode2 at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Nullnode2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [2]bool
+	o := r.Object(at, typesObjectNull0)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "next":
+			loc := o.Field(&seen[0], "next", "$.next")
+			x := new(optional.Nullable[EdgeRecursiveV1_0_0Nullnode2])
+			if r.IsNull() {
+				*x = optional.Null[EdgeRecursiveV1_0_0Nullnode2]()
+			} else if r.Kind() != schema.KindObject {
+				r.Mismatch(loc, typesObjectNull0)
+			} else {
+				var x2 EdgeRecursiveV1_0_0Nullnode2
+				x2.DecodeFrom(r, loc)
+				*x = optional.NotNull(x2)
+			}
+			v.Next = x
+		case "v":
+			loc := o.Field(&seen[1], "v", "$.v")
+			if x, ok := r.Int(loc, decode.Integer); ok {
+				v.V = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Row2 at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Row2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "rows":
+			loc := o.Field(&seen[0], "rows", "$.rows")
+			if a := r.Array(loc, decode.Array); a.OK() {
+				x := []*EdgeRecursiveV1_0_0Row2{}
+				for a.Next() {
+					loc2 := a.Loc()
+					var e *EdgeRecursiveV1_0_0Row2
+					x2 := new(EdgeRecursiveV1_0_0Row2)
+					x2.DecodeFrom(r, loc2)
+					e = x2
+					x = append(x, e)
+				}
+				a.MaxItems(2)
+				v.Rows = optional.Some(x)
+			}
+		default:
+			o.Undeclared()
+		}
+	}
+}
+
+// DecodeFrom reads a EdgeRecursiveV1_0_0Tree2 at at, adding the errors it finds to r.
+func (v *EdgeRecursiveV1_0_0Tree2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
+	var seen [1]bool
+	o := r.Object(at, decode.Object)
+	for o.Next() {
+		switch string(o.Name()) {
+		case "name":
+			loc := o.Field(&seen[0], "name", "$.name")
+			if x, ok := r.Str(loc, decode.String); ok {
+				v.Name = optional.Some(x)
+			}
+		default:
+			loc, name := o.Other()
+			x := new(EdgeRecursiveV1_0_0Tree2)
+			x.DecodeFrom(r, loc)
+			if v.AdditionalProperties == nil {
+				v.AdditionalProperties = map[string]*EdgeRecursiveV1_0_0Tree2{}
+			}
+			v.AdditionalProperties[name] = x
+		}
+	}
+	o.MaxProperties(3)
+}
+
 // DecodeEdgeUnionsV1_0_0Args reads and validates the arguments of edge.unions 1.0.0 (see decode.Begin).
 func DecodeEdgeUnionsV1_0_0Args(data []byte) (v EdgeUnionsV1_0_0Args, errs schema.Errors, err error) {
 	r := decode.Begin(data)
@@ -5754,14 +6470,14 @@ func (v *EdgeUnionsV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "pair":
 			loc := o.Field(&seen[7], "pair", "$.pair")
 			raw := r.Raw()
-			r.Check(loc, raw, roots110...)
+			r.Check(loc, raw, roots114...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots111...)
+					x2 := q.Check(loc2, q.Raw(), roots115...)
 					e = x2
 					x = append(x, e)
 				}
@@ -5881,7 +6597,7 @@ func (v *EdgeUnionsV1_0_0Card) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "kind":
 			loc := o.Field(&seen[0], "kind", "$.kind")
-			if x, ok := r.Str(loc, typesValues0); ok {
+			if x, ok := r.Str(loc, typesValues3); ok {
 				switch string(x) {
 				case "card":
 				default:
@@ -5919,7 +6635,7 @@ func (v *EdgeUnionsV1_0_0ArgsMethodIBAN) DecodeFrom(r *decode.Reader, at *decode
 			}
 		case "kind":
 			loc := o.Field(&seen[1], "kind", "$.kind")
-			if x, ok := r.Str(loc, typesValues1); ok {
+			if x, ok := r.Str(loc, typesValues4); ok {
 				switch string(x) {
 				case "iban":
 				default:
@@ -6048,14 +6764,14 @@ func (v *EdgeUnionsV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "pair":
 			loc := o.Field(&seen[7], "pair", "$.pair")
 			raw := r.Raw()
-			r.Check(loc, raw, roots112...)
+			r.Check(loc, raw, roots116...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots113...)
+					x2 := q.Check(loc2, q.Raw(), roots117...)
 					e = x2
 					x = append(x, e)
 				}
@@ -6175,7 +6891,7 @@ func (v *EdgeUnionsV1_0_0Card2) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		switch string(o.Name()) {
 		case "kind":
 			loc := o.Field(&seen[0], "kind", "$.kind")
-			if x, ok := r.Str(loc, typesValues0); ok {
+			if x, ok := r.Str(loc, typesValues3); ok {
 				switch string(x) {
 				case "card":
 				default:
@@ -6213,7 +6929,7 @@ func (v *EdgeUnionsV1_0_0OutputMethodIBAN) DecodeFrom(r *decode.Reader, at *deco
 			}
 		case "kind":
 			loc := o.Field(&seen[1], "kind", "$.kind")
-			if x, ok := r.Str(loc, typesValues1); ok {
+			if x, ok := r.Str(loc, typesValues4); ok {
 				switch string(x) {
 				case "iban":
 				default:
@@ -6309,14 +7025,14 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "anys":
 			loc := o.Field(&seen[0], "anys", "$.anys")
 			raw := r.Raw()
-			r.Check(loc, raw, roots114...)
+			r.Check(loc, raw, roots118...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots115...)
+					x2 := q.Check(loc2, q.Raw(), roots119...)
 					e = x2
 					x = append(x, e)
 				}
@@ -6404,7 +7120,7 @@ func (v *EdgeUniqueV1_0_0Args) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "objs":
 			loc := o.Field(&seen[5], "objs", "$.objs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots116...)
+			r.Check(loc, raw, roots120...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []map[string]any{}
@@ -6457,14 +7173,14 @@ func (v *EdgeUniqueV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "anys":
 			loc := o.Field(&seen[0], "anys", "$.anys")
 			raw := r.Raw()
-			r.Check(loc, raw, roots117...)
+			r.Check(loc, raw, roots121...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []any{}
 				for a.Next() {
 					loc2 := a.Loc()
 					var e any
-					x2 := q.Check(loc2, q.Raw(), roots118...)
+					x2 := q.Check(loc2, q.Raw(), roots122...)
 					e = x2
 					x = append(x, e)
 				}
@@ -6552,7 +7268,7 @@ func (v *EdgeUniqueV1_0_0Output) DecodeFrom(r *decode.Reader, at *decode.Loc) {
 		case "objs":
 			loc := o.Field(&seen[5], "objs", "$.objs")
 			raw := r.Raw()
-			r.Check(loc, raw, roots119...)
+			r.Check(loc, raw, roots123...)
 			q := r.Quiet(raw)
 			if a := q.Array(loc, decode.Array); a.OK() {
 				x := []map[string]any{}

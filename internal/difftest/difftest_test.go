@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -753,5 +754,39 @@ func TestOutputsAppendWhatHandlersBuild(t *testing.T) {
 		if _, err := gentest.CheckAppends(v); err != nil {
 			t.Errorf("%#v: %v", v, err)
 		}
+	}
+}
+
+// TestRecursiveOutputsAppendBoundedly: a recursive output type follows its
+// pointers as deep as a chain goes, but a cycle (a node among its own
+// children, which a handler can build by mistake) is an error, where
+// following it would overflow the stack and end the process. (encoding/json
+// does overflow on this one: its cycle detection starts afresh in each
+// optional.Value's MarshalJSON, which the cycle passes through.)
+func TestRecursiveOutputsAppendBoundedly(t *testing.T) {
+	root := &EdgeUnionsV1_0_0Node2{Name: "0"}
+	for n, i := root, 1; i < 1000; i++ {
+		child := &EdgeUnionsV1_0_0Node2{Name: strconv.Itoa(i)}
+		n.Children = optional.Some([]*EdgeUnionsV1_0_0Node2{child})
+		n = child
+	}
+	if _, err := gentest.CheckAppends(root); err != nil {
+		t.Errorf("a chain of 1,000 nodes: %v", err)
+	}
+	loop := &EdgeUnionsV1_0_0Node2{Name: "loop"}
+	loop.Children = optional.Some([]*EdgeUnionsV1_0_0Node2{{Name: "leaf"}, loop})
+	if b, err := loop.AppendJSON(nil); err == nil || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("a node among its own children: %d bytes, error %v", len(b), err)
+	}
+	// The same through an interface of variants: a negation of itself.
+	var expr EdgeExprV1_0_0Expr2
+	expr = EdgeExprV1_0_0ExprNeg2{Kind: "neg", Of: &expr}
+	if b, err := (EdgeExprV1_0_0Output{Root: expr}).AppendJSON(nil); err == nil || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("an expression that negates itself: %d bytes, error %v", len(b), err)
+	}
+	one := EdgeExprV1_0_0Expr2(EdgeExprV1_0_0ExprNum2{Kind: "num", Value: 1})
+	sum := EdgeExprV1_0_0Expr2(&EdgeExprV1_0_0ExprSum2{Kind: "sum", Terms: []*EdgeExprV1_0_0Expr2{&one, nil, &one}})
+	if _, err := gentest.CheckAppends(EdgeExprV1_0_0Output{Root: EdgeExprV1_0_0ExprNeg2{Kind: "neg", Of: &sum}}); err != nil {
+		t.Errorf("an expression shared twice, not a cycle: %v", err)
 	}
 }

@@ -1445,6 +1445,123 @@ func (v EdgeExactV1_0_0Output) AppendJSON(b []byte) ([]byte, error) {
 
 // AppendJSON appends v's JSON to b, as encoding/json writes its json tags
 // (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeExprV1_0_0Output) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"root":`...)
+	if b, err = appendEdgeExprV1_0_0Expr2(b, v.Root); err != nil {
+		return nil, err
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// appendEdgeExprV1_0_0Expr2 appends v's JSON to b: the alternative it holds (or null), as
+// encoding/json writes it (see encode.Appender).
+func appendEdgeExprV1_0_0Expr2(b []byte, v EdgeExprV1_0_0Expr2) ([]byte, error) {
+	return appendEdgeExprV1_0_0Expr2Depth(b, v, 0)
+}
+
+// appendEdgeExprV1_0_0Expr2Depth is appendEdgeExprV1_0_0Expr2 at depth, the pointers followed to v.
+func appendEdgeExprV1_0_0Expr2Depth(b []byte, v EdgeExprV1_0_0Expr2, depth int) ([]byte, error) {
+	switch x := v.(type) {
+	case EdgeExprV1_0_0ExprNum2:
+		return x.AppendJSON(b)
+	case *EdgeExprV1_0_0ExprNum2:
+		if x != nil {
+			return x.AppendJSON(b)
+		}
+	case EdgeExprV1_0_0ExprSum2:
+		return x.appendDepth(b, depth)
+	case *EdgeExprV1_0_0ExprSum2:
+		if x != nil {
+			return x.appendDepth(b, depth)
+		}
+	case EdgeExprV1_0_0ExprNeg2:
+		return x.appendDepth(b, depth)
+	case *EdgeExprV1_0_0ExprNeg2:
+		if x != nil {
+			return x.appendDepth(b, depth)
+		}
+	}
+	return append(b, `null`...), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeExprV1_0_0ExprNum2) AppendJSON(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = encode.String(b, v.Kind)
+	b = append(b, `,"value":`...)
+	b = strconv.AppendInt(b, v.Value, 10)
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeExprV1_0_0ExprSum2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeExprV1_0_0ExprSum2) appendDepth(b []byte, depth int) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = encode.String(b, v.Kind)
+	b = append(b, `,"terms":`...)
+	if v.Terms == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i, e := range v.Terms {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if e == nil {
+				b = append(b, `null`...)
+			} else {
+				if err = encode.TooDeep(depth); err != nil {
+					return nil, err
+				}
+				if b, err = appendEdgeExprV1_0_0Expr2Depth(b, (*e), depth+1); err != nil {
+					return nil, err
+				}
+			}
+		}
+		b = append(b, ']')
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeExprV1_0_0ExprNeg2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeExprV1_0_0ExprNeg2) appendDepth(b []byte, depth int) ([]byte, error) {
+	var err error
+	start := len(b)
+	b = append(b, `,"kind":`...)
+	b = encode.String(b, v.Kind)
+	b = append(b, `,"of":`...)
+	if v.Of == nil {
+		b = append(b, `null`...)
+	} else {
+		if err = encode.TooDeep(depth); err != nil {
+			return nil, err
+		}
+		if b, err = appendEdgeExprV1_0_0Expr2Depth(b, (*v.Of), depth+1); err != nil {
+			return nil, err
+		}
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
 func (v EdgeNestedV1_0_0Output) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -1649,6 +1766,258 @@ func (v EdgeNumbersV1_0_0Output) AppendJSON(b []byte) ([]byte, error) {
 
 // AppendJSON appends v's JSON to b, as encoding/json writes its json tags
 // (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeRecursiveV1_0_0Output) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	start := len(b)
+	if !v.Either.IsZero() {
+		b = append(b, `,"either":`...)
+		if b, err = v.Either.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.List.Set {
+		b = append(b, `,"list":`...)
+		if b, err = encode.Append(b, v.List.V); err != nil {
+			return nil, err
+		}
+	}
+	if v.Map.Set {
+		b = append(b, `,"map":`...)
+		if b, err = encode.Append(b, v.Map.V); err != nil {
+			return nil, err
+		}
+	}
+	if v.Node.Set {
+		b = append(b, `,"node":`...)
+		if b, err = v.Node.V.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Nullnode.Set {
+		b = append(b, `,"nullnode":`...)
+		if v.Nullnode.Null {
+			b = append(b, `null`...)
+		} else {
+			if b, err = v.Nullnode.V.AppendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if v.Row.Set {
+		b = append(b, `,"row":`...)
+		if b, err = v.Row.V.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	if v.Rows.Set {
+		b = append(b, `,"rows":`...)
+		if v.Rows.V == nil {
+			b = append(b, `null`...)
+		} else {
+			b = append(b, '[')
+			for i, e := range v.Rows.V {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if e == nil {
+					b = append(b, `null`...)
+				} else {
+					if b, err = (*e).AppendJSON(b); err != nil {
+						return nil, err
+					}
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	if v.Tree.Set {
+		b = append(b, `,"tree":`...)
+		if b, err = v.Tree.V.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeRecursiveV1_0_0Either2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeRecursiveV1_0_0Either2) appendDepth(b []byte, depth int) ([]byte, error) {
+	var err error
+	switch {
+	case v.String.Set:
+		b = encode.String(b, v.String.V)
+	case v.Array.Set:
+		if v.Array.V == nil {
+			b = append(b, `null`...)
+		} else {
+			b = append(b, '[')
+			for i, e := range v.Array.V {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if e == nil {
+					b = append(b, `null`...)
+				} else {
+					if err = encode.TooDeep(depth); err != nil {
+						return nil, err
+					}
+					if b, err = (*e).appendDepth(b, depth+1); err != nil {
+						return nil, err
+					}
+				}
+			}
+			b = append(b, ']')
+		}
+	default:
+		b = append(b, `null`...)
+	}
+	return b, nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeRecursiveV1_0_0Node2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeRecursiveV1_0_0Node2) appendDepth(b []byte, depth int) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Next.Set {
+		b = append(b, `,"next":`...)
+		if v.Next.Null {
+			b = append(b, `null`...)
+		} else {
+			if v.Next.V == nil {
+				b = append(b, `null`...)
+			} else {
+				if err = encode.TooDeep(depth); err != nil {
+					return nil, err
+				}
+				if b, err = (*v.Next.V).appendDepth(b, depth+1); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if v.V.Set {
+		b = append(b, `,"v":`...)
+		b = strconv.AppendInt(b, v.V.V, 10)
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeRecursiveV1_0_0Nullnode2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeRecursiveV1_0_0Nullnode2) appendDepth(b []byte, depth int) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Next != nil {
+		b = append(b, `,"next":`...)
+		if v.Next == nil {
+			b = append(b, `null`...)
+		} else {
+			if err = encode.TooDeep(depth); err != nil {
+				return nil, err
+			}
+			if !(*v.Next).Set || (*v.Next).Null {
+				b = append(b, `null`...)
+			} else {
+				if b, err = (*v.Next).V.appendDepth(b, depth+1); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if v.V.Set {
+		b = append(b, `,"v":`...)
+		b = strconv.AppendInt(b, v.V.V, 10)
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeRecursiveV1_0_0Row2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeRecursiveV1_0_0Row2) appendDepth(b []byte, depth int) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Rows.Set {
+		b = append(b, `,"rows":`...)
+		if v.Rows.V == nil {
+			b = append(b, `null`...)
+		} else {
+			b = append(b, '[')
+			for i, e := range v.Rows.V {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if e == nil {
+					b = append(b, `null`...)
+				} else {
+					if err = encode.TooDeep(depth); err != nil {
+						return nil, err
+					}
+					if b, err = (*e).appendDepth(b, depth+1); err != nil {
+						return nil, err
+					}
+				}
+			}
+			b = append(b, ']')
+		}
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
+func (v EdgeRecursiveV1_0_0Tree2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeRecursiveV1_0_0Tree2) appendDepth(b []byte, depth int) ([]byte, error) {
+	var err error
+	start := len(b)
+	if v.Name.Set {
+		b = append(b, `,"name":`...)
+		b = encode.String(b, v.Name.V)
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.AdditionalProperties)) {
+		b = append(b, ',')
+		b = encode.String(b, k)
+		b = append(b, ':')
+		if v.AdditionalProperties[k] == nil {
+			b = append(b, `null`...)
+		} else {
+			if err = encode.TooDeep(depth); err != nil {
+				return nil, err
+			}
+			if b, err = (*v.AdditionalProperties[k]).appendDepth(b, depth+1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return encode.EndObject(b, start), nil
+}
+
+// AppendJSON appends v's JSON to b, as encoding/json writes its json tags
+// (see encode.Appender): the server encodes a structured output with it.
 func (v EdgeUnionsV1_0_0Output) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	start := len(b)
@@ -1835,6 +2204,11 @@ func (v EdgeUnionsV1_0_0OutputSize) AppendJSON(b []byte) ([]byte, error) {
 // AppendJSON appends v's JSON to b, as encoding/json writes its json tags
 // (see encode.Appender): the server encodes a structured output with it.
 func (v EdgeUnionsV1_0_0Node2) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v EdgeUnionsV1_0_0Node2) appendDepth(b []byte, depth int) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Children.Set {
@@ -1850,7 +2224,10 @@ func (v EdgeUnionsV1_0_0Node2) AppendJSON(b []byte) ([]byte, error) {
 				if e == nil {
 					b = append(b, `null`...)
 				} else {
-					if b, err = (*e).AppendJSON(b); err != nil {
+					if err = encode.TooDeep(depth); err != nil {
+						return nil, err
+					}
+					if b, err = (*e).appendDepth(b, depth+1); err != nil {
 						return nil, err
 					}
 				}

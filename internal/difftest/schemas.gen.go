@@ -376,6 +376,12 @@ var schemaEdgeExactV1_0_0Input = schema.MustParseJSON("{\"properties\":{\"any\":
 // schemaEdgeExactV1_0_0Output is the outputSchema of edge.exact@1.0.0, as declared (hash fnv1a64:c6cb6e714381d914).
 var schemaEdgeExactV1_0_0Output = schema.MustParseJSON("{\"properties\":{\"any\":{\"enum\":[9007199254740993,\"x\"]},\"int\":{\"enum\":[9007199254740993,9007199254740992.0],\"type\":\"integer\"},\"num\":{\"const\":9007199254740993,\"type\":\"number\"}},\"type\":\"object\"}")
 
+// schemaEdgeExprV1_0_0Input is the inputSchema of edge.expr@1.0.0, as declared (hash fnv1a64:b203bff482a60f64).
+var schemaEdgeExprV1_0_0Input = schema.MustParseJSON("{\"$defs\":{\"expr\":{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"num\"},\"value\":{\"type\":\"integer\"}},\"required\":[\"kind\",\"value\"],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"sum\"},\"terms\":{\"items\":{\"$ref\":\"#/$defs/expr\"},\"maxItems\":3,\"type\":\"array\"}},\"required\":[\"kind\",\"terms\"],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"neg\"},\"of\":{\"$ref\":\"#/$defs/expr\"}},\"required\":[\"kind\",\"of\"],\"type\":\"object\"}]}},\"additionalProperties\":false,\"properties\":{\"root\":{\"$ref\":\"#/$defs/expr\"}},\"required\":[\"root\"],\"type\":\"object\"}")
+
+// schemaEdgeExprV1_0_0Output is the outputSchema of edge.expr@1.0.0, as declared (hash fnv1a64:b203bff482a60f64).
+var schemaEdgeExprV1_0_0Output = schema.MustParseJSON("{\"$defs\":{\"expr\":{\"oneOf\":[{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"num\"},\"value\":{\"type\":\"integer\"}},\"required\":[\"kind\",\"value\"],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"sum\"},\"terms\":{\"items\":{\"$ref\":\"#/$defs/expr\"},\"maxItems\":3,\"type\":\"array\"}},\"required\":[\"kind\",\"terms\"],\"type\":\"object\"},{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"neg\"},\"of\":{\"$ref\":\"#/$defs/expr\"}},\"required\":[\"kind\",\"of\"],\"type\":\"object\"}]}},\"additionalProperties\":false,\"properties\":{\"root\":{\"$ref\":\"#/$defs/expr\"}},\"required\":[\"root\"],\"type\":\"object\"}")
+
 // schemaEdgeNestedV1_0_0Input is the inputSchema of edge.nested@1.0.0, as declared (hash fnv1a64:cdcd48a5ccf81d48).
 var schemaEdgeNestedV1_0_0Input = schema.MustParseJSON("{\"additionalProperties\":{\"properties\":{\"k\":{\"type\":\"boolean\"}},\"type\":\"object\"},\"properties\":{\"closed\":{\"additionalProperties\":false,\"type\":\"object\"},\"grid\":{\"items\":{\"items\":{\"type\":\"integer\"},\"minItems\":1,\"type\":\"array\"},\"type\":\"array\"},\"null\":{\"type\":\"null\"},\"open\":{\"properties\":{\"a\":{\"type\":\"string\"}},\"type\":\"object\"},\"raw\":{\"type\":\"array\"},\"rows\":{\"items\":{\"additionalProperties\":{\"type\":\"string\"},\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"rows\"],\"type\":\"object\"}")
 
@@ -387,6 +393,12 @@ var schemaEdgeNumbersV1_0_0Input = schema.MustParseJSON("{\"properties\":{\"bcon
 
 // schemaEdgeNumbersV1_0_0Output is the outputSchema of edge.numbers@1.0.0, as declared (hash fnv1a64:5dca01b2eaf86098).
 var schemaEdgeNumbersV1_0_0Output = schema.MustParseJSON("{\"properties\":{\"bconst\":{\"const\":true,\"type\":\"boolean\"},\"benum\":{\"enum\":[false],\"type\":\"boolean\"},\"big\":{\"enum\":[9223372036854775808,1],\"type\":\"integer\"},\"bounds\":{\"exclusiveMaximum\":9223372036854775807,\"minimum\":-9223372036854775808,\"type\":\"integer\"},\"fbounds\":{\"exclusiveMinimum\":0,\"maximum\":0.3,\"type\":\"number\"},\"frac\":{\"enum\":[2.0,3.5,1e2,-0.0],\"type\":\"integer\"},\"huge\":{\"const\":123456789012345678901234567890,\"type\":\"integer\"},\"iconst\":{\"const\":5,\"minimum\":0,\"type\":\"integer\"},\"nconst\":{\"const\":0.1,\"type\":\"number\"},\"nstr\":{\"enum\":[\"1\",null],\"type\":\"number\"},\"num\":{\"enum\":[1,2.5,1e300],\"type\":\"number\"},\"sconst\":{\"const\":\"x\",\"type\":\"string\"},\"snum\":{\"enum\":[\"a\",1],\"type\":\"string\"}},\"type\":\"object\"}")
+
+// schemaEdgeRecursiveV1_0_0Input is the inputSchema of edge.recursive@1.0.0, as declared (hash fnv1a64:eeb7ab89d02f8811).
+var schemaEdgeRecursiveV1_0_0Input = schema.MustParseJSON("{\"$defs\":{\"either\":{\"anyOf\":[{\"type\":\"string\"},{\"items\":{\"$ref\":\"#/$defs/either\"},\"maxItems\":2,\"type\":\"array\"}]},\"list\":{\"items\":{\"$ref\":\"#/$defs/list\"},\"maxItems\":3,\"type\":\"array\"},\"map\":{\"additionalProperties\":{\"$ref\":\"#/$defs/map\"},\"maxProperties\":2,\"type\":\"object\"},\"node\":{\"properties\":{\"next\":{\"anyOf\":[{\"$ref\":\"#/$defs/node\"},{\"type\":\"null\"}]},\"v\":{\"type\":\"integer\"}},\"type\":\"object\"},\"nullnode\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/nullnode\"},\"v\":{\"type\":\"integer\"}},\"type\":[\"object\",\"null\"]},\"row\":{\"properties\":{\"rows\":{\"$ref\":\"#/$defs/rows\"}},\"type\":\"object\"},\"rows\":{\"items\":{\"$ref\":\"#/$defs/row\"},\"maxItems\":2,\"type\":\"array\"},\"tree\":{\"additionalProperties\":{\"$ref\":\"#/$defs/tree\"},\"maxProperties\":3,\"properties\":{\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"either\":{\"$ref\":\"#/$defs/either\"},\"list\":{\"$ref\":\"#/$defs/list\"},\"map\":{\"$ref\":\"#/$defs/map\"},\"node\":{\"$ref\":\"#/$defs/node\"},\"nullnode\":{\"$ref\":\"#/$defs/nullnode\"},\"row\":{\"$ref\":\"#/$defs/row\"},\"rows\":{\"$ref\":\"#/$defs/rows\"},\"tree\":{\"$ref\":\"#/$defs/tree\"}},\"type\":\"object\"}")
+
+// schemaEdgeRecursiveV1_0_0Output is the outputSchema of edge.recursive@1.0.0, as declared (hash fnv1a64:eeb7ab89d02f8811).
+var schemaEdgeRecursiveV1_0_0Output = schema.MustParseJSON("{\"$defs\":{\"either\":{\"anyOf\":[{\"type\":\"string\"},{\"items\":{\"$ref\":\"#/$defs/either\"},\"maxItems\":2,\"type\":\"array\"}]},\"list\":{\"items\":{\"$ref\":\"#/$defs/list\"},\"maxItems\":3,\"type\":\"array\"},\"map\":{\"additionalProperties\":{\"$ref\":\"#/$defs/map\"},\"maxProperties\":2,\"type\":\"object\"},\"node\":{\"properties\":{\"next\":{\"anyOf\":[{\"$ref\":\"#/$defs/node\"},{\"type\":\"null\"}]},\"v\":{\"type\":\"integer\"}},\"type\":\"object\"},\"nullnode\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/nullnode\"},\"v\":{\"type\":\"integer\"}},\"type\":[\"object\",\"null\"]},\"row\":{\"properties\":{\"rows\":{\"$ref\":\"#/$defs/rows\"}},\"type\":\"object\"},\"rows\":{\"items\":{\"$ref\":\"#/$defs/row\"},\"maxItems\":2,\"type\":\"array\"},\"tree\":{\"additionalProperties\":{\"$ref\":\"#/$defs/tree\"},\"maxProperties\":3,\"properties\":{\"name\":{\"type\":\"string\"}},\"type\":\"object\"}},\"properties\":{\"either\":{\"$ref\":\"#/$defs/either\"},\"list\":{\"$ref\":\"#/$defs/list\"},\"map\":{\"$ref\":\"#/$defs/map\"},\"node\":{\"$ref\":\"#/$defs/node\"},\"nullnode\":{\"$ref\":\"#/$defs/nullnode\"},\"row\":{\"$ref\":\"#/$defs/row\"},\"rows\":{\"$ref\":\"#/$defs/rows\"},\"tree\":{\"$ref\":\"#/$defs/tree\"}},\"type\":\"object\"}")
 
 // schemaEdgeUnionsV1_0_0Input is the inputSchema of edge.unions@1.0.0, as declared (hash fnv1a64:406922cd9e9cb78c).
 var schemaEdgeUnionsV1_0_0Input = schema.MustParseJSON("{\"$defs\":{\"card\":{\"additionalProperties\":false,\"properties\":{\"kind\":{\"const\":\"card\"},\"last4\":{\"maxLength\":4,\"minLength\":4,\"type\":\"string\"}},\"required\":[\"kind\",\"last4\"],\"type\":\"object\"},\"money\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"exclusiveMinimum\":0,\"multipleOf\":0.01,\"type\":\"number\"},\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"},\"node\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/node\"},\"maxItems\":3,\"type\":\"array\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}},\"additionalProperties\":false,\"dependentRequired\":{\"first\":[\"second\"]},\"minProperties\":1,\"properties\":{\"amount\":{\"$ref\":\"#/$defs/money\"},\"both\":{\"allOf\":[{\"properties\":{\"a\":{\"type\":\"integer\"}},\"required\":[\"a\"],\"type\":\"object\"},{\"properties\":{\"b\":{\"type\":\"boolean\"}}}]},\"first\":{\"type\":\"string\"},\"id\":{\"format\":\"uuid\",\"type\":\"string\"},\"limits\":{\"additionalProperties\":{\"$ref\":\"#/$defs/money\"},\"maxProperties\":2,\"type\":\"object\"},\"method\":{\"oneOf\":[{\"$ref\":\"#/$defs/card\"},{\"properties\":{\"iban\":{\"minLength\":5,\"pattern\":\"^[A-Z]{2}[0-9]{2}\",\"type\":\"string\"},\"kind\":{\"const\":\"iban\"}},\"required\":[\"kind\",\"iban\"],\"type\":\"object\"}]},\"note\":{\"anyOf\":[{\"maxLength\":5,\"type\":\"string\"},{\"type\":\"null\"}]},\"pair\":{\"items\":false,\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"type\":\"array\"},\"second\":{\"type\":\"string\"},\"size\":{\"anyOf\":[{\"minimum\":1,\"type\":\"integer\"},{\"enum\":[\"small\",\"large\"],\"type\":\"string\"}]},\"tree\":{\"$ref\":\"#/$defs/node\"},\"when\":{\"format\":\"date\",\"type\":[\"string\",\"null\"]}},\"type\":\"object\"}")
@@ -534,27 +546,35 @@ var (
 	roots103                = []*schema.Schema{schemaCorpusS58V1_0_0Output.Lookup("/additionalProperties/items/properties/x-y")}
 	roots104                = []*schema.Schema{schemaEdgeExactV1_0_0Input.Lookup("/properties/any")}
 	roots105                = []*schema.Schema{schemaEdgeExactV1_0_0Output.Lookup("/properties/any")}
+	typesValues0            = decode.Values("must be 'num'")
+	typesValues1            = decode.Values("must be 'sum'")
+	typesValues2            = decode.Values("must be 'neg'")
 	roots106                = []*schema.Schema{schemaEdgeNestedV1_0_0Input.Lookup("/properties/null")}
 	roots107                = []*schema.Schema{schemaEdgeNestedV1_0_0Output.Lookup("/properties/null")}
 	roots108                = []*schema.Schema{schemaEdgeNumbersV1_0_0Input.Lookup("/properties/nstr")}
 	roots109                = []*schema.Schema{schemaEdgeNumbersV1_0_0Output.Lookup("/properties/nstr")}
+	roots110                = []*schema.Schema{schemaEdgeRecursiveV1_0_0Input.Lookup("/$defs/list")}
+	roots111                = []*schema.Schema{schemaEdgeRecursiveV1_0_0Input.Lookup("/$defs/map")}
+	typesObjectNull0        = decode.TypesOf(schema.KindObject, schema.KindNull)
+	roots112                = []*schema.Schema{schemaEdgeRecursiveV1_0_0Output.Lookup("/$defs/list")}
+	roots113                = []*schema.Schema{schemaEdgeRecursiveV1_0_0Output.Lookup("/$defs/map")}
 	typesStringNull0        = decode.TypesOf(schema.KindString, schema.KindNull)
-	roots110                = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair")}
-	roots111                = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair/items")}
+	roots114                = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair")}
+	roots115                = []*schema.Schema{schemaEdgeUnionsV1_0_0Input.Lookup("/properties/pair/items")}
 	multipleOf0             = schemaEdgeUnionsV1_0_0Input.Lookup("/$defs/money/properties/amount").MultipleOf()
 	pattern3                = schemaEdgeUnionsV1_0_0Input.Lookup("/$defs/money/properties/currency").Pattern()
-	typesValues0            = decode.Values("must be 'card'")
+	typesValues3            = decode.Values("must be 'card'")
 	pattern4                = schemaEdgeUnionsV1_0_0Input.Lookup("/properties/method/oneOf/1/properties/iban").Pattern()
-	typesValues1            = decode.Values("must be 'iban'")
+	typesValues4            = decode.Values("must be 'iban'")
 	typesIntegerString0     = decode.TypesOf(schema.KindInteger, schema.KindString)
-	roots112                = []*schema.Schema{schemaEdgeUnionsV1_0_0Output.Lookup("/properties/pair")}
-	roots113                = []*schema.Schema{schemaEdgeUnionsV1_0_0Output.Lookup("/properties/pair/items")}
+	roots116                = []*schema.Schema{schemaEdgeUnionsV1_0_0Output.Lookup("/properties/pair")}
+	roots117                = []*schema.Schema{schemaEdgeUnionsV1_0_0Output.Lookup("/properties/pair/items")}
 	multipleOf1             = schemaEdgeUnionsV1_0_0Output.Lookup("/$defs/money/properties/amount").MultipleOf()
-	roots114                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys")}
-	roots115                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys/items")}
-	roots116                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/objs")}
-	roots117                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/anys")}
-	roots118                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/anys/items")}
-	roots119                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/objs")}
+	roots118                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys")}
+	roots119                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/anys/items")}
+	roots120                = []*schema.Schema{schemaEdgeUniqueV1_0_0Input.Lookup("/properties/objs")}
+	roots121                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/anys")}
+	roots122                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/anys/items")}
+	roots123                = []*schema.Schema{schemaEdgeUniqueV1_0_0Output.Lookup("/properties/objs")}
 	pattern5                = schemaPaymentsLookupV1_0_0Input.Lookup("/properties/reference").Pattern()
 )

@@ -170,10 +170,14 @@ type Handler interface {
 	CrmNotesAppendV1(ctx context.Context, call *mcp.Call, args CrmNotesAppendV1Args) (*mcp.Result, error)
 	// EdgeExactV1 handles edge.exact 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case exact.
 	EdgeExactV1(ctx context.Context, call *mcp.Call, args EdgeExactV1Args) (*mcp.Result, error)
+	// EdgeExprV1 handles edge.expr 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case expr.
+	EdgeExprV1(ctx context.Context, call *mcp.Call, args EdgeExprV1Args) (*mcp.Result, error)
 	// EdgeNestedV1 handles edge.nested 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case nested.
 	EdgeNestedV1(ctx context.Context, call *mcp.Call, args EdgeNestedV1Args) (*mcp.Result, error)
 	// EdgeNumbersV1 handles edge.numbers 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case numbers.
 	EdgeNumbersV1(ctx context.Context, call *mcp.Call, args EdgeNumbersV1Args) (*mcp.Result, error)
+	// EdgeRecursiveV1 handles edge.recursive 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case recursive.
+	EdgeRecursiveV1(ctx context.Context, call *mcp.Call, args EdgeRecursiveV1Args) (*mcp.Result, error)
 	// EdgeUnionsV1 handles edge.unions 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case unions.
 	EdgeUnionsV1(ctx context.Context, call *mcp.Call, args EdgeUnionsV1Args) (*mcp.Result, error)
 	// EdgeUniqueV1 handles edge.unique 1.x (1.0.0 active), with the arguments of 1.0.0 (read): Edge case unique.
@@ -440,12 +444,20 @@ var toolVersions = [...]mcp.Version[Handler]{
 		Spec: specEdgeExactV1_0_0,
 	},
 	{
+		Bind: bindEdgeExprV1_0_0,
+		Spec: specEdgeExprV1_0_0,
+	},
+	{
 		Bind: bindEdgeNestedV1_0_0,
 		Spec: specEdgeNestedV1_0_0,
 	},
 	{
 		Bind: bindEdgeNumbersV1_0_0,
 		Spec: specEdgeNumbersV1_0_0,
+	},
+	{
+		Bind: bindEdgeRecursiveV1_0_0,
+		Spec: specEdgeRecursiveV1_0_0,
 	},
 	{
 		Bind: bindEdgeUnionsV1_0_0,
@@ -2091,6 +2103,32 @@ func bindEdgeExactV1_0_0(h Handler) mcp.Tool {
 	return t
 }
 
+// specEdgeExprV1_0_0 returns the spec of edge.expr@1.0.0.
+func specEdgeExprV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("internal"),
+		Description:        "Takes arguments the corpus rarely writes.",
+		InputSchema:        schemaEdgeExprV1_0_0Input,
+		Name:               "edge.expr",
+		OutputSchema:       schemaEdgeExprV1_0_0Output,
+		Owner:              "difftest",
+		SideEffect:         estate.SideEffect("read"),
+		Title:              "Edge case expr",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindEdgeExprV1_0_0 binds edge.expr@1.0.0 to h.EdgeExprV1;
+// its structured output is checked as EdgeExprV1_0_0Output reads itself (decode.Checker).
+func bindEdgeExprV1_0_0(h Handler) mcp.Tool {
+	t := mcp.TypedTool(h.EdgeExprV1, decode.Validator[EdgeExprV1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out EdgeExprV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
+}
+
 // specEdgeNestedV1_0_0 returns the spec of edge.nested@1.0.0.
 func specEdgeNestedV1_0_0() estate.ToolSpec {
 	return estate.ToolSpec{
@@ -2138,6 +2176,32 @@ func bindEdgeNumbersV1_0_0(h Handler) mcp.Tool {
 	t := mcp.TypedTool(h.EdgeNumbersV1, decode.Validator[EdgeNumbersV1_0_0Args]())
 	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
 		var out EdgeNumbersV1_0_0Output
+		out.DecodeFrom(r, nil)
+	})
+	return t
+}
+
+// specEdgeRecursiveV1_0_0 returns the spec of edge.recursive@1.0.0.
+func specEdgeRecursiveV1_0_0() estate.ToolSpec {
+	return estate.ToolSpec{
+		DataClassification: estate.Classification("internal"),
+		Description:        "Takes arguments the corpus rarely writes.",
+		InputSchema:        schemaEdgeRecursiveV1_0_0Input,
+		Name:               "edge.recursive",
+		OutputSchema:       schemaEdgeRecursiveV1_0_0Output,
+		Owner:              "difftest",
+		SideEffect:         estate.SideEffect("read"),
+		Title:              "Edge case recursive",
+		Version:            estate.MustParseVersion("1.0.0"),
+	}
+}
+
+// bindEdgeRecursiveV1_0_0 binds edge.recursive@1.0.0 to h.EdgeRecursiveV1;
+// its structured output is checked as EdgeRecursiveV1_0_0Output reads itself (decode.Checker).
+func bindEdgeRecursiveV1_0_0(h Handler) mcp.Tool {
+	t := mcp.TypedTool(h.EdgeRecursiveV1, decode.Validator[EdgeRecursiveV1_0_0Args]())
+	t.CheckOutput = decode.Checker(func(r *decode.Reader) {
+		var out EdgeRecursiveV1_0_0Output
 		out.DecodeFrom(r, nil)
 	})
 	return t

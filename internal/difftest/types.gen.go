@@ -1750,6 +1750,101 @@ type EdgeExactV1_0_0Output struct {
 // that minor's arguments, which only add optional fields or loosen checks.
 type EdgeExactV1Args = EdgeExactV1_0_0Args
 
+// EdgeExprV1_0_0Args are the arguments of edge.expr 1.0.0: Edge case expr.
+//
+// Takes arguments the corpus rarely writes.
+type EdgeExprV1_0_0Args struct {
+	// Root is the "root" property (required).
+	Root EdgeExprV1_0_0Expr `json:"root"`
+}
+
+// EdgeExprV1_0_0Expr is the definition "expr" of edge.expr 1.0.0: one of EdgeExprV1_0_0ExprNum, EdgeExprV1_0_0ExprSum, EdgeExprV1_0_0ExprNeg, told apart by their "kind".
+type EdgeExprV1_0_0Expr interface {
+	isEdgeExprV1_0_0Expr()
+}
+
+// isEdgeExprV1_0_0Expr makes EdgeExprV1_0_0ExprNum one of EdgeExprV1_0_0Expr ("kind": "num").
+func (EdgeExprV1_0_0ExprNum) isEdgeExprV1_0_0Expr() {}
+
+// isEdgeExprV1_0_0Expr makes EdgeExprV1_0_0ExprSum one of EdgeExprV1_0_0Expr ("kind": "sum").
+func (EdgeExprV1_0_0ExprSum) isEdgeExprV1_0_0Expr() {}
+
+// isEdgeExprV1_0_0Expr makes EdgeExprV1_0_0ExprNeg one of EdgeExprV1_0_0Expr ("kind": "neg").
+func (EdgeExprV1_0_0ExprNeg) isEdgeExprV1_0_0Expr() {}
+
+// EdgeExprV1_0_0ExprNum is a value of edge.expr 1.0.0.
+type EdgeExprV1_0_0ExprNum struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Value is the "value" property (required).
+	Value int64 `json:"value"`
+}
+
+// EdgeExprV1_0_0ExprSum is a value of edge.expr 1.0.0.
+type EdgeExprV1_0_0ExprSum struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Terms is the "terms" property (required).
+	Terms []*EdgeExprV1_0_0Expr `json:"terms"`
+}
+
+// EdgeExprV1_0_0ExprNeg is a value of edge.expr 1.0.0.
+type EdgeExprV1_0_0ExprNeg struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Of is the "of" property (required).
+	Of *EdgeExprV1_0_0Expr `json:"of"`
+}
+
+// EdgeExprV1_0_0Output is the structured output of edge.expr 1.0.0.
+type EdgeExprV1_0_0Output struct {
+	// Root is the "root" property (required).
+	Root EdgeExprV1_0_0Expr2 `json:"root"`
+}
+
+// EdgeExprV1_0_0Expr2 is the definition "expr" of edge.expr 1.0.0: one of EdgeExprV1_0_0ExprNum2, EdgeExprV1_0_0ExprSum2, EdgeExprV1_0_0ExprNeg2, told apart by their "kind".
+type EdgeExprV1_0_0Expr2 interface {
+	isEdgeExprV1_0_0Expr2()
+}
+
+// isEdgeExprV1_0_0Expr2 makes EdgeExprV1_0_0ExprNum2 one of EdgeExprV1_0_0Expr2 ("kind": "num").
+func (EdgeExprV1_0_0ExprNum2) isEdgeExprV1_0_0Expr2() {}
+
+// isEdgeExprV1_0_0Expr2 makes EdgeExprV1_0_0ExprSum2 one of EdgeExprV1_0_0Expr2 ("kind": "sum").
+func (EdgeExprV1_0_0ExprSum2) isEdgeExprV1_0_0Expr2() {}
+
+// isEdgeExprV1_0_0Expr2 makes EdgeExprV1_0_0ExprNeg2 one of EdgeExprV1_0_0Expr2 ("kind": "neg").
+func (EdgeExprV1_0_0ExprNeg2) isEdgeExprV1_0_0Expr2() {}
+
+// EdgeExprV1_0_0ExprNum2 is a value of edge.expr 1.0.0.
+type EdgeExprV1_0_0ExprNum2 struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Value is the "value" property (required).
+	Value int64 `json:"value"`
+}
+
+// EdgeExprV1_0_0ExprSum2 is a value of edge.expr 1.0.0.
+type EdgeExprV1_0_0ExprSum2 struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Terms is the "terms" property (required).
+	Terms []*EdgeExprV1_0_0Expr2 `json:"terms"`
+}
+
+// EdgeExprV1_0_0ExprNeg2 is a value of edge.expr 1.0.0.
+type EdgeExprV1_0_0ExprNeg2 struct {
+	// Kind is the "kind" property (required).
+	Kind string `json:"kind"`
+	// Of is the "of" property (required).
+	Of *EdgeExprV1_0_0Expr2 `json:"of"`
+}
+
+// EdgeExprV1Args is what Handler.EdgeExprV1 takes: the arguments of edge.expr@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type EdgeExprV1Args = EdgeExprV1_0_0Args
+
 // EdgeNestedV1_0_0Args are the arguments of edge.nested 1.0.0: Edge case nested.
 //
 // Takes arguments the corpus rarely writes.
@@ -1947,6 +2042,173 @@ const (
 // the newest version of the 1.x line. A compatible minor release moves it to
 // that minor's arguments, which only add optional fields or loosen checks.
 type EdgeNumbersV1Args = EdgeNumbersV1_0_0Args
+
+// EdgeRecursiveV1_0_0Args are the arguments of edge.recursive 1.0.0: Edge case recursive.
+//
+// Takes arguments the corpus rarely writes.
+type EdgeRecursiveV1_0_0Args struct {
+	// Either is the "either" property (optional).
+	Either EdgeRecursiveV1_0_0Either `json:"either,omitzero"`
+	// List is the "list" property (optional).
+	List optional.Value[any] `json:"list,omitzero"`
+	// Map is the "map" property (optional).
+	Map optional.Value[any] `json:"map,omitzero"`
+	// Node is the "node" property (optional).
+	Node optional.Value[EdgeRecursiveV1_0_0Node] `json:"node,omitzero"`
+	// Nullnode is the "nullnode" property (optional).
+	Nullnode optional.Nullable[EdgeRecursiveV1_0_0Nullnode] `json:"nullnode,omitzero"`
+	// Row is the "row" property (optional).
+	Row optional.Value[EdgeRecursiveV1_0_0Row] `json:"row,omitzero"`
+	// Rows is the "rows" property (optional).
+	Rows optional.Value[[]*EdgeRecursiveV1_0_0Row] `json:"rows,omitzero"`
+	// Tree is the "tree" property (optional).
+	Tree optional.Value[EdgeRecursiveV1_0_0Tree] `json:"tree,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Either is the definition "either" of edge.recursive 1.0.0: one of a JSON string, a JSON array; exactly one field is set.
+type EdgeRecursiveV1_0_0Either struct {
+	// String is set when the value is a JSON string.
+	String optional.Value[string]
+	// Array is set when the value is a JSON array.
+	Array optional.Value[[]*EdgeRecursiveV1_0_0Either]
+}
+
+// MarshalJSON writes the alternative that is set.
+func (v EdgeRecursiveV1_0_0Either) MarshalJSON() ([]byte, error) {
+	switch {
+	case v.String.Set:
+		return encode.Marshal(v.String.V)
+	case v.Array.Set:
+		return encode.Marshal(v.Array.V)
+	}
+	return []byte("null"), nil
+}
+
+// IsZero reports whether no alternative is set.
+func (v EdgeRecursiveV1_0_0Either) IsZero() bool {
+	return !v.String.Set && !v.Array.Set
+}
+
+// EdgeRecursiveV1_0_0Node is the definition "node" of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Node struct {
+	// Next is the "next" property (optional).
+	Next optional.Nullable[*EdgeRecursiveV1_0_0Node] `json:"next,omitzero"`
+	// V is the "v" property (optional).
+	V optional.Value[int64] `json:"v,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Nullnode is a value of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Nullnode struct {
+	// Next is the "next" property (optional).
+	Next *optional.Nullable[EdgeRecursiveV1_0_0Nullnode] `json:"next,omitzero"`
+	// V is the "v" property (optional).
+	V optional.Value[int64] `json:"v,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Row is the definition "row" of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Row struct {
+	// Rows is the "rows" property (optional).
+	Rows optional.Value[[]*EdgeRecursiveV1_0_0Row] `json:"rows,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Tree is the definition "tree" of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Tree struct {
+	// Name is the "name" property (optional).
+	Name optional.Value[string] `json:"name,omitzero"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]*EdgeRecursiveV1_0_0Tree `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v EdgeRecursiveV1_0_0Tree) MarshalJSON() ([]byte, error) {
+	type plain EdgeRecursiveV1_0_0Tree
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// EdgeRecursiveV1_0_0Output is the structured output of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Output struct {
+	// Either is the "either" property (optional).
+	Either EdgeRecursiveV1_0_0Either2 `json:"either,omitzero"`
+	// List is the "list" property (optional).
+	List optional.Value[any] `json:"list,omitzero"`
+	// Map is the "map" property (optional).
+	Map optional.Value[any] `json:"map,omitzero"`
+	// Node is the "node" property (optional).
+	Node optional.Value[EdgeRecursiveV1_0_0Node2] `json:"node,omitzero"`
+	// Nullnode is the "nullnode" property (optional).
+	Nullnode optional.Nullable[EdgeRecursiveV1_0_0Nullnode2] `json:"nullnode,omitzero"`
+	// Row is the "row" property (optional).
+	Row optional.Value[EdgeRecursiveV1_0_0Row2] `json:"row,omitzero"`
+	// Rows is the "rows" property (optional).
+	Rows optional.Value[[]*EdgeRecursiveV1_0_0Row2] `json:"rows,omitzero"`
+	// Tree is the "tree" property (optional).
+	Tree optional.Value[EdgeRecursiveV1_0_0Tree2] `json:"tree,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Either2 is the definition "either" of edge.recursive 1.0.0: one of a JSON string, a JSON array; exactly one field is set.
+type EdgeRecursiveV1_0_0Either2 struct {
+	// String is set when the value is a JSON string.
+	String optional.Value[string]
+	// Array is set when the value is a JSON array.
+	Array optional.Value[[]*EdgeRecursiveV1_0_0Either2]
+}
+
+// MarshalJSON writes the alternative that is set.
+func (v EdgeRecursiveV1_0_0Either2) MarshalJSON() ([]byte, error) {
+	switch {
+	case v.String.Set:
+		return encode.Marshal(v.String.V)
+	case v.Array.Set:
+		return encode.Marshal(v.Array.V)
+	}
+	return []byte("null"), nil
+}
+
+// IsZero reports whether no alternative is set.
+func (v EdgeRecursiveV1_0_0Either2) IsZero() bool {
+	return !v.String.Set && !v.Array.Set
+}
+
+// EdgeRecursiveV1_0_0Node2 is the definition "node" of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Node2 struct {
+	// Next is the "next" property (optional).
+	Next optional.Nullable[*EdgeRecursiveV1_0_0Node2] `json:"next,omitzero"`
+	// V is the "v" property (optional).
+	V optional.Value[int64] `json:"v,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Nullnode2 is a value of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Nullnode2 struct {
+	// Next is the "next" property (optional).
+	Next *optional.Nullable[EdgeRecursiveV1_0_0Nullnode2] `json:"next,omitzero"`
+	// V is the "v" property (optional).
+	V optional.Value[int64] `json:"v,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Row2 is the definition "row" of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Row2 struct {
+	// Rows is the "rows" property (optional).
+	Rows optional.Value[[]*EdgeRecursiveV1_0_0Row2] `json:"rows,omitzero"`
+}
+
+// EdgeRecursiveV1_0_0Tree2 is the definition "tree" of edge.recursive 1.0.0.
+type EdgeRecursiveV1_0_0Tree2 struct {
+	// Name is the "name" property (optional).
+	Name optional.Value[string] `json:"name,omitzero"`
+	// AdditionalProperties holds the properties the schema does not declare.
+	AdditionalProperties map[string]*EdgeRecursiveV1_0_0Tree2 `json:"-"`
+}
+
+// MarshalJSON writes the declared properties and AdditionalProperties as one object.
+func (v EdgeRecursiveV1_0_0Tree2) MarshalJSON() ([]byte, error) {
+	type plain EdgeRecursiveV1_0_0Tree2
+	return decode.MarshalWithExtra(plain(v), v.AdditionalProperties)
+}
+
+// EdgeRecursiveV1Args is what Handler.EdgeRecursiveV1 takes: the arguments of edge.recursive@1.0.0,
+// the newest version of the 1.x line. A compatible minor release moves it to
+// that minor's arguments, which only add optional fields or loosen checks.
+type EdgeRecursiveV1Args = EdgeRecursiveV1_0_0Args
 
 // EdgeUnionsV1_0_0Args are the arguments of edge.unions 1.0.0: Edge case unions.
 //

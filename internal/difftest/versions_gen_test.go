@@ -563,6 +563,15 @@ var versions = []version{{
 	output:  appending(DecodeEdgeExactV1_0_0Output),
 	version: "1.0.0",
 }, {
+	decode: typed(DecodeEdgeExprV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v EdgeExprV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
+	name:    "edge.expr",
+	output:  appending(DecodeEdgeExprV1_0_0Output),
+	version: "1.0.0",
+}, {
 	decode: typed(DecodeEdgeNestedV1_0_0Args),
 	dropped: decode.Checker(func(r *decode.Reader) {
 		var v EdgeNestedV1_0_0Args
@@ -579,6 +588,15 @@ var versions = []version{{
 	}),
 	name:    "edge.numbers",
 	output:  appending(DecodeEdgeNumbersV1_0_0Output),
+	version: "1.0.0",
+}, {
+	decode: typed(DecodeEdgeRecursiveV1_0_0Args),
+	dropped: decode.Checker(func(r *decode.Reader) {
+		var v EdgeRecursiveV1_0_0Args
+		v.DecodeFrom(r, nil)
+	}),
+	name:    "edge.recursive",
+	output:  appending(DecodeEdgeRecursiveV1_0_0Output),
 	version: "1.0.0",
 }, {
 	decode: typed(DecodeEdgeUnionsV1_0_0Args),

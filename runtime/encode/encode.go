@@ -12,6 +12,7 @@ package encode
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -109,4 +110,20 @@ func EndObject(b []byte, start int) []byte {
 	}
 	b[start] = '{'
 	return append(b, '}')
+}
+
+// MaxDepth is how many pointers deep a generated AppendJSON follows a
+// value of a recursive type: as deep as JSON text may nest, beyond which
+// no reader takes it. A value deeper than that, such as a cycle a handler
+// built by mistake, is an error, where following it would overflow the
+// goroutine's stack, which no recover survives.
+const MaxDepth = textdec.MaxDepth
+
+// TooDeep returns an error when a value at depth (pointers followed from
+// where AppendJSON began) has reached MaxDepth, nil otherwise.
+func TooDeep(depth int) error {
+	if depth < MaxDepth {
+		return nil
+	}
+	return fmt.Errorf("encode: a value nested more than %d deep through pointers (a cycle?)", MaxDepth)
 }

@@ -110,3 +110,15 @@ func TestMarshal(t *testing.T) {
 		t.Error("Marshal(NaN) did not fail")
 	}
 }
+
+// TestTooDeep: nil below MaxDepth, an error from it on.
+func TestTooDeep(t *testing.T) {
+	for _, c := range []struct {
+		depth int
+		fails bool
+	}{{0, false}, {encode.MaxDepth - 1, false}, {encode.MaxDepth, true}, {encode.MaxDepth + 1, true}} {
+		if err := encode.TooDeep(c.depth); (err != nil) != c.fails {
+			t.Errorf("TooDeep(%d) = %v", c.depth, err)
+		}
+	}
+}

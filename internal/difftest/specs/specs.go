@@ -51,9 +51,48 @@ const TableFile = "versions_gen_test.go"
 // additionalProperties schemas over typed objects, and the shapes schema
 // generators write: $defs, a tagged oneOf with a $ref variant, nullable
 // anyOf and type lists, unions by type, formats, maps of $refs, a
-// recursive definition, allOf, prefixItems, dependentRequired. Each is the tool
-// "edge.<name>" version 1.0.0.
+// recursive definition, allOf, prefixItems, dependentRequired; and
+// definitions that contain themselves in every shape (an array or a map of
+// itself, a nullable one, a union, an object through its undeclared
+// properties, two definitions through each other, a tagged oneOf of
+// expressions). Each is the tool "edge.<name>" version 1.0.0.
 var EdgeSchemas = []struct{ Name, Doc string }{
+	{"recursive", `{
+		"type": "object",
+		"$defs": {
+			"list": {"type": "array", "items": {"$ref": "#/$defs/list"}, "maxItems": 3},
+			"map": {"type": "object", "additionalProperties": {"$ref": "#/$defs/map"}, "maxProperties": 2},
+			"node": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}, "v": {"type": "integer"}}},
+			"nullnode": {"type": ["object", "null"], "properties": {"next": {"$ref": "#/$defs/nullnode"}, "v": {"type": "integer"}}},
+			"either": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/either"}, "maxItems": 2}]},
+			"tree": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": {"$ref": "#/$defs/tree"}, "maxProperties": 3},
+			"rows": {"type": "array", "items": {"$ref": "#/$defs/row"}, "maxItems": 2},
+			"row": {"type": "object", "properties": {"rows": {"$ref": "#/$defs/rows"}}}
+		},
+		"properties": {
+			"list": {"$ref": "#/$defs/list"},
+			"map": {"$ref": "#/$defs/map"},
+			"node": {"$ref": "#/$defs/node"},
+			"nullnode": {"$ref": "#/$defs/nullnode"},
+			"either": {"$ref": "#/$defs/either"},
+			"tree": {"$ref": "#/$defs/tree"},
+			"rows": {"$ref": "#/$defs/rows"},
+			"row": {"$ref": "#/$defs/row"}
+		}
+	}`},
+	{"expr", `{
+		"type": "object",
+		"$defs": {
+			"expr": {"oneOf": [
+				{"type": "object", "properties": {"kind": {"const": "num"}, "value": {"type": "integer"}}, "required": ["kind", "value"], "additionalProperties": false},
+				{"type": "object", "properties": {"kind": {"const": "sum"}, "terms": {"type": "array", "items": {"$ref": "#/$defs/expr"}, "maxItems": 3}}, "required": ["kind", "terms"], "additionalProperties": false},
+				{"type": "object", "properties": {"kind": {"const": "neg"}, "of": {"$ref": "#/$defs/expr"}}, "required": ["kind", "of"], "additionalProperties": false}
+			]}
+		},
+		"properties": {"root": {"$ref": "#/$defs/expr"}},
+		"required": ["root"],
+		"additionalProperties": false
+	}`},
 	{"unique", `{
 		"type": "object",
 		"properties": {

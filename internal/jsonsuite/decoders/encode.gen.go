@@ -2259,6 +2259,11 @@ func (v G246Value) AppendJSON(b []byte) ([]byte, error) {
 // AppendJSON appends v's JSON to b, as encoding/json writes its json tags
 // (see encode.Appender): the server encodes a structured output with it.
 func (v G246) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v G246) appendDepth(b []byte, depth int) ([]byte, error) {
 	var err error
 	start := len(b)
 	b = append(b, `,"meta":`...)
@@ -2272,7 +2277,7 @@ func (v G246) AppendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = e.AppendJSON(b); err != nil {
+			if b, err = e.appendDepth(b, depth); err != nil {
 				return nil, err
 			}
 		}
@@ -2284,6 +2289,11 @@ func (v G246) AppendJSON(b []byte) ([]byte, error) {
 // AppendJSON appends v's JSON to b, as encoding/json writes its json tags
 // (see encode.Appender): the server encodes a structured output with it.
 func (v G246Node) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendDepth(b, 0)
+}
+
+// appendDepth is AppendJSON at depth, the pointers followed to v.
+func (v G246Node) appendDepth(b []byte, depth int) ([]byte, error) {
 	var err error
 	start := len(b)
 	if v.Subtree != nil {
@@ -2291,7 +2301,10 @@ func (v G246Node) AppendJSON(b []byte) ([]byte, error) {
 		if v.Subtree == nil {
 			b = append(b, `null`...)
 		} else {
-			if b, err = (*v.Subtree).AppendJSON(b); err != nil {
+			if err = encode.TooDeep(depth); err != nil {
+				return nil, err
+			}
+			if b, err = (*v.Subtree).appendDepth(b, depth+1); err != nil {
 				return nil, err
 			}
 		}
