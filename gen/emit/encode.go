@@ -281,6 +281,7 @@ func (e *encoder) value(t *ir.Type, x jen.Code) []jen.Code {
 		return e.nullable(t, x, false)
 	case ir.Pointer:
 		var below []jen.Code
+		outer := e.deeper
 		if e.depth {
 			// A value one pointer further down: TooDeep bounds how
 			// far, and the call below passes depth+1.
@@ -290,7 +291,7 @@ func (e *encoder) value(t *ir.Type, x jen.Code) []jen.Code {
 			e.deeper = true
 		}
 		below = append(below, e.value(t.Elem, jen.Parens(jen.Op("*").Add(x)))...)
-		e.deeper = false
+		e.deeper = outer // a pointer inside a pointer's value leaves it one down
 		return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(appendNull()).Else().Block(below...)}
 	case ir.Slice:
 		i, el := e.sc.name("i"), e.sc.name("e")
