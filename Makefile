@@ -67,7 +67,8 @@ FUZZ_TARGETS = \
 	./gen/manifest:FuzzLoad ./runtime/mcp:FuzzSessionAnswers ./runtime/mcp:FuzzRequestSizes ./runtime/mcp:FuzzOpenRequestState \
 	./runtime/mcp:FuzzServeStreamAnswers ./runtime/internal/textdec:FuzzValidUTF8 ./runtime/internal/textdec:FuzzQuote \
 	./runtime/internal/textdec:FuzzCodePoints ./runtime/internal/textdec:FuzzScanText ./runtime/decode:FuzzSkip \
-	./internal/difftest:FuzzDecoders ./internal/structfill:FuzzCopy
+	./internal/difftest:FuzzDecoders ./internal/structfill:FuzzCopy \
+	./runtime/encode:FuzzFloat ./gen/emit:FuzzGenerate
 fuzz:
 	@failed=""; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

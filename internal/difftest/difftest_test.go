@@ -641,7 +641,9 @@ var fuzzSyntaxSeeds = []string{
 // FuzzDecoders runs the fixed decoders of fuzzKeys and the reference on
 // arbitrary bytes. Neither may panic; they must agree on whether the bytes
 // are one well-formed JSON value with one reading (schema.DecodeJSON's
-// rules), and when they are, on every error, in order.
+// rules), and when they are, on every error, in order; a valid value read
+// as the version's output is written back by its AppendJSON as
+// encoding/json writes it.
 func FuzzDecoders(f *testing.F) {
 	subs := fuzzSubjects(f)
 	for i, s := range subs {

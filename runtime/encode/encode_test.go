@@ -45,6 +45,8 @@ func TestFloatRefusesWhatJSONCannotWrite(t *testing.T) {
 	}
 }
 
+// FuzzFloat holds Float to json.Marshal of a float64 on any bits: the same
+// text for every number, an error for NaN and the infinities.
 func FuzzFloat(f *testing.F) {
 	for _, x := range floats {
 		f.Add(math.Float64bits(x))
