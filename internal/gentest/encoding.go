@@ -24,13 +24,10 @@ func CheckAppends(v encode.Appender) ([]byte, error) {
 		return nil, fmt.Errorf("AppendJSON changed what b held: %q", got)
 	}
 	got = got[len(prefix):]
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	want, err := encode.Reflect(v)
+	if err != nil {
 		return nil, fmt.Errorf("encoding/json: %w", err)
 	}
-	want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if !bytes.Equal(got, want) && !escapedApart(got, want) {
 		return nil, fmt.Errorf("AppendJSON wrote\n%s\nencoding/json\n%s", got, want)
 	}

@@ -46,19 +46,13 @@ func AsAppender(v any) (Appender, bool) {
 	return a, true
 }
 
-// Marshal encodes v: its own encoding when it is an Appender, encoding/json's
-// without HTML escaping otherwise.
+// Marshal encodes v: its own encoding when it is an Appender, Reflect's
+// otherwise.
 func Marshal(v any) ([]byte, error) {
 	if a, ok := AsAppender(v); ok {
 		return a.AppendJSON(nil)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+	return Reflect(v)
 }
 
 // Append appends Marshal's encoding of v to b: a value of a type that does
@@ -67,11 +61,24 @@ func Append(b []byte, v any) ([]byte, error) {
 	if a, ok := AsAppender(v); ok {
 		return a.AppendJSON(b)
 	}
-	enc, err := Marshal(v)
+	enc, err := Reflect(v)
 	if err != nil {
 		return nil, err
 	}
 	return append(b, enc...), nil
+}
+
+// Reflect is encoding/json's encoding of v without HTML escaping, by
+// reflection even when v writes itself: what Marshal writes of a value
+// that does not, and what an Appender's own encoding is held to.
+func Reflect(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
 // String appends s as a JSON string literal (see Appender for the

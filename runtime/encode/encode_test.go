@@ -105,6 +105,10 @@ func TestMarshal(t *testing.T) {
 	if got, err := encode.Append([]byte("pre"), (*selfWritten)(nil)); err != nil || string(got) != "prenull" {
 		t.Errorf("Append of a nil *selfWritten = %s, %v; want prenull", got, err)
 	}
+	// Reflect is encoding/json's, the type's own encoding left aside.
+	if got, err := encode.Reflect(selfWritten{V: 2}); err != nil || string(got) != `{"V":2}` {
+		t.Errorf("Reflect of a selfWritten = %s, %v; want {\"V\":2}", got, err)
+	}
 	if got, err := encode.Marshal(&selfWritten{}); err != nil || string(got) != `"self"` {
 		t.Errorf("Marshal of a *selfWritten = %s, %v; want \"self\"", got, err)
 	}

@@ -6,20 +6,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
-// reflectEncode is encoding/json's encoding of v without HTML escaping: the
-// encoding the appenders must reproduce.
+// reflectEncode is encoding/json's encoding of v without HTML escaping
+// (encode.Reflect): the encoding the appenders must reproduce.
 func reflectEncode(t *testing.T, v any) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encode.Reflect(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
+	return b
 }
 
 // TestToolResultAppendsWhatReflectionEncodes holds callToolResult.AppendJSON

@@ -2,7 +2,6 @@ package decoders
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"reflect"
 	"slices"
@@ -105,11 +104,7 @@ func (w valueOf) AppendJSON(b []byte) ([]byte, error) { return w.v.(encode.Appen
 // MarshalJSON is encoding/json's encoding of the value the wrapper holds
 // (the wrapper itself has no json tag).
 func (w valueOf) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(reflect.ValueOf(w.v).Field(0).Interface())
-	return buf.Bytes(), err
+	return encode.Reflect(reflect.ValueOf(w.v).Field(0).Interface())
 }
 
 // TestSuiteGeneratedEncoders writes every value the generated decoders
