@@ -3,10 +3,10 @@ package oplog
 import (
 	"context"
 	"log/slog"
-	"math"
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/internal/textdec"
 )
 
@@ -92,9 +92,8 @@ func maxAccessLine(a *AccessRecord) int {
 
 // appendAccessLine appends to dst the line slog.NewJSONHandler(w, nil)
 // writes for a.Record(); ok is false where that line would say something
-// went wrong (a time whose year has not four digits) or where a number is
-// one this function does not spell as encoding/json does, and the caller
-// then hands the handler the record.
+// went wrong (a time whose year has not four digits), and the caller then
+// hands the handler the record.
 func appendAccessLine(dst []byte, a *AccessRecord, s *stamp) (_ []byte, ok bool) {
 	if dst, ok = appendLineStart(dst, a.Time, s); !ok {
 		return dst, false
@@ -108,12 +107,11 @@ func appendAccessLine(dst []byte, a *AccessRecord, s *stamp) (_ []byte, ok bool)
 	dst = append(dst, `,"`+keyMCPMethod+`":`...)
 	dst = textdec.AppendQuoteAsSlog(dst, a.MCPMethod)
 	dst = append(dst, `,"`+keyDurationMS+`":`...)
-	// slog writes a float64 with json.Marshal, which spells one in
-	// [1e-6, 1e21), or zero, as strconv's shortest 'f' form.
-	ms := a.durationMS()
-	if abs := math.Abs(ms); ms != 0 && (abs < 1e-6 || abs >= 1e21) {
+	// slog writes a float64 with json.Marshal, whose form encode.Float
+	// writes (a duration is never NaN or infinite).
+	line, err := encode.Float(dst, a.durationMS())
+	if err != nil {
 		return dst, false
 	}
-	dst = strconv.AppendFloat(dst, ms, 'f', -1, 64)
-	return append(dst, '}', '\n'), true
+	return append(line, '}', '\n'), true
 }
