@@ -126,7 +126,7 @@ func TestStructuredBufferIsKeptWithinBound(t *testing.T) {
 	if err != nil || string(first) != `{"pad":"xxx"}` {
 		t.Fatalf("first: %s, %v", first, err)
 	}
-	if len(buf) == 0 || &buf[0] != &first[0] {
+	if cap(buf) == 0 || &buf[:1][0] != &first[0] {
 		t.Fatal("the buffer written into is not kept")
 	}
 	second, err := encodeStructured(padded(5), &buf)
@@ -134,8 +134,8 @@ func TestStructuredBufferIsKeptWithinBound(t *testing.T) {
 		t.Errorf("second: %s, %v; written into the kept buffer: %v", second, err, &second[0] == &first[0])
 	}
 	kept := buf
-	if enc, err := encodeStructured(map[string]int{"a": 1}, &buf); err != nil || string(enc) != `{"a":1}` || &buf[0] != &kept[0] {
-		t.Errorf("a content encoding/json writes: %s, %v; the buffer changed: %v", enc, err, &buf[0] != &kept[0])
+	if enc, err := encodeStructured(map[string]int{"a": 1}, &buf); err != nil || string(enc) != `{"a":1}` || &buf[:1][0] != &kept[:1][0] {
+		t.Errorf("a content encoding/json writes: %s, %v; the buffer changed: %v", enc, err, &buf[:1][0] != &kept[:1][0])
 	}
 	big, err := encodeStructured(padded(maxKeptBuffer), &buf)
 	if err != nil || len(big) != maxKeptBuffer+len(`{"pad":""}`) {

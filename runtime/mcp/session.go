@@ -472,15 +472,25 @@ func (s *Session) run(f *inflight) (out reply) {
 	}()
 	result, rpcErr := s.dispatch(f)
 	out = s.srv.encodeAnswer(ctx, msg, f.buf, result, rpcErr)
-	if cap(out.head) <= maxKeptBuffer {
-		f.buf = out.head[:0]
+	if head := reusable(out.head); head != nil {
+		f.buf = head
 	}
 	return out
 }
 
 // maxKeptBuffer bounds the buffers a stream keeps for the next request: an
-// answer or a line larger than this is not worth keeping.
+// answer, a line or a structured content larger than this is not worth
+// keeping.
 const maxKeptBuffer = 16 << 10
+
+// reusable is b emptied for the next request to write into, or nil when
+// it grew past maxKeptBuffer.
+func reusable(b []byte) []byte {
+	if cap(b) > maxKeptBuffer {
+		return nil
+	}
+	return b[:0]
+}
 
 // encodeAnswer encodes what dispatching msg came to: its result, or rpcErr.
 // A result is appended to buf, when buf is not nil.

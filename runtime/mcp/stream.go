@@ -589,10 +589,7 @@ func (rd *streamReader) putSpare(q queued) {
 // trimSpare empties q's line for reuse, or drops it when it is too large
 // to be worth keeping.
 func trimSpare(q queued) queued {
-	if cap(q.line) > maxKeptBuffer {
-		return queued{f: q.f}
-	}
-	return queued{f: q.f, line: q.line[:0]}
+	return queued{f: q.f, line: reusable(q.line)}
 }
 
 // helperLinger is how long a goroutine that finds the reading held, with

@@ -897,11 +897,7 @@ func encodeStructured(v any, buf *[]byte) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(b) <= maxKeptBuffer {
-		*buf = b
-	} else {
-		*buf = nil
-	}
+	*buf = reusable(b)
 	return b, nil
 }
 
