@@ -111,22 +111,16 @@ func appendFunc(f *jen.File, t *ir.Type, rec map[*ir.Type]bool) {
 					jen.If(jen.Id("x").Op("!=").Nil()).Block(jen.Return(call))),
 			)
 		}
+		docf(f, "%s appends v's JSON to b: the alternative it holds (or null), as\n"+
+			"encoding/json writes it (see encode.Appender).", variantsAppend(t))
 		params := []jen.Code{jen.Id("b").Index().Byte(), jen.Id("v").Id(t.Name)}
+		name := variantsAppend(t)
 		if e.depth {
-			docf(f, "%s appends v's JSON to b: the alternative it holds (or null), as\n"+
-				"encoding/json writes it (see encode.Appender).", variantsAppend(t))
-			f.Func().Id(variantsAppend(t)).Params(params...).Params(jen.Index().Byte(), jen.Error()).Block(
+			f.Func().Id(name).Params(params...).Params(jen.Index().Byte(), jen.Error()).Block(
 				jen.Return(jen.Id(variantsAppendDepth(t)).Call(jen.Id("b"), jen.Id("v"), jen.Lit(0))))
 			f.Line()
 			docf(f, "%s is %s at depth, the pointers followed to v.", variantsAppendDepth(t), variantsAppend(t))
-			params = append(params, jen.Id("depth").Int())
-		} else {
-			docf(f, "%s appends v's JSON to b: the alternative it holds (or null), as\n"+
-				"encoding/json writes it (see encode.Appender).", variantsAppend(t))
-		}
-		name := variantsAppend(t)
-		if e.depth {
-			name = variantsAppendDepth(t)
+			name, params = variantsAppendDepth(t), append(params, jen.Id("depth").Int())
 		}
 		f.Func().Id(name).Params(params...).Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.Switch(jen.Id("x").Op(":=").Id("v").Assert(jen.Type())).Block(cases...),
@@ -139,19 +133,16 @@ func appendFunc(f *jen.File, t *ir.Type, rec map[*ir.Type]bool) {
 	}
 	docf(f, "AppendJSON appends v's JSON to b, as encoding/json writes its json tags\n"+
 		"(see encode.Appender): the server encodes a structured output with it.")
-	results := jen.Params(jen.Index().Byte(), jen.Error())
-	if !e.depth {
-		f.Func().Params(jen.Id("v").Id(t.Name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Add(results).Block(
-			append(e.decl(), body...)...)
+	recv, results := jen.Params(jen.Id("v").Id(t.Name)), jen.Params(jen.Index().Byte(), jen.Error())
+	name, params := "AppendJSON", []jen.Code{jen.Id("b").Index().Byte()}
+	if e.depth {
+		f.Func().Add(recv).Id(name).Params(params...).Add(results).Block(
+			jen.Return(jen.Id("v").Dot("appendDepth").Call(jen.Id("b"), jen.Lit(0))))
 		f.Line()
-		return
+		doc(f, "appendDepth is AppendJSON at depth, the pointers followed to v.")
+		name, params = "appendDepth", append(params, jen.Id("depth").Int())
 	}
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Add(results).Block(
-		jen.Return(jen.Id("v").Dot("appendDepth").Call(jen.Id("b"), jen.Lit(0))))
-	f.Line()
-	doc(f, "appendDepth is AppendJSON at depth, the pointers followed to v.")
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("appendDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Add(results).Block(
-		append(e.decl(), body...)...)
+	f.Func().Add(recv).Id(name).Params(params...).Add(results).Block(append(e.decl(), body...)...)
 	f.Line()
 }
 
