@@ -10,8 +10,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/bench/instruct"
 	"github.com/mcpgen/mcpgen/runtime/decode"
+	"github.com/mcpgen/mcpgen/runtime/encode"
 	"github.com/mcpgen/mcpgen/runtime/estate"
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcp"
 	"github.com/mcpgen/mcpgen/runtime/optional"
 	"github.com/mcpgen/mcpgen/runtime/schema"
@@ -122,17 +122,13 @@ func BenchmarkOutputCheck(b *testing.B) {
 	}
 }
 
-// bookedByReflection is booked's type without its AppendJSON: what
-// encoding/json makes of it is the encoding a structured output had before
-// output types wrote their own.
-type bookedByReflection instruct.PaymentsBookingV1_0_0Output
-
 // BenchmarkOutputEncode is the encoding alone of BenchmarkStructuredOutput:
 // booked as the server encodes a handler's structured content, by the
 // generated AppendJSON into a buffer kept from call to call, as a request
 // of a stream keeps it (impl=generated), and by encoding/json
-// (impl=encoding-json: jsonrpc.Marshal of the same value without the
-// method). The two must be the same bytes.
+// (impl=encoding-json: encode.Reflect, the server's encoding of a value
+// that does not write itself, as every output was before). The two must be
+// the same bytes.
 func BenchmarkOutputEncode(b *testing.B) {
 	out := booked
 	buf := make([]byte, 0, 512)
@@ -140,7 +136,7 @@ func BenchmarkOutputEncode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reflected, err := jsonrpc.Marshal((*bookedByReflection)(&out))
+	reflected, err := encode.Reflect(&out)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -158,7 +154,7 @@ func BenchmarkOutputEncode(b *testing.B) {
 	b.Run("impl=encoding-json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := jsonrpc.Marshal((*bookedByReflection)(&out)); err != nil {
+			if _, err := encode.Reflect(&out); err != nil {
 				b.Fatal(err)
 			}
 		}
